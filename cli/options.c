@@ -1,0 +1,139 @@
+#include "options.h"
+
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#ifndef HLOIDX_VERSION
+#define HLOIDX_VERSION "unknown"
+#endif
+
+static const char usage_text[] =
+    "usage: hloidx [OPTIONS] [FILE...]        (no FILE or '-': standard input)\n"
+    "\n"
+    "Prints the indexing maps of HLO instructions in XLA's text format.\n"
+    "\n"
+    "Modes:\n"
+    "  (default)           indexing maps of the ENTRY root (or --instr, or --all)\n"
+    "  --check             parse and verify only; prints nothing when valid\n"
+    "  --map               read indexing maps (XLA text), simplify and print them\n"
+    "  --layout            physical layout report (tiles, memory spaces, sizes)\n"
+    "\n"
+    "Analysis options:\n"
+    "  --instr=NAME        instruction to analyze ('%' optional); default: ENTRY ROOT\n"
+    "  --all               every fusion and every instruction with operands\n"
+    "  --direction=DIR     out2in | in2out | both (default: both)\n"
+    "  --output=N          out2in: result index of a tuple-shaped instruction\n"
+    "  --operand=N         in2out: operand to map\n"
+    "  --physical[=KIND]   KIND = major (default: minor_to_major permutations,\n"
+    "                      as XLA's use_physical_layout) or tiled (tiled coordinates)\n"
+    "  --format=FMT        text | json | mlir (default: text)\n"
+    "  --summary           one line per operand: access pattern, utilization, ...\n"
+    "  --verify            check printed maps against the ops by enumeration\n"
+    "\n"
+    "  --help              this text\n"
+    "  --version           version\n"
+    "\n"
+    "Exit status: 0 success, 1 input error, 2 usage error, 3 internal error.\n";
+
+static int usage_error(const char *fmt, const char *arg) {
+  fputs("hloidx: error: ", stderr);
+  fprintf(stderr, fmt, arg);
+  fputs("\nTry 'hloidx --help' for more information.\n", stderr);
+  return 2;
+}
+
+/* Non-negative decimal integer; -1 on anything else. */
+static long parse_index(const char *s) {
+  if (!s || !*s) return -1;
+  errno = 0;
+  char *end;
+  long v = strtol(s, &end, 10);
+  if (*end || errno || v < 0 || s[0] == '-' || s[0] == '+') return -1;
+  return v;
+}
+
+enum {
+  OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
+  OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_HELP, OPT_VERSION,
+};
+
+int options_parse(int argc, char **argv, hloidx_options *o) {
+  static const struct option longopts[] = {
+      {"check", no_argument, NULL, OPT_CHECK},
+      {"map", no_argument, NULL, OPT_MAP},
+      {"layout", no_argument, NULL, OPT_LAYOUT},
+      {"instr", required_argument, NULL, OPT_INSTR},
+      {"all", no_argument, NULL, OPT_ALL},
+      {"direction", required_argument, NULL, OPT_DIRECTION},
+      {"output", required_argument, NULL, OPT_OUTPUT},
+      {"operand", required_argument, NULL, OPT_OPERAND},
+      {"physical", optional_argument, NULL, OPT_PHYSICAL},
+      {"format", required_argument, NULL, OPT_FORMAT},
+      {"summary", no_argument, NULL, OPT_SUMMARY},
+      {"verify", no_argument, NULL, OPT_VERIFY},
+      {"help", no_argument, NULL, OPT_HELP},
+      {"version", no_argument, NULL, OPT_VERSION},
+      {NULL, 0, NULL, 0},
+  };
+  memset(o, 0, sizeof *o);
+  o->output = -1;
+  o->operand = -1;
+  int modes = 0;
+  opterr = 0;
+  optind = 1;
+  for (;;) {
+    int c = getopt_long(argc, argv, "", longopts, NULL);
+    if (c == -1) break;
+    switch (c) {
+    case OPT_CHECK: o->mode = MODE_CHECK; modes++; break;
+    case OPT_MAP: o->mode = MODE_MAP; modes++; break;
+    case OPT_LAYOUT: o->mode = MODE_LAYOUT; modes++; break;
+    case OPT_INSTR:
+      o->instr = optarg[0] == '%' ? optarg + 1 : optarg;
+      if (!o->instr[0]) return usage_error("--instr needs an instruction name%s", "");
+      break;
+    case OPT_ALL: o->all = true; break;
+    case OPT_DIRECTION:
+      if (!strcmp(optarg, "out2in")) o->direction = DIR_OUT2IN;
+      else if (!strcmp(optarg, "in2out")) o->direction = DIR_IN2OUT;
+      else if (!strcmp(optarg, "both")) o->direction = DIR_BOTH;
+      else return usage_error("--direction must be out2in, in2out or both, not '%s'", optarg);
+      break;
+    case OPT_OUTPUT:
+      if ((o->output = parse_index(optarg)) < 0)
+        return usage_error("--output needs a non-negative integer, not '%s'", optarg);
+      break;
+    case OPT_OPERAND:
+      if ((o->operand = parse_index(optarg)) < 0)
+        return usage_error("--operand needs a non-negative integer, not '%s'", optarg);
+      break;
+    case OPT_PHYSICAL:
+      if (!optarg || !strcmp(optarg, "major")) o->physical = PHYS_MAJOR;
+      else if (!strcmp(optarg, "tiled")) o->physical = PHYS_TILED;
+      else return usage_error("--physical takes 'major' or 'tiled', not '%s'", optarg);
+      break;
+    case OPT_FORMAT:
+      if (!strcmp(optarg, "text")) o->format = FMT_TEXT;
+      else if (!strcmp(optarg, "json")) o->format = FMT_JSON;
+      else if (!strcmp(optarg, "mlir")) o->format = FMT_MLIR;
+      else return usage_error("--format must be text, json or mlir, not '%s'", optarg);
+      break;
+    case OPT_SUMMARY: o->summary = true; break;
+    case OPT_VERIFY: o->verify = true; break;
+    case OPT_HELP: fputs(usage_text, stdout); return 0;
+    case OPT_VERSION: printf("hloidx %s\n", HLOIDX_VERSION); return 0;
+    case ':':
+      return usage_error("option '%s' needs an argument", argv[optind - 1]);
+    default:
+      return usage_error("unknown option '%s'", argv[optind - 1]);
+    }
+  }
+  if (modes > 1) return usage_error("--check, --map and --layout are exclusive%s", "");
+  if (o->instr && o->all) return usage_error("--instr and --all are exclusive%s", "");
+  o->nfiles = argc - optind;
+  o->files = argv + optind;
+  return -1;
+}

@@ -1,0 +1,30 @@
+/* Whole input files in memory, and FILE:LINE:COL diagnostics against them. */
+#ifndef HLOIDX_SOURCE_H
+#define HLOIDX_SOURCE_H
+
+#include <stddef.h>
+
+/* Bytes of NUL padding after the data: the lexer may read this far past the
+ * end without a bounds check. */
+#define SOURCE_PADDING 64
+
+typedef struct {
+  const char *name; /* as given on the command line; "<stdin>" for '-' */
+  char *data;       /* len bytes followed by SOURCE_PADDING NUL bytes */
+  size_t len;
+} source_file;
+
+/* Reads PATH ("-" = standard input). Returns 0, or prints
+ * "hloidx: error: ..." and returns 1. */
+int source_read(const char *path, source_file *out);
+void source_free(source_file *s);
+
+/* Prints "NAME:LINE:COL: error: MESSAGE", the source line and a caret under
+ * the column, to stderr. Lines end at \n, \r\n or a bare \r; columns count
+ * bytes from 1. */
+void diag_error(const source_file *s, size_t offset, const char *message);
+
+/* The 1-based line and column of a byte offset. */
+void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col);
+
+#endif

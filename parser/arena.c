@@ -1,0 +1,142 @@
+#include "arena.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define ARENA_ALIGN _Alignof(max_align_t)
+#define ARENA_BLOCK_MIN ((size_t)64 * 1024)
+
+typedef struct block {
+  struct block *next;
+  size_t size; /* usable bytes after the header */
+  size_t used;
+  max_align_t data[]; /* aligned start of the payload */
+} block;
+
+struct arena {
+  block *head; /* current block (most recent first) */
+  size_t total;
+};
+
+static void oom(void) {
+  fputs("hloidx: internal error: out of memory\n", stderr);
+  exit(3);
+}
+
+static size_t align_up(size_t n) {
+  if (n > SIZE_MAX - (ARENA_ALIGN - 1)) oom();
+  return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+}
+
+static block *block_new(size_t size) {
+  if (size > SIZE_MAX - sizeof(block)) oom();
+  block *b = malloc(sizeof(block) + size);
+  if (!b) oom();
+  b->next = NULL;
+  b->size = size;
+  b->used = 0;
+  return b;
+}
+
+arena *arena_new(void) {
+  arena *a = calloc(1, sizeof *a);
+  if (!a) oom();
+  return a;
+}
+
+void arena_free(arena *a) {
+  if (!a) return;
+  for (block *b = a->head, *n; b; b = n) {
+    n = b->next;
+    free(b);
+  }
+  free(a);
+}
+
+void arena_reset(arena *a) {
+  block *keep = NULL;
+  for (block *b = a->head, *n; b; b = n) {
+    n = b->next;
+#ifndef HLOIDX_ARENA_MALLOC
+    if (!n) { /* the oldest block is the first, smallest one: keep it */
+      keep = b;
+      break;
+    }
+#endif
+    free(b);
+  }
+  if (keep) {
+    keep->used = 0;
+    keep->next = NULL;
+  }
+  a->head = keep;
+  a->total = 0;
+}
+
+void *arena_alloc(arena *a, size_t size) {
+  if (size == 0) size = 1;
+#ifdef HLOIDX_ARENA_MALLOC
+  /* Exact-size block so ASan flags any access past the object. */
+  block *b = block_new(size);
+  b->used = size;
+  b->next = a->head;
+  a->head = b;
+  a->total += size;
+  return b->data;
+#else
+  size_t need = align_up(size);
+  block *b = a->head;
+  if (!b || b->size - b->used < need) {
+    size_t bsize = ARENA_BLOCK_MIN;
+    if (b && b->size < ((size_t)64 << 20)) bsize = b->size * 2; /* geometric growth */
+    if (bsize < need) bsize = need;
+    if (b && b->used == 0) { /* never leave an empty block behind */
+      a->head = b->next;
+      free(b);
+    }
+    b = block_new(bsize);
+    b->next = a->head;
+    a->head = b;
+  }
+  void *p = (char *)b->data + b->used;
+  b->used += need;
+  a->total += size;
+  return p;
+#endif
+}
+
+void *arena_zalloc(arena *a, size_t size) {
+  void *p = arena_alloc(a, size);
+  memset(p, 0, size ? size : 1);
+  return p;
+}
+
+void *arena_array(arena *a, size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size) oom();
+  return arena_alloc(a, count * size);
+}
+
+void *arena_dup(arena *a, const void *src, size_t size) {
+  void *p = arena_alloc(a, size);
+  if (size) memcpy(p, src, size);
+  return p;
+}
+
+char *arena_strndup(arena *a, const char *s, size_t len) {
+  if (len == SIZE_MAX) oom();
+  char *p = arena_alloc(a, len + 1);
+  if (len) memcpy(p, s, len);
+  p[len] = '\0';
+  return p;
+}
+
+void *arena_grow(arena *a, void *old, size_t old_count, size_t new_count, size_t elem_size) {
+  void *p = arena_array(a, new_count, elem_size);
+  size_t keep = old_count < new_count ? old_count : new_count;
+  if (old && keep) memcpy(p, old, keep * elem_size);
+  return p;
+}
+
+size_t arena_used(const arena *a) { return a->total; }

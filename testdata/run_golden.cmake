@@ -1,0 +1,90 @@
+# Runs one golden test:  cmake -DHLOIDX=... -DINPUT=... -P run_golden.cmake
+#
+# INPUT's first lines may hold the command line as comments:
+#     // ARGS: --direction=out2in --output=0
+# hloidx is run in INPUT's directory with those arguments followed by the
+# file name (relative, so diagnostics print a stable path), or with the file
+# on standard input and '-' when the ARGS line ends in ' -'.
+# Expected results sit next to INPUT:
+#     NAME.out  stdout (required)
+#     NAME.err  stderr (optional; absent means stderr must be empty)
+#     NAME.rc   exit status (optional; default 1 when NAME.err exists, else 0)
+# With the environment variable HLOIDX_UPDATE_GOLDEN=1 the files are
+# rewritten from the actual output instead; review the diff before committing.
+cmake_minimum_required(VERSION 3.20)
+
+get_filename_component(dir "${INPUT}" DIRECTORY)
+get_filename_component(file "${INPUT}" NAME)
+string(REGEX REPLACE "\\.[^.]*$" "" stem "${INPUT}")
+
+file(STRINGS "${INPUT}" arg_lines REGEX "^// ARGS:")
+set(args "")
+foreach(line IN LISTS arg_lines)
+  string(REGEX REPLACE "^// ARGS:[ ]*" "" line "${line}")
+  separate_arguments(more UNIX_COMMAND "${line}")
+  list(APPEND args ${more})
+endforeach()
+
+list(LENGTH args nargs)
+set(use_stdin FALSE)
+if(nargs GREATER 0)
+  list(GET args -1 last)
+  if(last STREQUAL "-")
+    set(use_stdin TRUE)
+  endif()
+endif()
+
+if(use_stdin)
+  execute_process(COMMAND "${HLOIDX}" ${args}
+                  WORKING_DIRECTORY "${dir}" INPUT_FILE "${INPUT}"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+else()
+  execute_process(COMMAND "${HLOIDX}" ${args} "${file}"
+                  WORKING_DIRECTORY "${dir}"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+endif()
+
+if("$ENV{HLOIDX_UPDATE_GOLDEN}" STREQUAL "1")
+  file(WRITE "${stem}.out" "${out}")
+  if(NOT err STREQUAL "")
+    file(WRITE "${stem}.err" "${err}")
+  elseif(EXISTS "${stem}.err")
+    file(REMOVE "${stem}.err")
+  endif()
+  set(default_rc 0)
+  if(NOT err STREQUAL "")
+    set(default_rc 1)
+  endif()
+  if(NOT rc STREQUAL "${default_rc}")
+    file(WRITE "${stem}.rc" "${rc}\n")
+  elseif(EXISTS "${stem}.rc")
+    file(REMOVE "${stem}.rc")
+  endif()
+  message(STATUS "updated ${stem}.out")
+  return()
+endif()
+
+set(fail "")
+file(READ "${stem}.out" want_out)
+if(NOT out STREQUAL want_out)
+  string(APPEND fail "stdout differs from ${stem}.out\n--- expected\n${want_out}\n--- actual\n${out}\n")
+endif()
+set(want_err "")
+set(want_rc 0)
+if(EXISTS "${stem}.err")
+  file(READ "${stem}.err" want_err)
+  set(want_rc 1)
+endif()
+if(EXISTS "${stem}.rc")
+  file(READ "${stem}.rc" want_rc)
+  string(STRIP "${want_rc}" want_rc)
+endif()
+if(NOT err STREQUAL want_err)
+  string(APPEND fail "stderr differs\n--- expected\n${want_err}\n--- actual\n${err}\n")
+endif()
+if(NOT rc STREQUAL want_rc)
+  string(APPEND fail "exit status ${rc}, expected ${want_rc}\n")
+endif()
+if(NOT fail STREQUAL "")
+  message(FATAL_ERROR "${file}: ${fail}")
+endif()
