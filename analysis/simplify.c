@@ -737,9 +737,15 @@ static bool merge_mod_constraints(imap *m, simplifier *s) {
       if (upd) {
         interval old = *upd, nw;
         int64_t t;
-        if (!ck_mul(old.lo / L, L, &t) || !ck_add(t, r, &nw.lo)) continue;
+        /* XLA divides with C truncation; for the non-negative bounds of its
+         * maps that equals floor division, which is also right for negative
+         * bounds. */
+        int64_t ql = 0, qh = 0;
+        ck_floordiv(old.lo, L, &ql);
+        ck_floordiv(old.hi, L, &qh);
+        if (!ck_mul(ql, L, &t) || !ck_add(t, r, &nw.lo)) continue;
         if (nw.lo < old.lo && !ck_add(nw.lo, L, &nw.lo)) continue;
-        if (!ck_mul(old.hi / L, L, &t) || !ck_add(t, r, &nw.hi)) continue;
+        if (!ck_mul(qh, L, &t) || !ck_add(t, r, &nw.hi)) continue;
         if (nw.hi > old.hi && !ck_sub(nw.hi, L, &nw.hi)) continue;
         if (!iv_eq(nw, old)) {
           *upd = nw;
