@@ -259,6 +259,7 @@ static const ae *parse_term(parser *p) {
     int op;
     while (res && !p->failed && (op = tight_op(p)) >= 0) {
       size_t at = p->tok.start;
+      int oplen = (int)(p->tok.end - p->tok.start);
       next(p);
       const ae *r = parse_factor(p);
       if (!r) {
@@ -271,8 +272,8 @@ static const ae *parse_term(parser *p) {
         break;
       }
       if (op != AE_MUL && ae_has_dim(r)) {
-        fail(p, at, "non-affine expression: the right operand of '%.*s' must be free of dimensions",
-             (int)(p->prev.end - p->prev.start), p->text + p->prev.start);
+        fail(p, at, "non-affine expression: the right operand of '%.*s' must be free of dimensions", oplen,
+             p->text + at);
         res = NULL;
         break;
       }
