@@ -78,9 +78,12 @@ static void skip_space(parser *p) {
 
 static void next(parser *p) {
   p->prev = p->tok;
+  size_t last = p->tok.end; /* end of the previous token */
   skip_space(p);
   token t = {T_END, p->pos, p->pos, 0, false};
   if (p->pos >= p->end) {
+    /* "end of input" is reported right after the last token */
+    t.start = t.end = last;
     p->tok = t;
     return;
   }
@@ -395,6 +398,7 @@ static void init_parser(parser *p, ae_ctx *ctx, const char *text, size_t start, 
   p->names = names;
   err->offset = start;
   err->message[0] = '\0';
+  p->tok.end = start;
   next(p);
 }
 
