@@ -347,7 +347,7 @@ done:
 
 int main(int argc, char **argv) {
   uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 20250101;
-  long count = argc > 2 ? strtol(argv[2], NULL, 0) : 6000;
+  long count = argc > 2 ? strtol(argv[2], NULL, 0) : 15000;
   rng_state = seed;
   clock_t t0 = clock();
   ae_ctx *c = ae_ctx_new();
