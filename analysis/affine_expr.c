@@ -5,6 +5,7 @@
 
 #include "../parser/arena.h"
 #include "checked.h"
+#include "oom.h"
 #include "ptrmap.h"
 
 struct ae_ctx {
@@ -34,12 +35,10 @@ static uint64_t node_hash(int kind, int64_t value, const ae *l, const ae *r) {
 }
 
 ae_ctx *ae_ctx_new(void) {
-  ae_ctx *c = calloc(1, sizeof *c);
-  if (!c) abort();
+  ae_ctx *c = xcalloc(1, sizeof *c);
   c->arena = arena_new();
   c->cap = 1024;
-  c->table = calloc(c->cap, sizeof *c->table);
-  if (!c->table) abort();
+  c->table = xcalloc(c->cap, sizeof *c->table);
   c->max_depth = AE_DEFAULT_MAX_DEPTH;
   return c;
 }
@@ -60,8 +59,7 @@ void ae_ctx_clear_status(ae_ctx *c) { c->status = AE_STATUS_OK; }
 
 static void table_grow(ae_ctx *c) {
   size_t ncap = c->cap * 2;
-  ae **nt = calloc(ncap, sizeof *nt);
-  if (!nt) abort();
+  ae **nt = xcalloc(ncap, sizeof *nt);
   for (size_t i = 0; i < c->cap; i++) {
     ae *n = c->table[i];
     if (!n) continue;

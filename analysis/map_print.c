@@ -1,5 +1,6 @@
 #include "map_print.h"
 
+#include "oom.h"
 #include <stdlib.h>
 #include <string.h>
 
@@ -114,8 +115,7 @@ void map_print_header(strbuf *b, const imap *m) {
 
 static char *xstrdup(const char *s) {
   size_t n = strlen(s) + 1;
-  char *p = malloc(n);
-  if (!p) abort();
+  char *p = xmalloc(n);
   memcpy(p, s, n);
   return p;
 }
@@ -143,8 +143,7 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
   if (o->multiline) sb_indent(b, ind);
   sb_puts(b, o->multiline ? "domain:\n" : "domain: ");
   uint32_t n = m->ndims + nsyms + m->ncons;
-  char **ent = malloc(n * sizeof *ent);
-  if (!ent) abort();
+  char **ent = xmalloc(n * sizeof *ent);
   strbuf t = STRBUF_INIT;
   uint32_t k = 0;
   for (uint32_t i = 0; i < m->ndims + nsyms; i++) {
@@ -165,7 +164,6 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
     ent[k++] = xstrdup(sb_str(&t));
   }
   for (uint32_t i = 0; i < n; i++)
-    if (!ent[i]) abort();
   qsort(ent + m->ndims + nsyms, m->ncons, sizeof *ent, cmp_str);
   for (uint32_t i = 0; i < n; i++) {
     if (o->multiline) sb_indent(b, ind);

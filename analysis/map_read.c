@@ -1,5 +1,6 @@
 #include "map_read.h"
 
+#include "oom.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -538,9 +539,8 @@ imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end
 const ae *map_read_expr(ae_ctx *ctx, const char *text, uint32_t ndims, uint32_t nrange, uint32_t nrt,
                         map_read_error *err) {
   uint32_t n = ndims + nrange + nrt;
-  name *names = calloc(n ? n : 1, sizeof *names);
-  char *buf = calloc(n ? n : 1, 16);
-  if (!names || !buf) abort();
+  name *names = xcalloc(n ? n : 1, sizeof *names);
+  char *buf = xcalloc(n ? n : 1, 16);
   parser P, *p = &P;
   size_t len = strlen(text);
   init_parser(p, ctx, text, 0, len, err, names);

@@ -1,17 +1,10 @@
 #include "ptrmap.h"
 
+#include "oom.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-static void *xcalloc(size_t n, size_t size) {
-  void *p = calloc(n, size);
-  if (!p) {
-    fputs("hloidx: internal error: out of memory\n", stderr);
-    exit(3);
-  }
-  return p;
-}
 
 static size_t slot_of(const void *key, size_t cap) {
   uint64_t h = (uint64_t)(uintptr_t)key;

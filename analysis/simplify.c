@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "checked.h"
+#include "oom.h"
 #include "ptrmap.h"
 
 /* Upper bound on rewrite steps per simplifier (guards against pathological
@@ -28,8 +29,7 @@ struct simplifier {
 };
 
 simplifier *simplifier_new(const imap *m, bool use_constraints, simplify_mode mode) {
-  simplifier *s = calloc(1, sizeof *s);
-  if (!s) abort();
+  simplifier *s = xcalloc(1, sizeof *s);
   s->m = m;
   s->c = m->ctx;
   s->use_cons = use_constraints;
@@ -247,8 +247,7 @@ typedef struct {
 static void tv_push(termvec *tv, const ae *x, int64_t m) {
   if (tv->n == tv->cap) {
     tv->cap = tv->cap ? tv->cap * 2 : 8;
-    tv->v = realloc(tv->v, tv->cap * sizeof *tv->v);
-    if (!tv->v) abort();
+    tv->v = xrealloc(tv->v, tv->cap * sizeof *tv->v);
   }
   tv->v[tv->n++] = (term){x, m, false};
 }
@@ -350,8 +349,7 @@ static const ae *rewrite_sum(simplifier *s, const ae *e) {
   if (!st.overflow && !s->abort) {
     /* 4. canonical sum */
     size_t n = st.terms.n;
-    const ae **prod = malloc((n ? n : 1) * sizeof *prod);
-    if (!prod) abort();
+    const ae **prod = xmalloc((n ? n : 1) * sizeof *prod);
     for (size_t i = 0; i < n; i++) prod[i] = ae_mul(s->c, st.terms.v[i].x, K(s, st.terms.v[i].m));
     qsort(prod, n, sizeof *prod, cmp_terms);
     res = K(s, 0);
@@ -584,10 +582,9 @@ typedef struct {
 static bool constraint_exprs(imap *m, simplifier *s) {
   uint32_t n = m->ncons;
   if (n == 0) return false;
-  imap_constraint *snap = malloc(n * sizeof *snap);
-  const ae **rm = malloc(n * sizeof *rm);
-  pending *add = malloc(n * sizeof *add);
-  if (!snap || !rm || !add) abort();
+  imap_constraint *snap = xmalloc(n * sizeof *snap);
+  const ae **rm = xmalloc(n * sizeof *rm);
+  pending *add = xmalloc(n * sizeof *add);
   memcpy(snap, m->cons, n * sizeof *snap);
   uint32_t nrm = 0, nadd = 0;
   sync(s);
@@ -664,9 +661,8 @@ static bool range_rule(simplifier *s, const ae **pe, interval *piv) {
 static bool constraint_ranges(imap *m, simplifier *s) {
   uint32_t n = m->ncons;
   if (n == 0) return false;
-  imap_constraint *snap = malloc(n * sizeof *snap);
-  pending *add = malloc(n * sizeof *add);
-  if (!snap || !add) abort();
+  imap_constraint *snap = xmalloc(n * sizeof *snap);
+  pending *add = xmalloc(n * sizeof *add);
   memcpy(snap, m->cons, n * sizeof *snap);
   uint32_t nadd = 0;
   sync(s);
@@ -694,10 +690,9 @@ static bool merge_mod_constraints(imap *m, simplifier *s) {
   bool did = false;
   uint32_t n = m->ncons;
   if (n == 0) return false;
-  imap_constraint *snap = malloc(n * sizeof *snap);
-  bool *done = calloc(n, 1);
-  bool *grp = calloc(n, 1);
-  if (!snap || !done || !grp) abort();
+  imap_constraint *snap = xmalloc(n * sizeof *snap);
+  bool *done = xcalloc(n, 1);
+  bool *grp = xcalloc(n, 1);
   memcpy(snap, m->cons, n * sizeof *snap);
   sync(s);
   for (uint32_t i = 0; i < n; i++) {
@@ -709,8 +704,7 @@ static bool merge_mod_constraints(imap *m, simplifier *s) {
     /* the constraints of this X with a point interval, grouped by that point */
     for (uint32_t j = i; j < n; j++)
       if (snap[j].expr->kind == AE_MOD && snap[j].expr->lhs == X) done[j] = true;
-    bool *taken = calloc(n, 1);
-    if (!taken) abort();
+    bool *taken = xcalloc(n, 1);
     for (uint32_t j = i; j < n; j++) {
       if (taken[j] || snap[j].expr->kind != AE_MOD || snap[j].expr->lhs != X || !iv_is_point(snap[j].iv)) continue;
       int64_t r = snap[j].iv.lo, L = 1;

@@ -1,5 +1,6 @@
 #include "strbuf.h"
 
+#include "oom.h"
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -24,8 +25,7 @@ static void reserve(strbuf *b, size_t extra) {
   b->cap = ncap;
   return;
 oom:
-  fputs("hloidx: internal error: out of memory\n", stderr);
-  exit(3);
+  hloidx_oom();
 }
 
 void sb_init(strbuf *b) { memset(b, 0, sizeof *b); }
