@@ -1,0 +1,221 @@
+#include "map_print.h"
+
+#include "oom.h"
+#include <stdlib.h>
+#include <string.h>
+
+static void put_neg_abs(strbuf *b, int64_t v) { sb_put_u64(b, (uint64_t)0 - (uint64_t)v); } /* v < 0 */
+
+static void put_sym(strbuf *b, int64_t pos, uint32_t nrange) {
+  if (pos < (int64_t)nrange) {
+    sb_putc(b, 's');
+    sb_put_i64(b, pos);
+  } else {
+    sb_puts(b, "rt");
+    sb_put_i64(b, pos - nrange);
+  }
+}
+
+static void pe(strbuf *b, const ae *e, bool wrap, uint32_t nrange) {
+  switch (e->kind) {
+  case AE_CONST: sb_put_i64(b, e->value); return;
+  case AE_DIM:
+    sb_putc(b, 'd');
+    sb_put_i64(b, e->value);
+    return;
+  case AE_SYM: put_sym(b, e->value, nrange); return;
+  case AE_ADD: {
+    if (wrap) sb_putc(b, '(');
+    const ae *r = e->rhs;
+    if (r->kind == AE_MUL && r->rhs->kind == AE_CONST && r->rhs->value <= -1) {
+      pe(b, e->lhs, false, nrange);
+      sb_puts(b, " - ");
+      if (r->rhs->value == -1) {
+        pe(b, r->lhs, r->lhs->kind == AE_ADD, nrange);
+      } else {
+        pe(b, r->lhs, true, nrange);
+        sb_puts(b, " * ");
+        put_neg_abs(b, r->rhs->value);
+      }
+    } else if (r->kind == AE_CONST && r->value < 0) {
+      pe(b, e->lhs, false, nrange);
+      sb_puts(b, " - ");
+      put_neg_abs(b, r->value);
+    } else {
+      pe(b, e->lhs, false, nrange);
+      sb_puts(b, " + ");
+      pe(b, r, false, nrange);
+    }
+    if (wrap) sb_putc(b, ')');
+    return;
+  }
+  default: break;
+  }
+  if (wrap) sb_putc(b, '(');
+  if (e->kind == AE_MUL && ae_is_const_value(e->rhs, -1)) {
+    sb_putc(b, '-');
+    pe(b, e->lhs, true, nrange);
+  } else {
+    static const char *const ops[] = {[AE_MUL] = " * ", [AE_MOD] = " mod ", [AE_FLOORDIV] = " floordiv ",
+                                      [AE_CEILDIV] = " ceildiv "};
+    pe(b, e->lhs, true, nrange);
+    sb_puts(b, ops[e->kind]);
+    pe(b, e->rhs, true, nrange);
+  }
+  if (wrap) sb_putc(b, ')');
+}
+
+void map_print_expr(strbuf *b, const ae *e, uint32_t nrange) { pe(b, e, false, nrange); }
+
+static void put_iv(strbuf *b, interval iv) {
+  sb_putc(b, '[');
+  sb_put_i64(b, iv.lo);
+  sb_puts(b, ", ");
+  sb_put_i64(b, iv.hi);
+  sb_putc(b, ']');
+}
+
+void map_print_constraint(strbuf *b, const ae *e, interval iv, uint32_t nrange) {
+  pe(b, e, false, nrange);
+  sb_puts(b, " in ");
+  put_iv(b, iv);
+}
+
+void map_print_header(strbuf *b, const imap *m) {
+  sb_putc(b, '(');
+  for (uint32_t i = 0; i < m->ndims; i++) {
+    if (i) sb_puts(b, ", ");
+    sb_putc(b, 'd');
+    sb_put_i64(b, i);
+  }
+  sb_putc(b, ')');
+  if (m->nrange) {
+    sb_putc(b, '[');
+    for (uint32_t i = 0; i < m->nrange; i++) {
+      if (i) sb_puts(b, ", ");
+      put_sym(b, i, m->nrange);
+    }
+    sb_putc(b, ']');
+  }
+  if (m->nrt) {
+    sb_putc(b, '{');
+    for (uint32_t i = 0; i < m->nrt; i++) {
+      if (i) sb_puts(b, ", ");
+      put_sym(b, (int64_t)m->nrange + i, m->nrange);
+    }
+    sb_putc(b, '}');
+  }
+  sb_puts(b, " -> (");
+  for (uint32_t i = 0; i < m->nresults; i++) {
+    if (i) sb_puts(b, ", ");
+    pe(b, m->results[i], false, m->nrange);
+  }
+  sb_putc(b, ')');
+}
+
+static char *xstrdup(const char *s) {
+  size_t n = strlen(s) + 1;
+  char *p = xmalloc(n);
+  memcpy(p, s, n);
+  return p;
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
+  static const map_print_opts dflt = {false, 0};
+  if (!o) o = &dflt;
+  int ind = o->multiline ? o->indent : 0;
+  if (o->multiline) sb_indent(b, ind);
+  if (m->undefined) {
+    sb_puts(b, "UNDEFINED");
+    return;
+  }
+  if (m->known_empty) {
+    sb_puts(b, "KNOWN EMPTY");
+    return;
+  }
+  map_print_header(b, m);
+  uint32_t nsyms = imap_nsyms(m);
+  if (m->ndims + nsyms == 0) return;
+  const char *sep = o->multiline ? ",\n" : ", ";
+  sb_puts(b, sep);
+  if (o->multiline) sb_indent(b, ind);
+  sb_puts(b, o->multiline ? "domain:\n" : "domain: ");
+  uint32_t n = m->ndims + nsyms + m->ncons;
+  char **ent = xmalloc(n * sizeof *ent);
+  strbuf t = STRBUF_INIT;
+  uint32_t k = 0;
+  for (uint32_t i = 0; i < m->ndims + nsyms; i++) {
+    sb_reset(&t);
+    if (i < m->ndims) {
+      sb_putc(&t, 'd');
+      sb_put_i64(&t, i);
+    } else {
+      put_sym(&t, i - m->ndims, m->nrange);
+    }
+    sb_puts(&t, " in ");
+    put_iv(&t, i < m->ndims ? m->dim_iv[i] : m->sym_iv[i - m->ndims]);
+    ent[k++] = xstrdup(sb_str(&t));
+  }
+  for (uint32_t i = 0; i < m->ncons; i++) {
+    sb_reset(&t);
+    map_print_constraint(&t, m->cons[i].expr, m->cons[i].iv, m->nrange);
+    ent[k++] = xstrdup(sb_str(&t));
+  }
+  for (uint32_t i = 0; i < n; i++)
+  qsort(ent + m->ndims + nsyms, m->ncons, sizeof *ent, cmp_str);
+  for (uint32_t i = 0; i < n; i++) {
+    if (o->multiline) sb_indent(b, ind);
+    sb_puts(b, ent[i]);
+    if (i + 1 < n) sb_puts(b, sep);
+    free(ent[i]);
+  }
+  free(ent);
+  sb_free(&t);
+}
+
+void map_print_operand_header(strbuf *b, uint32_t id, const map_print_opts *o) {
+  if (o && o->multiline) sb_indent(b, o->indent);
+  sb_puts(b, "operand id = ");
+  sb_put_u64(b, id);
+  sb_putc(b, o && o->multiline ? '\n' : ' ');
+}
+
+void map_print_indexing(strbuf *b, const imap *m, const map_rt_desc *rts, uint32_t nrt, const imap *replica,
+                        const map_print_opts *o) {
+  static const map_print_opts dflt = {false, 0};
+  if (!o) o = &dflt;
+  bool ml = o->multiline;
+  if (m->undefined) {
+    if (ml) sb_indent(b, o->indent);
+    sb_puts(b, "unknown indexing\n");
+    return;
+  }
+  map_print(b, m, o);
+  if (nrt > 0) {
+    sb_putc(b, '\n');
+    if (ml) sb_indent(b, o->indent);
+    sb_puts(b, ml ? "runtime variables:\n" : "runtime variables:\n\n");
+    for (uint32_t j = 0; j < nrt; j++) {
+      if (j && !ml) sb_putc(b, '\n');
+      if (ml) sb_indent(b, o->indent);
+      sb_puts(b, "rt");
+      sb_put_u64(b, j);
+      sb_puts(b, ": ");
+      sb_puts(b, rts[j].instr ? rts[j].instr : "");
+      sb_puts(b, ml ? ";\n" : "; ");
+      map_print_opts sub = {ml, o->indent + 2};
+      map_print(b, rts[j].map, &sub);
+      if (ml && j + 1 < nrt) sb_putc(b, '\n');
+    }
+  }
+  if (replica) {
+    sb_putc(b, '\n');
+    if (ml) sb_indent(b, o->indent);
+    sb_puts(b, "replica id:\n");
+    map_print_opts sub = {ml, o->indent + (ml ? 2 : 0)};
+    map_print(b, replica, &sub);
+  }
+  sb_putc(b, '\n');
+}

@@ -1,0 +1,49 @@
+/* Reader for XLA's indexing-map text (indexing-semantics.md §2.3, §2.8).
+ *
+ * Accepted: `<header>, domain: <entries>` with one `NAME in [lo, hi]` entry
+ * per variable in declaration order (names as in the header; any
+ * identifiers), then constraints `<expr> in [lo, hi]`; `() -> (...)` maps
+ * without variables need no domain; `UNDEFINED`. Leniencies from older
+ * formats (§2.9): a trailing comma after the last entry, missing commas
+ * between entries or before `domain:`, and a trailing `is_simplified: true|false`.
+ * Whitespace is free; `//` starts a comment that runs to the end of the line.
+ *
+ * Expressions: MLIR's grammar (`+`/`-` loosest and left-associative; `*`,
+ * `floordiv`, `ceildiv`, `mod` tighter and left-associative; parentheses;
+ * `2 * d0` with the constant on the left) plus the shorthand of XLA's docs:
+ * `100d0` (an integer immediately followed by a name means a product) and
+ * `floorDiv` / `ceilDiv`. A unary minus at the start of a term negates the
+ * whole term (`-x floordiv 11` is `-(x floordiv 11)`, as XLA's docs mean it);
+ * after a tight operator it negates one operand (`d0 * -2`). XLA's printer
+ * never prints text where the two readings differ. Every node is built
+ * through the smart constructors (§6.1). Products of two dimension-containing
+ * operands and divisors that contain dimensions are rejected, as in MLIR.
+ * Constraints are added with the §1.3 procedure. */
+#ifndef HLOIDX_MAP_READ_H
+#define HLOIDX_MAP_READ_H
+
+#include <stddef.h>
+
+#include "indexing_map.h"
+
+typedef struct {
+  size_t offset; /* byte offset of the problem within the text */
+  char message[200];
+} map_read_error;
+
+/* Nesting limit for parentheses / unary minus, and depth limit of the
+ * expressions built. */
+#define MAP_READ_MAX_NESTING 256
+#define MAP_READ_MAX_DEPTH 1000
+
+/* Reads exactly one map from text[start, end) (anything but whitespace and
+ * comments after it is an error). Returns NULL and fills *err on error.
+ * The map is allocated in `a`, its expressions in `ctx`. */
+imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err);
+
+/* Reads one expression over the canonical names d<i> (i < ndims), s<j>
+ * (j < nrange) and rt<k> (k < nrt); for tests and tools. */
+const ae *map_read_expr(ae_ctx *ctx, const char *text, uint32_t ndims, uint32_t nrange, uint32_t nrt,
+                        map_read_error *err);
+
+#endif

@@ -1,0 +1,75 @@
+#include "strbuf.h"
+
+#include "oom.h"
+#include <inttypes.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+static void reserve(strbuf *b, size_t extra) {
+  if (extra >= SIZE_MAX - b->len - 1) goto oom;
+  size_t need = b->len + extra + 1;
+  if (need <= b->cap) return;
+  size_t ncap = b->cap ? b->cap : 64;
+  while (ncap < need) {
+    if (ncap > SIZE_MAX / 2) {
+      ncap = need;
+      break;
+    }
+    ncap *= 2;
+  }
+  char *p = realloc(b->data, ncap);
+  if (!p) goto oom;
+  b->data = p;
+  b->cap = ncap;
+  return;
+oom:
+  hloidx_oom();
+}
+
+void sb_init(strbuf *b) { memset(b, 0, sizeof *b); }
+void sb_free(strbuf *b) {
+  free(b->data);
+  memset(b, 0, sizeof *b);
+}
+void sb_reset(strbuf *b) {
+  b->len = 0;
+  if (b->data) b->data[0] = '\0';
+}
+void sb_putn(strbuf *b, const char *s, size_t n) {
+  reserve(b, n);
+  if (n) memcpy(b->data + b->len, s, n);
+  b->len += n;
+  b->data[b->len] = '\0';
+}
+void sb_putc(strbuf *b, char c) { sb_putn(b, &c, 1); }
+void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
+void sb_put_i64(strbuf *b, int64_t v) {
+  char tmp[32];
+  int n = snprintf(tmp, sizeof tmp, "%" PRId64, v);
+  sb_putn(b, tmp, (size_t)n);
+}
+void sb_put_u64(strbuf *b, uint64_t v) {
+  char tmp[32];
+  int n = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
+  sb_putn(b, tmp, (size_t)n);
+}
+void sb_indent(strbuf *b, int n) {
+  for (int i = 0; i < n; i++) sb_putc(b, ' ');
+}
+void sb_printf(strbuf *b, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  va_list ap2;
+  va_copy(ap2, ap);
+  int n = vsnprintf(NULL, 0, fmt, ap);
+  va_end(ap);
+  if (n > 0) {
+    reserve(b, (size_t)n);
+    vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
+    b->len += (size_t)n;
+  }
+  va_end(ap2);
+}
+const char *sb_str(const strbuf *b) { return b->data ? b->data : ""; }

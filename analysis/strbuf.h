@@ -1,0 +1,30 @@
+/* Growable NUL-terminated string buffer (malloc-backed; exits with status 3
+ * on out-of-memory like the arena). Reusable by the CLI. */
+#ifndef HLOIDX_STRBUF_H
+#define HLOIDX_STRBUF_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct {
+  char *data; /* always NUL-terminated once anything was written; may be NULL when empty */
+  size_t len;
+  size_t cap;
+} strbuf;
+
+#define STRBUF_INIT {NULL, 0, 0}
+
+void sb_init(strbuf *b);
+void sb_free(strbuf *b);
+void sb_reset(strbuf *b); /* len = 0, keeps the memory */
+void sb_putc(strbuf *b, char c);
+void sb_putn(strbuf *b, const char *s, size_t n);
+void sb_puts(strbuf *b, const char *s);
+void sb_put_i64(strbuf *b, int64_t v);
+void sb_put_u64(strbuf *b, uint64_t v);
+void sb_indent(strbuf *b, int n); /* n spaces */
+__attribute__((format(printf, 2, 3))) void sb_printf(strbuf *b, const char *fmt, ...);
+/* The contents ("" when empty). */
+const char *sb_str(const strbuf *b);
+
+#endif

@@ -1,0 +1,122 @@
+/* hloidx --map: read indexing maps in XLA's text form, simplify each and
+ * print it back in XLA's form.
+ *
+ * Input: maps separated by blank lines (a line holding only whitespace);
+ * `//` comments are ignored. Each map is simplified exactly like XLA's
+ * IndexingMap::Simplify() (replace-points mode, indexing-semantics.md §6.5).
+ * Unused symbols are NOT removed: XLA's Simplify() keeps them, and so does
+ * this command, so its output is the fixed point XLA's simplifier reaches
+ * (the examples of XLA's indexing documentation are stated that way).
+ *
+ * Output: each map in the multi-line layout (header line ending in ',',
+ * `domain:`, one entry per line with a trailing ',' on all but the last),
+ * maps separated by a blank line. Removing all whitespace gives XLA's text.
+ * A map that cannot be read is reported as FILE:LINE:COL: error: ... and
+ * skipped; the exit status is then 1. */
+#include <stdio.h>
+#include <string.h>
+
+#include "../parser/arena.h"
+#include "affine_expr.h"
+#include "commands.h"
+#include "map_print.h"
+#include "map_read.h"
+#include "simplify.h"
+#include "source.h"
+#include "strbuf.h"
+
+/* Node budget per map: a map whose simplification would create more
+ * expression nodes than this is reported as too large. */
+#define MAP_NODE_BUDGET ((size_t)4 << 20)
+
+static bool blank_line(const char *s, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++)
+    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' && s[i] != '\v') return false;
+  return true;
+}
+
+/* True if [from, to) holds only whitespace and // comments. */
+static bool only_comments(const char *s, size_t from, size_t to) {
+  size_t i = from;
+  while (i < to) {
+    char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') {
+      i++;
+    } else if (c == '/' && i + 1 < to && s[i + 1] == '/') {
+      while (i < to && s[i] != '\n') i++;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+static int run_file(const source_file *src, ae_ctx *ctx, arena *scratch, strbuf *out, int *nprinted) {
+  int rc = 0;
+  const char *s = src->data;
+  size_t n = src->len, pos = 0;
+  while (pos < n) {
+    /* a chunk runs until a blank line or the end */
+    size_t start = pos, end = pos;
+    while (end < n) {
+      size_t eol = end;
+      while (eol < n && s[eol] != '\n') eol++;
+      if (blank_line(s, end, eol) && end > start) break;
+      end = eol < n ? eol + 1 : eol;
+      if (blank_line(s, start, end)) start = end; /* leading blank lines */
+    }
+    pos = end < n ? end + 1 : end;
+    if (only_comments(s, start, end)) continue;
+
+    arena_reset(scratch);
+    map_read_error err;
+    imap *m = map_read(scratch, ctx, s, start, end, &err);
+    if (!m) {
+      diag_error(src, err.offset, err.message);
+      rc = 1;
+      continue;
+    }
+    ae_ctx_clear_status(ctx);
+    ae_ctx_set_node_limit(ctx, ae_ctx_node_count(ctx) + MAP_NODE_BUDGET);
+    simplify_status st = imap_simplify(m, SIMPLIFY_REPLACE_POINTS, NULL);
+    ae_ctx_set_node_limit(ctx, 0);
+    ae_ctx_clear_status(ctx);
+    if (st != SIMPLIFY_OK) {
+      diag_error(src, start, "analysis too large: the simplification of this map exceeds the size limits");
+      rc = 1;
+      continue;
+    }
+    sb_reset(out);
+    if ((*nprinted)++) sb_putc(out, '\n');
+    map_print_opts po = {true, 0};
+    map_print(out, m, &po);
+    sb_putc(out, '\n');
+    fwrite(out->data, 1, out->len, stdout);
+  }
+  return rc;
+}
+
+int cmd_map(const hloidx_options *o) {
+  int rc = 0, nprinted = 0;
+  ae_ctx *ctx = ae_ctx_new();
+  arena *scratch = arena_new();
+  strbuf out = STRBUF_INIT;
+  int nfiles = o->nfiles ? o->nfiles : 1;
+  for (int i = 0; i < nfiles; i++) {
+    source_file src;
+    if (source_read(o->nfiles ? o->files[i] : "-", &src)) {
+      rc = 1;
+      continue;
+    }
+    if (run_file(&src, ctx, scratch, &out, &nprinted)) rc = 1;
+    source_free(&src);
+  }
+  sb_free(&out);
+  arena_free(scratch);
+  ae_ctx_free(ctx);
+  if (fflush(stdout) != 0) {
+    fputs("hloidx: error: cannot write the output\n", stderr);
+    return 3;
+  }
+  return rc;
+}
