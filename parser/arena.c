@@ -25,10 +25,12 @@ static void oom(void) {
   exit(3);
 }
 
+#ifndef HLOIDX_ARENA_MALLOC
 static size_t align_up(size_t n) {
   if (n > SIZE_MAX - (ARENA_ALIGN - 1)) oom();
   return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 }
+#endif
 
 static block *block_new(size_t size) {
   if (size > SIZE_MAX - sizeof(block)) oom();

@@ -104,15 +104,31 @@ static const struct {
 #undef X_
 };
 
+static int sorted_ids[AT_COUNT];
+static int sorted_ready;
+
+static int cmp_id(const void *a, const void *b) {
+  return strcmp(catalogue[*(const int *)a].name, catalogue[*(const int *)b].name);
+}
+
 int pc_attr_id(hlo_istr *name) {
   if (name->attr >= 0) return name->attr == AT_COUNT ? -1 : name->attr;
+  if (!sorted_ready) {
+    for (int i = 0; i < AT_COUNT; i++) sorted_ids[i] = i;
+    qsort(sorted_ids, AT_COUNT, sizeof sorted_ids[0], cmp_id);
+    sorted_ready = 1;
+  }
   const char *s = hlo_istr_str(name);
-  int id = AT_COUNT;
-  for (int i = 0; i < AT_COUNT; i++)
-    if (strcmp(catalogue[i].name, s) == 0) {
-      id = i;
+  int id = AT_COUNT, lo = 0, hi = AT_COUNT - 1;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2, c = strcmp(catalogue[sorted_ids[mid]].name, s);
+    if (c == 0) {
+      id = sorted_ids[mid];
       break;
     }
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
   name->attr = id;
   return id == AT_COUNT ? -1 : id;
 }

@@ -77,6 +77,7 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   P->declchecks.n = 0;
   P->entry_marked = NULL;
   P->have_header = false;
+  pc_shape_cache_reset(P);
 }
 
 void pc_module_name(parse_ctx *P, const pc_tok *t) {
@@ -490,44 +491,28 @@ static hlo_computation *comp_close(parse_ctx *P) {
   }
   c->root = cc.root ? cc.root : v[n - 1];
   c->root->is_root = true;
-  /* parameters: unique and dense */
+  /* parameters: numbered 0..N-1, each once */
   if (max_param >= 0) {
-    if (max_param >= (int64_t)n) {
-      for (size_t i = 0; i < n; i++)
-        if (v[i]->op == HLO_OP_PARAMETER && v[i]->parameter_number == max_param) {
-          pc_error(P, v[i]->offset, "parameter number %lld of computation '%s' is out of range: it has %d parameter(s)",
-                   (long long)max_param, c->name, 0);
-          break;
-        }
-    }
-    c->n_params = (int)(max_param + 1);
-    hlo_instr **params = arena_zalloc(P->a, (size_t)c->n_params * sizeof *params);
     int count = 0;
-    for (size_t i = 0; i < n && !P->failed; i++) {
+    for (size_t i = 0; i < n; i++) count += v[i]->op == HLO_OP_PARAMETER;
+    hlo_instr **params = arena_zalloc(P->a, (size_t)count * sizeof *params);
+    for (size_t i = 0; i < n; i++) {
       hlo_instr *in = v[i];
       if (in->op != HLO_OP_PARAMETER) continue;
-      count++;
+      if (in->parameter_number >= count) {
+        pc_error(P, in->offset,
+                 "parameter number %lld is out of range: computation '%s' has %d parameter(s), numbered 0..%d",
+                 (long long)in->parameter_number, c->name, count, count - 1);
+        return NULL;
+      }
       if (params[in->parameter_number]) {
         pc_error(P, in->offset, "duplicate parameter number %lld (also used by '%s')",
                  (long long)in->parameter_number, params[in->parameter_number]->name);
-        break;
+        return NULL;
       }
       params[in->parameter_number] = in;
     }
-    if (!P->failed && count != c->n_params) {
-      for (int k = 0; k < c->n_params; k++)
-        if (!params[k]) {
-          /* report at the highest-numbered parameter */
-          for (size_t i = 0; i < n; i++)
-            if (v[i]->op == HLO_OP_PARAMETER && v[i]->parameter_number == max_param) {
-              pc_error(P, v[i]->offset,
-                       "computation '%s' has parameter(%lld) but no parameter(%d): parameter numbers must be 0..N-1",
-                       c->name, (long long)max_param, k);
-              break;
-            }
-          break;
-        }
-    }
+    c->n_params = count;
     c->params = params;
   } else {
     c->params = arena_alloc(P->a, sizeof *c->params);
@@ -714,17 +699,17 @@ static int finish_instr(parse_ctx *P, hlo_instr *in, const hlo_shape *shape) {
 }
 
 int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_range *r) {
+  /* "<opcode>.anon", then "<opcode>.anon.N": the base name's anon_next
+   * remembers where to continue, so many nested operands stay linear */
   char buf[128];
-  const char *op = in->opcode_text;
-  for (int k = 0;; k++) {
-    if (k == 0) snprintf(buf, sizeof buf, "%.100s.anon", op);
-    else snprintf(buf, sizeof buf, "%.100s.anon.%d", op, k);
-    hlo_istr *is = hlo_intern_get(P->in, buf, strlen(buf));
-    if (is->def_gen != top_comp(P)->gen) {
-      if (define_name(P, is, in, in->offset) < 0) return -1;
-      break;
-    }
+  snprintf(buf, sizeof buf, "%.100s.anon", in->opcode_text);
+  hlo_istr *base = hlo_intern_get(P->in, buf, strlen(buf));
+  hlo_istr *is = base;
+  while (is->def_gen == top_comp(P)->gen) {
+    snprintf(buf, sizeof buf, "%.100s.anon.%u", in->opcode_text, ++base->anon_next);
+    is = hlo_intern_get(P->in, buf, strlen(buf));
   }
+  if (define_name(P, is, in, in->offset) < 0) return -1;
   if (finish_instr(P, in, shape) < 0) return -1;
   pc_operand o = {NULL, in, NULL, in->offset};
   PC_PUSH(P->operands, pc_operand, o);
@@ -844,14 +829,24 @@ int pc_module_finish(parse_ctx *P) {
     P->failed = true;
     return -1;
   }
-  PC_PUSH(P->modules, hlo_module *, m);
   P->mod = NULL;
+  P->n_done++;
+  if (P->each) {
+    int rc = P->each(m, P->each_ctx);
+    if (rc) {
+      P->stopped = rc;
+      return -1;
+    }
+  } else {
+    PC_PUSH(P->modules, hlo_module *, m);
+  }
   return 0;
 }
 
 /* ---- driver -------------------------------------------------------------------------- */
 
-int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {
+static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(hlo_module *, void *), void *ctx,
+                     pc_vec *modules, int *stopped) {
   parse_ctx *P = calloc(1, sizeof *P);
   if (!P) {
     fputs("hloidx: internal error: out of memory\n", stderr);
@@ -860,34 +855,56 @@ int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_erro
   P->data = data;
   P->len = len;
   P->err = err;
+  P->each = each;
+  P->each_ctx = ctx;
   err->offset = 0;
   err->message[0] = '\0';
   hlo_lexer_init(&P->lx, data, len, 0);
   int rc = hlo_yyparse(P);
-  if (rc == 0 && !P->failed && P->modules.n == 0) pc_error(P, len, "no HLO module found");
-  if (rc != 0 && !P->failed) pc_error(P, P->last.off, "syntax error");
-  out->n_modules = 0;
-  out->modules = NULL;
-  if (P->failed) {
-    for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(PC_AT(P->modules, hlo_module *, i));
-    if (P->mod) hlo_module_free(P->mod);
-  } else {
-    if (P->mod) hlo_module_free(P->mod); /* begun by a token of an empty chunk */
-    out->n_modules = (int)P->modules.n;
-    out->modules = malloc((P->modules.n ? P->modules.n : 1) * sizeof *out->modules);
-    if (!out->modules) {
-      fputs("hloidx: internal error: out of memory\n", stderr);
-      exit(3);
-    }
-    if (P->modules.n) memcpy(out->modules, P->modules.p, P->modules.n * sizeof *out->modules);
+  if (!P->stopped) {
+    if (rc == 0 && !P->failed && P->n_done == 0) pc_error(P, len, "no HLO module found");
+    if (rc != 0 && !P->failed) pc_error(P, P->last.off, "syntax error");
   }
+  if (P->mod) hlo_module_free(P->mod); /* unfinished, or begun by an empty chunk */
+  if (P->failed || P->stopped)
+    for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(PC_AT(P->modules, hlo_module *, i));
+  else
+    *modules = P->modules, P->modules = (pc_vec){0};
+  free(P->scache);
   pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->hdr_attrs, &P->called_pending, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);
-  bool failed = P->failed;
+  int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
+  *stopped = P->stopped;
   free(P);
-  return failed ? 1 : 0;
+  return result;
+}
+
+int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {
+  pc_vec mods = {0};
+  int stopped;
+  out->n_modules = 0;
+  out->modules = NULL;
+  if (parse_all(data, len, err, NULL, NULL, &mods, &stopped)) return 1;
+  out->n_modules = (int)mods.n;
+  out->modules = malloc((mods.n ? mods.n : 1) * sizeof *out->modules);
+  if (!out->modules) {
+    fputs("hloidx: internal error: out of memory\n", stderr);
+    exit(3);
+  }
+  if (mods.n) memcpy(out->modules, mods.p, mods.n * sizeof *out->modules);
+  pc_vec_free(&mods);
+  return 0;
+}
+
+int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
+                        hlo_error *err) {
+  pc_vec mods = {0};
+  int stopped;
+  int rc = parse_all(data, len, err, each, ctx, &mods, &stopped);
+  pc_vec_free(&mods);
+  return rc;
 }
 
 void hlo_module_free(hlo_module *m) {

@@ -497,6 +497,13 @@ typedef struct hlo_parse_result {
  * skipped; a text without any module is an error. */
 int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err);
 void hlo_parse_result_free(hlo_parse_result *r);
+/* The same, handing each module to EACH as soon as it is verified (so a
+ * large file never holds more than one module). EACH owns the module (it
+ * must hlo_module_free it) and returns 0 to continue; any other value stops
+ * the parse and is returned. Returns 0, 1 on an input error (in *ERR; the
+ * modules already handed out stay valid), or EACH's value. */
+int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
+                        hlo_error *err);
 void hlo_module_free(hlo_module *m);
 
 /* The semantic checks (§9.5 and per-opcode checks); hlo_parse_file runs

@@ -12,6 +12,7 @@
 %define api.value.type union
 %define api.location.type {pc_loc}
 %define parse.error custom
+%define parse.lac full
 %locations
 %param {parse_ctx *P}
 
@@ -25,8 +26,10 @@ int hlo_yyparse(parse_ctx *P);
 int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P);
 /* Describes the last token read (for "found ..."). */
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap);
-/* What the innermost open bracket belongs to ("dimensions"), or NULL. */
+/* What the innermost open bracket belongs to ("in dimensions"), or NULL. */
 const char *pc_bracket_context(parse_ctx *P);
+/* The innermost open bracket, if any. */
+bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open);
 }
 
 %code {
@@ -78,6 +81,7 @@ static const pc_range no_range = {0, 0};
 %token <pc_tok> A_FRONTEND "frontend_attributes attribute" A_BACKEND "backend_config attribute"
 %token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
+%token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
 
 %type <pc_tok> name comp_name module_name root_opt entry_opt attr_plain def_name opcode
 %type <hlo_shape *> shape array_shape shape_opt signature_opt
@@ -348,7 +352,8 @@ fa_item
 
 /* metadata={op_type="..." op_name="..." ...} or a list of those. */
 metadata
-  : LBRACE md_items_opt RBRACE
+  : METADATA_VALUE
+  | LBRACE md_items_opt RBRACE
   | LBRACE md_list RBRACE
   ;
 
@@ -482,7 +487,7 @@ gv_top
 
 gv_unit
   : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | STRING | IDENT | PCT_NAME
-  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | KW_CONSTANT | KW_PARAMETER | B_PAREN
+  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
   | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
   | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
@@ -508,8 +513,9 @@ gv_inner_item
 /* ---- shapes (§4) ---------------------------------------------------------- */
 
 shape
-  : array_shape
-  | LPAREN shape_list_opt RPAREN        { NN($$ = pc_tuple_shape(P, $2)); }
+  : array_shape                         { pc_shape_cache_put(P, $1, @$); }
+  | SHAPE_TOK                           { $$ = (hlo_shape *)$1.shape; }
+  | LPAREN shape_list_opt RPAREN        { NN($$ = pc_tuple_shape(P, $2)); pc_shape_cache_put(P, $$, @$); }
   | B_PAREN LPAREN shape RPAREN         { NN($$ = pc_buffer_shape(P, $3)); }
   ;
 
@@ -642,36 +648,56 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_A_LITERAL: case YYSYMBOL_A_HDR_LAYOUT:
     return "attribute";
   case YYSYMBOL_LAYOUT_LBRACE: return "'{'";
+  case YYSYMBOL_NAME_DEF: return "'name ='";
   case YYSYMBOL_KW_MAXIMAL: case YYSYMBOL_KW_REPLICATED: case YYSYMBOL_KW_MANUAL:
   case YYSYMBOL_KW_UNKNOWN: case YYSYMBOL_KW_UNREDUCED: case YYSYMBOL_KW_LAST_TILE:
   case YYSYMBOL_KW_SHARD_AS: case YYSYMBOL_KW_SHARD_LIKE: case YYSYMBOL_KW_INF:
-  case YYSYMBOL_KW_CONSTANT: case YYSYMBOL_KW_PARAMETER: case YYSYMBOL_IDENT:
-    return "identifier";
+  case YYSYMBOL_KW_CONSTANT: case YYSYMBOL_KW_PARAMETER: case YYSYMBOL_IDENT: case YYSYMBOL_PCT_NAME:
+    return "name";
+  case YYSYMBOL_SHAPE_TOK: return "shape";
   default: return yysymbol_name(k);
   }
+}
+
+static bool has_sym(const yysymbol_kind_t *v, int n, yysymbol_kind_t k) {
+  for (int i = 0; i < n; i++)
+    if (v[i] == k) return true;
+  return false;
 }
 
 static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   enum { MAXSHOW = 5 };
   yysymbol_kind_t exp[YYNTOKENS];
   int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+  const pc_loc *loc = yypcontext_location(ctx);
+  const hlo_token *last = &P->last, *prev = &P->before_last;
+  /* "g32[...]": an identifier where an element type belongs */
+  if (last->kind == HT_LBRACKET && prev->kind == HT_IDENT && prev->off + prev->len == last->off)
+    return pc_error(P, prev->off, "unknown element type '%.*s'", (int)(prev->len > 40 ? 40 : prev->len), prev->ptr), 0;
+  if (last->kind == HT_IDENT && has_sym(exp, n, YYSYMBOL_PRIM_TYPE) && P->data[last->off + last->len] == '[')
+    return pc_error(P, last->off, "unknown element type '%.*s'", (int)(last->len > 40 ? 40 : last->len), last->ptr), 0;
+  /* the end of the input inside brackets: point at the unclosed one */
+  size_t boff;
+  char bopen;
+  if (last->kind == HT_EOF && pc_unclosed_bracket(P, &boff, &bopen))
+    return pc_error(P, boff, "'%c' is not closed before the end of input", bopen), 0;
   const char *names[YYNTOKENS];
   int m = 0;
+  bool has_def = has_sym(exp, n, YYSYMBOL_NAME_DEF);
   for (int i = 0; i < n; i++) {
+    if (has_def && exp[i] == YYSYMBOL_A_GENERIC) continue; /* the lenient 'name=' form */
     const char *d = sym_display(exp[i]);
     int dup = 0;
     for (int j = 0; j < m; j++) dup |= strcmp(names[j], d) == 0;
     if (!dup) names[m++] = d;
   }
-  /* Large sets come from generic value positions: summarize them. */
-  int value_like = 0;
-  for (int i = 0; i < n; i++)
-    value_like += exp[i] == YYSYMBOL_INT || exp[i] == YYSYMBOL_STRING || exp[i] == YYSYMBOL_DXD;
   char want[256];
   size_t w = 0;
   want[0] = '\0';
-  if (m > MAXSHOW && value_like >= 2) {
-    w = (size_t)snprintf(want, sizeof want, "a value");
+  if (has_sym(exp, n, YYSYMBOL_KW_ENTRY)) {
+    snprintf(want, sizeof want, "a computation");
+  } else if (has_sym(exp, n, YYSYMBOL_INT) && has_sym(exp, n, YYSYMBOL_FLOAT) && m > 3) {
+    snprintf(want, sizeof want, "a value");
   } else {
     int show = m > MAXSHOW ? MAXSHOW : m;
     for (int i = 0; i < show && w < sizeof want; i++) {
@@ -683,12 +709,13 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   char found[160];
   pc_describe_last(P, found, sizeof found);
   const char *ctxt = pc_bracket_context(P);
-  const pc_loc *loc = yypcontext_location(ctx);
+  char after[96] = "";
+  if (prev->kind == HT_ATTR_NAME)
+    snprintf(after, sizeof after, " after '%.*s='", (int)(prev->len > 40 ? 40 : prev->len), prev->ptr);
   if (m == 0)
     pc_error(P, loc->first, "unexpected %s", found);
-  else if (ctxt)
-    pc_error(P, loc->first, "expected %s %s, found %s", want, ctxt, found);
   else
-    pc_error(P, loc->first, "expected %s, found %s", want, found);
+    pc_error(P, loc->first, "expected %s%s%s%s, found %s", want, after, ctxt && !*after ? " " : "",
+             ctxt && !*after ? ctxt : "", found);
   return 0;
 }

@@ -11,6 +11,7 @@
  *   - attribute names classified by the attribute catalogue, §9.1.
  * It also limits the bracket nesting depth (HLO_MAX_NESTING). */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hlo_parser.h"
@@ -127,18 +128,209 @@ static int layout_letter(const hlo_token *t) {
   return 0;
 }
 
+/* ---- shape cache -----------------------------------------------------------
+ * Dumps repeat the same shape text over and over (operand shapes, tuple
+ * types of get-tuple-element operands). A shape's text always denotes the
+ * same shape, so the first parse of a text is remembered; when the token
+ * wrapper meets the same text again (delimited by a quick byte scan) it
+ * returns one SHAPE_TOK carrying the shape instead of the dozen tokens. The
+ * scan is conservative: anything unusual (comments in odd places, a layout
+ * separated from its ']', nested braces in a layout) makes it give up, and
+ * the grammar parses the text normally. */
+
+typedef struct pc_shape_ent {
+  const char *text;
+  uint32_t len;
+  uint32_t hash;
+  const hlo_shape *shape;
+} pc_shape_ent;
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static const char *skip_blanks(const char *p) {
+  while (is_blank(*p)) p++;
+  return p;
+}
+
+/* End of an array shape's text "f32[2,3]{1,0:T(8,128)}" starting at P, or
+ * NULL when the text is unusual (then the grammar takes it). */
+static const char *scan_array(const char *p) {
+  const char *w = p;
+  while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
+  if (p == w || *p != '[') return NULL;
+  p++;
+  while ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '<' || *p == '=' || *p == '?') p++;
+  if (*p != ']') return NULL;
+  p++;
+  const char *after = p;
+  if (*p == '{') {
+    char c = p[1];
+    if (!((c >= '0' && c <= '9') || c == ':' || c == '}')) return after;
+    for (p++;; p++) {
+      c = *p;
+      if (c == '}') return p + 1;
+      if (c == '{' || c == '\0' || c == '/' || c == '\n' || c == '"') return NULL;
+    }
+  }
+  /* a layout after blanks is still the shape's layout (§9.3): give up */
+  const char *q = skip_blanks(p);
+  if (*q == '/') return NULL;
+  if (*q == '{') {
+    const char *r = skip_blanks(q + 1);
+    char c = *r;
+    if ((c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' || c == '/') return NULL;
+  }
+  return after;
+}
+
+/* End of a tuple shape's text: its matching ')'. Only the extent matters:
+ * a cache hit means this exact text was parsed as a shape before. */
+static const char *scan_tuple(const char *p) {
+  int depth = 0;
+  for (;; p++) {
+    char c = *p;
+    if (c == '(') depth++;
+    else if (c == ')') {
+      if (--depth == 0) return p + 1;
+    } else if (c == '\0' || c == '"') {
+      return NULL;
+    }
+  }
+}
+
+void pc_shape_cache_reset(parse_ctx *P) {
+  if (P->scache) memset(P->scache, 0, (P->scache_mask + 1) * sizeof *P->scache);
+  P->scache_n = 0;
+}
+
+static pc_shape_ent *scache_slot(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
+  for (size_t i = h & P->scache_mask;; i = (i + 1) & P->scache_mask) {
+    pc_shape_ent *e = &P->scache[i];
+    if (!e->text || (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)) return e;
+  }
+}
+
+void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
+  if (!s || loc.last - loc.first > 4096) return;
+  if (!P->scache) {
+    P->scache_mask = 4095;
+    P->scache = calloc(P->scache_mask + 1, sizeof *P->scache);
+    if (!P->scache) return;
+  }
+  const char *text = P->data + loc.first;
+  uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_bytes(text, len);
+  pc_shape_ent *e = scache_slot(P, text, len, h);
+  if (e->text) return;
+  *e = (pc_shape_ent){text, len, h, s};
+  if (++P->scache_n * 2 > P->scache_mask + 1) {
+    size_t n = (P->scache_mask + 1) * 2;
+    pc_shape_ent *old = P->scache, *nw = calloc(n, sizeof *nw);
+    if (!nw) return;
+    size_t oldn = P->scache_mask + 1;
+    P->scache = nw;
+    P->scache_mask = n - 1;
+    for (size_t i = 0; i < oldn; i++)
+      if (old[i].text) *scache_slot(P, old[i].text, old[i].len, old[i].hash) = old[i];
+    free(old);
+  }
+}
+
+/* The shape text starting at the token T, if it was parsed before. */
+static const hlo_shape *scache_find(parse_ctx *P, const hlo_token *t, const char **end) {
+  if (!P->scache_n) return NULL;
+  const char *start = P->data + t->off;
+  if (t->kind == HT_LPAREN) {
+    char c = *skip_blanks(start + 1);
+    if (!((c >= 'a' && c <= 'z') || c == '(' || c == '/')) return NULL;
+  }
+  const char *e = t->kind == HT_LPAREN ? scan_tuple(start) : scan_array(start);
+  if (!e || e - start > 4096) return NULL;
+  uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
+  pc_shape_ent *slot = scache_slot(P, start, len, h);
+  if (!slot->text) return NULL;
+  *end = e;
+  return slot->shape;
+}
+
+/* ---- metadata fast path --------------------------------------------------
+ * metadata={op_type="..." op_name="..." source_line=12 profile_type={1}}
+ * is on most instructions of many dumps. After a metadata= attribute the
+ * wrapper checks the value with this small token-level validator; when it
+ * conforms it is returned as one METADATA_VALUE token, otherwise the lexer
+ * is rewound and the grammar parses (and reports on) it token by token. */
+
+static bool md_value(hlo_lexer *lx, hlo_token *t) {
+  hlo_lex(lx, t);
+  if (t->kind == HT_STRING || t->kind == HT_INT) return true;
+  if (t->kind != HT_LBRACE) return false;
+  hlo_lex(lx, t);
+  if (t->kind == HT_RBRACE) return true;
+  for (;;) {
+    if (t->kind != HT_INT) return false;
+    hlo_lex(lx, t);
+    if (t->kind == HT_RBRACE) return true;
+    if (t->kind != HT_COMMA) return false;
+    hlo_lex(lx, t);
+  }
+}
+
+/* One '{' ... '}' of fields; the '{' has been read. */
+static bool md_body(hlo_lexer *lx, hlo_token *t) {
+  hlo_lex(lx, t);
+  for (;;) {
+    if (t->kind == HT_RBRACE) return true;
+    if (t->kind != HT_ATTR_NAME || !md_value(lx, t)) return false;
+    hlo_lex(lx, t);
+    if (t->kind == HT_COMMA) hlo_lex(lx, t);
+  }
+}
+
+/* Validates a metadata value at the lexer's position; on success the lexer
+ * is after it and *end is its end. */
+static bool metadata_fast(parse_ctx *P, const char **start, const char **end) {
+  hlo_lexer lx = P->lx;
+  hlo_token t;
+  hlo_lex(&lx, &t);
+  if (t.kind != HT_LBRACE) return false;
+  *start = t.ptr;
+  const char *save = lx.cur;
+  hlo_lex(&lx, &t);
+  if (t.kind == HT_LBRACE) { /* a list of metadata */
+    for (;;) {
+      if (!md_body(&lx, &t)) return false;
+      hlo_lex(&lx, &t);
+      if (t.kind == HT_RBRACE) break;
+      if (t.kind != HT_COMMA) return false;
+      hlo_lex(&lx, &t);
+      if (t.kind != HT_LBRACE) return false;
+    }
+  } else {
+    lx.cur = save;
+    if (!md_body(&lx, &t)) return false;
+  }
+  *end = lx.cur;
+  P->lx = lx;
+  return true;
+}
+
 static int open_bracket(parse_ctx *P, const hlo_token *t, int ctx) {
   if (P->depth >= HLO_MAX_NESTING) {
     pc_error(P, t->off, "nesting deeper than %d levels", HLO_MAX_NESTING);
     return -1;
   }
   P->depth++;
-  PC_PUSH(P->brackets, unsigned char, (unsigned char)ctx);
+  PC_PUSH(P->brackets, pc_bracket, ((pc_bracket){(unsigned char)ctx, t->ptr[0], t->off}));
   return 0;
 }
 
-static void close_bracket(parse_ctx *P) {
-  if (P->depth > 0) {
+static int top_ctx(parse_ctx *P) {
+  return P->brackets.n ? PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).ctx : BK_OTHER;
+}
+
+/* Closes the innermost bracket if OPEN matches it (a mismatch is left for
+ * the grammar to report, with the bracket still open). */
+static void close_bracket(parse_ctx *P, char open) {
+  if (P->depth > 0 && PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == open) {
     P->depth--;
     P->brackets.n--;
   }
@@ -146,6 +338,24 @@ static void close_bracket(parse_ctx *P) {
 
 int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   hlo_token t;
+  if (P->metadata_next) {
+    P->metadata_next = false;
+    const char *start, *end;
+    if (metadata_fast(P, &start, &end)) {
+      v->PCT_NAME.ptr = start;
+      v->PCT_NAME.len = (uint32_t)(end - start);
+      v->PCT_NAME.off = (size_t)(start - P->data);
+      v->PCT_NAME.kind = HT_RAW_DICT;
+      l->first = (size_t)(start - P->data);
+      l->last = (size_t)(end - P->data);
+      P->prev_kind = HT_RBRACE;
+      P->last.kind = HT_RAW_DICT;
+      P->last.ptr = start;
+      P->last.len = (size_t)(end - start);
+      P->last.off = l->first;
+      return METADATA_VALUE;
+    }
+  }
   if (P->raw_next) {
     P->raw_next = false;
     if (!hlo_lex_raw_dict(&P->lx, &t)) hlo_lex(&P->lx, &t);
@@ -154,6 +364,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   }
   int prev = P->prev_kind;
   P->prev_kind = t.kind;
+  P->before_last = P->last;
   P->last = t;
   pc_tok *o = &v->PCT_NAME;
   o->ptr = t.ptr;
@@ -163,20 +374,41 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   o->sub = t.sub;
   o->neg = t.neg;
   o->kind = t.kind;
-  o->is = NULL;
   l->first = t.off;
   l->last = (size_t)(t.ptr - P->data) + t.len;
   if (t.kind != HT_EOF && t.kind != HT_SEP && t.kind != HT_ERROR && !P->mod)
     pc_module_begin_if_needed(P, t.off);
   bool fa_pending = P->fa_pending;
   P->fa_pending = false;
+  /* '(' starts a tuple shape only where a shape may start, never right
+   * after an opcode (that is the operand list) */
+  if (t.kind == HT_PRIM_TYPE ||
+      (t.kind == HT_LPAREN && (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
+                               prev == HT_COLON || prev == HT_ARROW || prev == HT_ATTR_NAME || prev == HT_LBRACE))) {
+    const char *end;
+    const hlo_shape *s = scache_find(P, &t, &end);
+    if (s) {
+      hlo_lex_skip_to(&P->lx, end);
+      o->shape = s;
+      l->last = (size_t)(end - P->data);
+      P->prev_kind = end[-1] == ')' ? HT_RPAREN : end[-1] == '}' ? HT_RBRACE : HT_RBRACKET;
+      return SHAPE_TOK;
+    }
+  }
 
   switch (t.kind) {
   case HT_EOF:
     return HLO_YYEOF;
-  case HT_ERROR:
-    pc_error(P, t.off, "%s", t.msg);
+  case HT_ERROR: {
+    unsigned char c = (unsigned char)P->data[t.off];
+    if (strcmp(t.msg, "unexpected character") == 0 && c >= 0x20 && c < 0x7f)
+      pc_error(P, t.off, "unexpected character '%c'", c);
+    else if (strcmp(t.msg, "unexpected character") == 0)
+      pc_error(P, t.off, "unexpected byte 0x%02x", c);
+    else
+      pc_error(P, t.off, "%s", t.msg);
     return HLO_YYerror;
+  }
   case HT_SEP:
     return SEP;
   case HT_ATTR_NAME: {
@@ -187,6 +419,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     hlo_istr *is = hlo_intern_get(P->in, t.ptr, t.len);
     o->is = is;
     int cls = pc_attr_class(pc_attr_id(is));
+    if (cls == PC_A_METADATA) P->metadata_next = true;
     if (cls == PC_A_BACKEND) P->raw_next = true;
     if (cls == PC_A_FRONTEND) P->fa_pending = true;
     return attr_class_token[cls];
@@ -200,7 +433,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     } else if (prev == HT_ATTR_NAME) {
       ctx = BK_ATTR;
     } else if (prev == HT_LPAREN || prev == HT_LBRACE || prev == HT_COMMA) {
-      ctx = P->brackets.n ? PC_AT(P->brackets, unsigned char, P->brackets.n - 1) : BK_OTHER;
+      ctx = top_ctx(P);
       if (ctx != BK_LITERAL && ctx != BK_ATTR) ctx = BK_OTHER;
     } else if (prev == HT_RPAREN || prev == HT_IDENT || prev == HT_PCT_NAME || prev == HT_RBRACKET ||
                prev == HT_RBRACE) {
@@ -214,12 +447,10 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   case HT_RBRACE:
     if (P->lay_track.n) {
       pc_lay_track *lt = &PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1);
-      if (lt->paren == 0 && P->brackets.n &&
-          PC_AT(P->brackets, unsigned char, P->brackets.n - 1) == BK_LAYOUT)
-        P->lay_track.n--;
+      if (lt->paren == 0 && top_ctx(P) == BK_LAYOUT) P->lay_track.n--;
     }
     if (P->fa_depth > 0) P->fa_depth--;
-    close_bracket(P);
+    close_bracket(P, '{');
     return RBRACE;
   case HT_LPAREN: {
     int ctx = BK_OTHER;
@@ -227,7 +458,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     else if (prev == HT_KW_CONSTANT) ctx = BK_LITERAL;
     else if (prev == HT_ATTR_NAME) ctx = BK_ATTR;
     else if (prev == HT_LPAREN || prev == HT_COMMA || prev == HT_EQ) {
-      ctx = P->brackets.n ? PC_AT(P->brackets, unsigned char, P->brackets.n - 1) : BK_OTHER;
+      ctx = top_ctx(P);
       if (ctx == BK_OPERANDS || ctx == BK_TUPLE_SHAPE) ctx = BK_TUPLE_SHAPE;
       else if (ctx != BK_LITERAL) ctx = BK_OTHER;
     }
@@ -240,22 +471,20 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       pc_lay_track *lt = &PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1);
       if (lt->paren > 0) lt->paren--;
     }
-    close_bracket(P);
+    close_bracket(P, '(');
     return RPAREN;
   case HT_LBRACKET:
     if (open_bracket(P, &t, prev == HT_PRIM_TYPE ? BK_DIMS : BK_OTHER) < 0) return HLO_YYerror;
     return LBRACKET;
   case HT_RBRACKET:
-    close_bracket(P);
+    close_bracket(P, '[');
     return RBRACKET;
   case HT_COLON:
-    if (P->lay_track.n && P->brackets.n &&
-        PC_AT(P->brackets, unsigned char, P->brackets.n - 1) == BK_LAYOUT)
+    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT)
       PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields = true;
     return COLON;
   case HT_IDENT:
-    if (P->lay_track.n && P->brackets.n &&
-        PC_AT(P->brackets, unsigned char, P->brackets.n - 1) == BK_LAYOUT &&
+    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT &&
         PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields) {
       int lf = layout_letter(&t);
       if (lf) return lf;
@@ -299,11 +528,20 @@ void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
 
 const char *pc_bracket_context(parse_ctx *P) {
   if (!P->brackets.n) return NULL;
-  /* The last token may itself have opened a bracket: describe the one
-   * around it. */
+  /* An opener just read belongs to the bracket around it. */
   size_t i = P->brackets.n - 1;
   hlo_tok_kind k = P->last.kind;
-  if ((k == HT_LBRACE || k == HT_LPAREN || k == HT_LBRACKET) && i > 0) i--;
-  else if (k == HT_LBRACE || k == HT_LPAREN || k == HT_LBRACKET) return NULL;
-  return bk_names[PC_AT(P->brackets, unsigned char, i)];
+  if (k == HT_LBRACE || k == HT_LPAREN || k == HT_LBRACKET) {
+    if (i == 0) return NULL;
+    i--;
+  }
+  return bk_names[PC_AT(P->brackets, pc_bracket, i).ctx];
+}
+
+bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open) {
+  if (!P->brackets.n) return false;
+  const pc_bracket *b = &PC_AT(P->brackets, pc_bracket, P->brackets.n - 1);
+  *off = b->off;
+  *open = b->open;
+  return true;
 }

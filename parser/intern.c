@@ -12,7 +12,7 @@ struct hlo_intern {
 };
 
 /* FNV-1a over 8-byte words: cheap, and good enough for names. */
-static uint32_t hash_bytes(const char *s, size_t len) {
+uint32_t hlo_hash_bytes(const char *s, size_t len) {
   uint64_t h = 0xcbf29ce484222325ull;
   size_t i = 0;
   for (; i + 8 <= len; i += 8) {
@@ -49,7 +49,7 @@ static void grow(hlo_intern *t) {
 }
 
 hlo_istr *hlo_intern_lookup(const hlo_intern *t, const char *s, size_t len) {
-  uint32_t h = hash_bytes(s, len);
+  uint32_t h = hlo_hash_bytes(s, len);
   for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
     hlo_istr *e = t->slots[i];
     if (!e) return NULL;
@@ -58,7 +58,7 @@ hlo_istr *hlo_intern_lookup(const hlo_intern *t, const char *s, size_t len) {
 }
 
 hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
-  uint32_t h = hash_bytes(s, len);
+  uint32_t h = hlo_hash_bytes(s, len);
   size_t i = h & t->mask;
   for (;; i = (i + 1) & t->mask) {
     hlo_istr *e = t->slots[i];

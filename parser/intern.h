@@ -21,6 +21,7 @@ typedef struct hlo_istr {
   int32_t attr;                  /* cached attribute-catalogue index: -1 = not looked up yet */
   uint32_t def_gen;              /* scope generation in which def is valid */
   uint32_t attr_gen;             /* last attribute list that used this name (duplicate check) */
+  uint32_t anon_next;            /* "<op>.anon" names: last numeric suffix handed out */
   struct hlo_instr *def;         /* the instruction with this name in scope def_gen */
   struct hlo_computation *comp;  /* the computation with this name (per module) */
   /* the NUL-terminated bytes follow */
@@ -37,5 +38,7 @@ hlo_istr *hlo_intern_lookup(const hlo_intern *t, const char *s, size_t len);
 static inline hlo_istr *hlo_istr_of(const char *interned) { return (hlo_istr *)(uintptr_t)interned - 1; }
 static inline const char *hlo_istr_str(const hlo_istr *h) { return (const char *)(h + 1); }
 size_t hlo_intern_count(const hlo_intern *t);
+/* The hash used by the table. */
+uint32_t hlo_hash_bytes(const char *s, size_t len);
 
 #endif

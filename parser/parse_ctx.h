@@ -34,13 +34,16 @@ void pc_vec_free(pc_vec *v);
 
 typedef struct pc_tok {
   const char *ptr; /* token value (see hlo_token) */
-  size_t len;
-  size_t off;      /* byte offset of the token */
-  uint64_t u;      /* HT_INT magnitude */
-  int sub;         /* HT_PRIM_TYPE element type */
+  uint32_t len;
+  uint8_t kind;    /* hlo_tok_kind of the lexer token */
+  uint8_t sub;     /* HT_PRIM_TYPE element type */
   bool neg;        /* HT_INT sign */
-  int kind;        /* hlo_tok_kind of the lexer token */
-  hlo_istr *is;    /* attribute tokens: the interned name */
+  size_t off;      /* byte offset of the token */
+  union {
+    uint64_t u;               /* HT_INT magnitude */
+    hlo_istr *is;             /* attribute tokens: the interned name */
+    const hlo_shape *shape;   /* SHAPE_TOK: the cached shape */
+  };
 } pc_tok;
 
 typedef struct pc_range {
@@ -119,6 +122,13 @@ typedef struct pc_layout {
 } pc_layout;
 
 /* Layout brace tracking in the token wrapper (field letters T, L, ...). */
+/* An open bracket (for nesting limits and messages). */
+typedef struct pc_bracket {
+  unsigned char ctx; /* what it belongs to (hlo_tokwrap.c) */
+  char open;         /* '(', '[' or '{' */
+  size_t off;        /* where it is */
+} pc_bracket;
+
 typedef struct pc_lay_track {
   int paren;   /* '(' depth inside this layout */
   bool fields; /* after the ':' */
@@ -143,10 +153,16 @@ typedef struct parse_ctx {
   int depth;                 /* open brackets */
   int prev_kind;             /* lexer kind of the previous token */
   bool raw_next;             /* scan a RAW_DICT if the next byte is '{' */
+  bool metadata_next;        /* try the metadata fast path */
   bool fa_pending;           /* frontend_attributes= just seen */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token last;            /* last token returned (for error messages) */
+  hlo_token before_last;     /* the one before it */
+  /* shape cache: shape text -> shape, per module (see hlo_tokwrap.c) */
+  struct pc_shape_ent *scache;
+  size_t scache_mask;        /* slots - 1 (0 = not allocated) */
+  size_t scache_n;
   pc_vec brackets;           /* per open bracket: context code (for messages) */
 
   /* the module being built */
@@ -162,7 +178,11 @@ typedef struct parse_ctx {
   uint32_t gen;              /* last scope generation handed out */
   uint32_t attr_gen;         /* attribute-list generation (duplicate check) */
   hlo_computation *entry_marked;
-  pc_vec modules;            /* finished hlo_module* */
+  pc_vec modules;            /* finished hlo_module* (when each == NULL) */
+  int (*each)(hlo_module *, void *); /* per-module callback (hlo_parse_file_each) */
+  void *each_ctx;
+  int stopped;               /* non-zero value returned by each */
+  int n_done;                /* modules finished */
 
   /* scratch stacks */
   pc_vec dims, ints, tiles, splits, dlts, shapes, operands, attrs, comprefs;
@@ -258,6 +278,12 @@ int pc_literal_check(parse_ctx *P, const hlo_shape *shape, size_t off, size_t en
 /* ---- shape inference (hlo_infer.c) ------------------------------------ */
 
 int pc_infer_shapes(parse_ctx *P, hlo_module *m);
+
+/* ---- shape cache (hlo_tokwrap.c) --------------------------------------- */
+
+/* Remembers the shape parsed from the text LOC. */
+void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc);
+void pc_shape_cache_reset(parse_ctx *P);
 
 /* ---- misc -------------------------------------------------------------- */
 
