@@ -86,7 +86,13 @@
   X(ALIAS_PASSTHROUGH_PARAMS, "alias_passthrough_params", GENERIC)                   \
   X(REPLICA_COUNT, "replica_count", GENERIC) X(NUM_PARTITIONS, "num_partitions", GENERIC) \
   X(ALLOW_SPMD_PARAMS, "allow_spmd_sharding_propagation_to_parameters", GENERIC)     \
-  X(ALLOW_SPMD_OUTPUT, "allow_spmd_sharding_propagation_to_output", GENERIC)
+  X(ALLOW_SPMD_OUTPUT, "allow_spmd_sharding_propagation_to_output", GENERIC)          \
+  X(INFEED_CONFIG, "infeed_config", GENERIC) X(OUTFEED_CONFIG, "outfeed_config", GENERIC) \
+  X(CROSS_PROGRAM_PREFETCH_INDEX, "cross_program_prefetch_index", GENERIC)           \
+  X(INFERRED_DIMENSION, "inferred_dimension", GENERIC) X(DELTA, "delta", GENERIC)    \
+  X(TRANSPOSE_A, "transpose_a", GENERIC) X(API_VERSION, "api_version", GENERIC)      \
+  X(SCHEDULE, "schedule", GENERIC) X(PADDING_TYPE, "padding_type", GENERIC)          \
+  X(DOMAIN, "domain", GENERIC)
 
 enum {
 #define X_(e, s, c) AT_##e,
@@ -781,13 +787,18 @@ static int read_statistics(rd *r) {
   return rd_end(r);
 }
 
-static int read_bool_list_or_bool(rd *r) {
+/* A bool, or a list of bools; *n receives the number of entries (-1 for
+ * a single bool). */
+static int read_bool_list_or_bool(rd *r, int *n) {
   bool b = false;
+  *n = -1;
   if (r->t.kind != HT_LBRACE) return rd_bool(r, &b) < 0 ? -1 : rd_end(r);
   rd_next(r);
+  *n = 0;
   if (r->t.kind != HT_RBRACE) {
     for (;;) {
       if (rd_bool(r, &b) < 0) return -1;
+      ++*n;
       if (r->t.kind == HT_COMMA) {
         rd_next(r);
         continue;
@@ -829,6 +840,10 @@ static bool is_reduce_like(hlo_opcode op) {
   }
 }
 
+static bool is_async(hlo_opcode op) {
+  return op == HLO_OP_ASYNC_START || op == HLO_OP_ASYNC_UPDATE || op == HLO_OP_ASYNC_DONE;
+}
+
 /* Is attribute ID allowed on opcode OP (XLA rejects these elsewhere)?
  * Attributes not listed are allowed everywhere. */
 static bool attr_allowed(int id, hlo_opcode op) {
@@ -868,8 +883,73 @@ static bool attr_allowed(int id, hlo_opcode op) {
   case AT_EPSILON: case AT_FEATURE_INDEX:
     return op == HLO_OP_BATCH_NORM_GRAD || op == HLO_OP_BATCH_NORM_INFERENCE || op == HLO_OP_BATCH_NORM_TRAINING;
   case AT_SOURCE_TARGET_PAIRS: return op == HLO_OP_COLLECTIVE_PERMUTE || op == HLO_OP_COLLECTIVE_PERMUTE_START;
+  case AT_CHANNEL_ID:
+    switch (op) {
+    case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
+    case HLO_OP_ALL_TO_ALL: case HLO_OP_RAGGED_ALL_TO_ALL: case HLO_OP_REDUCE_SCATTER: case HLO_OP_COLLECTIVE_BROADCAST:
+    case HLO_OP_COLLECTIVE_PERMUTE: case HLO_OP_COLLECTIVE_PERMUTE_START: case HLO_OP_COLLECTIVE_REDUCE:
+    case HLO_OP_SEND: case HLO_OP_RECV: case HLO_OP_SEND_DONE: case HLO_OP_RECV_DONE:
+      return true;
+    default:
+      return false;
+    }
   case AT_NUM_CARRIES: case AT_IS_REVERSE: case AT_IS_ASSOCIATIVE: return op == HLO_OP_SCAN;
-  case AT_OUTFEED_SHAPE: return op == HLO_OP_OUTFEED;
+  case AT_OUTFEED_SHAPE: case AT_OUTFEED_CONFIG: return op == HLO_OP_OUTFEED;
+  case AT_INFEED_CONFIG: return op == HLO_OP_INFEED;
+  case AT_DIMENSIONS:
+    switch (op) {
+    case HLO_OP_BROADCAST: case HLO_OP_TRANSPOSE: case HLO_OP_REVERSE: case HLO_OP_CONCATENATE: case HLO_OP_REDUCE:
+    case HLO_OP_SORT: case HLO_OP_MAP: case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_REDUCE_SCATTER:
+    case HLO_OP_ALL_TO_ALL: case HLO_OP_RAGGED_ALL_TO_ALL: case HLO_OP_GET_DIMENSION_SIZE:
+    case HLO_OP_SET_DIMENSION_SIZE: case HLO_OP_SCAN: case HLO_OP_COLLECTIVE_REDUCE: case HLO_OP_TOPK:
+      return true;
+    default:
+      return false;
+    }
+  case AT_REPLICA_GROUPS:
+    switch (op) {
+    case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
+    case HLO_OP_ALL_TO_ALL: case HLO_OP_RAGGED_ALL_TO_ALL: case HLO_OP_REDUCE_SCATTER:
+    case HLO_OP_COLLECTIVE_BROADCAST: case HLO_OP_COLLECTIVE_REDUCE:
+      return true;
+    default:
+      return false;
+    }
+  case AT_CONSTRAIN_LAYOUT: case AT_USE_GLOBAL_DEVICE_IDS:
+    switch (op) {
+    case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
+    case HLO_OP_ALL_TO_ALL: case HLO_OP_RAGGED_ALL_TO_ALL: case HLO_OP_REDUCE_SCATTER:
+    case HLO_OP_COLLECTIVE_BROADCAST: case HLO_OP_COLLECTIVE_REDUCE:
+      return true;
+    default:
+      return false;
+    }
+  case AT_IS_HOST_TRANSFER:
+    return op == HLO_OP_SEND || op == HLO_OP_RECV || op == HLO_OP_SEND_DONE || op == HLO_OP_RECV_DONE;
+  case AT_IS_STABLE: return op == HLO_OP_SORT || op == HLO_OP_TOPK;
+  case AT_K: case AT_LARGEST: return op == HLO_OP_TOPK;
+  case AT_LOWER: return op == HLO_OP_CHOLESKY || op == HLO_OP_TRIANGULAR_SOLVE;
+  case AT_LEFT_SIDE: case AT_UNIT_DIAGONAL: case AT_TRANSPOSE_A: return op == HLO_OP_TRIANGULAR_SOLVE;
+  case AT_CROSS_PROGRAM_PREFETCH_INDEX: return op == HLO_OP_COPY_START;
+  case AT_INFERRED_DIMENSION: return op == HLO_OP_RESHAPE;
+  case AT_DELTA: return op == HLO_OP_RNG_GET_AND_UPDATE_STATE;
+  case AT_IS_COMPOSITE: return op == HLO_OP_CALL;
+  case AT_API_VERSION: case AT_SCHEDULE: case AT_PADDING_TYPE: return op == HLO_OP_CUSTOM_CALL;
+  case AT_DOMAIN: return op == HLO_OP_DOMAIN;
+  case AT_PARAMETER_REPLICATION: return op == HLO_OP_PARAMETER;
+  case AT_ASYNC_EXECUTION_THREAD: return is_async(op);
+  case AT_OPERAND_PRECISION:
+    return op == HLO_OP_DOT || op == HLO_OP_CONVOLUTION || op == HLO_OP_CUSTOM_CALL || op == HLO_OP_RAGGED_DOT ||
+           op == HLO_OP_SCALED_DOT;
+  case AT_RESULT_ACCURACY:
+    switch (op) {
+    case HLO_OP_CBRT: case HLO_OP_COSINE: case HLO_OP_ERF: case HLO_OP_EXPONENTIAL: case HLO_OP_EXPONENTIAL_MINUS_ONE:
+    case HLO_OP_LOG: case HLO_OP_LOG_PLUS_ONE: case HLO_OP_LOGISTIC: case HLO_OP_RSQRT: case HLO_OP_SINE:
+    case HLO_OP_SQRT: case HLO_OP_TAN: case HLO_OP_TANH:
+      return true;
+    default:
+      return false;
+    }
   case AT_OPERAND_LAYOUT_CONSTRAINTS: case AT_LITERAL: case AT_CUSTOM_CALL_HAS_SIDE_EFFECT:
     return op == HLO_OP_CUSTOM_CALL;
   default:
@@ -936,9 +1016,6 @@ static const int *required_attrs(hlo_opcode op) {
   }
 }
 
-static bool is_async(hlo_opcode op) {
-  return op == HLO_OP_ASYNC_START || op == HLO_OP_ASYNC_UPDATE || op == HLO_OP_ASYNC_DONE;
-}
 
 static hlo_dot_dims *dot_of(parse_ctx *P, hlo_instr *in) {
   if (!in->dot) {
@@ -1184,8 +1261,27 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     if (rd_int(&r, &v, false) < 0) return -1;
     break;
   }
-  case AT_PARAMETER_REPLICATION: case AT_ALLOW_SPMD_PARAMS: case AT_ALLOW_SPMD_OUTPUT:
-    return read_bool_list_or_bool(&r);
+  case AT_PARAMETER_REPLICATION:
+    return read_bool_list_or_bool(&r, &in->n_parameter_replication);
+  case AT_ALLOW_SPMD_PARAMS: case AT_ALLOW_SPMD_OUTPUT: {
+    int nb;
+    return read_bool_list_or_bool(&r, &nb);
+  }
+  case AT_INFERRED_DIMENSION: case AT_DELTA: case AT_CROSS_PROGRAM_PREFETCH_INDEX: {
+    int64_t v;
+    if (rd_int(&r, &v, a->id == AT_INFERRED_DIMENSION) < 0) return -1;
+    break;
+  }
+  case AT_INFEED_CONFIG: case AT_OUTFEED_CONFIG: {
+    const char *str;
+    if (rd_string(&r, &str) < 0) return -1;
+    break;
+  }
+  case AT_TRANSPOSE_A: {
+    static const char *const d[] = {"NO_TRANSPOSE", "TRANSPOSE", "ADJOINT", NULL};
+    if (rd_enum(&r, d, false, "NO_TRANSPOSE, TRANSPOSE or ADJOINT") < 0) return -1;
+    break;
+  }
   case AT_OUTPUT_TO_OPERAND_ALIASING:
     return read_aliasing(&r, 0);
   case AT_INPUT_OUTPUT_ALIAS:
@@ -1228,10 +1324,13 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
       present[a->id / 64] |= (uint64_t)1 << (a->id % 64);
       bool ok;
       if (in->op == HLO_OP_UNKNOWN) ok = true;
+      else if (async && (a->id == AT_CALLS || a->id == AT_ASYNC_EXECUTION_THREAD ||
+                         a->id == AT_OUTPUT_TO_OPERAND_ALIASING))
+        ok = true;
       else if (async && in->async_wrapped == HLO_OP_UNKNOWN)
-        ok = !(a->id >= AT_TO_APPLY && a->id <= AT_CALLED_COMPUTATIONS) || a->id == AT_CALLS;
+        ok = !(a->id >= AT_TO_APPLY && a->id <= AT_CALLED_COMPUTATIONS);
       else if (async)
-        ok = a->id == AT_CALLS || attr_allowed(a->id, check_op);
+        ok = attr_allowed(a->id, check_op);
       else
         ok = attr_allowed(a->id, in->op);
       if (!ok)
@@ -1307,6 +1406,7 @@ int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n) {
     case AT_ALLOW_SPMD_OUTPUT: {
       hlo_instr dummy;
       memset(&dummy, 0, sizeof dummy);
+      dummy.op = HLO_OP_UNKNOWN;
       int cap = 0;
       if (apply_one(P, &dummy, a, &cap) < 0) return -1;
       break;

@@ -184,11 +184,9 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
   }
   s->layout = *lay;
   if (s->layout.n_minor_to_major != rank && !(s->type == HLO_TOKEN || s->type == HLO_OPAQUE)) {
-    if (s->layout.n_minor_to_major == 0 && lay->tiles == NULL && false) return s;
     char buf[64];
     fmt_ints(buf, sizeof buf, s->layout.minor_to_major, s->layout.n_minor_to_major);
-    pc_error(P, lay->minor_to_major ? loc.first : loc.first,
-             "layout {%s} has %d minor_to_major entries, but the shape has rank %d", buf,
+    pc_error(P, loc.first, "layout {%s} has %d minor_to_major entries, but the shape has rank %d", buf,
              s->layout.n_minor_to_major, rank);
     return NULL;
   }

@@ -413,6 +413,7 @@ struct hlo_instr {
   bool is_reverse;              /* scan: is_reverse=true */
   bool is_associative;          /* scan: is_associative=true */
   const char *async_execution_thread; /* async ops: decoded, default "main"; NULL for others */
+  int n_parameter_replication;        /* entries of parameter_replication={...}; 0 when absent */
   int n_operand_layout_constraints;   /* custom-call operand_layout_constraints={...} */
   const hlo_shape *const *operand_layout_constraints; /* NULL when absent */
 };

@@ -635,8 +635,12 @@ dlt_mods
 %%
 
 static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg) {
-  /* Only reached for "memory exhausted": nesting is limited before that. */
-  pc_error(P, l->first, "%s", msg);
+  /* Only reached for "memory exhausted" (syntax errors go through
+   * yyreport_syntax_error); nesting is limited long before that. */
+  if (strcmp(msg, "memory exhausted") == 0)
+    pc_error(P, l->first, "input nested too deeply (parser stack exhausted)");
+  else
+    pc_error(P, l->first, "%s", msg);
 }
 
 static const char *sym_display(yysymbol_kind_t k) {

@@ -333,6 +333,8 @@ static void close_bracket(parse_ctx *P, char open) {
   if (P->depth > 0 && PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == open) {
     P->depth--;
     P->brackets.n--;
+    P->closed_ctx = PC_AT(P->brackets, pc_bracket, P->brackets.n).ctx;
+    P->closed_now = true;
   }
 }
 
@@ -364,6 +366,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   }
   int prev = P->prev_kind;
   P->prev_kind = t.kind;
+  P->closed_now = false;
   P->before_last = P->last;
   P->last = t;
   pc_tok *o = &v->PCT_NAME;
@@ -527,6 +530,7 @@ void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
 }
 
 const char *pc_bracket_context(parse_ctx *P) {
+  if (P->closed_now) return bk_names[P->closed_ctx]; /* the bracket the last token closed */
   if (!P->brackets.n) return NULL;
   /* An opener just read belongs to the bracket around it. */
   size_t i = P->brackets.n - 1;

@@ -219,6 +219,8 @@ static int check_concatenate(vctx *V, const hlo_instr *in) {
   return result_dims(V, in, want, o->rank);
 }
 
+static int check_window_dims(vctx *V, const hlo_instr *in, const hlo_shape *o, int64_t *out);
+
 static int check_reduce(vctx *V, const hlo_instr *in) {
   char sa[200], sb[200];
   int n = in->n_operands;
@@ -242,6 +244,11 @@ static int check_reduce(vctx *V, const hlo_instr *in) {
     if (in->has_window && in->n_window != o->rank)
       return fail(V, in->offset, "reduce-window '%s': the window has %d dimensions, but the operand has rank %d",
                   in->name, in->n_window, o->rank);
+    if (!in->has_window && o->rank != 0)
+      return fail(V, in->offset, "reduce-window '%s' of a rank-%d operand needs window=", in->name, o->rank);
+    int64_t want[HLO_MAX_RANK];
+    if (check_window_dims(V, in, o, want) < 0) return -1;
+    if (k == 1) return is_array(in->shape) ? result_dims(V, in, want, o->rank) : 0;
     return 0;
   }
   if (check_dims_list(V, in, &in->dimensions, o->rank, "dimensions", true) < 0) return -1;
@@ -386,6 +393,214 @@ static int check_tuple(vctx *V, const hlo_instr *in) {
   return 0;
 }
 
+/* Output size of a window over a dimension of size N (as in reduce-window). */
+static int64_t window_out(int64_t n, const hlo_window_dim *w) {
+  int64_t dilated = n == 0 ? 0 : (n - 1) * w->lhs_dilate + 1;
+  int64_t padded = dilated + w->pad_lo + w->pad_hi;
+  int64_t wsize = w->size == 0 ? 0 : (w->size - 1) * w->rhs_dilate + 1;
+  if (padded < wsize || padded < 0) return 0;
+  return (padded - wsize) / w->stride + 1;
+}
+
+static bool window_sane(const hlo_window_dim *w) {
+  /* bounds that keep window_out free of overflow */
+  const int64_t big = (int64_t)1 << 40;
+  return w->size <= big && w->stride <= big && w->lhs_dilate <= big && w->rhs_dilate <= big && w->pad_lo <= big &&
+         w->pad_lo >= -big && w->pad_hi <= big && w->pad_hi >= -big;
+}
+
+static int check_window_dims(vctx *V, const hlo_instr *in, const hlo_shape *o, int64_t *out) {
+  for (int i = 0; i < in->n_window; i++) {
+    if (!window_sane(&in->window[i]) || o->dims[i] > ((int64_t)1 << 40))
+      return fail(V, in->offset, "%s '%s': window dimension %d is too large", in->opcode_text, in->name, i);
+    out[i] = o->unbounded[i] ? -1 : window_out(o->dims[i], &in->window[i]);
+  }
+  return 0;
+}
+
+static int check_sorted_unique(vctx *V, const hlo_instr *in, const hlo_ints *l, int bound, const char *what,
+                               bool sorted) {
+  char b[128];
+  for (int i = 0; i < l->n; i++) {
+    if (l->v[i] < 0 || l->v[i] >= bound)
+      return fail(V, in->offset, "%s '%s': %s=%s has %lld, out of range [0, %d)", in->opcode_text, in->name, what,
+                  fmt_ints(l, b, sizeof b), (long long)l->v[i], bound);
+    for (int j = 0; j < i; j++)
+      if (l->v[j] == l->v[i] || (sorted && l->v[j] > l->v[i]))
+        return fail(V, in->offset, "%s '%s': %s=%s must be %s", in->opcode_text, in->name, what,
+                    fmt_ints(l, b, sizeof b), sorted ? "sorted and without repeats" : "without repeats");
+  }
+  return 0;
+}
+
+static bool in_list(const hlo_ints *l, int64_t v) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == v) return true;
+  return false;
+}
+
+static int check_gather(vctx *V, const hlo_instr *in) {
+  const hlo_shape *o = in->operands[0]->shape, *ix = in->operands[1]->shape, *r = in->shape;
+  const hlo_gather_dims *g = in->gather;
+  int R = o->rank, I = ix->rank;
+  if (!hlo_elem_type_is_integral(ix->type))
+    return fail(V, in->offset, "gather '%s': the start indices must have an integer type", in->name);
+  if (g->index_vector_dim > I)
+    return fail(V, in->offset, "gather '%s': index_vector_dim=%lld is out of range for start indices of rank %d",
+                in->name, (long long)g->index_vector_dim, I);
+  int64_t vec = g->index_vector_dim == I ? 1 : ix->dims[g->index_vector_dim];
+  if (check_sorted_unique(V, in, &g->offset_dims, r->rank, "offset_dims", true) < 0 ||
+      check_sorted_unique(V, in, &g->collapsed_slice_dims, R, "collapsed_slice_dims", true) < 0 ||
+      check_sorted_unique(V, in, &g->start_index_map, R, "start_index_map", false) < 0 ||
+      check_sorted_unique(V, in, &g->operand_batching_dims, R, "operand_batching_dims", true) < 0 ||
+      check_sorted_unique(V, in, &g->start_indices_batching_dims, I, "start_indices_batching_dims", false) < 0)
+    return -1;
+  bool vec_unbounded = g->index_vector_dim < I && ix->unbounded[g->index_vector_dim];
+  if (!vec_unbounded && g->start_index_map.n != vec)
+    return fail(V, in->offset, "gather '%s': start_index_map has %d entries, but the index vector has %lld", in->name,
+                g->start_index_map.n, (long long)vec);
+  if (g->operand_batching_dims.n != g->start_indices_batching_dims.n)
+    return fail(V, in->offset, "gather '%s': operand_batching_dims and start_indices_batching_dims differ in length",
+                in->name);
+  if (in_list(&g->start_indices_batching_dims, g->index_vector_dim))
+    return fail(V, in->offset, "gather '%s': start_indices_batching_dims contains index_vector_dim", in->name);
+  if (g->slice_sizes.n != R)
+    return fail(V, in->offset, "gather '%s' has %d slice_sizes, but the operand has rank %d", in->name,
+                g->slice_sizes.n, R);
+  for (int i = 0; i < R; i++) {
+    if (!o->unbounded[i] && g->slice_sizes.v[i] > o->dims[i])
+      return fail(V, in->offset, "gather '%s': slice size %lld exceeds operand dimension %d of size %lld", in->name,
+                  (long long)g->slice_sizes.v[i], i, (long long)o->dims[i]);
+    if ((in_list(&g->collapsed_slice_dims, i) || in_list(&g->operand_batching_dims, i)) && g->slice_sizes.v[i] > 1)
+      return fail(V, in->offset, "gather '%s': collapsed or batching dimension %d must have slice size 1", in->name,
+                  i);
+    if (in_list(&g->collapsed_slice_dims, i) && in_list(&g->operand_batching_dims, i))
+      return fail(V, in->offset, "gather '%s': dimension %d is both collapsed and a batching dimension", in->name, i);
+  }
+  int batch = I - (g->index_vector_dim < I ? 1 : 0);
+  if (g->offset_dims.n != R - g->collapsed_slice_dims.n - g->operand_batching_dims.n)
+    return fail(V, in->offset, "gather '%s': offset_dims has %d entries, but the operand keeps %d dimensions", in->name,
+                g->offset_dims.n, R - g->collapsed_slice_dims.n - g->operand_batching_dims.n);
+  int64_t want[HLO_MAX_RANK];
+  int rr = g->offset_dims.n + batch;
+  if (rr > HLO_MAX_RANK) return fail(V, in->offset, "gather '%s': result rank too large", in->name);
+  int oi = 0, bi = 0;
+  for (int d = 0; d < rr; d++) {
+    if (in_list(&g->offset_dims, d)) {
+      while (oi < R && (in_list(&g->collapsed_slice_dims, oi) || in_list(&g->operand_batching_dims, oi))) oi++;
+      want[d] = oi < R ? g->slice_sizes.v[oi] : -1;
+      oi++;
+    } else {
+      if (bi == g->index_vector_dim) bi++;
+      want[d] = bi < I && !ix->unbounded[bi] ? ix->dims[bi] : -1;
+      bi++;
+    }
+  }
+  return result_dims(V, in, want, rr);
+}
+
+static int check_scatter(vctx *V, const hlo_instr *in) {
+  char sa[200], sb[200];
+  int n = (in->n_operands - 1) / 2;
+  const hlo_shape *o = in->operands[0]->shape, *ix = in->operands[n]->shape, *u = in->operands[n + 1]->shape;
+  const hlo_scatter_dims *s = in->scatter;
+  int R = o->rank, I = ix->rank;
+  for (int k = 0; k < n; k++) {
+    const hlo_shape *ok = in->operands[k]->shape, *uk = in->operands[n + 1 + k]->shape;
+    if (!is_array(ok) || !same_dims(ok, o))
+      return fail(V, in->offset, "scatter '%s': input %d has shape %s, but input 0 has %s", in->name, k, SH(ok),
+                  SH2(o));
+    if (!is_array(uk) || !same_dims(uk, u))
+      return fail(V, in->offset, "scatter '%s': update %d has shape %s, but update 0 has %s", in->name, k, SH(uk),
+                  SH2(u));
+  }
+  if (!hlo_elem_type_is_integral(ix->type))
+    return fail(V, in->offset, "scatter '%s': the scatter indices must have an integer type", in->name);
+  if (s->index_vector_dim > I)
+    return fail(V, in->offset, "scatter '%s': index_vector_dim=%lld is out of range for indices of rank %d", in->name,
+                (long long)s->index_vector_dim, I);
+  if (check_sorted_unique(V, in, &s->update_window_dims, u->rank, "update_window_dims", true) < 0 ||
+      check_sorted_unique(V, in, &s->inserted_window_dims, R, "inserted_window_dims", true) < 0 ||
+      check_sorted_unique(V, in, &s->scatter_dims_to_operand_dims, R, "scatter_dims_to_operand_dims", false) < 0 ||
+      check_sorted_unique(V, in, &s->input_batching_dims, R, "input_batching_dims", true) < 0 ||
+      check_sorted_unique(V, in, &s->scatter_indices_batching_dims, I, "scatter_indices_batching_dims", false) < 0)
+    return -1;
+  int64_t vec = s->index_vector_dim == I ? 1 : ix->dims[s->index_vector_dim];
+  if (s->scatter_dims_to_operand_dims.n != vec)
+    return fail(V, in->offset, "scatter '%s': scatter_dims_to_operand_dims has %d entries, but the index vector has %lld",
+                in->name, s->scatter_dims_to_operand_dims.n, (long long)vec);
+  if (s->update_window_dims.n + s->inserted_window_dims.n + s->input_batching_dims.n != R)
+    return fail(V, in->offset, "scatter '%s': update_window_dims, inserted_window_dims and input_batching_dims must cover the operand's %d dimensions",
+                in->name, R);
+  if (s->input_batching_dims.n != s->scatter_indices_batching_dims.n)
+    return fail(V, in->offset, "scatter '%s': input_batching_dims and scatter_indices_batching_dims differ in length",
+                in->name);
+  int batch = I - (s->index_vector_dim < I ? 1 : 0);
+  if (u->rank != s->update_window_dims.n + batch)
+    return fail(V, in->offset, "scatter '%s': updates %s should have rank %d", in->name, SH(u),
+                s->update_window_dims.n + batch);
+  if (n == 1) {
+    if (!hlo_shape_compatible(in->shape, o) && !(is_array(in->shape) && same_dims(in->shape, o)))
+      return fail(V, in->offset, "scatter '%s' has shape %s, but its input is %s", in->name, SH(in->shape), SH2(o));
+  } else if (in->shape->type != HLO_TUPLE || in->shape->n_elems != n) {
+    return fail(V, in->offset, "scatter '%s' of %d inputs must have a tuple shape of %d arrays", in->name, n, n);
+  }
+  return 0;
+}
+
+static int check_convolution(vctx *V, const hlo_instr *in) {
+  const hlo_conv_dims *cd = in->conv_dims;
+  const hlo_shape *a = in->operands[0]->shape, *k = in->operands[1]->shape, *r = in->shape;
+  char sa[200], sb[200];
+  if (!cd) return 0;
+  if (cd->input_rank != a->rank || cd->kernel_rank != k->rank || cd->output_rank != r->rank)
+    return fail(V, in->offset, "convolution '%s': dim_labels=%s do not match the ranks of input %s, kernel %s and result",
+                in->name, cd->labels, SH(a), SH2(k));
+  if (!in->has_window && cd->n_spatial > 0)
+    return fail(V, in->offset, "convolution '%s' with %d spatial dimensions needs window=", in->name, cd->n_spatial);
+  if (in->has_window && in->n_window != cd->n_spatial)
+    return fail(V, in->offset, "convolution '%s': the window has %d dimensions, but dim_labels=%s has %d spatial dimensions",
+                in->name, in->n_window, cd->labels, cd->n_spatial);
+  for (int i = 0; i < a->rank; i++)
+    if (a->unbounded[i]) return 0;
+  for (int i = 0; i < k->rank; i++)
+    if (k->unbounded[i]) return 0;
+  int64_t in_feat = a->dims[cd->input_feature], in_batch = a->dims[cd->input_batch];
+  int64_t k_in = k->dims[cd->kernel_input_feature], k_out = k->dims[cd->kernel_output_feature];
+  int64_t fgc = in->feature_group_count, bgc = in->batch_group_count;
+  if (in_feat % fgc != 0 || in_feat / fgc != k_in)
+    return fail(V, in->offset,
+                "convolution '%s': input features (%lld) must equal kernel input features (%lld) times feature_group_count (%lld)",
+                in->name, (long long)in_feat, (long long)k_in, (long long)fgc);
+  if (k_out % fgc != 0 || k_out % bgc != 0 || in_batch % bgc != 0)
+    return fail(V, in->offset,
+                "convolution '%s': kernel output features (%lld) and batch (%lld) must be divisible by the group counts",
+                in->name, (long long)k_out, (long long)in_batch);
+  int64_t want[HLO_MAX_RANK];
+  for (int i = 0; i < r->rank; i++) want[i] = -1;
+  want[cd->output_batch] = in_batch / bgc;
+  want[cd->output_feature] = k_out;
+  for (int s = 0; s < cd->n_spatial; s++) {
+    const hlo_window_dim *w = &in->window[s];
+    int64_t kd = k->dims[cd->kernel_spatial[s]];
+    if (w->size != kd)
+      return fail(V, in->offset, "convolution '%s': window size %lld of spatial dimension %d differs from the kernel's %lld",
+                  in->name, (long long)w->size, s, (long long)kd);
+    if (!window_sane(w) || a->dims[cd->input_spatial[s]] > ((int64_t)1 << 40))
+      return fail(V, in->offset, "convolution '%s': window dimension %d is too large", in->name, s);
+    want[cd->output_spatial[s]] = window_out(a->dims[cd->input_spatial[s]], w);
+  }
+  return result_dims(V, in, want, r->rank);
+}
+
+static int leaf_count(const hlo_shape *s, int depth) {
+  if (s->type != HLO_TUPLE) return 1;
+  if (depth > HLO_MAX_NESTING) return 0;
+  int n = 0;
+  for (int i = 0; i < s->n_elems; i++) n += leaf_count(s->elems[i], depth + 1);
+  return n;
+}
+
 static int check_called_params(vctx *V, const hlo_instr *in, const hlo_computation *c) {
   if (c->n_params != in->n_operands)
     return fail(V, in->offset, "%s '%s' has %d operands, but the called computation '%s' has %d parameters",
@@ -478,7 +693,7 @@ static int check_async(vctx *V, const hlo_instr *in) {
 static int check_instr(vctx *V, const hlo_instr *in) {
   char sa[200], sb[200];
   hlo_opcode op = in->op;
-  if (op == HLO_OP_UNKNOWN || op == HLO_OP_PARAMETER || op == HLO_OP_CONSTANT) return 0;
+  if (op == HLO_OP_UNKNOWN || op == HLO_OP_CONSTANT) return 0;
   if (hlo_opcode_is_elementwise_unary(op)) {
     if (arity(V, in, 1, 1) < 0) return -1;
     return elementwise(V, in);
@@ -551,29 +766,45 @@ static int check_instr(vctx *V, const hlo_instr *in) {
                   (long long)in->iota_dimension, SH(in->shape));
     return 0;
   case HLO_OP_GATHER:
-    return arity(V, in, 2, 2);
+    if (arity(V, in, 2, 2) < 0 || need_arrays(V, in) < 0) return -1;
+    return check_gather(V, in);
   case HLO_OP_SCATTER:
     if (arity(V, in, 3, -1) < 0) return -1;
     if (in->n_operands % 2 != 1)
       return fail(V, in->offset, "scatter '%s' needs an odd number of operands (inputs, indices, updates), but has %d",
                   in->name, in->n_operands);
-    return 0;
-  case HLO_OP_CONVOLUTION: {
+    for (int i = 0; i < in->n_operands; i++)
+      if (!is_array(in->operands[i]->shape))
+        return fail(V, in->offset, "operand %d of scatter '%s' must be an array", i, in->name);
+    return check_scatter(V, in);
+  case HLO_OP_CONVOLUTION:
     if (arity(V, in, 2, 2) < 0 || need_arrays(V, in) < 0) return -1;
-    const hlo_conv_dims *cd = in->conv_dims;
-    if (cd) {
-      if (cd->input_rank != in->operands[0]->shape->rank || cd->kernel_rank != in->operands[1]->shape->rank ||
-          cd->output_rank != in->shape->rank)
-        return fail(V, in->offset, "convolution '%s': dim_labels=%s do not match the ranks of input %s, kernel %s and result",
-                    in->name, cd->labels, SH(in->operands[0]->shape), SH2(in->operands[1]->shape));
-      if (in->has_window && in->n_window != cd->n_spatial)
-        return fail(V, in->offset, "convolution '%s': the window has %d dimensions, but dim_labels=%s has %d spatial dimensions",
-                    in->name, in->n_window, cd->labels, cd->n_spatial);
+    return check_convolution(V, in);
+  case HLO_OP_SELECT_AND_SCATTER: {
+    if (arity(V, in, 3, 3) < 0 || need_arrays(V, in) < 0) return -1;
+    const hlo_shape *o = in->operands[0]->shape, *src = in->operands[1]->shape;
+    if (in->has_window && in->n_window != o->rank)
+      return fail(V, in->offset, "select-and-scatter '%s': the window has %d dimensions, but the operand has rank %d",
+                  in->name, in->n_window, o->rank);
+    if (in->has_window) {
+      int64_t want[HLO_MAX_RANK];
+      if (check_window_dims(V, in, o, want) < 0) return -1;
+      bool ok = src->rank == o->rank;
+      for (int i = 0; ok && i < o->rank; i++) ok = want[i] < 0 || src->unbounded[i] || src->dims[i] == want[i];
+      if (!ok)
+        return fail(V, in->offset, "select-and-scatter '%s': the source %s does not match the windowed operand %s",
+                    in->name, SH(src), SH2(o));
     }
+    if (!same_dims(in->shape, o))
+      return fail(V, in->offset, "select-and-scatter '%s' has shape %s, but its operand is %s", in->name,
+                  SH(in->shape), SH2(o));
     return 0;
   }
-  case HLO_OP_SELECT_AND_SCATTER:
-    return arity(V, in, 3, 3);
+  case HLO_OP_PARAMETER:
+    if (in->n_parameter_replication > 0 && in->n_parameter_replication != leaf_count(in->shape, 0))
+      return fail(V, in->offset, "parameter '%s' has %d leaf buffers, but parameter_replication has %d elements",
+                  in->name, leaf_count(in->shape, 0), in->n_parameter_replication);
+    return 0;
   case HLO_OP_FUSION: case HLO_OP_CALL:
     for (int i = 0; i < in->n_called; i++)
       if ((in->called_role[i] == HLO_CALL_CALLS || in->called_role[i] == HLO_CALL_TO_APPLY) &&

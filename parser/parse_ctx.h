@@ -163,7 +163,9 @@ typedef struct parse_ctx {
   struct pc_shape_ent *scache;
   size_t scache_mask;        /* slots - 1 (0 = not allocated) */
   size_t scache_n;
-  pc_vec brackets;           /* per open bracket: context code (for messages) */
+  pc_vec brackets;           /* pc_bracket per open bracket (for messages) */
+  bool closed_now;           /* the last token closed a bracket ... */
+  unsigned char closed_ctx;  /* ... of this context */
 
   /* the module being built */
   hlo_module *mod;
