@@ -72,16 +72,13 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   P->a = a;
   P->in = m->strings;
   P->comps.n = 0;
-  P->hdr_attrs.n = 0;
   P->called_pending.n = 0;
   P->declchecks.n = 0;
   P->entry_marked = NULL;
-  P->have_header = false;
   pc_shape_cache_reset(P);
 }
 
 void pc_module_name(parse_ctx *P, const pc_tok *t) {
-  P->have_header = true;
   P->mod->name = hlo_intern_str(P->in, t->ptr, t->len);
 }
 
@@ -869,7 +866,7 @@ static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(h
   else
     *modules = P->modules, P->modules = (pc_vec){0};
   free(P->scache);
-  pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->hdr_attrs, &P->called_pending, &P->declchecks,
+  pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);

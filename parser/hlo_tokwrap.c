@@ -19,13 +19,12 @@
 
 /* Context codes of open brackets, for "expected ... in <context>". */
 enum {
-  BK_OTHER, BK_DIMS, BK_LAYOUT, BK_OPERANDS, BK_TUPLE_SHAPE, BK_LITERAL, BK_ATTR,
-  BK_SIGNATURE, BK_BODY,
+  BK_OTHER, BK_DIMS, BK_LAYOUT, BK_OPERANDS, BK_TUPLE_SHAPE, BK_LITERAL, BK_ATTR, BK_BODY,
 };
 
 static const char *const bk_names[] = {
     NULL, "in dimensions", "in layout", "in operand list", "in tuple shape", "in literal",
-    "in attribute value", "in signature", "in computation body",
+    "in attribute value", "in computation body",
 };
 
 static int lexer_to_grammar(hlo_tok_kind k) {
@@ -432,7 +431,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     if (prev == HT_RBRACKET && layout_brace_follows(P)) {
       tok = LAYOUT_LBRACE;
       ctx = BK_LAYOUT;
-      PC_PUSH(P->lay_track, pc_lay_track, ((pc_lay_track){0, false}));
+      PC_PUSH(P->lay_track, pc_lay_track, ((pc_lay_track){false}));
     } else if (prev == HT_ATTR_NAME) {
       ctx = BK_ATTR;
     } else if (prev == HT_LPAREN || prev == HT_LBRACE || prev == HT_COMMA) {
@@ -448,10 +447,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     return tok;
   }
   case HT_RBRACE:
-    if (P->lay_track.n) {
-      pc_lay_track *lt = &PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1);
-      if (lt->paren == 0 && top_ctx(P) == BK_LAYOUT) P->lay_track.n--;
-    }
+    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT) P->lay_track.n--;
     if (P->fa_depth > 0) P->fa_depth--;
     close_bracket(P, '{');
     return RBRACE;
@@ -465,15 +461,10 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       if (ctx == BK_OPERANDS || ctx == BK_TUPLE_SHAPE) ctx = BK_TUPLE_SHAPE;
       else if (ctx != BK_LITERAL) ctx = BK_OTHER;
     }
-    if (P->lay_track.n) PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).paren++;
     if (open_bracket(P, &t, ctx) < 0) return HLO_YYerror;
     return LPAREN;
   }
   case HT_RPAREN:
-    if (P->lay_track.n) {
-      pc_lay_track *lt = &PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1);
-      if (lt->paren > 0) lt->paren--;
-    }
     close_bracket(P, '(');
     return RPAREN;
   case HT_LBRACKET:

@@ -121,7 +121,6 @@ typedef struct pc_layout {
   unsigned seen;     /* fields already given (bit per field) */
 } pc_layout;
 
-/* Layout brace tracking in the token wrapper (field letters T, L, ...). */
 /* An open bracket (for nesting limits and messages). */
 typedef struct pc_bracket {
   unsigned char ctx; /* what it belongs to (hlo_tokwrap.c) */
@@ -129,9 +128,9 @@ typedef struct pc_bracket {
   size_t off;        /* where it is */
 } pc_bracket;
 
+/* Layout brace tracking in the token wrapper (field letters T, L, ...). */
 typedef struct pc_lay_track {
-  int paren;   /* '(' depth inside this layout */
-  bool fields; /* after the ':' */
+  bool fields; /* after the layout's ':' */
 } pc_lay_track;
 
 /* Deferred semantic checks of declared operand shapes. */
@@ -171,10 +170,7 @@ typedef struct parse_ctx {
   hlo_module *mod;
   arena *a;
   hlo_intern *in;
-  size_t mod_first_off;      /* offset of the module's first token, or SIZE_MAX */
-  bool have_header;
   pc_vec comps;              /* hlo_computation* of the module */
-  pc_vec hdr_attrs;          /* hlo_attr of the header */
   pc_vec called_pending;     /* pc_pending (kind 2) for the module */
   pc_vec declchecks;         /* pc_declcheck */
   uint32_t gen;              /* last scope generation handed out */
