@@ -210,6 +210,7 @@ static void string_error(hlo_token *t, const char *q, const char *base, const ch
   dqstr  = ["] ([^"\\\x00] | esc)* ["];
   sqstr  = ['] ([^'\\\x00] | esc)* ['];
   nanpl  = "(0x" H+ ")";
+  spars  = [LR] "." D+ "@" D+ ":" D+ ("_" [LR] "." D+ "@" D+ ":" D+)*;
 */
 
 void hlo_lex(hlo_lexer *lx, hlo_token *t) {
@@ -271,6 +272,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
       id "="       { t->kind = HT_ATTR_NAME; t->ptr = (const char *)tok; t->len = (size_t)(YYCURSOR - tok) - 1;
                      t->off = (size_t)((const char *)tok - base); lx->cur = (const char *)YYCURSOR; return; }
       "nan" nanpl  { TOK(HT_FLOAT, 0); }
+      spars        { TOK(HT_IDENT, 0); /* old dot sparsity descriptors, L.1@2:4 */ }
       "-nan" nanpl? { TOK(HT_FLOAT, 0); }
       "-inf"       { TOK(HT_NEG_INF, 0); }
       id {

@@ -92,7 +92,7 @@
   X(INFERRED_DIMENSION, "inferred_dimension", GENERIC) X(DELTA, "delta", GENERIC)    \
   X(TRANSPOSE_A, "transpose_a", GENERIC) X(API_VERSION, "api_version", GENERIC)      \
   X(SCHEDULE, "schedule", GENERIC) X(PADDING_TYPE, "padding_type", GENERIC)          \
-  X(DOMAIN, "domain", GENERIC)
+  X(DOMAIN, "domain", GENERIC) X(TYPE, "type", GENERIC) X(ALGORITHM, "algorithm", GENERIC)
 
 enum {
 #define X_(e, s, c) AT_##e,
@@ -983,6 +983,10 @@ static const int *required_attrs(hlo_opcode op) {
   static const int fft[] = {AT_FFT_TYPE, AT_FFT_LENGTH, -1};
   static const int bn[] = {AT_EPSILON, AT_FEATURE_INDEX, -1};
   static const int rp[] = {AT_EXPONENT_BITS, AT_MANTISSA_BITS, -1};
+  static const int rbg[] = {AT_ALGORITHM, -1};
+  static const int topk[] = {AT_K, -1};
+  static const int delta[] = {AT_DELTA, -1};
+  static const int domain[] = {AT_DOMAIN, -1};
   static const int cp[] = {AT_SOURCE_TARGET_PAIRS, -1};
   static const int none[] = {-1};
   switch (op) {
@@ -1011,6 +1015,10 @@ static const int *required_attrs(hlo_opcode op) {
   case HLO_OP_FFT: return fft;
   case HLO_OP_BATCH_NORM_GRAD: case HLO_OP_BATCH_NORM_INFERENCE: case HLO_OP_BATCH_NORM_TRAINING: return bn;
   case HLO_OP_REDUCE_PRECISION: return rp;
+  case HLO_OP_RNG_BIT_GENERATOR: return rbg;
+  case HLO_OP_TOPK: return topk;
+  case HLO_OP_RNG_GET_AND_UPDATE_STATE: return delta;
+  case HLO_OP_DOMAIN: return domain;
   case HLO_OP_COLLECTIVE_PERMUTE: case HLO_OP_COLLECTIVE_PERMUTE_START: return cp;
   default: return none;
   }
@@ -1088,12 +1096,15 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
   case AT_FALSE_COMPUTATION: return add_called(P, in, a, HLO_CALL_FALSE_COMPUTATION, called_cap);
   case AT_BRANCH_COMPUTATIONS: return add_called(P, in, a, HLO_CALL_BRANCH_COMPUTATIONS, called_cap);
   case AT_CALLED_COMPUTATIONS: return add_called(P, in, a, HLO_CALL_CALLED_COMPUTATIONS, called_cap);
+  case AT_OUTFEED_SHAPE:
+    in->outfeed_shape = (const hlo_shape *)a->ptr;
+    return 0;
   case AT_OPERAND_LAYOUT_CONSTRAINTS:
     in->n_operand_layout_constraints = a->n;
     in->operand_layout_constraints = (const hlo_shape *const *)a->ptr;
     return 0;
   case -1: case AT_SHARDING: case AT_ENTRY_SH: case AT_EXIT_SH: case AT_METADATA: case AT_BACKEND_CONFIG:
-  case AT_FRONTEND_ATTRIBUTES: case AT_OUTFEED_SHAPE: case AT_LITERAL:
+  case AT_FRONTEND_ATTRIBUTES: case AT_LITERAL:
   case AT_ENTRY_COMPUTATION_LAYOUT:
     return 0;
   default: break;
@@ -1275,6 +1286,46 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
   case AT_INFEED_CONFIG: case AT_OUTFEED_CONFIG: {
     const char *str;
     if (rd_string(&r, &str) < 0) return -1;
+    break;
+  }
+  case AT_TYPE:
+    if (op == HLO_OP_COMPARE || in->async_wrapped == HLO_OP_COMPARE) {
+      static const char *const d[] = {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", NULL};
+      if (rd_enum(&r, d, false, "a comparison type (FLOAT, TOTALORDER, SIGNED or UNSIGNED)") < 0) return -1;
+      break;
+    }
+    return 0;
+  case AT_ALGORITHM:
+    if (op == HLO_OP_RNG_BIT_GENERATOR) {
+      static const char *const d[] = {"rng_default", "rng_three_fry", "rng_philox", NULL};
+      if (rd_enum(&r, d, true, "an RNG algorithm (rng_default, rng_three_fry or rng_philox)") < 0) return -1;
+      break;
+    }
+    if (op == HLO_OP_DOT || op == HLO_OP_RAGGED_DOT || op == HLO_OP_SCALED_DOT) {
+      static const char *const d[] = {"dot_any_f8_any_f8_f32", "dot_any_f8_any_f8_f32_fast_accum",
+                                      "dot_any_f8_any_f8_any", "dot_any_f8_any_f8_any_fast_accum",
+                                      "dot_f16_f16_f16", "dot_f16_f16_f32", "dot_bf16_bf16_bf16",
+                                      "dot_bf16_bf16_f32", "dot_bf16_bf16_f32_x3", "dot_bf16_bf16_f32_x6",
+                                      "dot_bf16_bf16_f32_x9", "dot_tf32_tf32_f32", "dot_tf32_tf32_f32_x3",
+                                      "dot_f32_f32_f32", "dot_f64_f64_f64", "unset", NULL};
+      if (rd_enum(&r, d, true, "a dot algorithm (dot_f32_f32_f32, dot_bf16_bf16_f32, ...)") < 0) return -1;
+      break;
+    }
+    return 0;
+  case AT_SCHEDULE: {
+    static const char *const d[] = {"schedule_none", "schedule_latest", "schedule_earliest", NULL};
+    if (rd_enum(&r, d, true, "SCHEDULE_NONE, SCHEDULE_LATEST or SCHEDULE_EARLIEST") < 0) return -1;
+    break;
+  }
+  case AT_API_VERSION: {
+    static const char *const d[] = {"API_VERSION_UNSPECIFIED", "API_VERSION_ORIGINAL", "API_VERSION_STATUS_RETURNING",
+                                    "API_VERSION_STATUS_RETURNING_UNIFIED", "API_VERSION_TYPED_FFI", NULL};
+    if (rd_enum(&r, d, false, "an API version (API_VERSION_ORIGINAL, ..., API_VERSION_TYPED_FFI)") < 0) return -1;
+    break;
+  }
+  case AT_PADDING_TYPE: {
+    static const char *const d[] = {"PADDING_VALID", "PADDING_SAME", NULL};
+    if (rd_enum(&r, d, false, "PADDING_VALID or PADDING_SAME") < 0) return -1;
     break;
   }
   case AT_TRANSPOSE_A: {

@@ -216,6 +216,10 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
       return NULL;
     }
   }
+  if (s->layout.n_dim_levels != 0 && s->layout.n_dim_levels != rank) {
+    pc_error(P, loc.first, "layout has %d dim level types, but the shape has rank %d", s->layout.n_dim_levels, rank);
+    return NULL;
+  }
   if (s->layout.physical_shape && !(s->layout.n_dim_levels > 0)) {
     pc_error(P, loc.first, "layout with P(...) (physical shape) on a dense array shape");
     return NULL;

@@ -414,6 +414,7 @@ struct hlo_instr {
   bool is_associative;          /* scan: is_associative=true */
   const char *async_execution_thread; /* async ops: decoded, default "main"; NULL for others */
   int n_parameter_replication;        /* entries of parameter_replication={...}; 0 when absent */
+  const hlo_shape *outfeed_shape;     /* outfeed: outfeed_shape=; NULL when absent */
   int n_operand_layout_constraints;   /* custom-call operand_layout_constraints={...} */
   const hlo_shape *const *operand_layout_constraints; /* NULL when absent */
 };

@@ -601,6 +601,21 @@ static int leaf_count(const hlo_shape *s, int depth) {
   return n;
 }
 
+/* The computation called through ROLE must take N parameters. */
+static int check_called_arity(vctx *V, const hlo_instr *in, hlo_call_role role, int n) {
+  for (int i = 0; i < in->n_called; i++) {
+    const hlo_computation *c = in->called[i];
+    if (in->called_role[i] == role && c->n_params != n)
+      return fail(V, in->offset, "%s '%s': the computation '%s' must take %d parameter%s, it takes %d",
+                  in->opcode_text, in->name, c->name, n, n == 1 ? "" : "s", c->n_params);
+  }
+  return 0;
+}
+
+static int check_combiner(vctx *V, const hlo_instr *in, int n) {
+  return check_called_arity(V, in, HLO_CALL_TO_APPLY, n);
+}
+
 static int check_called_params(vctx *V, const hlo_instr *in, const hlo_computation *c) {
   if (c->n_params != in->n_operands)
     return fail(V, in->offset, "%s '%s' has %d operands, but the called computation '%s' has %d parameters",
@@ -635,6 +650,10 @@ static int check_conditional(vctx *V, const hlo_instr *in) {
   if (in->n_operands != 1 + branches)
     return fail(V, in->offset, "conditional '%s' has %d branches, so it needs %d operands, but has %d", in->name,
                 branches, 1 + branches, in->n_operands);
+  for (int i = 0; i < in->n_called; i++)
+    if (in->called[i]->n_params != 1)
+      return fail(V, in->offset, "conditional '%s': the branch computation '%s' must take 1 parameter, it takes %d",
+                  in->name, in->called[i]->name, in->called[i]->n_params);
   return 0;
 }
 
@@ -664,8 +683,11 @@ static int check_async(vctx *V, const hlo_instr *in) {
                   in->opcode_text, in->name, SH(s));
   }
   if (in->op == HLO_OP_ASYNC_START) {
-    if (in->async_wrapped == HLO_OP_UNKNOWN && !calls_of(in))
-      return fail(V, in->offset, "async-start '%s' requires calls=", in->name);
+    const hlo_computation *c = calls_of(in);
+    if (in->async_wrapped == HLO_OP_UNKNOWN && !c) return fail(V, in->offset, "async-start '%s' requires calls=", in->name);
+    if (c && c->n_params != in->n_operands)
+      return fail(V, in->offset, "async-start '%s' has %d operands, but the called computation '%s' has %d parameters",
+                  in->name, in->n_operands, c->name, c->n_params);
     return 0;
   }
   if (in->n_operands != 1) return arity(V, in, 1, 1);
@@ -742,7 +764,8 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     return check_concatenate(V, in);
   case HLO_OP_REDUCE: case HLO_OP_REDUCE_WINDOW:
     if (arity(V, in, 2, -1) < 0) return -1;
-    return check_reduce(V, in);
+    if (check_reduce(V, in) < 0) return -1;
+    return check_combiner(V, in, in->n_operands);
   case HLO_OP_DOT:
     if (arity(V, in, 2, hlo_instr_find_attr(in, "sparsity") ? 4 : 2) < 0 || need_arrays(V, in) < 0) return -1;
     return check_dot(V, in);
@@ -776,7 +799,8 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     for (int i = 0; i < in->n_operands; i++)
       if (!is_array(in->operands[i]->shape))
         return fail(V, in->offset, "operand %d of scatter '%s' must be an array", i, in->name);
-    return check_scatter(V, in);
+    if (check_scatter(V, in) < 0) return -1;
+    return check_combiner(V, in, in->n_operands - 1);
   case HLO_OP_CONVOLUTION:
     if (arity(V, in, 2, 2) < 0 || need_arrays(V, in) < 0) return -1;
     return check_convolution(V, in);
@@ -798,7 +822,8 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     if (!same_dims(in->shape, o))
       return fail(V, in->offset, "select-and-scatter '%s' has shape %s, but its operand is %s", in->name,
                   SH(in->shape), SH2(o));
-    return 0;
+    if (check_called_arity(V, in, HLO_CALL_SELECT, 2) < 0) return -1;
+    return check_called_arity(V, in, HLO_CALL_SCATTER, 2);
   }
   case HLO_OP_PARAMETER:
     if (in->n_parameter_replication > 0 && in->n_parameter_replication != leaf_count(in->shape, 0))
@@ -822,10 +847,37 @@ static int check_instr(vctx *V, const hlo_instr *in) {
   case HLO_OP_CONDITIONAL:
     return check_conditional(V, in);
   case HLO_OP_INFEED:
-    if (in->shape->type != HLO_TUPLE || in->shape->n_elems != 2 || in->shape->elems[1]->type != HLO_TOKEN)
-      return fail(V, in->offset, "infeed '%s' must have a tuple shape (data, token[]), not %s", in->name,
+    if (in->shape->type != HLO_TUPLE || in->shape->n_elems == 0)
+      return fail(V, in->offset, "infeed '%s' must have a non-empty tuple shape (data, token[]), not %s", in->name,
                   SH(in->shape));
     return 0;
+  case HLO_OP_OUTFEED:
+    if (in->outfeed_shape && in->n_operands >= 1 && !hlo_shape_compatible(in->outfeed_shape, in->operands[0]->shape))
+      return fail(V, in->offset, "outfeed '%s': outfeed_shape %s is not compatible with the operand shape %s",
+                  in->name, SH(in->outfeed_shape), SH2(in->operands[0]->shape));
+    return 0;
+  case HLO_OP_GET_DIMENSION_SIZE: case HLO_OP_SET_DIMENSION_SIZE:
+    if (arity(V, in, op == HLO_OP_GET_DIMENSION_SIZE ? 1 : 2, op == HLO_OP_GET_DIMENSION_SIZE ? 1 : 2) < 0) return -1;
+    if (in->has_dimensions && (in->dimensions.n != 1 || !is_array(in->operands[0]->shape) ||
+                               in->dimensions.v[0] >= in->operands[0]->shape->rank))
+      return fail(V, in->offset, "%s '%s' needs dimensions={d} with d below the operand's rank", in->opcode_text,
+                  in->name);
+    return 0;
+  case HLO_OP_ALL_GATHER: case HLO_OP_REDUCE_SCATTER: case HLO_OP_ALL_GATHER_START:
+    for (int i = 0; i < in->n_operands; i++) {
+      const hlo_shape *s = in->operands[i]->shape;
+      if (is_array(s) && in->has_dimensions && (in->dimensions.n != 1 || in->dimensions.v[0] >= s->rank))
+        return fail(V, in->offset, "%s '%s' needs dimensions={d} with d below the operands' rank", in->opcode_text,
+                    in->name);
+    }
+    return check_combiner(V, in, 2);
+  case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
+    return check_combiner(V, in, 2);
+  case HLO_OP_MAP:
+    return check_combiner(V, in, in->n_operands);
+  case HLO_OP_SORT:
+    if (arity(V, in, 1, -1) < 0) return -1;
+    return check_combiner(V, in, 2 * in->n_operands);
   case HLO_OP_ASYNC_START: case HLO_OP_ASYNC_UPDATE: case HLO_OP_ASYNC_DONE:
     return check_async(V, in);
   case HLO_OP_CUSTOM_CALL:
