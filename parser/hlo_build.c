@@ -602,7 +602,10 @@ hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
 }
 
 static hlo_instr *new_instr(parse_ctx *P, size_t off) {
+  static const int64_t none[1] = {0};
   hlo_instr *in = arena_zalloc(P->a, sizeof *in);
+  in->dimensions.v = none;
+  in->dynamic_slice_sizes.v = none;
   in->offset = off;
   in->parameter_number = -1;
   in->feature_group_count = 1;

@@ -13,6 +13,9 @@
  * a C string into the module's pointer (or NULL when the module has no such
  * name).
  *
+ * Shapes are immutable and may be shared: instructions whose shapes have the
+ * same text can point to the same hlo_shape.
+ *
  * Defaults. Shapes written without a layout get the default layout
  * (minor_to_major = {rank-1, ..., 1, 0}, explicit_layout = false); every
  * optional attribute has its documented default when absent; a "has_"
@@ -70,8 +73,8 @@ typedef enum hlo_elem_type {
 const char *hlo_elem_type_name(hlo_elem_type t); /* "f32"; "tuple", "buffer", "invalid" */
 int hlo_elem_type_bits(hlo_elem_type t);          /* natural storage bits: pred 8, s4 4, c64 64, token 0 */
 bool hlo_elem_type_is_integral(hlo_elem_type t);  /* s* and u* (not pred) */
-bool hlo_elem_type_is_signed_int(hlo_elem_type t);
-bool hlo_elem_type_is_unsigned_int(hlo_elem_type t);
+bool hlo_elem_type_is_signed_int(hlo_elem_type t);   /* s1 ... s64 */
+bool hlo_elem_type_is_unsigned_int(hlo_elem_type t); /* u1 ... u64 */
 bool hlo_elem_type_is_float(hlo_elem_type t);     /* f*, bf16 (real floating point) */
 bool hlo_elem_type_is_complex(hlo_elem_type t);   /* c64, c128 */
 bool hlo_elem_type_is_array(hlo_elem_type t);     /* data types incl. token/opaque (not tuple/buffer) */
@@ -136,7 +139,7 @@ typedef struct hlo_layout {
 struct hlo_shape {
   hlo_elem_type type;               /* element type; HLO_TUPLE / HLO_BUFFER for those shapes */
   int rank;                         /* array dimensions (0 for scalars, tuples, buffers) */
-  const int64_t *dims;              /* rank sizes; a '<=N' dim holds N, a '?' dim HLO_DIM_UNBOUNDED */
+  const int64_t *dims;              /* rank sizes; a '<=N' dim holds N, a '?' dim HLO_DIM_UNBOUNDED; NULL for tuples */
   const bool *dynamic;              /* rank flags: true for '<=N' and '?' dims */
   const bool *unbounded;            /* rank flags: true for '?' dims only */
   int n_elems;                      /* tuple elements (0 for '()'); 1 for a buffer; 0 for arrays */
@@ -398,18 +401,18 @@ struct hlo_instr {
   const hlo_gather_dims *gather;   /* gather (or gather attrs present); else NULL */
   const hlo_scatter_dims *scatter; /* scatter (or scatter attrs present); else NULL */
   bool has_dynamic_slice_sizes; /* dynamic_slice_sizes={...} */
-  hlo_ints dynamic_slice_sizes;
+  hlo_ints dynamic_slice_sizes; /* dynamic-slice sizes, one per operand dim */
   bool has_tuple_index;         /* index= (get-tuple-element) */
   int64_t tuple_index;          /* the index= value */
   bool has_iota_dimension;      /* iota_dimension= */
-  int64_t iota_dimension;
+  int64_t iota_dimension;       /* the dimension that counts */
   hlo_fusion_kind fusion_kind;  /* kind= of a fusion; HLO_FUSION_NONE when absent */
   const char *custom_call_target; /* decoded string (arena, NUL-terminated); NULL when absent */
   const hlo_replica_groups *replica_groups; /* NULL when absent */
   bool has_channel_id;          /* channel_id= */
-  int64_t channel_id;
+  int64_t channel_id;           /* its value */
   bool has_num_carries;         /* scan: num_carries= */
-  int64_t num_carries;
+  int64_t num_carries;          /* its value */
   bool is_reverse;              /* scan: is_reverse=true */
   bool is_associative;          /* scan: is_associative=true */
   const char *async_execution_thread; /* async ops: decoded, default "main"; NULL for others */
@@ -435,8 +438,8 @@ bool hlo_constant_scalar_text(const hlo_instr *in, const char **text, size_t *le
 
 struct hlo_computation {
   const char *name;             /* interned */
-  int n_instrs;                 /* instructions in textual order (nested operands first) */
-  hlo_instr **instrs;
+  int n_instrs;                 /* instruction count */
+  hlo_instr **instrs;           /* in textual order (nested anonymous operands before their user) */
   hlo_instr *root;              /* the ROOT-marked instruction, else the last one */
   int n_params;                 /* parameters, numbered 0..n_params-1 */
   hlo_instr **params;           /* params[k] = parameter(k) */
@@ -452,14 +455,14 @@ struct hlo_computation {
 struct hlo_module {
   const char *name;             /* interned; "module_<entry>" without a HloModule line */
   size_t offset;                /* byte offset of the module's first token */
-  int n_computations;           /* computations in textual order */
-  hlo_computation **computations;
+  int n_computations;           /* computation count */
+  hlo_computation **computations; /* in textual order (inline { } bodies before their user's computation) */
   hlo_computation *entry;       /* the ENTRY computation, else the last one */
-  int n_attrs;                  /* header attributes as written, in source order */
-  const hlo_attr *attrs;
+  int n_attrs;                  /* header attribute count */
+  const hlo_attr *attrs;        /* header attributes as written, in source order */
   bool has_entry_layout;        /* entry_computation_layout= present */
   int n_entry_params;           /* its parameter shapes */
-  const hlo_shape *const *entry_params;
+  const hlo_shape *const *entry_params; /* n_entry_params shapes (with layouts) */
   const hlo_shape *entry_result; /* its result shape */
   bool is_scheduled;            /* is_scheduled=true */
   int64_t replica_count;        /* default 1 */
