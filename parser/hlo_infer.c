@@ -132,7 +132,7 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     }
     break;
   case HLO_OP_REDUCE:
-    if (n == 2 && is_array(s0) && in->has_dimensions) {
+    if (n == 2 && is_array(s0) && in->has_dimensions && in->dimensions.n <= s0->rank) {
       int64_t d[HLO_MAX_RANK];
       int r = 0;
       for (int i = 0; i < s0->rank; i++) {
@@ -147,6 +147,9 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     if (n == 2 && is_array(s0) && is_array(in->operands[1]->shape) && in->dot) {
       const hlo_shape *s1 = in->operands[1]->shape;
       const hlo_dot_dims *dd = in->dot;
+      if (dd->lhs_batch.n > s0->rank || dd->lhs_contracting.n > s0->rank || dd->rhs_batch.n > s1->rank ||
+          dd->rhs_contracting.n > s1->rank)
+        return cannot(P, in, "bad dot dimensions"), NULL;
       int64_t d[2 * HLO_MAX_RANK];
       int r = 0;
       for (int i = 0; i < dd->lhs_batch.n; i++) {

@@ -4,6 +4,7 @@
  * Each problem is reported at the offending instruction. */
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hlo_ir.h"
@@ -33,11 +34,20 @@ static const char *fmt_shape(const hlo_shape *s, char *buf, size_t cap) {
   return buf;
 }
 
+/* "{1,2,3}", shortened to "{1,2,...}" when it does not fit (cap >= 16). */
 static const char *fmt_ints(const hlo_ints *l, char *buf, size_t cap) {
   size_t w = (size_t)snprintf(buf, cap, "{");
-  for (int i = 0; i < l->n && w < cap; i++)
-    w += (size_t)snprintf(buf + w, cap - w, "%s%lld", i ? "," : "", (long long)l->v[i]);
-  if (w < cap) snprintf(buf + w, cap - w, "}");
+  for (int i = 0; i < l->n; i++) {
+    char num[32];
+    int k = snprintf(num, sizeof num, "%s%lld", i ? "," : "", (long long)l->v[i]);
+    if (w + (size_t)k + 6 > cap) {
+      snprintf(buf + w, cap - w, ",...}");
+      return buf;
+    }
+    memcpy(buf + w, num, (size_t)k + 1);
+    w += (size_t)k;
+  }
+  snprintf(buf + w, cap - w, "}");
   return buf;
 }
 
@@ -84,6 +94,9 @@ static int need_arrays(vctx *V, const hlo_instr *in) {
 
 static int check_dims_list(vctx *V, const hlo_instr *in, const hlo_ints *l, int rank, const char *what, bool unique) {
   char b[128];
+  if (unique && l->n > rank)
+    return fail(V, in->offset, "%s '%s': %s=%s has %d entries, but the rank is %d", in->opcode_text, in->name, what,
+                fmt_ints(l, b, sizeof b), l->n, rank);
   for (int i = 0; i < l->n; i++) {
     if (l->v[i] < 0 || l->v[i] >= rank)
       return fail(V, in->offset, "%s '%s': %s=%s has dimension %lld, but the rank is %d", in->opcode_text, in->name,
@@ -423,6 +436,9 @@ static int check_window_dims(vctx *V, const hlo_instr *in, const hlo_shape *o, i
 static int check_sorted_unique(vctx *V, const hlo_instr *in, const hlo_ints *l, int bound, const char *what,
                                bool sorted) {
   char b[128];
+  if (l->n > bound)
+    return fail(V, in->offset, "%s '%s': %s=%s has %d entries, more than %d", in->opcode_text, in->name, what,
+                fmt_ints(l, b, sizeof b), l->n, bound);
   for (int i = 0; i < l->n; i++) {
     if (l->v[i] < 0 || l->v[i] >= bound)
       return fail(V, in->offset, "%s '%s': %s=%s has %lld, out of range [0, %d)", in->opcode_text, in->name, what,
@@ -900,6 +916,51 @@ static int check_instr(vctx *V, const hlo_instr *in) {
   }
 }
 
+typedef struct callee_use {
+  const hlo_computation *callee;
+  const hlo_instr *user;
+} callee_use;
+
+static int cmp_use(const void *a, const void *b) {
+  const callee_use *x = a, *y = b;
+  if (x->callee != y->callee) return x->callee->index < y->callee->index ? -1 : 1;
+  return x->user->offset < y->user->offset ? -1 : x->user->offset > y->user->offset;
+}
+
+static int check_async_callees(vctx *V, const hlo_module *m) {
+  size_t n = 0, cap = 0;
+  callee_use *uses = NULL;
+  for (int c = 0; c < m->n_computations; c++) {
+    const hlo_computation *comp = m->computations[c];
+    for (int i = 0; i < comp->n_instrs; i++) {
+      const hlo_instr *in = comp->instrs[i];
+      const hlo_computation *w = in->op == HLO_OP_ASYNC_START ? calls_of(in) : NULL;
+      if (!w) continue;
+      if (n == cap) {
+        cap = cap ? cap * 2 : 16;
+        callee_use *nu = realloc(uses, cap * sizeof *uses);
+        if (!nu) {
+          free(uses);
+          fputs("hloidx: internal error: out of memory\n", stderr);
+          exit(3);
+        }
+        uses = nu;
+      }
+      uses[n++] = (callee_use){w, in};
+    }
+  }
+  int rc = 0;
+  if (n > 1) qsort(uses, n, sizeof *uses, cmp_use);
+  for (size_t i = 1; i < n; i++)
+    if (uses[i].callee == uses[i - 1].callee) {
+      rc = fail(V, uses[i].user->offset, "computation %s is called by more than one async op ('%s' and '%s')",
+                uses[i].callee->name, uses[i - 1].user->name, uses[i].user->name);
+      break;
+    }
+  free(uses);
+  return rc;
+}
+
 int hlo_verify_module(const hlo_module *m, hlo_error *err) {
   vctx V = {m, err};
   char sa[200], sb[200];
@@ -913,24 +974,7 @@ int hlo_verify_module(const hlo_module *m, hlo_error *err) {
       if (check_instr(&V, comp->instrs[i]) < 0) return 1;
   }
   /* an async computation belongs to one async chain */
-  for (int c = 0; c < m->n_computations; c++) {
-    const hlo_computation *comp = m->computations[c];
-    for (int i = 0; i < comp->n_instrs; i++) {
-      const hlo_instr *in = comp->instrs[i];
-      if (in->op != HLO_OP_ASYNC_START) continue;
-      const hlo_computation *w = calls_of(in);
-      if (!w) continue;
-      for (int c2 = c; c2 < m->n_computations; c2++) {
-        const hlo_computation *comp2 = m->computations[c2];
-        for (int j = c2 == c ? i + 1 : 0; j < comp2->n_instrs; j++) {
-          const hlo_instr *o = comp2->instrs[j];
-          if (o->op == HLO_OP_ASYNC_START && calls_of(o) == w)
-            return -fail(&V, o->offset, "computation %s is called by more than one async op ('%s' and '%s')", w->name,
-                         in->name, o->name);
-        }
-      }
-    }
-  }
+  if (check_async_callees(&V, m) < 0) return 1;
   if (m->has_entry_layout) {
     const hlo_computation *e = m->entry;
     const hlo_attr *a = hlo_module_find_attr(m, "entry_computation_layout");
