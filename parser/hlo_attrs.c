@@ -159,57 +159,88 @@ static int rd_bool(rd *r, bool *v) {
   return 0;
 }
 
-/* '{' (INT (',' INT)*)? '}' into the arena. */
-static int rd_ints(rd *r, hlo_ints *out, bool allow_neg) {
-  if (rd_expect(r, HT_LBRACE, "'{'") < 0) return -1;
-  size_t base = r->P->ints.n;
-  if (r->t.kind != HT_RBRACE) {
+/* OPEN item (',' item)* CLOSE, or OPEN CLOSE: calls ITEM for each entry
+ * (OPEN == HT_EOF: the opening token was already read). Returns the number
+ * of entries, or -1. */
+typedef int (*rd_item_fn)(rd *r, void *ctx);
+
+static int rd_list(rd *r, hlo_tok_kind open, hlo_tok_kind close, const char *open_text, const char *more_text,
+                   rd_item_fn item, void *ctx) {
+  if (open != HT_EOF && rd_expect(r, open, open_text) < 0) return -1;
+  int n = 0;
+  if (r->t.kind != close) {
     for (;;) {
-      int64_t v;
-      if (rd_int(r, &v, allow_neg) < 0) return -1;
-      PC_PUSH(r->P->ints, int64_t, v);
+      if (item(r, ctx) < 0) return -1;
+      n++;
       if (r->t.kind == HT_COMMA) {
         rd_next(r);
         continue;
       }
-      if (r->t.kind != HT_RBRACE) return rd_fail(r, "',' or '}'");
+      if (r->t.kind != close) return rd_fail(r, more_text);
       break;
     }
   }
   rd_next(r);
-  size_t n = r->P->ints.n - base;
-  int64_t *v = arena_array(r->P->a, n, sizeof *v);
-  if (n) memcpy(v, &PC_AT(r->P->ints, int64_t, base), n * sizeof *v);
-  r->P->ints.n = base;
-  out->n = (int)n;
-  out->v = v;
+  return n;
+}
+
+/* Moves the integers pushed on P->ints since BASE into the arena. */
+static hlo_ints take_ints(parse_ctx *P, size_t base) {
+  size_t n = P->ints.n - base;
+  int64_t *v = arena_array(P->a, n, sizeof *v);
+  if (n) memcpy(v, &PC_AT(P->ints, int64_t, base), n * sizeof *v);
+  P->ints.n = base;
+  return (hlo_ints){(int)n, v};
+}
+
+static int int_item(rd *r, void *allow_neg) {
+  int64_t v;
+  if (rd_int(r, &v, allow_neg != NULL) < 0) return -1;
+  PC_PUSH(r->P->ints, int64_t, v);
+  return 0;
+}
+
+/* OPEN (INT (',' INT)*)? CLOSE into the arena. */
+static int rd_int_seq(rd *r, hlo_tok_kind open, hlo_tok_kind close, const char *open_text, const char *more_text,
+                      bool allow_neg, hlo_ints *out) {
+  size_t base = r->P->ints.n;
+  if (rd_list(r, open, close, open_text, more_text, int_item, allow_neg ? (void *)1 : NULL) < 0) return -1;
+  *out = take_ints(r->P, base);
+  return 0;
+}
+
+/* '{' (INT (',' INT)*)? '}' */
+static int rd_ints(rd *r, hlo_ints *out, bool allow_neg) {
+  return rd_int_seq(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", allow_neg, out);
+}
+
+/* A growable array in malloc'd memory, moved to the arena at the end. */
+typedef struct grow_buf {
+  pc_vec v;
+  size_t elem;
+} grow_buf;
+
+static void *grow_buf_take(parse_ctx *P, grow_buf *g, int *n) {
+  void *out = arena_array(P->a, g->v.n, g->elem);
+  if (g->v.n) memcpy(out, g->v.p, g->v.n * g->elem);
+  *n = (int)g->v.n;
+  pc_vec_free(&g->v);
+  return out;
+}
+
+static int ints_item(rd *r, void *ctx) {
+  hlo_ints l;
+  if (rd_ints(r, &l, false) < 0) return -1;
+  *(hlo_ints *)pc_vec_push_raw(&((grow_buf *)ctx)->v, sizeof l) = l;
   return 0;
 }
 
 /* '{' (ints (',' ints)*)? '}' */
 static int rd_int_lists(rd *r, const hlo_ints **out, int *n_out) {
-  if (rd_expect(r, HT_LBRACE, "'{'") < 0) return -1;
-  int n = 0, cap = 4;
-  hlo_ints *v = arena_array(r->P->a, (size_t)cap, sizeof *v);
-  if (r->t.kind != HT_RBRACE) {
-    for (;;) {
-      if (n == cap) {
-        v = arena_grow(r->P->a, v, (size_t)n, (size_t)cap * 2, sizeof *v);
-        cap *= 2;
-      }
-      if (rd_ints(r, &v[n++], false) < 0) return -1;
-      if (r->t.kind == HT_COMMA) {
-        rd_next(r);
-        continue;
-      }
-      if (r->t.kind != HT_RBRACE) return rd_fail(r, "',' or '}'");
-      break;
-    }
-  }
-  rd_next(r);
-  *out = v;
-  *n_out = n;
-  return 0;
+  grow_buf g = {{0}, sizeof(hlo_ints)};
+  int rc = rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", ints_item, &g);
+  *out = grow_buf_take(r->P, &g, n_out);
+  return rc < 0 ? -1 : 0;
 }
 
 static bool tok_is(const hlo_token *t, const char *s) {
@@ -330,40 +361,28 @@ static int rd_string(rd *r, const char **out) {
 
 /* ---- specific values ------------------------------------------------------------ */
 
-static int read_slice(rd *r, hlo_instr *in) {
-  if (rd_expect(r, HT_LBRACE, "'{'") < 0) return -1;
-  int n = 0, cap = 4;
-  hlo_slice_dim *v = arena_array(r->P->a, (size_t)cap, sizeof *v);
-  if (r->t.kind != HT_RBRACE) {
-    for (;;) {
-      if (n == cap) {
-        v = arena_grow(r->P->a, v, (size_t)n, (size_t)cap * 2, sizeof *v);
-        cap *= 2;
-      }
-      hlo_slice_dim d = {0, 0, 1};
-      if (rd_expect(r, HT_LBRACKET, "'[' starting a slice range") < 0) return -1;
-      if (rd_int(r, &d.start, false) < 0 || rd_expect(r, HT_COLON, "':'") < 0 || rd_int(r, &d.limit, false) < 0)
-        return -1;
-      if (r->t.kind == HT_COLON) {
-        rd_next(r);
-        size_t soff = r->t.off;
-        if (rd_int(r, &d.stride, false) < 0) return -1;
-        if (d.stride < 1) return pc_error(r->P, soff, "slice stride must be positive");
-      }
-      if (rd_expect(r, HT_RBRACKET, "']' or ':'") < 0) return -1;
-      v[n++] = d;
-      if (r->t.kind == HT_COMMA) {
-        rd_next(r);
-        continue;
-      }
-      if (r->t.kind != HT_RBRACE) return rd_fail(r, "',' or '}'");
-      break;
-    }
+static int slice_item(rd *r, void *ctx) {
+  hlo_slice_dim d = {0, 0, 1};
+  if (rd_expect(r, HT_LBRACKET, "'[' starting a slice range") < 0) return -1;
+  if (rd_int(r, &d.start, false) < 0 || rd_expect(r, HT_COLON, "':'") < 0 || rd_int(r, &d.limit, false) < 0)
+    return -1;
+  if (r->t.kind == HT_COLON) {
+    rd_next(r);
+    size_t soff = r->t.off;
+    if (rd_int(r, &d.stride, false) < 0) return -1;
+    if (d.stride < 1) return pc_error(r->P, soff, "slice stride must be positive");
   }
-  rd_next(r);
+  if (rd_expect(r, HT_RBRACKET, "']' or ':'") < 0) return -1;
+  *(hlo_slice_dim *)pc_vec_push_raw(&((grow_buf *)ctx)->v, sizeof d) = d;
+  return 0;
+}
+
+static int read_slice(rd *r, hlo_instr *in) {
+  grow_buf g = {{0}, sizeof(hlo_slice_dim)};
+  int rc = rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", slice_item, &g);
+  in->slice = grow_buf_take(r->P, &g, &in->n_slice);
+  if (rc < 0) return -1;
   in->has_slice = true;
-  in->slice = v;
-  in->n_slice = n;
   return 0;
 }
 
@@ -588,46 +607,16 @@ static int read_replica_groups(rd *r, hlo_instr *in) {
         rd_int(r, &g->iota_group_size, false) < 0 || rd_expect(r, HT_RBRACKET, "']'") < 0 ||
         rd_expect(r, HT_LEQ, "'<='") < 0)
       return -1;
-    /* [d0,d1,...] */
-    if (rd_expect(r, HT_LBRACKET, "'['") < 0) return -1;
-    size_t base = r->P->ints.n;
-    for (;;) {
-      int64_t v;
-      if (rd_int(r, &v, false) < 0) return -1;
-      PC_PUSH(r->P->ints, int64_t, v);
-      if (r->t.kind == HT_COMMA) {
-        rd_next(r);
-        continue;
-      }
-      if (rd_expect(r, HT_RBRACKET, "',' or ']'") < 0) return -1;
-      break;
-    }
-    size_t n = r->P->ints.n - base;
-    int64_t *dv = arena_array(r->P->a, n, sizeof *dv);
-    memcpy(dv, &PC_AT(r->P->ints, int64_t, base), n * sizeof *dv);
-    r->P->ints.n = base;
-    g->iota_reshape = (hlo_ints){(int)n, dv};
+    /* [d0,d1,...] then an optional T(p0,p1,...) */
+    if (rd_int_seq(r, HT_LBRACKET, HT_RBRACKET, "'['", "',' or ']'", false, &g->iota_reshape) < 0) return -1;
+    size_t n = (size_t)g->iota_reshape.n;
+    const int64_t *dv = g->iota_reshape.v;
     if (r->t.kind == HT_IDENT && tok_is(&r->t, "T")) {
       rd_next(r);
-      if (rd_expect(r, HT_LPAREN, "'('") < 0) return -1;
-      base = r->P->ints.n;
-      for (;;) {
-        int64_t v;
-        if (rd_int(r, &v, false) < 0) return -1;
-        PC_PUSH(r->P->ints, int64_t, v);
-        if (r->t.kind == HT_COMMA) {
-          rd_next(r);
-          continue;
-        }
-        if (rd_expect(r, HT_RPAREN, "',' or ')'") < 0) return -1;
-        break;
-      }
-      size_t m = r->P->ints.n - base;
-      int64_t *pv = arena_array(r->P->a, m, sizeof *pv);
-      memcpy(pv, &PC_AT(r->P->ints, int64_t, base), m * sizeof *pv);
-      r->P->ints.n = base;
-      g->iota_transpose = (hlo_ints){(int)m, pv};
-      if (m != n) return pc_error(r->P, r->t.off, "replica_groups: the transpose has %d entries, but the reshape has %d", (int)m, (int)n);
+      if (rd_int_seq(r, HT_LPAREN, HT_RPAREN, "'('", "',' or ')'", false, &g->iota_transpose) < 0) return -1;
+      if ((size_t)g->iota_transpose.n != n)
+        return pc_error(r->P, r->t.off, "replica_groups: the transpose has %d entries, but the reshape has %d",
+                        g->iota_transpose.n, (int)n);
     }
     int64_t prod = 1;
     for (size_t i = 0; i < n; i++) {
@@ -649,27 +638,20 @@ static int read_replica_groups(rd *r, hlo_instr *in) {
   return rd_end(r);
 }
 
-static int read_name_list(rd *r, hlo_instr *in) {
-  if (rd_expect(r, HT_LBRACE, "'{'") < 0) return -1;
-  int n = 0;
-  size_t base = r->P->operands.n;
-  if (r->t.kind != HT_RBRACE) {
-    for (;;) {
-      if (!(r->t.kind == HT_PCT_NAME || r->t.kind == HT_IDENT || (r->t.kind >= HT_KW_MAXIMAL && r->t.kind <= HT_KW_PARAMETER)))
-        return rd_fail(r, "an instruction name");
-      pc_operand o = {hlo_intern_get(r->P->in, r->t.ptr, r->t.len), NULL, NULL, r->t.off};
-      PC_PUSH(r->P->operands, pc_operand, o);
-      n++;
-      rd_next(r);
-      if (r->t.kind == HT_COMMA) {
-        rd_next(r);
-        continue;
-      }
-      if (r->t.kind != HT_RBRACE) return rd_fail(r, "',' or '}'");
-      break;
-    }
-  }
+static int name_item(rd *r, void *ctx) {
+  (void)ctx;
+  if (!(r->t.kind == HT_PCT_NAME || r->t.kind == HT_IDENT || (r->t.kind >= HT_KW_MAXIMAL && r->t.kind <= HT_KW_PARAMETER)))
+    return rd_fail(r, "an instruction name");
+  pc_operand o = {hlo_intern_get(r->P->in, r->t.ptr, r->t.len), NULL, NULL, r->t.off};
+  PC_PUSH(r->P->operands, pc_operand, o);
   rd_next(r);
+  return 0;
+}
+
+static int read_name_list(rd *r, hlo_instr *in) {
+  size_t base = r->P->operands.n;
+  int n = rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", name_item, NULL);
+  if (n < 0) return -1;
   in->n_control_predecessors = n;
   in->control_predecessors = arena_zalloc(r->P->a, (size_t)(n ? n : 1) * sizeof *in->control_predecessors);
   for (int i = 0; i < n; i++) {
@@ -787,43 +769,30 @@ static int read_statistics(rd *r) {
   return rd_end(r);
 }
 
+static int bool_item(rd *r, void *ctx) {
+  (void)ctx;
+  bool b;
+  return rd_bool(r, &b);
+}
+
 /* A bool, or a list of bools; *n receives the number of entries (-1 for
  * a single bool). */
 static int read_bool_list_or_bool(rd *r, int *n) {
   bool b = false;
   *n = -1;
   if (r->t.kind != HT_LBRACE) return rd_bool(r, &b) < 0 ? -1 : rd_end(r);
-  rd_next(r);
-  *n = 0;
-  if (r->t.kind != HT_RBRACE) {
-    for (;;) {
-      if (rd_bool(r, &b) < 0) return -1;
-      ++*n;
-      if (r->t.kind == HT_COMMA) {
-        rd_next(r);
-        continue;
-      }
-      break;
-    }
-  }
-  if (rd_expect(r, HT_RBRACE, "',' or '}'") < 0) return -1;
-  return rd_end(r);
+  *n = rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", bool_item, NULL);
+  return *n < 0 ? -1 : rd_end(r);
+}
+
+static int precision_item(rd *r, void *ctx) {
+  (void)ctx;
+  static const char *const p[] = {"default", "high", "highest", "packed_nibble", NULL};
+  return rd_enum(r, p, true, "a precision (default, high or highest)") < 0 ? -1 : 0;
 }
 
 static int read_precision(rd *r) {
-  if (rd_expect(r, HT_LBRACE, "'{'") < 0) return -1;
-  static const char *const p[] = {"default", "high", "highest", "packed_nibble", NULL};
-  if (r->t.kind != HT_RBRACE) {
-    for (;;) {
-      if (rd_enum(r, p, true, "a precision (default, high or highest)") < 0) return -1;
-      if (r->t.kind == HT_COMMA) {
-        rd_next(r);
-        continue;
-      }
-      break;
-    }
-  }
-  if (rd_expect(r, HT_RBRACE, "',' or '}'") < 0) return -1;
+  if (rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", precision_item, NULL) < 0) return -1;
   return rd_end(r);
 }
 
