@@ -448,8 +448,9 @@ static int parse_dxd(parse_ctx *P, const hlo_token *t, int64_t **out, int *n_out
   for (int k = 0; k < n; k++) {
     uint64_t u = 0;
     while (p < e && *p >= '0' && *p <= '9') {
-      if (u > (uint64_t)INT64_MAX / 10) return pc_error(P, t->off, "window value too large in '%s'", what);
-      u = u * 10 + (uint64_t)(*p++ - '0');
+      uint64_t d = (uint64_t)(*p++ - '0');
+      if (u > ((uint64_t)INT64_MAX - d) / 10) return pc_error(P, t->off, "window value too large in '%s'", what);
+      u = u * 10 + d;
     }
     v[k] = (int64_t)u;
     if (p < e && *p == 'x') p++;

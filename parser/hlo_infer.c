@@ -4,6 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "checked.h"
 #include "parse_ctx.h"
 
 static hlo_shape *new_array(parse_ctx *P, hlo_elem_type t, int rank, const int64_t *dims) {
@@ -115,7 +116,7 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
       for (int i = 1; i < n; i++) {
         const hlo_shape *s = in->operands[i]->shape;
         if (!is_array(s) || s->rank != s0->rank) return cannot(P, in, "operand ranks differ"), NULL;
-        d[k] += s->dims[k];
+        if (!ck_add(d[k], s->dims[k], &d[k])) return cannot(P, in, "the size overflows"), NULL;
       }
       return new_array(P, s0->type, s0->rank, d);
     }
@@ -124,8 +125,9 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     if (n == 2 && is_array(s0) && in->has_padding && in->n_padding == s0->rank) {
       int64_t d[HLO_MAX_RANK];
       for (int i = 0; i < s0->rank; i++) {
-        int64_t x = s0->dims[i];
-        d[i] = in->padding[i].lo + in->padding[i].hi + x + (x > 0 ? (x - 1) * in->padding[i].interior : 0);
+        const hlo_pad_dim *pd = &in->padding[i];
+        if (!ck_pad_size(s0->dims[i], pd->lo, pd->hi, pd->interior, &d[i]))
+          return cannot(P, in, "the size overflows"), NULL;
         if (d[i] < 0) return cannot(P, in, "negative padded size"), NULL;
       }
       return new_array(P, s0->type, s0->rank, d);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "checked.h"
 #include "hlo_ir.h"
 
 typedef struct vctx {
@@ -182,7 +183,7 @@ static int check_slice(vctx *V, const hlo_instr *in) {
     if (d->start > d->limit || (!o->unbounded[i] && d->limit > o->dims[i]))
       return fail(V, in->offset, "slice '%s': range [%lld:%lld] is out of bounds for dimension %d of size %lld",
                   in->name, (long long)d->start, (long long)d->limit, i, (long long)o->dims[i]);
-    want[i] = (d->limit - d->start + d->stride - 1) / d->stride;
+    want[i] = d->limit == d->start ? 0 : (d->limit - d->start - 1) / d->stride + 1;
   }
   return result_dims(V, in, want, o->rank);
 }
@@ -199,8 +200,9 @@ static int check_pad(vctx *V, const hlo_instr *in) {
   int64_t want[HLO_MAX_RANK];
   for (int i = 0; i < o->rank; i++) {
     const hlo_pad_dim *p = &in->padding[i];
-    int64_t n = o->dims[i];
-    want[i] = o->unbounded[i] ? -1 : p->lo + p->hi + n + (n > 0 ? (n - 1) * p->interior : 0);
+    want[i] = -1;
+    if (!o->unbounded[i] && !ck_pad_size(o->dims[i], p->lo, p->hi, p->interior, &want[i]))
+      return fail(V, in->offset, "pad '%s': the size of dimension %d overflows", in->name, i);
     if (!o->unbounded[i] && want[i] < 0)
       return fail(V, in->offset, "pad '%s': dimension %d would have negative size %lld", in->name, i,
                   (long long)want[i]);
@@ -227,7 +229,8 @@ static int check_concatenate(vctx *V, const hlo_instr *in) {
     if (!ok)
       return fail(V, in->offset, "concatenate '%s': operand %d has shape %s, incompatible with operand 0 %s along dimension %lld",
                   in->name, i, SH(s), SH2(o), (long long)d);
-    want[d] += s->dims[d];
+    if (!ck_add(want[d], s->dims[d], &want[d]))
+      return fail(V, in->offset, "concatenate '%s': the size of dimension %lld overflows", in->name, (long long)d);
   }
   return result_dims(V, in, want, o->rank);
 }
@@ -408,27 +411,23 @@ static int check_tuple(vctx *V, const hlo_instr *in) {
   return 0;
 }
 
-/* Output size of a window over a dimension of size N (as in reduce-window). */
+/* Output size of a window over a dimension of size N (as in reduce-window);
+ * -2 when the arithmetic overflows int64. */
 static int64_t window_out(int64_t n, const hlo_window_dim *w) {
-  int64_t dilated = n == 0 ? 0 : (n - 1) * w->lhs_dilate + 1;
-  int64_t padded = dilated + w->pad_lo + w->pad_hi;
-  int64_t wsize = w->size == 0 ? 0 : (w->size - 1) * w->rhs_dilate + 1;
+  int64_t dilated = 0, padded, wsize = 0;
+  if (n > 0 && !(ck_mul(n - 1, w->lhs_dilate, &dilated) && ck_add(dilated, 1, &dilated))) return -2;
+  if (!(ck_add(dilated, w->pad_lo, &padded) && ck_add(padded, w->pad_hi, &padded))) return -2;
+  if (w->size > 0 && !(ck_mul(w->size - 1, w->rhs_dilate, &wsize) && ck_add(wsize, 1, &wsize))) return -2;
   if (padded < wsize || padded < 0) return 0;
   return (padded - wsize) / w->stride + 1;
 }
 
-static bool window_sane(const hlo_window_dim *w) {
-  /* bounds that keep window_out free of overflow */
-  const int64_t big = (int64_t)1 << 40;
-  return w->size <= big && w->stride <= big && w->lhs_dilate <= big && w->rhs_dilate <= big && w->pad_lo <= big &&
-         w->pad_lo >= -big && w->pad_hi <= big && w->pad_hi >= -big;
-}
-
 static int check_window_dims(vctx *V, const hlo_instr *in, const hlo_shape *o, int64_t *out) {
   for (int i = 0; i < in->n_window; i++) {
-    if (!window_sane(&in->window[i]) || o->dims[i] > ((int64_t)1 << 40))
-      return fail(V, in->offset, "%s '%s': window dimension %d is too large", in->opcode_text, in->name, i);
     out[i] = o->unbounded[i] ? -1 : window_out(o->dims[i], &in->window[i]);
+    if (out[i] == -2)
+      return fail(V, in->offset, "%s '%s': the window arithmetic of dimension %d overflows int64", in->opcode_text,
+                  in->name, i);
   }
   return 0;
 }
@@ -604,9 +603,10 @@ static int check_convolution(vctx *V, const hlo_instr *in) {
     if (w->size != kd)
       return fail(V, in->offset, "convolution '%s': window size %lld of spatial dimension %d differs from the kernel's %lld",
                   in->name, (long long)w->size, s, (long long)kd);
-    if (!window_sane(w) || a->dims[cd->input_spatial[s]] > ((int64_t)1 << 40))
-      return fail(V, in->offset, "convolution '%s': window dimension %d is too large", in->name, s);
     want[cd->output_spatial[s]] = window_out(a->dims[cd->input_spatial[s]], w);
+    if (want[cd->output_spatial[s]] == -2)
+      return fail(V, in->offset, "convolution '%s': the window arithmetic of spatial dimension %d overflows int64",
+                  in->name, s);
   }
   return result_dims(V, in, want, r->rank);
 }
