@@ -1,0 +1,261 @@
+/* Unit test of the IR contract (hlo_ir.h): parses small modules and checks
+ * the structures the analysis reads. Run by CTest as parser/ir. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo_ir.h"
+
+static int failures;
+
+#define CHECK(cond)                                                      \
+  do {                                                                   \
+    if (!(cond)) {                                                       \
+      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
+      failures++;                                                        \
+    }                                                                    \
+  } while (0)
+
+static hlo_parse_result parse_ok(const char *text) {
+  hlo_parse_result r;
+  hlo_error err;
+  if (hlo_parse_file(text, strlen(text), &r, &err)) {
+    fprintf(stderr, "unexpected error at %zu: %s\n", err.offset, err.message);
+    exit(1);
+  }
+  return r;
+}
+
+static hlo_instr *find(const hlo_module *m, const char *comp, const char *name) {
+  hlo_computation *c = comp ? hlo_module_find_computation(m, comp) : m->entry;
+  hlo_instr *in = c ? hlo_computation_find_instr(c, name) : NULL;
+  if (!in) {
+    fprintf(stderr, "no instruction %s\n", name);
+    exit(1);
+  }
+  return in;
+}
+
+static bool ints_are(hlo_ints l, int n, const int64_t *v) {
+  if (l.n != n) return false;
+  for (int i = 0; i < n; i++)
+    if (l.v[i] != v[i]) return false;
+  return true;
+}
+
+static void test_shapes_and_layouts(void) {
+  hlo_parse_result r = parse_ok(
+      "HloModule shapes, entry_computation_layout={(f32[8,128]{0,1}, bf16[4,6,10]{2,1,0}, f32[3,4,5]{2,1,0}, "
+      "s32[2,<=3,?]{2,1,0}, u32[], /*index=5*/((f32[2]{0}, ()), token[]))->(f32[], s32[2,<=3,?]{2,1,0})}\n"
+      "ENTRY e (p: f32[8,128]) -> (f32[], s32[2,<=3,?]) {\n"
+      "  p = f32[8,128]{0,1:T(8,128)(2,1)L(1024)#(u16)*(u32)E(4)S(1)SC(0:1,2)M(8)} parameter(0)\n"
+      "  t = bf16[4,6,10]{2,1,0:T(*,*,2,*,3)} parameter(1)\n"
+      "  d = f32[3,4,5] parameter(2)\n"
+      "  c = f32[] constant(1)\n"
+      "  x = s32[2,<=3,?] parameter(3)\n"
+      "  u = u32[]{:S(2)} parameter(4)\n"
+      "  n = ((f32[2]{0}, ()), token[]) parameter(5)\n"
+      "  ROOT r = (f32[], s32[2,<=3,?]) tuple(c, x)\n"
+      "}\n");
+  hlo_module *m = r.modules[0];
+  const hlo_shape *p = find(m, NULL, "p")->shape;
+  CHECK(p->type == HLO_F32 && p->rank == 2 && p->dims[0] == 8 && p->dims[1] == 128);
+  const hlo_layout *L = &p->layout;
+  CHECK(L->explicit_layout);
+  CHECK(L->n_minor_to_major == 2 && L->minor_to_major[0] == 0 && L->minor_to_major[1] == 1);
+  CHECK(L->n_tiles == 2 && L->tiles[0].n_dims == 2 && L->tiles[0].dims[0] == 8 && L->tiles[0].dims[1] == 128);
+  CHECK(L->tiles[1].dims[0] == 2 && L->tiles[1].dims[1] == 1);
+  CHECK(L->tail_padding_alignment == 1024 && L->element_size_bits == 4 && L->memory_space == 1);
+  CHECK(L->index_primitive_type == HLO_U16 && L->pointer_primitive_type == HLO_U32);
+  CHECK(L->n_split_configs == 1 && L->split_configs[0].dimension == 0 && L->split_configs[0].offsets.n == 2);
+  CHECK(L->dynamic_shape_metadata_prefix_bytes == 8 && L->physical_shape == NULL);
+  char buf[200];
+  hlo_shape_format(p, buf, sizeof buf);
+  CHECK(strcmp(buf, "f32[8,128]{0,1:T(8,128)(2,1)L(1024)#(u16)*(u32)E(4)S(1)SC(0:1,2)M(8)}") == 0);
+
+  const hlo_layout *T = &find(m, NULL, "t")->shape->layout;
+  CHECK(T->n_tiles == 1 && T->tiles[0].n_dims == 5 && T->tiles[0].dims[0] == HLO_TILE_COMBINE &&
+        T->tiles[0].dims[2] == 2 && T->tiles[0].dims[4] == 3);
+
+  const hlo_shape *d = find(m, NULL, "d")->shape;
+  CHECK(!d->layout.explicit_layout && d->layout.n_minor_to_major == 3);
+  CHECK(d->layout.minor_to_major[0] == 2 && d->layout.minor_to_major[1] == 1 && d->layout.minor_to_major[2] == 0);
+  CHECK(d->layout.tail_padding_alignment == 1 && d->layout.n_tiles == 0);
+  CHECK(hlo_shape_elements(d) == 60);
+
+  const hlo_shape *x = find(m, NULL, "x")->shape;
+  CHECK(x->rank == 3 && !x->dynamic[0] && x->dynamic[1] && x->dims[1] == 3 && !x->unbounded[1]);
+  CHECK(x->dynamic[2] && x->unbounded[2] && x->dims[2] == HLO_DIM_UNBOUNDED);
+
+  const hlo_shape *u = find(m, NULL, "u")->shape;
+  CHECK(u->rank == 0 && u->layout.memory_space == 2 && u->layout.n_minor_to_major == 0);
+
+  const hlo_shape *n = find(m, NULL, "n")->shape;
+  CHECK(n->type == HLO_TUPLE && n->n_elems == 2 && n->elems[1]->type == HLO_TOKEN);
+  CHECK(n->elems[0]->type == HLO_TUPLE && n->elems[0]->n_elems == 2 && n->elems[0]->elems[1]->n_elems == 0);
+
+  CHECK(m->has_entry_layout && m->n_entry_params == 6 && m->entry_params[0]->layout.minor_to_major[0] == 0);
+  CHECK(m->entry_result->type == HLO_TUPLE && m->entry_result->n_elems == 2);
+  CHECK(m->entry->n_params == 6 && m->entry->params[3] == find(m, NULL, "x"));
+  CHECK(m->entry->signature_result && m->entry->signature_result->type == HLO_TUPLE);
+
+  CHECK(hlo_elem_type_bits(HLO_PRED) == 8 && hlo_elem_type_bits(HLO_S4) == 4 && hlo_elem_type_bits(HLO_C64) == 64);
+  CHECK(hlo_elem_type_bits(HLO_F4E2M1FN) == 4 && hlo_elem_type_bits(HLO_TOKEN) == 0);
+  CHECK(strcmp(hlo_elem_type_name(HLO_F8E4M3B11FNUZ), "f8e4m3b11fnuz") == 0);
+  hlo_parse_result_free(&r);
+}
+
+static void test_constants(void) {
+  hlo_parse_result r = parse_ok(
+      "ENTRY e {\n"
+      "  a = s32[] constant(99)\n"
+      "  b = f32[] constant(0.5)\n"
+      "  c = f32[] constant(-inf)\n"
+      "  d = pred[] constant(true)\n"
+      "  e = u64[] constant(18446744073709551615)\n"
+      "  f = c64[] constant((1, -2))\n"
+      "  g = f32[2,3] constant({ { 1, 2, 3 }, { 4, 5, 6 } })\n"
+      "  h = f32[67,89] constant({...})\n"
+      "  ROOT t = (s32[], f32[]) tuple(a, b)\n"
+      "}\n");
+  hlo_module *m = r.modules[0];
+  int64_t v;
+  double fv;
+  const char *txt;
+  size_t len;
+  CHECK(hlo_constant_scalar_int(find(m, NULL, "a"), &v) && v == 99);
+  CHECK(hlo_constant_scalar_text(find(m, NULL, "a"), &txt, &len) && len == 2 && memcmp(txt, "99", 2) == 0);
+  CHECK(hlo_constant_scalar_double(find(m, NULL, "b"), &fv) && fv == 0.5);
+  CHECK(hlo_constant_scalar_text(find(m, NULL, "b"), &txt, &len) && len == 3 && memcmp(txt, "0.5", 3) == 0);
+  CHECK(hlo_constant_scalar_double(find(m, NULL, "c"), &fv) && isinf(fv) && fv < 0);
+  CHECK(hlo_constant_scalar_text(find(m, NULL, "c"), &txt, &len) && len == 4 && memcmp(txt, "-inf", 4) == 0);
+  CHECK(hlo_constant_scalar_int(find(m, NULL, "d"), &v) && v == 1);
+  CHECK(hlo_constant_scalar_int(find(m, NULL, "e"), &v) && v == -1);
+  CHECK(hlo_constant_scalar_text(find(m, NULL, "f"), &txt, &len) && len == 7 && memcmp(txt, "(1, -2)", 7) == 0);
+  const hlo_instr *g = find(m, NULL, "g");
+  CHECK(!hlo_constant_scalar_int(g, &v) && g->literal->n_elements == 6 && !g->literal->elided);
+  CHECK(find(m, NULL, "h")->literal->elided);
+  /* no HloModule line: module_<entry> */
+  CHECK(strcmp(m->name, "module_e") == 0);
+  hlo_parse_result_free(&r);
+}
+
+static void test_instructions(void) {
+  hlo_parse_result r = parse_ok(
+      "HloModule ops\n"
+      "add { x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] add(x, y) }\n"
+      "fused { p0 = f32[10,20] parameter(0)\n ROOT neg = f32[10,20] negate(p0) }\n"
+      "ENTRY main {\n"
+      "  p = f32[10,20] parameter(0)\n"
+      "  i = s32[5,1] parameter(1)\n"
+      "  k = f32[3,20,30] parameter(2)\n"
+      "  sl = f32[4,10] slice(p), slice={[2:10:2], [0:20:2]}\n"
+      "  zero = f32[] constant(0)\n"
+      "  pd = f32[9,24] pad(p, zero), padding=-1_0x2_2_0\n"
+      "  rw = f32[5,10] reduce-window(p, zero), window={size=2x2 stride=2x2}, to_apply=add\n"
+      "  cv = f32[1,8,8,4] parameter(3)\n"
+      "  w = f32[3,3,4,16] parameter(4)\n"
+      "  conv = f32[1,8,8,16] convolution(cv, w), window={size=3x3 pad=1_1x1_1}, dim_labels=b01f_01io->b01f\n"
+      "  dt = f32[10,3,30] dot(p, k), lhs_contracting_dims={1}, rhs_contracting_dims={1}\n"
+      "  ga = f32[5,20] gather(p, i), offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,20}\n"
+      "  f = f32[10,20] fusion(p), kind=kLoop, calls=fused, control-predecessors={sl}\n"
+      "  ar = f32[10,20] all-reduce(p), channel_id=3, replica_groups=[2,4]<=[4,2]T(1,0), to_apply=add\n"
+      "  cc = f32[10,20] custom-call(p), custom_call_target=\"my\\\"target\", backend_config={\"a\":{\"b\":1}}\n"
+      "  st = ((f32[10,20]), f32[10,20], s32[]) custom-call-start(p), custom_call_target=\"x\"\n"
+      "  sd = f32[10,20] custom-call-done(st)\n"
+      "  un = f32[10,20] frobnicate(p), some_new_attr={1, 2}\n"
+      "  an = f32[10,20] add(p, negate(p))\n"
+      "  ROOT out = (f32[4,10], f32[9,24]) tuple(sl, pd), metadata={op_name=\"x\"}, sharding={replicated}\n"
+      "}\n");
+  hlo_module *m = r.modules[0];
+  CHECK(strcmp(m->name, "ops") == 0 && m->n_computations == 3 && m->entry == m->computations[2]);
+  CHECK(m->entry->is_entry && !m->entry->entry_marked == false);
+  const hlo_instr *sl = find(m, NULL, "sl");
+  CHECK(sl->has_slice && sl->n_slice == 2 && sl->slice[0].start == 2 && sl->slice[0].limit == 10 &&
+        sl->slice[0].stride == 2);
+  const hlo_instr *pd = find(m, NULL, "pd");
+  CHECK(pd->has_padding && pd->n_padding == 2 && pd->padding[0].lo == -1 && pd->padding[1].hi == 2 &&
+        pd->padding[1].interior == 0);
+  const hlo_instr *rw = find(m, NULL, "rw");
+  CHECK(rw->has_window && rw->n_window == 2 && rw->window[1].size == 2 && rw->window[1].stride == 2 &&
+        rw->window[0].lhs_dilate == 1 && rw->window[0].pad_lo == 0);
+  CHECK(rw->n_called == 1 && rw->called_role[0] == HLO_CALL_TO_APPLY && rw->called[0] == m->computations[0]);
+  const hlo_instr *conv = find(m, NULL, "conv");
+  const hlo_conv_dims *cd = conv->conv_dims;
+  CHECK(cd && cd->n_spatial == 2 && cd->input_batch == 0 && cd->input_feature == 3 && cd->input_spatial[1] == 2);
+  CHECK(cd->kernel_input_feature == 2 && cd->kernel_output_feature == 3 && cd->output_feature == 3);
+  CHECK(conv->window[0].pad_lo == 1 && conv->feature_group_count == 1 && conv->batch_group_count == 1);
+  const hlo_instr *dt = find(m, NULL, "dt");
+  static const int64_t one[] = {1};
+  CHECK(dt->dot && ints_are(dt->dot->lhs_contracting, 1, one) && ints_are(dt->dot->rhs_contracting, 1, one) &&
+        dt->dot->lhs_batch.n == 0);
+  const hlo_instr *ga = find(m, NULL, "ga");
+  CHECK(ga->gather && ga->gather->index_vector_dim == 1 && ga->gather->slice_sizes.n == 2 &&
+        ga->gather->slice_sizes.v[1] == 20);
+  const hlo_instr *f = find(m, NULL, "f");
+  CHECK(f->fusion_kind == HLO_FUSION_LOOP && f->n_called == 1 && f->called[0] == m->computations[1]);
+  CHECK(f->n_control_predecessors == 1 && f->control_predecessors[0] == sl);
+  const hlo_instr *ar = find(m, NULL, "ar");
+  CHECK(ar->has_channel_id && ar->channel_id == 3 && ar->replica_groups && ar->replica_groups->iota);
+  CHECK(ar->replica_groups->iota_n_groups == 2 && ar->replica_groups->iota_group_size == 4 &&
+        ar->replica_groups->iota_transpose.n == 2 && ar->replica_groups->iota_transpose.v[0] == 1);
+  const hlo_instr *cc = find(m, NULL, "cc");
+  CHECK(cc->custom_call_target && strcmp(cc->custom_call_target, "my\"target") == 0);
+  const hlo_attr *bc = hlo_instr_find_attr(cc, "backend_config");
+  CHECK(bc && bc->value_len == 13 && memcmp(bc->value, "{\"a\":{\"b\":1}}", 13) == 0);
+  const hlo_instr *st = find(m, NULL, "st"), *sd = find(m, NULL, "sd");
+  CHECK(st->op == HLO_OP_ASYNC_START && st->async_wrapped == HLO_OP_CUSTOM_CALL);
+  CHECK(sd->op == HLO_OP_ASYNC_DONE && sd->async_wrapped == HLO_OP_CUSTOM_CALL && sd->operands[0] == st);
+  CHECK(strcmp(st->opcode_text, "custom-call-start") == 0 && strcmp(sd->async_execution_thread, "main") == 0);
+  const hlo_instr *un = find(m, NULL, "un");
+  CHECK(un->op == HLO_OP_UNKNOWN && strcmp(un->opcode_text, "frobnicate") == 0 && un->n_attrs == 1);
+  CHECK(strcmp(un->attrs[0].name, "some_new_attr") == 0 && un->attrs[0].value_len == 6);
+  /* nested operand: named <opcode>.anon and placed before its user */
+  const hlo_instr *an = find(m, NULL, "an"), *neg = find(m, NULL, "negate.anon");
+  CHECK(an->operands[1] == neg && neg->index == an->index - 1 && neg->parent == m->entry);
+  const hlo_instr *out = find(m, NULL, "out");
+  CHECK(out->is_root && out->root_marked && m->entry->root == out && out->n_attrs == 2);
+  CHECK(strcmp(out->attrs[0].name, "metadata") == 0 && strcmp(out->attrs[1].name, "sharding") == 0);
+  CHECK(out->shape->elems[0] == sl->shape || hlo_shape_compatible(out->shape->elems[0], sl->shape));
+  /* interning: equal names are equal pointers */
+  CHECK(hlo_module_intern_find(m, "sl", 2) == sl->name);
+  CHECK(find(m, NULL, "p")->opcode_text == find(m, NULL, "i")->opcode_text);
+  CHECK(hlo_module_intern_find(m, "nope", 4) == NULL);
+  hlo_parse_result_free(&r);
+}
+
+static void test_modules_and_errors(void) {
+  const char *two =
+      "// RUN: tool %s\n"
+      "HloModule first\n"
+      "ENTRY e { ROOT p = f32[] parameter(0) }\n"
+      "// -----\n"
+      "a { ROOT q = s32[2] parameter(0) }\n"
+      "b { ROOT z = s32[2] parameter(0) }\n"
+      "// -----\n";
+  hlo_parse_result r = parse_ok(two);
+  CHECK(r.n_modules == 2 && strcmp(r.modules[0]->name, "first") == 0);
+  CHECK(r.modules[1]->entry == r.modules[1]->computations[1] && strcmp(r.modules[1]->name, "module_b") == 0);
+  CHECK(r.modules[1]->offset == (size_t)(strstr(two, "a {") - two));
+  hlo_parse_result_free(&r);
+
+  const char *bad = "HloModule m\nENTRY e {\n  ROOT p = f32[2,3} parameter(0)\n}\n";
+  hlo_error err;
+  CHECK(hlo_parse_file(bad, strlen(bad), &r, &err) == 1 && r.n_modules == 0);
+  CHECK(err.offset == (size_t)(strchr(bad, '}') - bad));
+  CHECK(strcmp(err.message, "expected ',' or ']' in dimensions, found '}'") == 0);
+}
+
+int main(void) {
+  test_shapes_and_layouts();
+  test_constants();
+  test_instructions();
+  test_modules_and_errors();
+  if (failures) {
+    fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  puts("ok");
+  return 0;
+}
