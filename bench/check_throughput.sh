@@ -1,0 +1,61 @@
+#!/usr/bin/env bash
+# Throughput of `hloidx --check` against `wc -l` on one large multi-module file.
+#
+#   bench/check_throughput.sh [HLOIDX] [SIZE_MB]
+#
+# Builds a SIZE_MB (default 100) file in $TMPDIR (default /tmp) by
+# concatenating every HLO file of the corpus (../shared/corpus, or
+# $HLOIDX_CORPUS), modules separated by "// -----" lines, repeated until the
+# size is reached. Both commands run RUNS times (default 5) on the cached
+# file; the best time of each is reported, with MB/s and the ratio.
+set -euo pipefail
+
+root=$(cd "$(dirname "$0")/.." && pwd)
+hloidx=${1:-$root/build/hloidx}
+size_mb=${2:-100}
+runs=${RUNS:-5}
+corpus=${HLOIDX_CORPUS:-$root/../shared/corpus}
+out=${TMPDIR:-/tmp}/hloidx_bench_${size_mb}mb.hlo
+
+[ -x "$hloidx" ] || { echo "no hloidx binary at $hloidx" >&2; exit 2; }
+[ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 2; }
+
+mapfile -t files < <(find "$corpus" -type f \( -name '*.hlo' -o -name '*.txt' \) | LC_ALL=C sort)
+[ ${#files[@]} -gt 0 ] || { echo "no .hlo/.txt files in $corpus" >&2; exit 2; }
+
+target=$((size_mb * 1024 * 1024))
+if [ ! -f "$out" ] || [ "$(stat -c %s "$out")" -lt "$target" ]; then
+  one=$(mktemp)
+  for f in "${files[@]}"; do
+    cat "$f"
+    printf '\n// -----\n'
+  done > "$one"
+  : > "$out"
+  while [ "$(stat -c %s "$out")" -lt "$target" ]; do cat "$one" >> "$out"; done
+  rm -f "$one"
+fi
+bytes=$(stat -c %s "$out")
+
+# The input must be valid, or the timing would measure an early exit.
+"$hloidx" --check "$out"
+
+best() { # best wall time in seconds of "$@" over $runs runs
+  local b="" t0 t1 t
+  for _ in $(seq "$runs"); do
+    t0=$(date +%s.%N)
+    "$@" > /dev/null
+    t1=$(date +%s.%N)
+    t=$(echo "$t1 - $t0" | bc -l)
+    if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l)" = 1 ]; then b=$t; fi
+  done
+  echo "$b"
+}
+
+cat "$out" > /dev/null # warm the page cache
+t_wc=$(best wc -l "$out")
+t_check=$(best "$hloidx" --check "$out")
+mb=$(echo "$bytes / 1048576" | bc -l)
+printf 'input        %s (%.1f MB, %d modules)\n' "$out" "$mb" "$(grep -c '^// -----$' "$out")"
+printf 'wc -l        %.3f s  %8.1f MB/s\n' "$t_wc" "$(echo "$mb / $t_wc" | bc -l)"
+printf 'hloidx check %.3f s  %8.1f MB/s\n' "$t_check" "$(echo "$mb / $t_check" | bc -l)"
+printf 'ratio        %.1fx wc -l\n' "$(echo "$t_check / $t_wc" | bc -l)"

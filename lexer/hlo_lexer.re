@@ -1,0 +1,467 @@
+/* re2c lexer for the HLO text format (shared/docs/hlo-text-format.md §2).
+ *
+ * The input buffer ends with a NUL sentinel (data[len] == '\0'); no rule
+ * consumes a NUL except the sentinel rule, so the scanner never reads past
+ * it. Tokens are slices of the buffer; nothing is allocated. */
+#include "hlo_token.h"
+
+#include <string.h>
+
+void hlo_lexer_init(hlo_lexer *lx, const char *data, size_t len, size_t start) {
+  lx->base = data;
+  lx->lim = data + len;
+  lx->cur = data + (start <= len ? start : len);
+}
+
+/* ---- identifier classification by table lookup (§2.9, §9.1) ---------- */
+
+typedef struct {
+  const char *word;
+  unsigned char len;
+  unsigned char kind; /* hlo_tok_kind */
+  unsigned char sub;  /* element type number for HT_PRIM_TYPE */
+} word_entry;
+
+/* Element-type numbers follow hlo_elem_type in parser/hlo_ir.h (1 = pred). */
+#define W(s, k, sub) {s, sizeof(s) - 1, k, sub}
+static const word_entry words[] = {
+    W("pred", HT_PRIM_TYPE, 1),
+    W("s1", HT_PRIM_TYPE, 2), W("s2", HT_PRIM_TYPE, 3), W("s4", HT_PRIM_TYPE, 4),
+    W("s8", HT_PRIM_TYPE, 5), W("s16", HT_PRIM_TYPE, 6), W("s32", HT_PRIM_TYPE, 7),
+    W("s64", HT_PRIM_TYPE, 8),
+    W("u1", HT_PRIM_TYPE, 9), W("u2", HT_PRIM_TYPE, 10), W("u4", HT_PRIM_TYPE, 11),
+    W("u8", HT_PRIM_TYPE, 12), W("u16", HT_PRIM_TYPE, 13), W("u32", HT_PRIM_TYPE, 14),
+    W("u64", HT_PRIM_TYPE, 15),
+    W("f16", HT_PRIM_TYPE, 16), W("bf16", HT_PRIM_TYPE, 17), W("f32", HT_PRIM_TYPE, 18),
+    W("f64", HT_PRIM_TYPE, 19),
+    W("f8e5m2", HT_PRIM_TYPE, 20), W("f8e4m3", HT_PRIM_TYPE, 21), W("f8e4m3fn", HT_PRIM_TYPE, 22),
+    W("f8e4m3b11fnuz", HT_PRIM_TYPE, 23), W("f8e3m4", HT_PRIM_TYPE, 24),
+    W("f8e5m2fnuz", HT_PRIM_TYPE, 25), W("f8e4m3fnuz", HT_PRIM_TYPE, 26),
+    W("f8e8m0fnu", HT_PRIM_TYPE, 27), W("f6e2m3fn", HT_PRIM_TYPE, 28),
+    W("f6e3m2fn", HT_PRIM_TYPE, 29), W("f4e2m1fn", HT_PRIM_TYPE, 30),
+    W("c64", HT_PRIM_TYPE, 31), W("c128", HT_PRIM_TYPE, 32),
+    W("token", HT_PRIM_TYPE, 33), W("opaque", HT_PRIM_TYPE, 34),
+    W("opaque_type", HT_PRIM_TYPE, 34), /* lenient spelling of opaque */
+    W("nan", HT_FLOAT, 0),
+    W("true", HT_KW_TRUE, 0), W("false", HT_KW_FALSE, 0), W("inf", HT_KW_INF, 0),
+    W("HloModule", HT_KW_HLOMODULE, 0), W("ENTRY", HT_KW_ENTRY, 0), W("ROOT", HT_KW_ROOT, 0),
+    W("FileNames", HT_KW_FILENAMES, 0), W("FunctionNames", HT_KW_FUNCTIONNAMES, 0),
+    W("FileLocations", HT_KW_FILELOCATIONS, 0), W("StackFrames", HT_KW_STACKFRAMES, 0),
+    W("maximal", HT_KW_MAXIMAL, 0), W("replicated", HT_KW_REPLICATED, 0),
+    W("manual", HT_KW_MANUAL, 0), W("unknown", HT_KW_UNKNOWN, 0),
+    W("unreduced", HT_KW_UNREDUCED, 0),
+    W("last_tile_dim_replicate", HT_KW_LAST_TILE_DIM_REPLICATE, 0),
+    W("shard_as", HT_KW_SHARD_AS, 0), W("shard_like", HT_KW_SHARD_LIKE, 0),
+    W("constant", HT_KW_CONSTANT, 0), W("parameter", HT_KW_PARAMETER, 0),
+};
+#undef W
+
+#define NWORDS (sizeof words / sizeof words[0])
+#define MAXWORD 24
+
+/* by_len[n] lists the table entries of length n; built on first use. */
+static unsigned char by_len[MAXWORD + 1][16];
+static unsigned char by_len_n[MAXWORD + 1];
+static int by_len_ready;
+
+static void build_by_len(void) {
+  for (size_t i = 0; i < NWORDS; i++) {
+    unsigned l = words[i].len;
+    by_len[l][by_len_n[l]++] = (unsigned char)i;
+  }
+  by_len_ready = 1;
+}
+
+static void classify_word(hlo_token *t) {
+  size_t len = t->len;
+  t->kind = HT_IDENT;
+  if (len > MAXWORD) return;
+  if (!by_len_ready) build_by_len();
+  unsigned n = by_len_n[len];
+  const unsigned char *cand = by_len[len];
+  for (unsigned i = 0; i < n; i++) {
+    const word_entry *w = &words[cand[i]];
+    if (w->word[0] == t->ptr[0] && memcmp(w->word, t->ptr, len) == 0) {
+      t->kind = (hlo_tok_kind)w->kind;
+      t->sub = w->sub;
+      return;
+    }
+  }
+}
+
+/* ---- helpers ------------------------------------------------------------ */
+
+static void set_error(hlo_token *t, const char *at, const char *base, const char *msg) {
+  t->kind = HT_ERROR;
+  t->ptr = at;
+  t->len = 1;
+  t->off = (size_t)(at - base);
+  t->msg = msg;
+}
+
+/* Parses the digits of an INT token with range checks (§2.4). */
+static int int_value(hlo_token *t) {
+  const char *p = t->ptr, *e = t->ptr + t->len;
+  t->neg = false;
+  if (*p == '-') {
+    t->neg = true;
+    p++;
+  }
+  uint64_t v = 0;
+  for (; p < e; p++) {
+    unsigned d = (unsigned)(*p - '0');
+    if (v > (UINT64_MAX - d) / 10) return 0;
+    v = v * 10 + d;
+  }
+  if (t->neg && v > (uint64_t)1 << 63) return 0;
+  t->u = v;
+  return 1;
+}
+
+/* A line comment starting at TOK that is exactly "// -----" (trailing blanks
+ * allowed) at the start of its line. */
+static int is_separator(const char *base, const char *tok, const char *end) {
+  if (tok != base && tok[-1] != '\n' && tok[-1] != '\r') return 0;
+  while (end > tok && (end[-1] == ' ' || end[-1] == '\t')) end--;
+  return end - tok == 8 && memcmp(tok, "// -----", 8) == 0;
+}
+
+/* Skips a block comment whose "/ *" ends right before P. Returns the byte
+ * after the closing "* /", or NULL if the comment is not terminated (or a
+ * NUL byte is inside it; *nul is then set). */
+static const char *skip_block_comment(const char *p, const char *lim, int *nul) {
+  *nul = 0;
+  for (;;) {
+    char c = *p;
+    if (c == '*' && p[1] == '/') return p + 2;
+    if (c == '\0') {
+      if (p < lim) *nul = 1;
+      return NULL;
+    }
+    p++;
+  }
+}
+
+/* Describes why the string literal starting at Q (a quote) is malformed. */
+static void string_error(hlo_token *t, const char *q, const char *base, const char *lim) {
+  char quote = *q;
+  const char *p = q + 1;
+  for (;;) {
+    char c = *p;
+    if (c == '\0') {
+      if (p < lim)
+        set_error(t, p, base, "NUL byte in input");
+      else
+        set_error(t, q, base, "unterminated string");
+      return;
+    }
+    if (c == quote) break;
+    if (c == '\\') {
+      set_error(t, p, base, "invalid escape sequence in string");
+      /* the regex rejected some escape; find the first bad one */
+      char e = p[1];
+      if (strchr("ntrabfv\\'\"?", e) && e) {
+        p += 2;
+        continue;
+      }
+      if (e >= '0' && e <= '7') {
+        p += 2;
+        continue;
+      }
+      if (e == 'x' && ((p[2] >= '0' && p[2] <= '9') || ((p[2] | 32) >= 'a' && (p[2] | 32) <= 'f'))) {
+        p += 3;
+        continue;
+      }
+      if (e == 'u' || e == 'U') {
+        int need = e == 'u' ? 4 : 8, ok = 1;
+        for (int i = 0; i < need; i++) {
+          char h = p[2 + i];
+          if (!((h >= '0' && h <= '9') || ((h | 32) >= 'a' && (h | 32) <= 'f'))) ok = 0;
+        }
+        if (ok) {
+          p += 2 + need;
+          continue;
+        }
+      }
+      return; /* t already describes the bad escape at p */
+    }
+    p++;
+  }
+  set_error(t, q, base, "malformed string");
+}
+
+/*!re2c
+  re2c:define:YYCTYPE = "unsigned char";
+  re2c:yyfill:enable = 0;
+  re2c:flags:utf-8 = 0;
+
+  D      = [0-9];
+  H      = [0-9a-fA-F];
+  id     = [A-Za-z_][A-Za-z0-9_.\-]*;
+  exp    = [eE] [+-]? D+;
+  float  = (D+ "." D* | D+) exp | D+ "." D*
+         | "-" ((D+ | D+ "." D* | D* "." D+) exp | D+ "." D* | D* "." D+);
+  dlab   = [0-9bf?]{2,} "_" [0-9io?]{2,} "->" [0-9bf?]{2,};
+  dxd    = D+ ("x" D+)+;
+  padg   = "-"? D+ "_" "-"? D+ ("_" D+)?;
+  pad    = padg ("x" padg)*;
+  int    = "-"? D+;
+  esc    = "\\" ([ntrabfv\\'"?] | [0-7]{1,3} | "x" H+ | "u" H{4} | "U" H{8});
+  dqstr  = ["] ([^"\\\x00] | esc)* ["];
+  sqstr  = ['] ([^'\\\x00] | esc)* ['];
+  nanpl  = "(0x" H+ ")";
+*/
+
+void hlo_lex(hlo_lexer *lx, hlo_token *t) {
+  const unsigned char *YYCURSOR = (const unsigned char *)lx->cur, *YYMARKER = YYCURSOR;
+  const char *base = lx->base;
+  t->sub = 0;
+  t->neg = false;
+  t->u = 0;
+  t->msg = NULL;
+  for (;;) {
+    const unsigned char *tok = YYCURSOR;
+#define TOK(k, skip)                                 \
+  do {                                               \
+    t->kind = (k);                                   \
+    t->ptr = (const char *)tok + (skip);             \
+    t->len = (size_t)(YYCURSOR - tok) - (skip);      \
+    t->off = (size_t)((const char *)tok - base);     \
+    lx->cur = (const char *)YYCURSOR;                \
+    return;                                          \
+  } while (0)
+#define ERR(at, m)                                   \
+  do {                                               \
+    set_error(t, (const char *)(at), base, (m));     \
+    lx->cur = (const char *)(at);                    \
+    return;                                          \
+  } while (0)
+    /*!re2c
+      [ \t\n\r\f\v]+ { continue; }
+      "/*" {
+        int nul;
+        const char *e = skip_block_comment((const char *)YYCURSOR, lx->lim, &nul);
+        if (!e) {
+          if (nul) {
+            const char *z = (const char *)YYCURSOR;
+            while (*z) z++;
+            ERR(z, "NUL byte in input");
+          }
+          ERR(tok, "unterminated comment");
+        }
+        YYCURSOR = (const unsigned char *)e;
+        continue;
+      }
+      "//" [^\n\r\x00]* {
+        if (is_separator(base, (const char *)tok, (const char *)YYCURSOR)) TOK(HT_SEP, 0);
+        continue;
+      }
+      "\x00" {
+        if ((const char *)tok >= lx->lim) {
+          YYCURSOR = tok; /* stay at the end: EOF again on the next call */
+          TOK(HT_EOF, 0);
+        }
+        ERR(tok, "NUL byte in input");
+      }
+
+      "%" id       { TOK(HT_PCT_NAME, 1); }
+      "%"          { ERR(tok, "expected a name after '%'"); }
+      id ":"       { t->kind = HT_NAME_COLON; t->ptr = (const char *)tok; t->len = (size_t)(YYCURSOR - tok) - 1;
+                     t->off = (size_t)((const char *)tok - base); lx->cur = (const char *)YYCURSOR; return; }
+      id "="       { t->kind = HT_ATTR_NAME; t->ptr = (const char *)tok; t->len = (size_t)(YYCURSOR - tok) - 1;
+                     t->off = (size_t)((const char *)tok - base); lx->cur = (const char *)YYCURSOR; return; }
+      "nan" nanpl  { TOK(HT_FLOAT, 0); }
+      "-nan" nanpl? { TOK(HT_FLOAT, 0); }
+      "-inf"       { TOK(HT_NEG_INF, 0); }
+      id {
+        t->ptr = (const char *)tok;
+        t->len = (size_t)(YYCURSOR - tok);
+        t->off = (size_t)((const char *)tok - base);
+        lx->cur = (const char *)YYCURSOR;
+        if (t->len == 1 && tok[0] == 'b' && *YYCURSOR == '(') {
+          t->kind = HT_B_PAREN;
+          return;
+        }
+        classify_word(t);
+        return;
+      }
+      dlab         { TOK(HT_DIM_LABELS, 0); }
+      float        { TOK(HT_FLOAT, 0); }
+      dxd          { TOK(HT_DXD, 0); }
+      pad          { TOK(HT_PAD, 0); }
+      int {
+        t->kind = HT_INT;
+        t->ptr = (const char *)tok;
+        t->len = (size_t)(YYCURSOR - tok);
+        t->off = (size_t)((const char *)tok - base);
+        if (!int_value(t)) ERR(tok, "integer literal out of range");
+        lx->cur = (const char *)YYCURSOR;
+        return;
+      }
+      dqstr | sqstr { TOK(HT_STRING, 0); }
+      ["']         { string_error(t, (const char *)tok, base, lx->lim); lx->cur = t->ptr; return; }
+      "->"         { TOK(HT_ARROW, 0); }
+      "<="         { TOK(HT_LEQ, 0); }
+      "..."        { TOK(HT_DOTS, 0); }
+      "="          { TOK(HT_EQ, 0); }
+      ","          { TOK(HT_COMMA, 0); }
+      ":"          { TOK(HT_COLON, 0); }
+      "*"          { TOK(HT_STAR, 0); }
+      "?"          { TOK(HT_QUESTION, 0); }
+      "#"          { TOK(HT_HASH, 0); }
+      "+"          { TOK(HT_PLUS, 0); }
+      "~"          { TOK(HT_TILDE, 0); }
+      "["          { TOK(HT_LBRACKET, 0); }
+      "]"          { TOK(HT_RBRACKET, 0); }
+      "{"          { TOK(HT_LBRACE, 0); }
+      "}"          { TOK(HT_RBRACE, 0); }
+      "("          { TOK(HT_LPAREN, 0); }
+      ")"          { TOK(HT_RPAREN, 0); }
+      "-"          { ERR(tok, "stray '-' (expected a number, '->' or '-inf')"); }
+      "."          { ERR(tok, "stray '.' (only '...' is a token)"); }
+      "/"          { ERR(tok, "stray '/' (comments are /* ... */ or // ...)"); }
+      [\x80-\xff]  { ERR(tok, "non-ASCII byte outside a string"); }
+      *            { ERR(tok, "unexpected character"); }
+    */
+#undef TOK
+#undef ERR
+  }
+}
+
+char hlo_lex_peek(const hlo_lexer *lx, const char **at) {
+  const char *p = lx->cur;
+  for (;;) {
+    char c = *p;
+    if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
+      p++;
+      continue;
+    }
+    if (c == '/' && p[1] == '*') {
+      int nul;
+      const char *e = skip_block_comment(p + 2, lx->lim, &nul);
+      if (!e) break; /* let hlo_lex report it */
+      p = e;
+      continue;
+    }
+    if (c == '/' && p[1] == '/') {
+      const char *e = p + 2;
+      while (*e && *e != '\n' && *e != '\r') e++;
+      if (is_separator(lx->base, p, e)) break;
+      p = e;
+      continue;
+    }
+    break;
+  }
+  *at = p;
+  return *p;
+}
+
+bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
+  const char *p;
+  if (hlo_lex_peek(lx, &p) != '{') return false;
+  const char *start = p;
+  long depth = 0;
+  t->sub = 0;
+  t->neg = false;
+  t->u = 0;
+  t->msg = NULL;
+  for (;;) {
+    char c = *p;
+    if (c == '\0') {
+      if (p < lx->lim)
+        set_error(t, p, lx->base, "NUL byte in input");
+      else
+        set_error(t, start, lx->base, "unterminated '{' (unbalanced braces)");
+      lx->cur = t->ptr;
+      return true;
+    }
+    if (c == '{') {
+      depth++;
+    } else if (c == '}') {
+      if (--depth == 0) {
+        p++;
+        break;
+      }
+    } else if (c == '"') {
+      const char *q = p + 1;
+      while (*q != '"') {
+        if (*q == '\0') break;
+        if (*q == '\\' && q[1] != '\0') q++;
+        q++;
+      }
+      if (*q == '\0') {
+        p = q;
+        continue;
+      }
+      p = q;
+    }
+    p++;
+  }
+  t->kind = HT_RAW_DICT;
+  t->ptr = start;
+  t->len = (size_t)(p - start);
+  t->off = (size_t)(start - lx->base);
+  lx->cur = p;
+  return true;
+}
+
+const char *hlo_tok_kind_name(hlo_tok_kind k) {
+  switch (k) {
+  case HT_EOF: return "end of input";
+  case HT_ERROR: return "invalid token";
+  case HT_SEP: return "'// -----'";
+  case HT_PCT_NAME: return "name";
+  case HT_NAME_COLON: return "'name:'";
+  case HT_ATTR_NAME: return "attribute";
+  case HT_PRIM_TYPE: return "element type";
+  case HT_IDENT: return "identifier";
+  case HT_INT: return "integer";
+  case HT_FLOAT: return "floating-point number";
+  case HT_NEG_INF: return "'-inf'";
+  case HT_DIM_LABELS: return "dimension labels";
+  case HT_DXD: return "window dimensions";
+  case HT_PAD: return "padding";
+  case HT_STRING: return "string";
+  case HT_RAW_DICT: return "raw dictionary";
+  case HT_ARROW: return "'->'";
+  case HT_LEQ: return "'<='";
+  case HT_DOTS: return "'...'";
+  case HT_B_PAREN: return "'b('";
+  case HT_EQ: return "'='";
+  case HT_COMMA: return "','";
+  case HT_COLON: return "':'";
+  case HT_STAR: return "'*'";
+  case HT_QUESTION: return "'?'";
+  case HT_HASH: return "'#'";
+  case HT_PLUS: return "'+'";
+  case HT_TILDE: return "'~'";
+  case HT_LBRACKET: return "'['";
+  case HT_RBRACKET: return "']'";
+  case HT_LBRACE: return "'{'";
+  case HT_RBRACE: return "'}'";
+  case HT_LPAREN: return "'('";
+  case HT_RPAREN: return "')'";
+  case HT_KW_TRUE: return "'true'";
+  case HT_KW_FALSE: return "'false'";
+  case HT_KW_INF: return "'inf'";
+  case HT_KW_HLOMODULE: return "'HloModule'";
+  case HT_KW_ENTRY: return "'ENTRY'";
+  case HT_KW_ROOT: return "'ROOT'";
+  case HT_KW_FILENAMES: return "'FileNames'";
+  case HT_KW_FUNCTIONNAMES: return "'FunctionNames'";
+  case HT_KW_FILELOCATIONS: return "'FileLocations'";
+  case HT_KW_STACKFRAMES: return "'StackFrames'";
+  case HT_KW_MAXIMAL: return "'maximal'";
+  case HT_KW_REPLICATED: return "'replicated'";
+  case HT_KW_MANUAL: return "'manual'";
+  case HT_KW_UNKNOWN: return "'unknown'";
+  case HT_KW_UNREDUCED: return "'unreduced'";
+  case HT_KW_LAST_TILE_DIM_REPLICATE: return "'last_tile_dim_replicate'";
+  case HT_KW_SHARD_AS: return "'shard_as'";
+  case HT_KW_SHARD_LIKE: return "'shard_like'";
+  case HT_KW_CONSTANT: return "'constant'";
+  case HT_KW_PARAMETER: return "'parameter'";
+  case HT_KIND_COUNT: break;
+  }
+  return "token";
+}

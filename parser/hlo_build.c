@@ -1,0 +1,919 @@
+/* IR construction: the actions of hlo_parser.y, name scopes and resolution,
+ * and the hlo_parse_file driver. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo_parser.h"
+#include "parse_ctx.h"
+
+#define X_(e, s, b) _Static_assert(HLO_##e > 0, "element type numbering");
+HLO_ELEM_TYPES(X_)
+#undef X_
+_Static_assert(HLO_PRED == 1 && HLO_S64 == 8 && HLO_U64 == 15 && HLO_F64 == 19 && HLO_F8E8M0FNU == 27 &&
+                   HLO_F4E2M1FN == 30 && HLO_C128 == 32 && HLO_OPAQUE == 34,
+               "hlo_elem_type must follow the lexer's element-type numbering (lexer/hlo_lexer.re)");
+
+/* ---- vectors and errors ------------------------------------------------ */
+
+void *pc_vec_grow(pc_vec *v, size_t elem) {
+  size_t cap = v->cap ? v->cap * 2 : 64;
+  void *p = realloc(v->p, cap * elem);
+  if (!p) {
+    fputs("hloidx: internal error: out of memory\n", stderr);
+    exit(3);
+  }
+  v->p = p;
+  v->cap = cap;
+  return (char *)v->p + elem * v->n++;
+}
+
+void pc_vec_free(pc_vec *v) {
+  free(v->p);
+  v->p = NULL;
+  v->n = v->cap = 0;
+}
+
+int pc_error(parse_ctx *P, size_t off, const char *fmt, ...) {
+  if (P->failed) return -1;
+  P->failed = true;
+  P->err->offset = off;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(P->err->message, sizeof P->err->message, fmt, ap);
+  va_end(ap);
+  return -1;
+}
+
+static int64_t tok_i64(parse_ctx *P, const pc_tok *t, bool *ok) {
+  *ok = true;
+  if (t->neg) return t->u == (uint64_t)1 << 63 ? INT64_MIN : -(int64_t)t->u;
+  if (t->u > (uint64_t)INT64_MAX) {
+    pc_error(P, t->off, "integer %.*s is too large (more than 2^63-1)", (int)t->len, t->ptr);
+    *ok = false;
+    return 0;
+  }
+  return (int64_t)t->u;
+}
+
+/* ---- modules -------------------------------------------------------------- */
+
+void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
+  if (P->mod) return;
+  arena *a = arena_new();
+  hlo_module *m = arena_zalloc(a, sizeof *m);
+  m->arena = a;
+  m->strings = hlo_intern_new(a);
+  m->offset = off;
+  m->replica_count = 1;
+  m->num_partitions = 1;
+  P->mod = m;
+  P->a = a;
+  P->in = m->strings;
+  P->comps.n = 0;
+  P->hdr_attrs.n = 0;
+  P->called_pending.n = 0;
+  P->declchecks.n = 0;
+  P->entry_marked = NULL;
+  P->have_header = false;
+  pc_shape_cache_reset(P);
+}
+
+void pc_module_name(parse_ctx *P, const pc_tok *t) {
+  P->have_header = true;
+  P->mod->name = hlo_intern_str(P->in, t->ptr, t->len);
+}
+
+int pc_header_done(parse_ctx *P) {
+  int rc = pc_header_apply(P, (const pc_attr *)P->attrs.p, (int)P->attrs.n);
+  P->attrs.n = 0;
+  return rc;
+}
+
+/* ---- shapes ---------------------------------------------------------------- */
+
+static const bool zero_flags[HLO_MAX_RANK];
+
+static const int64_t *default_m2m(parse_ctx *P, int rank) {
+  int64_t *v = arena_array(P->a, (size_t)rank, sizeof *v);
+  for (int i = 0; i < rank; i++) v[i] = rank - 1 - i;
+  return v;
+}
+
+void pc_default_layout(parse_ctx *P, hlo_shape *s) {
+  memset(&s->layout, 0, sizeof s->layout);
+  s->layout.n_minor_to_major = s->rank;
+  s->layout.minor_to_major = default_m2m(P, s->rank);
+  s->layout.tail_padding_alignment = 1;
+}
+
+int pc_push_dim(parse_ctx *P, const pc_tok *t, int form, pc_range *r) {
+  pc_dim d = {0, 0};
+  if (form == 2) {
+    d.v = HLO_DIM_UNBOUNDED;
+    d.flags = 3;
+  } else {
+    if (t->neg) return pc_error(P, t->off, "dimension size must be non-negative, found %.*s", (int)t->len, t->ptr);
+    bool ok;
+    d.v = tok_i64(P, t, &ok);
+    if (!ok) return -1;
+    d.flags = form == 1 ? 1 : 0;
+  }
+  PC_PUSH(P->dims, pc_dim, d);
+  if (r) *r = (pc_range){(uint32_t)P->dims.n - 1, (uint32_t)P->dims.n};
+  return 0;
+}
+
+static size_t fmt_ints(char *buf, size_t cap, const int64_t *v, int n) {
+  size_t w = 0;
+  for (int i = 0; i < n && w < cap; i++) w += (size_t)snprintf(buf + w, cap - w, "%s%lld", i ? "," : "", (long long)v[i]);
+  if (w >= cap && cap > 4) strcpy(buf + cap - 4, "...");
+  return w;
+}
+
+hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_layout *lay, pc_loc loc) {
+  int rank = (int)(dims.e - dims.b);
+  if (rank > HLO_MAX_RANK) {
+    pc_error(P, loc.first, "shape has %d dimensions (the limit is %d)", rank, HLO_MAX_RANK);
+    return NULL;
+  }
+  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  s->type = (hlo_elem_type)type->sub;
+  s->rank = rank;
+  if ((s->type == HLO_TOKEN || s->type == HLO_OPAQUE) && rank > 0) {
+    pc_error(P, loc.first, "%s shapes have no dimensions (write %s[])", hlo_elem_type_name(s->type),
+             hlo_elem_type_name(s->type));
+    return NULL;
+  }
+  int64_t *dv = arena_array(P->a, (size_t)rank, sizeof *dv);
+  bool any_dyn = false;
+  const pc_dim *src = &PC_AT(P->dims, pc_dim, dims.b);
+  int64_t elems = 1;
+  bool overflow = false;
+  for (int i = 0; i < rank; i++) {
+    dv[i] = src[i].v;
+    any_dyn |= src[i].flags != 0;
+    if (!(src[i].flags & 2)) {
+      if (dv[i] != 0 && elems > INT64_MAX / dv[i]) overflow = true;
+      else elems *= dv[i];
+    }
+  }
+  s->dims = dv;
+  if (any_dyn) {
+    bool *dyn = arena_array(P->a, (size_t)rank, sizeof *dyn);
+    bool *unb = arena_array(P->a, (size_t)rank, sizeof *unb);
+    for (int i = 0; i < rank; i++) {
+      dyn[i] = src[i].flags != 0;
+      unb[i] = (src[i].flags & 2) != 0;
+    }
+    s->dynamic = dyn;
+    s->unbounded = unb;
+  } else {
+    s->dynamic = zero_flags;
+    s->unbounded = zero_flags;
+  }
+  P->dims.n = dims.b;
+  if (overflow) {
+    pc_error(P, loc.first, "shape has more than 2^63-1 elements");
+    return NULL;
+  }
+  if (!lay) {
+    pc_default_layout(P, s);
+    return s;
+  }
+  s->layout = *lay;
+  if (s->layout.n_minor_to_major != rank && !(s->type == HLO_TOKEN || s->type == HLO_OPAQUE)) {
+    if (s->layout.n_minor_to_major == 0 && lay->tiles == NULL && false) return s;
+    char buf[64];
+    fmt_ints(buf, sizeof buf, s->layout.minor_to_major, s->layout.n_minor_to_major);
+    pc_error(P, lay->minor_to_major ? loc.first : loc.first,
+             "layout {%s} has %d minor_to_major entries, but the shape has rank %d", buf,
+             s->layout.n_minor_to_major, rank);
+    return NULL;
+  }
+  if (s->type == HLO_TOKEN || s->type == HLO_OPAQUE) {
+    if (s->layout.n_minor_to_major != 0) {
+      pc_error(P, loc.first, "%s shapes have no layout", hlo_elem_type_name(s->type));
+      return NULL;
+    }
+    return s;
+  }
+  /* permutation check */
+  uint64_t small_seen = 0;
+  bool *seen = rank > 64 ? arena_zalloc(P->a, (size_t)rank) : NULL;
+  for (int i = 0; i < rank; i++) {
+    int64_t d = s->layout.minor_to_major[i];
+    bool dup;
+    if (d < 0 || d >= rank) {
+      dup = true;
+    } else if (seen) {
+      dup = seen[d];
+      seen[d] = true;
+    } else {
+      dup = (small_seen >> d) & 1;
+      small_seen |= (uint64_t)1 << d;
+    }
+    if (dup) {
+      char buf[64];
+      fmt_ints(buf, sizeof buf, s->layout.minor_to_major, rank);
+      pc_error(P, loc.first, "layout minor_to_major {%s} is not a permutation of 0..%d", buf, rank - 1);
+      return NULL;
+    }
+  }
+  if (s->layout.physical_shape && !(s->layout.n_dim_levels > 0)) {
+    pc_error(P, loc.first, "layout with P(...) (physical shape) on a dense array shape");
+    return NULL;
+  }
+  return s;
+}
+
+hlo_shape *pc_tuple_shape(parse_ctx *P, pc_range elems) {
+  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  s->type = HLO_TUPLE;
+  s->n_elems = (int)(elems.e - elems.b);
+  const hlo_shape **e = arena_array(P->a, (size_t)s->n_elems, sizeof *e);
+  if (s->n_elems) memcpy(e, &PC_AT(P->shapes, const hlo_shape *, elems.b), (size_t)s->n_elems * sizeof *e);
+  s->elems = e;
+  s->dims = NULL;
+  s->dynamic = zero_flags;
+  s->unbounded = zero_flags;
+  P->shapes.n = elems.b;
+  return s;
+}
+
+hlo_shape *pc_buffer_shape(parse_ctx *P, const hlo_shape *inner) {
+  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  s->type = HLO_BUFFER;
+  s->n_elems = 1;
+  const hlo_shape **e = arena_alloc(P->a, sizeof *e);
+  e[0] = inner;
+  s->elems = e;
+  s->dynamic = zero_flags;
+  s->unbounded = zero_flags;
+  return s;
+}
+
+void pc_push_shape(parse_ctx *P, const hlo_shape *s, pc_range *r) {
+  PC_PUSH(P->shapes, const hlo_shape *, s);
+  if (r) *r = (pc_range){(uint32_t)P->shapes.n - 1, (uint32_t)P->shapes.n};
+}
+
+const hlo_shape **pc_shapes_take(parse_ctx *P, pc_range r) {
+  size_t n = r.e - r.b;
+  const hlo_shape **v = arena_array(P->a, n, sizeof *v);
+  if (n) memcpy(v, &PC_AT(P->shapes, const hlo_shape *, r.b), n * sizeof *v);
+  P->shapes.n = r.b;
+  return v;
+}
+
+hlo_shape *pc_shape_clone_with_type(parse_ctx *P, const hlo_shape *s, hlo_elem_type t) {
+  hlo_shape *c = arena_dup(P->a, s, sizeof *s);
+  c->type = t;
+  return c;
+}
+
+const hlo_shape *pc_default_scalar(parse_ctx *P, hlo_elem_type t) {
+  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  s->type = t;
+  s->dynamic = zero_flags;
+  s->unbounded = zero_flags;
+  pc_default_layout(P, s);
+  return s;
+}
+
+/* ---- layouts ---------------------------------------------------------------- */
+
+void pc_layout_begin(parse_ctx *P, size_t off) {
+  pc_layout *l = pc_vec_push_raw(&P->lstack, sizeof *l);
+  memset(l, 0, sizeof *l);
+  l->lay.explicit_layout = true;
+  l->lay.tail_padding_alignment = 1;
+  l->off = off;
+}
+
+hlo_layout *pc_layout_end(parse_ctx *P, pc_range m2m) {
+  pc_layout *l = &PC_AT(P->lstack, pc_layout, P->lstack.n - 1);
+  hlo_layout *out = arena_alloc(P->a, sizeof *out);
+  *out = l->lay;
+  size_t n = m2m.e - m2m.b;
+  int64_t *v = arena_array(P->a, n, sizeof *v);
+  if (n) memcpy(v, &PC_AT(P->ints, int64_t, m2m.b), n * sizeof *v);
+  out->minor_to_major = v;
+  out->n_minor_to_major = (int)n;
+  P->ints.n = m2m.b;
+  P->lstack.n--;
+  return out;
+}
+
+int pc_push_int(parse_ctx *P, const pc_tok *t, pc_range *r, bool allow_neg) {
+  if (t->neg && !allow_neg) return pc_error(P, t->off, "expected a non-negative integer, found %.*s", (int)t->len, t->ptr);
+  bool ok;
+  int64_t v = tok_i64(P, t, &ok);
+  if (!ok) return -1;
+  PC_PUSH(P->ints, int64_t, v);
+  if (r) *r = (pc_range){(uint32_t)P->ints.n - 1, (uint32_t)P->ints.n};
+  return 0;
+}
+
+int pc_push_tile_dim(parse_ctx *P, const pc_tok *t, bool star, pc_range *r) {
+  if (star) {
+    PC_PUSH(P->ints, int64_t, HLO_TILE_COMBINE);
+    if (r) *r = (pc_range){(uint32_t)P->ints.n - 1, (uint32_t)P->ints.n};
+    return 0;
+  }
+  if (t->neg || t->u == 0) return pc_error(P, t->off, "tile sizes must be positive, found %.*s", (int)t->len, t->ptr);
+  return pc_push_int(P, t, r, false);
+}
+
+int pc_push_tile(parse_ctx *P, pc_range dims, pc_range *tiles) {
+  hlo_tile tile;
+  tile.n_dims = (int)(dims.e - dims.b);
+  int64_t *v = arena_array(P->a, (size_t)tile.n_dims, sizeof *v);
+  if (tile.n_dims) memcpy(v, &PC_AT(P->ints, int64_t, dims.b), (size_t)tile.n_dims * sizeof *v);
+  tile.dims = v;
+  P->ints.n = dims.b;
+  PC_PUSH(P->tiles, hlo_tile, tile);
+  if (tiles) *tiles = (pc_range){(uint32_t)P->tiles.n - 1, (uint32_t)P->tiles.n};
+  return 0;
+}
+
+int pc_push_split(parse_ctx *P, const pc_tok *dim, pc_range offs, pc_range *splits) {
+  hlo_split_config sc;
+  if (dim->neg) return pc_error(P, dim->off, "split dimension must be non-negative");
+  bool ok;
+  sc.dimension = tok_i64(P, dim, &ok);
+  if (!ok) return -1;
+  sc.offsets.n = (int)(offs.e - offs.b);
+  int64_t *v = arena_array(P->a, (size_t)sc.offsets.n, sizeof *v);
+  if (sc.offsets.n) memcpy(v, &PC_AT(P->ints, int64_t, offs.b), (size_t)sc.offsets.n * sizeof *v);
+  sc.offsets.v = v;
+  P->ints.n = offs.b;
+  PC_PUSH(P->splits, hlo_split_config, sc);
+  if (splits) *splits = (pc_range){(uint32_t)P->splits.n - 1, (uint32_t)P->splits.n};
+  return 0;
+}
+
+int pc_push_dlt(parse_ctx *P, const pc_tok *letter, int mods, pc_range *r) {
+  hlo_dim_level d;
+  char c = letter->len == 1 ? letter->ptr[0] : 0;
+  switch (c) {
+  case 'D': d.kind = HLO_DLT_DENSE; break;
+  case 'C': d.kind = HLO_DLT_COMPRESSED; break;
+  case 'S': d.kind = HLO_DLT_SINGLETON; break;
+  case 'H': d.kind = HLO_DLT_LOOSE_COMPRESSED; break;
+  default:
+    return pc_error(P, letter->off, "expected a DimLevelType abbreviation (D, C, S or H), found '%.*s'",
+                    (int)letter->len, letter->ptr);
+  }
+  d.not_unique = (mods & 1) != 0;
+  d.not_ordered = (mods & 2) != 0;
+  PC_PUSH(P->dlts, hlo_dim_level, d);
+  if (r) *r = (pc_range){(uint32_t)P->dlts.n - 1, (uint32_t)P->dlts.n};
+  return 0;
+}
+
+int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, pc_loc loc, const void *arg, pc_range r) {
+  pc_layout *l = &PC_AT(P->lstack, pc_layout, P->lstack.n - 1);
+  static const char order[] = "DT L#*ESCPM";
+  const char *pos = strchr(order, field);
+  unsigned bit = 1u << (pos ? pos - order : 0);
+  if (l->seen & bit) {
+    const char *nm = field == 'C' ? "SC" : (char[2]){(char)field, 0};
+    return pc_error(P, loc.first, "layout field %s given twice", field == 'C' ? "SC" : nm);
+  }
+  l->seen |= bit;
+  hlo_layout *L = &l->lay;
+  bool ok = true;
+  switch (field) {
+  case 'T': {
+    size_t n = r.e - r.b;
+    hlo_tile *v = arena_array(P->a, n, sizeof *v);
+    memcpy(v, &PC_AT(P->tiles, hlo_tile, r.b), n * sizeof *v);
+    L->tiles = v;
+    L->n_tiles = (int)n;
+    P->tiles.n = r.b;
+    break;
+  }
+  case 'L': case 'E': case 'S': case 'M': {
+    if (t->neg) return pc_error(P, t->off, "layout field %c(...) must be non-negative", field);
+    int64_t v = tok_i64(P, t, &ok);
+    if (!ok) return -1;
+    if (field == 'L') L->tail_padding_alignment = v;
+    else if (field == 'E') L->element_size_bits = v;
+    else if (field == 'S') L->memory_space = v;
+    else L->dynamic_shape_metadata_prefix_bytes = v;
+    break;
+  }
+  case '#': L->index_primitive_type = (hlo_elem_type)t->sub; break;
+  case '*': L->pointer_primitive_type = (hlo_elem_type)t->sub; break;
+  case 'C': {
+    size_t n = r.e - r.b;
+    hlo_split_config *v = arena_array(P->a, n, sizeof *v);
+    memcpy(v, &PC_AT(P->splits, hlo_split_config, r.b), n * sizeof *v);
+    L->split_configs = v;
+    L->n_split_configs = (int)n;
+    P->splits.n = r.b;
+    break;
+  }
+  case 'P': L->physical_shape = arg; break;
+  case 'D': {
+    size_t n = r.e - r.b;
+    hlo_dim_level *v = arena_array(P->a, n, sizeof *v);
+    if (n) memcpy(v, &PC_AT(P->dlts, hlo_dim_level, r.b), n * sizeof *v);
+    L->dim_levels = v;
+    L->n_dim_levels = (int)n;
+    P->dlts.n = r.b;
+    break;
+  }
+  }
+  return 0;
+}
+
+/* ---- computations ------------------------------------------------------------ */
+
+static pc_comp *top_comp(parse_ctx *P) { return &PC_AT(P->cstack, pc_comp, P->cstack.n - 1); }
+
+static int comp_open(parse_ctx *P, hlo_istr *name, size_t off, bool entry, const hlo_shape *sig) {
+  if (name->comp)
+    return pc_error(P, off, "computation '%s' is already defined", hlo_istr_str(name));
+  hlo_computation *c = arena_zalloc(P->a, sizeof *c);
+  c->name = hlo_istr_str(name);
+  c->offset = off;
+  c->module = P->mod;
+  c->entry_marked = entry;
+  c->execution_thread = "main";
+  c->signature_result = sig;
+  name->comp = c;
+  pc_comp pc = {c, ++P->gen, P->instrs.n, P->pending.n, P->restore.n, NULL};
+  PC_PUSH(P->cstack, pc_comp, pc);
+  return 0;
+}
+
+int pc_comp_begin(parse_ctx *P, const pc_tok *entry, const pc_tok *name, const hlo_shape *sig) {
+  hlo_istr *is = hlo_intern_get(P->in, name->ptr, name->len);
+  if (entry) {
+    if (P->entry_marked)
+      return pc_error(P, entry->off, "a second ENTRY computation (the first is '%s')", P->entry_marked->name);
+  }
+  if (comp_open(P, is, name->off, entry != NULL, sig) < 0) return -1;
+  if (entry) P->entry_marked = top_comp(P)->comp;
+  return 0;
+}
+
+int pc_inline_begin(parse_ctx *P, size_t off) {
+  char buf[64];
+  for (int k = 1;; k++) {
+    snprintf(buf, sizeof buf, "inline_computation.%d", k);
+    hlo_istr *is = hlo_intern_get(P->in, buf, strlen(buf));
+    if (!is->comp) return comp_open(P, is, off, false, NULL);
+  }
+}
+
+/* Resolves the names used in the innermost open computation and closes it. */
+static hlo_computation *comp_close(parse_ctx *P) {
+  pc_comp cc = *top_comp(P);
+  hlo_computation *c = cc.comp;
+  size_t n = P->instrs.n - cc.instr_base;
+  if (n == 0) {
+    pc_error(P, c->offset, "computation '%s' has no instructions", c->name);
+    return NULL;
+  }
+  hlo_instr **v = arena_array(P->a, n, sizeof *v);
+  memcpy(v, &PC_AT(P->instrs, hlo_instr *, cc.instr_base), n * sizeof *v);
+  c->instrs = v;
+  c->n_instrs = (int)n;
+  int64_t max_param = -1;
+  for (size_t i = 0; i < n; i++) {
+    v[i]->index = (int)i;
+    v[i]->parent = c;
+    if (v[i]->op == HLO_OP_PARAMETER && v[i]->parameter_number > max_param) max_param = v[i]->parameter_number;
+  }
+  c->root = cc.root ? cc.root : v[n - 1];
+  c->root->is_root = true;
+  /* parameters: numbered 0..N-1, each once */
+  if (max_param >= 0) {
+    int count = 0;
+    for (size_t i = 0; i < n; i++) count += v[i]->op == HLO_OP_PARAMETER;
+    hlo_instr **params = arena_zalloc(P->a, (size_t)count * sizeof *params);
+    for (size_t i = 0; i < n; i++) {
+      hlo_instr *in = v[i];
+      if (in->op != HLO_OP_PARAMETER) continue;
+      if (in->parameter_number >= count) {
+        pc_error(P, in->offset,
+                 "parameter number %lld is out of range: computation '%s' has %d parameter(s), numbered 0..%d",
+                 (long long)in->parameter_number, c->name, count, count - 1);
+        return NULL;
+      }
+      if (params[in->parameter_number]) {
+        pc_error(P, in->offset, "duplicate parameter number %lld (also used by '%s')",
+                 (long long)in->parameter_number, params[in->parameter_number]->name);
+        return NULL;
+      }
+      params[in->parameter_number] = in;
+    }
+    c->n_params = count;
+    c->params = params;
+  } else {
+    c->params = arena_alloc(P->a, sizeof *c->params);
+  }
+  if (P->failed) return NULL;
+  /* operands and control predecessors */
+  for (size_t i = cc.pend_base; i < P->pending.n; i++) {
+    pc_pending *pd = &PC_AT(P->pending, pc_pending, i);
+    hlo_instr *def = pd->name->def_gen == cc.gen ? pd->name->def : NULL;
+    if (!def) {
+      if (pd->kind == 0)
+        pc_error(P, pd->off, "operand '%s' is not defined in computation '%s'", hlo_istr_str(pd->name), c->name);
+      else
+        pc_error(P, pd->off, "control predecessor '%s' is not defined in computation '%s'", hlo_istr_str(pd->name),
+                 c->name);
+      return NULL;
+    }
+    if (pd->kind == 0) {
+      pd->in->operands[pd->index] = def;
+      if (pd->decl_shape)
+        PC_PUSH(P->declchecks, pc_declcheck, ((pc_declcheck){pd->in, pd->index, pd->decl_shape, pd->off}));
+    } else {
+      pd->in->control_predecessors[pd->index] = def;
+    }
+  }
+  /* names shadowed by an inline body get their outer definition back */
+  for (size_t i = P->restore.n; i-- > cc.restore_base;) {
+    pc_restore *r = &PC_AT(P->restore, pc_restore, i);
+    r->name->def_gen = r->gen;
+    r->name->def = r->def;
+  }
+  P->instrs.n = cc.instr_base;
+  P->pending.n = cc.pend_base;
+  P->restore.n = cc.restore_base;
+  P->cstack.n--;
+  c->index = (int)P->comps.n;
+  PC_PUSH(P->comps, hlo_computation *, c);
+  return c;
+}
+
+int pc_comp_end(parse_ctx *P, pc_loc trailer) {
+  (void)trailer;
+  return comp_close(P) ? 0 : -1;
+}
+
+hlo_computation *pc_inline_end(parse_ctx *P) { return comp_close(P); }
+
+int pc_comp_trailer(parse_ctx *P, const pc_tok *name, pc_loc val) {
+  hlo_computation *c = top_comp(P)->comp;
+  if (name->len != 16 || memcmp(name->ptr, "execution_thread", 16) != 0)
+    return pc_error(P, name->off, "unexpected attribute '%.*s' after computation '%s' (only execution_thread is allowed)",
+                    (int)name->len, name->ptr, c->name);
+  const char *v = P->data + val.first;
+  if (*v != '"' && *v != '\'') return pc_error(P, val.first, "execution_thread expects a string");
+  char *s = pc_decode_string(P, v, val.last - val.first, val.first);
+  if (!s) return -1;
+  c->execution_thread = s;
+  return 0;
+}
+
+/* ---- instructions ------------------------------------------------------------ */
+
+hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
+  if (s->opcode >= 0) {
+    *wrapped = (hlo_opcode)(s->opcode >> 16);
+    return (hlo_opcode)(s->opcode & 0xffff);
+  }
+  const char *t = hlo_istr_str(s);
+  size_t len = s->len;
+  hlo_opcode op = hlo_opcode_from_name(t, len), w = HLO_OP_UNKNOWN;
+  if (op == HLO_OP_UNKNOWN) {
+    static const struct { const char *suf; size_t n; hlo_opcode async; } sfx[] = {
+        {"-start", 6, HLO_OP_ASYNC_START}, {"-update", 7, HLO_OP_ASYNC_UPDATE}, {"-done", 5, HLO_OP_ASYNC_DONE}};
+    for (int i = 0; i < 3; i++) {
+      if (len > sfx[i].n && memcmp(t + len - sfx[i].n, sfx[i].suf, sfx[i].n) == 0) {
+        hlo_opcode inner = hlo_opcode_from_name(t, len - sfx[i].n);
+        if (inner != HLO_OP_UNKNOWN) {
+          op = sfx[i].async;
+          w = inner;
+        }
+        break;
+      }
+    }
+  }
+  s->opcode = (int32_t)op | ((int32_t)w << 16);
+  *wrapped = w;
+  return op;
+}
+
+static hlo_instr *new_instr(parse_ctx *P, size_t off) {
+  hlo_instr *in = arena_zalloc(P->a, sizeof *in);
+  in->offset = off;
+  in->parameter_number = -1;
+  in->feature_group_count = 1;
+  in->batch_group_count = 1;
+  return in;
+}
+
+hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
+  hlo_instr *in = new_instr(P, opcode->off);
+  hlo_istr *is = hlo_intern_get(P->in, opcode->ptr, opcode->len);
+  in->opcode_text = hlo_istr_str(is);
+  in->op = pc_opcode_of(is, &in->async_wrapped);
+  size_t n = operands.e - operands.b;
+  in->n_operands = (int)n;
+  in->operands = arena_array(P->a, n, sizeof *in->operands);
+  for (size_t i = 0; i < n; i++) {
+    pc_operand *o = &PC_AT(P->operands, pc_operand, operands.b + i);
+    if (o->direct) {
+      in->operands[i] = o->direct;
+    } else {
+      in->operands[i] = NULL;
+      PC_PUSH(P->pending, pc_pending, ((pc_pending){in, 0, (int)i, o->name, o->off, o->decl_shape}));
+    }
+  }
+  P->operands.n = operands.b;
+  return in;
+}
+
+hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
+  hlo_instr *in = new_instr(P, kw->off);
+  in->op = HLO_OP_PARAMETER;
+  in->opcode_text = hlo_intern_str(P->in, "parameter", 9);
+  if (num->neg) {
+    pc_error(P, num->off, "parameter number must be non-negative, found %.*s", (int)num->len, num->ptr);
+    return NULL;
+  }
+  if (num->u > (1u << 30)) {
+    pc_error(P, num->off, "parameter number %.*s is too large", (int)num->len, num->ptr);
+    return NULL;
+  }
+  in->parameter_number = (int64_t)num->u;
+  in->operands = arena_alloc(P->a, sizeof *in->operands);
+  return in;
+}
+
+hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit) {
+  hlo_instr *in = new_instr(P, kw->off);
+  in->op = HLO_OP_CONSTANT;
+  in->opcode_text = hlo_intern_str(P->in, "constant", 8);
+  hlo_literal *l = arena_zalloc(P->a, sizeof *l);
+  l->text = P->data + lit.first;
+  l->len = lit.last - lit.first;
+  l->n_elements = -1;
+  in->literal = l;
+  in->operands = arena_alloc(P->a, sizeof *in->operands);
+  return in;
+}
+
+int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name, pc_range *r) {
+  pc_operand o = {hlo_intern_get(P->in, name->ptr, name->len), NULL, decl, name->off};
+  PC_PUSH(P->operands, pc_operand, o);
+  if (r) *r = (pc_range){(uint32_t)P->operands.n - 1, (uint32_t)P->operands.n};
+  return 0;
+}
+
+/* Puts NAME in the current computation's scope for IN. */
+static int define_name(parse_ctx *P, hlo_istr *name, hlo_instr *in, size_t off) {
+  pc_comp *cc = top_comp(P);
+  if (name->def_gen == cc->gen)
+    return pc_error(P, off, "instruction '%s' is already defined in computation '%s'", hlo_istr_str(name),
+                    cc->comp->name);
+  if (P->cstack.n > 1 && name->def_gen != 0)
+    PC_PUSH(P->restore, pc_restore, ((pc_restore){name, name->def_gen, name->def}));
+  name->def_gen = cc->gen;
+  name->def = in;
+  in->name = hlo_istr_str(name);
+  return 0;
+}
+
+/* Common completion of top-level and nested instructions. */
+static int finish_instr(parse_ctx *P, hlo_instr *in, const hlo_shape *shape) {
+  in->shape = shape;
+  if (in->op == HLO_OP_CONSTANT) {
+    if (!shape) return pc_error(P, in->offset, "constant '%s' needs an explicit shape", in->name);
+    if (pc_literal_check(P, shape, (size_t)(in->literal->text - P->data),
+                         (size_t)(in->literal->text - P->data) + in->literal->len, (hlo_literal *)in->literal) < 0)
+      return -1;
+  }
+  if (in->op == HLO_OP_PARAMETER && !shape)
+    return pc_error(P, in->offset, "parameter '%s' needs an explicit shape", in->name);
+  PC_PUSH(P->instrs, hlo_instr *, in);
+  return 0;
+}
+
+int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_range *r) {
+  /* "<opcode>.anon", then "<opcode>.anon.N": the base name's anon_next
+   * remembers where to continue, so many nested operands stay linear */
+  char buf[128];
+  snprintf(buf, sizeof buf, "%.100s.anon", in->opcode_text);
+  hlo_istr *base = hlo_intern_get(P->in, buf, strlen(buf));
+  hlo_istr *is = base;
+  while (is->def_gen == top_comp(P)->gen) {
+    snprintf(buf, sizeof buf, "%.100s.anon.%u", in->opcode_text, ++base->anon_next);
+    is = hlo_intern_get(P->in, buf, strlen(buf));
+  }
+  if (define_name(P, is, in, in->offset) < 0) return -1;
+  if (finish_instr(P, in, shape) < 0) return -1;
+  pc_operand o = {NULL, in, NULL, in->offset};
+  PC_PUSH(P->operands, pc_operand, o);
+  if (r) *r = (pc_range){(uint32_t)P->operands.n - 1, (uint32_t)P->operands.n};
+  return 0;
+}
+
+int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape, hlo_instr *in,
+                   pc_range attrs) {
+  hlo_istr *is = name->is ? name->is : hlo_intern_get(P->in, name->ptr, name->len);
+  in->offset = name->off;
+  if (define_name(P, is, in, name->off) < 0) return -1;
+  pc_comp *cc = top_comp(P);
+  if (root->ptr) {
+    if (cc->root)
+      return pc_error(P, root->off, "computation '%s' has more than one ROOT instruction (the first is '%s')",
+                      cc->comp->name, cc->root->name);
+    cc->root = in;
+    in->root_marked = true;
+  }
+  if (pc_attrs_apply(P, in, &PC_AT(P->attrs, pc_attr, attrs.b), (int)(attrs.e - attrs.b)) < 0) return -1;
+  P->attrs.n = attrs.b;
+  return finish_instr(P, in, shape);
+}
+
+/* ---- attributes ----------------------------------------------------------------- */
+
+int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void *ptr, const hlo_shape *shape2,
+                 pc_range *r) {
+  pc_attr a;
+  a.name = name->is ? name->is : hlo_intern_get(P->in, name->ptr, name->len);
+  a.id = pc_attr_id(a.name);
+  a.off = name->off;
+  a.vstart = val.first;
+  a.vend = val.last;
+  a.n = n;
+  a.ptr = ptr;
+  a.shape2 = shape2;
+  PC_PUSH(P->attrs, pc_attr, a);
+  if (r) *r = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n};
+  return 0;
+}
+
+int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_comp, size_t off, pc_range *r) {
+  pc_compref c = {name ? hlo_intern_get(P->in, name->ptr, name->len) : NULL, inline_comp, off};
+  PC_PUSH(P->comprefs, pc_compref, c);
+  if (r) *r = (pc_range){(uint32_t)P->comprefs.n - 1, (uint32_t)P->comprefs.n};
+  return 0;
+}
+
+const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r) {
+  size_t n = r.e - r.b;
+  pc_compref *v = arena_array(P->a, n, sizeof *v);
+  if (n) memcpy(v, &PC_AT(P->comprefs, pc_compref, r.b), n * sizeof *v);
+  P->comprefs.n = r.b;
+  return v;
+}
+
+/* ---- module completion ------------------------------------------------------------ */
+
+static int check_decl_shapes(parse_ctx *P) {
+  for (size_t i = 0; i < P->declchecks.n; i++) {
+    pc_declcheck *d = &PC_AT(P->declchecks, pc_declcheck, i);
+    const hlo_shape *actual = d->in->operands[d->index]->shape;
+    if (!actual) continue;
+    if (!hlo_shape_compatible(d->decl, actual)) {
+      char a[160], b[160];
+      hlo_shape_format(d->decl, a, sizeof a);
+      hlo_shape_format(actual, b, sizeof b);
+      return pc_error(P, d->off,
+                      "the declared operand shape %s is not compatible with the shape %s of instruction '%s'", a, b,
+                      d->in->operands[d->index]->name);
+    }
+  }
+  return 0;
+}
+
+int pc_module_finish(parse_ctx *P) {
+  hlo_module *m = P->mod;
+  m->n_computations = (int)P->comps.n;
+  hlo_computation **cv = arena_array(P->a, P->comps.n, sizeof *cv);
+  memcpy(cv, P->comps.p, P->comps.n * sizeof *cv);
+  m->computations = cv;
+  for (size_t i = 0; i < P->called_pending.n; i++) {
+    pc_pending *pd = &PC_AT(P->called_pending, pc_pending, i);
+    hlo_computation *c = pd->name->comp;
+    if (!c)
+      return pc_error(P, pd->off, "computation '%s' is not defined", hlo_istr_str(pd->name));
+    pd->in->called[pd->index] = c;
+  }
+  m->entry = P->entry_marked ? P->entry_marked : cv[m->n_computations - 1];
+  m->entry->is_entry = true;
+  if (!m->name) {
+    char buf[256];
+    snprintf(buf, sizeof buf, "module_%.240s", m->entry->name);
+    m->name = hlo_intern_str(P->in, buf, strlen(buf));
+  }
+  /* async-update/-done run on their chain's thread unless they say otherwise */
+  for (int c = 0; c < m->n_computations; c++)
+    for (int i = 0; i < cv[c]->n_instrs; i++) {
+      hlo_instr *in = cv[c]->instrs[i];
+      if (in->op != HLO_OP_ASYNC_UPDATE && in->op != HLO_OP_ASYNC_DONE) continue;
+      const hlo_instr *start = in;
+      for (int guard = 0; start && start->op != HLO_OP_ASYNC_START && guard < (1 << 20); guard++)
+        start = (start->op == HLO_OP_ASYNC_UPDATE || start->op == HLO_OP_ASYNC_DONE) && start->n_operands == 1
+                    ? start->operands[0]
+                    : NULL;
+      const char *want = start && start->op == HLO_OP_ASYNC_START ? start->async_execution_thread : "main";
+      if (!in->async_execution_thread) in->async_execution_thread = want;
+      else if (strcmp(in->async_execution_thread, want) != 0)
+        return pc_error(P, in->offset, "expect async_execution_thread to be %s, but got %s", want,
+                        in->async_execution_thread);
+    }
+  if (pc_infer_shapes(P, m) < 0) return -1;
+  if (check_decl_shapes(P) < 0) return -1;
+  if (hlo_verify_module(m, P->err)) {
+    P->failed = true;
+    return -1;
+  }
+  P->mod = NULL;
+  P->n_done++;
+  if (P->each) {
+    int rc = P->each(m, P->each_ctx);
+    if (rc) {
+      P->stopped = rc;
+      return -1;
+    }
+  } else {
+    PC_PUSH(P->modules, hlo_module *, m);
+  }
+  return 0;
+}
+
+/* ---- driver -------------------------------------------------------------------------- */
+
+static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(hlo_module *, void *), void *ctx,
+                     pc_vec *modules, int *stopped) {
+  parse_ctx *P = calloc(1, sizeof *P);
+  if (!P) {
+    fputs("hloidx: internal error: out of memory\n", stderr);
+    exit(3);
+  }
+  P->data = data;
+  P->len = len;
+  P->err = err;
+  P->each = each;
+  P->each_ctx = ctx;
+  err->offset = 0;
+  err->message[0] = '\0';
+  hlo_lexer_init(&P->lx, data, len, 0);
+  int rc = hlo_yyparse(P);
+  if (!P->stopped) {
+    if (rc == 0 && !P->failed && P->n_done == 0) pc_error(P, len, "no HLO module found");
+    if (rc != 0 && !P->failed) pc_error(P, P->last.off, "syntax error");
+  }
+  if (P->mod) hlo_module_free(P->mod); /* unfinished, or begun by an empty chunk */
+  if (P->failed || P->stopped)
+    for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(PC_AT(P->modules, hlo_module *, i));
+  else
+    *modules = P->modules, P->modules = (pc_vec){0};
+  free(P->scache);
+  pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->hdr_attrs, &P->called_pending, &P->declchecks,
+                    &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
+                    &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack};
+  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);
+  int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
+  *stopped = P->stopped;
+  free(P);
+  return result;
+}
+
+int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {
+  pc_vec mods = {0};
+  int stopped;
+  out->n_modules = 0;
+  out->modules = NULL;
+  if (parse_all(data, len, err, NULL, NULL, &mods, &stopped)) return 1;
+  out->n_modules = (int)mods.n;
+  out->modules = malloc((mods.n ? mods.n : 1) * sizeof *out->modules);
+  if (!out->modules) {
+    fputs("hloidx: internal error: out of memory\n", stderr);
+    exit(3);
+  }
+  if (mods.n) memcpy(out->modules, mods.p, mods.n * sizeof *out->modules);
+  pc_vec_free(&mods);
+  return 0;
+}
+
+int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
+                        hlo_error *err) {
+  pc_vec mods = {0};
+  int stopped;
+  int rc = parse_all(data, len, err, each, ctx, &mods, &stopped);
+  pc_vec_free(&mods);
+  return rc;
+}
+
+void hlo_module_free(hlo_module *m) {
+  if (m) arena_free(m->arena);
+}
+
+void hlo_parse_result_free(hlo_parse_result *r) {
+  for (int i = 0; i < r->n_modules; i++) hlo_module_free(r->modules[i]);
+  free(r->modules);
+  r->modules = NULL;
+  r->n_modules = 0;
+}

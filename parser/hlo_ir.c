@@ -1,0 +1,390 @@
+/* Public helpers of the IR (hlo_ir.h): element types, opcodes, shapes,
+ * lookups and constants. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo_ir.h"
+#include "intern.h"
+
+/* ---- element types ------------------------------------------------------ */
+
+static const char *const elem_names[HLO_ELEM_TYPE_COUNT] = {
+    [HLO_ELEM_INVALID] = "invalid",
+#define X_(e, s, b) [HLO_##e] = s,
+    HLO_ELEM_TYPES(X_)
+#undef X_
+    [HLO_TUPLE] = "tuple",
+    [HLO_BUFFER] = "buffer",
+};
+
+static const int elem_bits[HLO_ELEM_TYPE_COUNT] = {
+#define X_(e, s, b) [HLO_##e] = b,
+    HLO_ELEM_TYPES(X_)
+#undef X_
+};
+
+const char *hlo_elem_type_name(hlo_elem_type t) {
+  return (unsigned)t < HLO_ELEM_TYPE_COUNT ? elem_names[t] : "invalid";
+}
+
+int hlo_elem_type_bits(hlo_elem_type t) { return (unsigned)t < HLO_ELEM_TYPE_COUNT ? elem_bits[t] : 0; }
+
+bool hlo_elem_type_is_signed_int(hlo_elem_type t) { return t >= HLO_S1 && t <= HLO_S64; }
+bool hlo_elem_type_is_unsigned_int(hlo_elem_type t) { return t >= HLO_U1 && t <= HLO_U64; }
+bool hlo_elem_type_is_integral(hlo_elem_type t) { return t >= HLO_S1 && t <= HLO_U64; }
+bool hlo_elem_type_is_float(hlo_elem_type t) { return t >= HLO_F16 && t <= HLO_F4E2M1FN; }
+bool hlo_elem_type_is_complex(hlo_elem_type t) { return t == HLO_C64 || t == HLO_C128; }
+bool hlo_elem_type_is_array(hlo_elem_type t) { return t >= HLO_PRED && t <= HLO_OPAQUE; }
+
+/* ---- opcodes ------------------------------------------------------------ */
+
+static const char *const op_names[HLO_OP_COUNT] = {
+    [HLO_OP_UNKNOWN] = "unknown",
+#define X_(e, s) [HLO_OP_##e] = s,
+    HLO_OPCODES(X_)
+#undef X_
+};
+
+const char *hlo_opcode_name(hlo_opcode op) {
+  return (unsigned)op < HLO_OP_COUNT ? op_names[op] : "unknown";
+}
+
+static int op_sorted[HLO_OP_COUNT];
+static int op_sorted_ready;
+
+static int cmp_op(const void *a, const void *b) {
+  return strcmp(op_names[*(const int *)a], op_names[*(const int *)b]);
+}
+
+hlo_opcode hlo_opcode_from_name(const char *s, size_t len) {
+  if (!op_sorted_ready) {
+    for (int i = 1; i < HLO_OP_COUNT; i++) op_sorted[i - 1] = i;
+    qsort(op_sorted, HLO_OP_COUNT - 1, sizeof op_sorted[0], cmp_op);
+    op_sorted_ready = 1;
+  }
+  int lo = 0, hi = HLO_OP_COUNT - 2;
+  while (lo <= hi) {
+    int mid = (lo + hi) / 2;
+    const char *n = op_names[op_sorted[mid]];
+    int c = strncmp(n, s, len);
+    if (c == 0) c = n[len] == '\0' ? 0 : 1;
+    if (c == 0) return (hlo_opcode)op_sorted[mid];
+    if (c < 0) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return HLO_OP_UNKNOWN;
+}
+
+bool hlo_opcode_is_elementwise_unary(hlo_opcode op) {
+  switch (op) {
+  case HLO_OP_ABS: case HLO_OP_ACOS: case HLO_OP_ACOSH: case HLO_OP_ASIN: case HLO_OP_ASINH: case HLO_OP_ATAN:
+  case HLO_OP_ATANH: case HLO_OP_CBRT: case HLO_OP_CEIL: case HLO_OP_COSH: case HLO_OP_COSINE:
+  case HLO_OP_COUNT_LEADING_ZEROS: case HLO_OP_ERF: case HLO_OP_EXPONENTIAL: case HLO_OP_EXPONENTIAL_MINUS_ONE:
+  case HLO_OP_FLOOR: case HLO_OP_IMAG: case HLO_OP_IS_FINITE: case HLO_OP_LOG: case HLO_OP_LOG_PLUS_ONE:
+  case HLO_OP_LOGISTIC: case HLO_OP_NEGATE: case HLO_OP_NOT: case HLO_OP_POPCNT: case HLO_OP_REAL:
+  case HLO_OP_ROUND_NEAREST_AFZ: case HLO_OP_ROUND_NEAREST_EVEN: case HLO_OP_RSQRT: case HLO_OP_SIGN:
+  case HLO_OP_SINE: case HLO_OP_SINH: case HLO_OP_SQRT: case HLO_OP_TAN: case HLO_OP_TANH: case HLO_OP_COPY:
+  case HLO_OP_CONVERT: case HLO_OP_REDUCE_PRECISION:
+    return true;
+  default:
+    return false;
+  }
+}
+
+bool hlo_opcode_is_elementwise_binary(hlo_opcode op) {
+  switch (op) {
+  case HLO_OP_ADD: case HLO_OP_SUBTRACT: case HLO_OP_MULTIPLY: case HLO_OP_DIVIDE: case HLO_OP_REMAINDER:
+  case HLO_OP_POWER: case HLO_OP_MAXIMUM: case HLO_OP_MINIMUM: case HLO_OP_ATAN2: case HLO_OP_COMPLEX:
+  case HLO_OP_AND: case HLO_OP_OR: case HLO_OP_XOR: case HLO_OP_SHIFT_LEFT: case HLO_OP_SHIFT_RIGHT_ARITHMETIC:
+  case HLO_OP_SHIFT_RIGHT_LOGICAL: case HLO_OP_COMPARE: case HLO_OP_STOCHASTIC_CONVERT: case HLO_OP_MULHI:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* ---- shapes -------------------------------------------------------------- */
+
+int64_t hlo_shape_elements(const hlo_shape *s) {
+  if (!hlo_elem_type_is_array(s->type)) return -1;
+  int64_t n = 1;
+  for (int i = 0; i < s->rank; i++) {
+    if (s->unbounded[i]) return -1;
+    if (s->dims[i] != 0 && n > INT64_MAX / s->dims[i]) return -1;
+    n *= s->dims[i];
+  }
+  return n;
+}
+
+bool hlo_shape_compatible(const hlo_shape *a, const hlo_shape *b) {
+  if (a == b) return true;
+  if (a->type != b->type) return false;
+  if (a->type == HLO_TUPLE || a->type == HLO_BUFFER) {
+    if (a->n_elems != b->n_elems) return false;
+    for (int i = 0; i < a->n_elems; i++)
+      if (!hlo_shape_compatible(a->elems[i], b->elems[i])) return false;
+    return true;
+  }
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++) {
+    if (a->unbounded[i] || b->unbounded[i]) continue;
+    if (a->dims[i] != b->dims[i]) return false;
+  }
+  return true;
+}
+
+static bool ints_equal(const int64_t *a, int na, const int64_t *b, int nb) {
+  return na == nb && (na == 0 || memcmp(a, b, (size_t)na * sizeof *a) == 0);
+}
+
+bool hlo_layout_equal(const hlo_layout *a, const hlo_layout *b) {
+  if (!ints_equal(a->minor_to_major, a->n_minor_to_major, b->minor_to_major, b->n_minor_to_major)) return false;
+  if (a->n_tiles != b->n_tiles) return false;
+  for (int i = 0; i < a->n_tiles; i++)
+    if (!ints_equal(a->tiles[i].dims, a->tiles[i].n_dims, b->tiles[i].dims, b->tiles[i].n_dims)) return false;
+  if (a->tail_padding_alignment != b->tail_padding_alignment || a->element_size_bits != b->element_size_bits ||
+      a->memory_space != b->memory_space || a->index_primitive_type != b->index_primitive_type ||
+      a->pointer_primitive_type != b->pointer_primitive_type ||
+      a->dynamic_shape_metadata_prefix_bytes != b->dynamic_shape_metadata_prefix_bytes)
+    return false;
+  if (a->n_split_configs != b->n_split_configs) return false;
+  for (int i = 0; i < a->n_split_configs; i++)
+    if (a->split_configs[i].dimension != b->split_configs[i].dimension ||
+        !ints_equal(a->split_configs[i].offsets.v, a->split_configs[i].offsets.n, b->split_configs[i].offsets.v,
+                    b->split_configs[i].offsets.n))
+      return false;
+  if ((a->physical_shape == NULL) != (b->physical_shape == NULL)) return false;
+  if (a->physical_shape && !hlo_shape_equal(a->physical_shape, b->physical_shape)) return false;
+  if (a->n_dim_levels != b->n_dim_levels) return false;
+  for (int i = 0; i < a->n_dim_levels; i++)
+    if (a->dim_levels[i].kind != b->dim_levels[i].kind || a->dim_levels[i].not_unique != b->dim_levels[i].not_unique ||
+        a->dim_levels[i].not_ordered != b->dim_levels[i].not_ordered)
+      return false;
+  return true;
+}
+
+bool hlo_shape_equal(const hlo_shape *a, const hlo_shape *b) {
+  if (a == b) return true;
+  if (a->type != b->type) return false;
+  if (a->type == HLO_TUPLE || a->type == HLO_BUFFER) {
+    if (a->n_elems != b->n_elems) return false;
+    for (int i = 0; i < a->n_elems; i++)
+      if (!hlo_shape_equal(a->elems[i], b->elems[i])) return false;
+    return true;
+  }
+  if (a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i] || a->dynamic[i] != b->dynamic[i] || a->unbounded[i] != b->unbounded[i]) return false;
+  return hlo_layout_equal(&a->layout, &b->layout);
+}
+
+typedef struct {
+  char *buf;
+  size_t cap, len;
+} sbuf;
+
+static void put(sbuf *b, const char *s) {
+  size_t n = strlen(s);
+  if (b->len + 1 < b->cap) {
+    size_t room = b->cap - 1 - b->len;
+    memcpy(b->buf + b->len, s, n < room ? n : room);
+    b->buf[b->len + (n < room ? n : room)] = '\0';
+  }
+  b->len += n;
+}
+
+static void puti(sbuf *b, long long v) {
+  char t[24];
+  snprintf(t, sizeof t, "%lld", v);
+  put(b, t);
+}
+
+static void fmt_shape(sbuf *b, const hlo_shape *s, int depth);
+
+static void fmt_layout(sbuf *b, const hlo_shape *s, int depth) {
+  const hlo_layout *l = &s->layout;
+  put(b, "{");
+  for (int i = 0; i < l->n_minor_to_major; i++) {
+    if (i) put(b, ",");
+    puti(b, l->minor_to_major[i]);
+  }
+  bool fields = l->n_dim_levels || l->n_tiles || l->tail_padding_alignment != 1 || l->index_primitive_type ||
+                l->pointer_primitive_type || l->element_size_bits || l->memory_space || l->n_split_configs ||
+                l->physical_shape || l->dynamic_shape_metadata_prefix_bytes;
+  if (fields) {
+    put(b, ":");
+    if (l->n_dim_levels) {
+      put(b, "D(");
+      for (int i = 0; i < l->n_dim_levels; i++) {
+        static const char *const k = "DCSH";
+        char t[4] = {k[l->dim_levels[i].kind], 0, 0, 0};
+        int j = 1;
+        if (l->dim_levels[i].not_unique) t[j++] = '+';
+        if (l->dim_levels[i].not_ordered) t[j++] = '~';
+        if (i) put(b, ",");
+        put(b, t);
+      }
+      put(b, ")");
+    }
+    if (l->n_tiles) {
+      put(b, "T");
+      for (int i = 0; i < l->n_tiles; i++) {
+        put(b, "(");
+        for (int j = 0; j < l->tiles[i].n_dims; j++) {
+          if (j) put(b, ",");
+          if (l->tiles[i].dims[j] == HLO_TILE_COMBINE) put(b, "*");
+          else puti(b, l->tiles[i].dims[j]);
+        }
+        put(b, ")");
+      }
+    }
+    if (l->tail_padding_alignment != 1) {
+      put(b, "L(");
+      puti(b, l->tail_padding_alignment);
+      put(b, ")");
+    }
+    if (l->index_primitive_type) {
+      put(b, "#(");
+      put(b, hlo_elem_type_name(l->index_primitive_type));
+      put(b, ")");
+    }
+    if (l->pointer_primitive_type) {
+      put(b, "*(");
+      put(b, hlo_elem_type_name(l->pointer_primitive_type));
+      put(b, ")");
+    }
+    if (l->element_size_bits) {
+      put(b, "E(");
+      puti(b, l->element_size_bits);
+      put(b, ")");
+    }
+    if (l->memory_space) {
+      put(b, "S(");
+      puti(b, l->memory_space);
+      put(b, ")");
+    }
+    if (l->n_split_configs) {
+      put(b, "SC");
+      for (int i = 0; i < l->n_split_configs; i++) {
+        put(b, "(");
+        puti(b, l->split_configs[i].dimension);
+        put(b, ":");
+        for (int j = 0; j < l->split_configs[i].offsets.n; j++) {
+          if (j) put(b, ",");
+          puti(b, l->split_configs[i].offsets.v[j]);
+        }
+        put(b, ")");
+      }
+    }
+    if (l->physical_shape) {
+      put(b, "P(");
+      fmt_shape(b, l->physical_shape, depth + 1);
+      put(b, ")");
+    }
+    if (l->dynamic_shape_metadata_prefix_bytes) {
+      put(b, "M(");
+      puti(b, l->dynamic_shape_metadata_prefix_bytes);
+      put(b, ")");
+    }
+  }
+  put(b, "}");
+}
+
+static void fmt_shape(sbuf *b, const hlo_shape *s, int depth) {
+  if (depth > HLO_MAX_NESTING + 8) {
+    put(b, "...");
+    return;
+  }
+  if (s->type == HLO_TUPLE || s->type == HLO_BUFFER) {
+    put(b, s->type == HLO_BUFFER ? "b(" : "(");
+    for (int i = 0; i < s->n_elems; i++) {
+      if (i) put(b, ", ");
+      fmt_shape(b, s->elems[i], depth + 1);
+    }
+    put(b, ")");
+    return;
+  }
+  put(b, hlo_elem_type_name(s->type));
+  put(b, "[");
+  for (int i = 0; i < s->rank; i++) {
+    if (i) put(b, ",");
+    if (s->unbounded[i]) put(b, "?");
+    else {
+      if (s->dynamic[i]) put(b, "<=");
+      puti(b, s->dims[i]);
+    }
+  }
+  put(b, "]");
+  if (s->layout.explicit_layout && s->type != HLO_TOKEN && s->type != HLO_OPAQUE) fmt_layout(b, s, depth);
+}
+
+size_t hlo_shape_format(const hlo_shape *s, char *buf, size_t cap) {
+  sbuf b = {buf, cap, 0};
+  if (cap) buf[0] = '\0';
+  fmt_shape(&b, s, 0);
+  return b.len;
+}
+
+size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap) {
+  sbuf b = {buf, cap, 0};
+  if (cap) buf[0] = '\0';
+  if (hlo_elem_type_is_array(s->type)) fmt_layout(&b, s, 0);
+  return b.len;
+}
+
+/* ---- lookups ------------------------------------------------------------ */
+
+const hlo_attr *hlo_instr_find_attr(const hlo_instr *in, const char *name) {
+  for (int i = 0; i < in->n_attrs; i++)
+    if (strcmp(in->attrs[i].name, name) == 0) return &in->attrs[i];
+  return NULL;
+}
+
+const char *hlo_module_intern_find(const hlo_module *m, const char *s, size_t len) {
+  hlo_istr *e = hlo_intern_lookup(m->strings, s, len);
+  return e ? hlo_istr_str(e) : NULL;
+}
+
+hlo_computation *hlo_module_find_computation(const hlo_module *m, const char *name) {
+  const char *s = hlo_module_intern_find(m, name, strlen(name));
+  if (!s) return NULL;
+  for (int i = 0; i < m->n_computations; i++)
+    if (m->computations[i]->name == s) return m->computations[i];
+  return NULL;
+}
+
+hlo_instr *hlo_computation_find_instr(const hlo_computation *c, const char *name) {
+  const char *s = hlo_module_intern_find(c->module, name, strlen(name));
+  if (!s) return NULL;
+  for (int i = 0; i < c->n_instrs; i++)
+    if (c->instrs[i]->name == s) return c->instrs[i];
+  return NULL;
+}
+
+const hlo_attr *hlo_module_find_attr(const hlo_module *m, const char *name) {
+  for (int i = 0; i < m->n_attrs; i++)
+    if (strcmp(m->attrs[i].name, name) == 0) return &m->attrs[i];
+  return NULL;
+}
+
+/* ---- constants ------------------------------------------------------------ */
+
+bool hlo_constant_scalar_int(const hlo_instr *in, int64_t *out) {
+  if (in->op != HLO_OP_CONSTANT || !in->literal || !in->literal->is_scalar || !in->literal->has_int) return false;
+  *out = in->literal->int_value;
+  return true;
+}
+
+bool hlo_constant_scalar_double(const hlo_instr *in, double *out) {
+  if (in->op != HLO_OP_CONSTANT || !in->literal || !in->literal->is_scalar || !in->literal->has_float) return false;
+  *out = in->literal->float_value;
+  return true;
+}
+
+bool hlo_constant_scalar_text(const hlo_instr *in, const char **text, size_t *len) {
+  if (in->op != HLO_OP_CONSTANT || !in->literal || !in->literal->is_scalar || !in->literal->scalar_text) return false;
+  *text = in->literal->scalar_text;
+  *len = in->literal->scalar_len;
+  return true;
+}

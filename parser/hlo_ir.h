@@ -1,0 +1,513 @@
+/* The in-memory form of an HLO module: the contract between the parser and
+ * the analysis.
+ *
+ * Ownership. Everything reachable from an hlo_module lives in the module's
+ * arena and is released by hlo_module_free (or hlo_parse_result_free). Raw
+ * text fields (hlo_attr.value, hlo_literal.text, ...) are slices of the input
+ * buffer given to hlo_parse_file: keep that buffer alive as long as the
+ * module is used.
+ *
+ * Strings. Names (instructions, computations, the module), opcode texts and
+ * attribute names are interned per module: NUL-terminated, and two of them
+ * are equal iff the pointers are equal. Use hlo_module_intern_find() to turn
+ * a C string into the module's pointer (or NULL when the module has no such
+ * name).
+ *
+ * Defaults. Shapes written without a layout get the default layout
+ * (minor_to_major = {rank-1, ..., 1, 0}, explicit_layout = false); every
+ * optional attribute has its documented default when absent; a "has_"
+ * flag (or a NULL pointer) tells whether it was written.
+ *
+ * Integers taken from the text are int64_t; counts are int. */
+#ifndef HLOIDX_HLO_IR_H
+#define HLOIDX_HLO_IR_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct arena arena;
+typedef struct hlo_intern hlo_intern;
+typedef struct hlo_shape hlo_shape;
+typedef struct hlo_instr hlo_instr;
+typedef struct hlo_computation hlo_computation;
+typedef struct hlo_module hlo_module;
+
+/* Limits checked by the parser (input beyond them is an error, not a crash). */
+#define HLO_MAX_NESTING 1000 /* nested (), {}, [] in the text (operands, tuples, literals, ...) */
+#define HLO_MAX_RANK 1024    /* dimensions of one array shape */
+
+/* ------------------------------------------------------------------ */
+/* Element types (§4.1)                                                 */
+
+/* X(enum suffix, text spelling, natural storage bits). The order is part of
+ * the lexer contract (lexer/hlo_token.h reports element types by number). */
+#define HLO_ELEM_TYPES(X)                                                   \
+  X(PRED, "pred", 8)                                                        \
+  X(S1, "s1", 1) X(S2, "s2", 2) X(S4, "s4", 4) X(S8, "s8", 8)               \
+  X(S16, "s16", 16) X(S32, "s32", 32) X(S64, "s64", 64)                     \
+  X(U1, "u1", 1) X(U2, "u2", 2) X(U4, "u4", 4) X(U8, "u8", 8)               \
+  X(U16, "u16", 16) X(U32, "u32", 32) X(U64, "u64", 64)                     \
+  X(F16, "f16", 16) X(BF16, "bf16", 16) X(F32, "f32", 32) X(F64, "f64", 64) \
+  X(F8E5M2, "f8e5m2", 8) X(F8E4M3, "f8e4m3", 8) X(F8E4M3FN, "f8e4m3fn", 8)  \
+  X(F8E4M3B11FNUZ, "f8e4m3b11fnuz", 8) X(F8E3M4, "f8e3m4", 8)               \
+  X(F8E5M2FNUZ, "f8e5m2fnuz", 8) X(F8E4M3FNUZ, "f8e4m3fnuz", 8)             \
+  X(F8E8M0FNU, "f8e8m0fnu", 8) X(F6E2M3FN, "f6e2m3fn", 6)                   \
+  X(F6E3M2FN, "f6e3m2fn", 6) X(F4E2M1FN, "f4e2m1fn", 4)                     \
+  X(C64, "c64", 64) X(C128, "c128", 128)                                    \
+  X(TOKEN, "token", 0) X(OPAQUE, "opaque", 0)
+
+typedef enum hlo_elem_type {
+  HLO_ELEM_INVALID = 0, /* "none" (e.g. no #(type) in a layout) */
+#define HLO_X_(e, s, b) HLO_##e,
+  HLO_ELEM_TYPES(HLO_X_)
+#undef HLO_X_
+  HLO_TUPLE,  /* a tuple shape: (a, b, ...) */
+  HLO_BUFFER, /* a buffer shape b(shape): one element, the buffered shape */
+  HLO_ELEM_TYPE_COUNT
+} hlo_elem_type;
+
+const char *hlo_elem_type_name(hlo_elem_type t); /* "f32"; "tuple", "buffer", "invalid" */
+int hlo_elem_type_bits(hlo_elem_type t);          /* natural storage bits: pred 8, s4 4, c64 64, token 0 */
+bool hlo_elem_type_is_integral(hlo_elem_type t);  /* s* and u* (not pred) */
+bool hlo_elem_type_is_signed_int(hlo_elem_type t);
+bool hlo_elem_type_is_unsigned_int(hlo_elem_type t);
+bool hlo_elem_type_is_float(hlo_elem_type t);     /* f*, bf16 (real floating point) */
+bool hlo_elem_type_is_complex(hlo_elem_type t);   /* c64, c128 */
+bool hlo_elem_type_is_array(hlo_elem_type t);     /* data types incl. token/opaque (not tuple/buffer) */
+
+/* ------------------------------------------------------------------ */
+/* Layouts (§4.3)                                                       */
+
+#define HLO_TILE_COMBINE ((int64_t)-1) /* a '*' entry of a tile */
+
+typedef struct hlo_ints {
+  int n;            /* number of entries */
+  const int64_t *v; /* n entries (never NULL, possibly pointing to nothing) */
+} hlo_ints;
+
+typedef struct hlo_tile {
+  int n_dims;          /* entries of this tile (it covers the n_dims most-minor dims) */
+  const int64_t *dims; /* tile sizes, major to minor; HLO_TILE_COMBINE for '*' */
+} hlo_tile;
+
+typedef struct hlo_split_config {
+  int64_t dimension; /* the split dimension */
+  hlo_ints offsets;  /* element offsets of the splits */
+} hlo_split_config;
+
+typedef enum hlo_dim_level_kind {
+  HLO_DLT_DENSE,            /* D */
+  HLO_DLT_COMPRESSED,       /* C */
+  HLO_DLT_SINGLETON,        /* S */
+  HLO_DLT_LOOSE_COMPRESSED, /* H */
+} hlo_dim_level_kind;
+
+typedef struct hlo_dim_level {
+  hlo_dim_level_kind kind; /* storage kind of the dimension */
+  bool not_unique;         /* written with '+' */
+  bool not_ordered;        /* written with '~' */
+} hlo_dim_level;
+
+typedef struct hlo_layout {
+  bool explicit_layout;                         /* a {...} layout was written in the text */
+  int n_minor_to_major;                         /* == rank of the shape */
+  const int64_t *minor_to_major;                /* always filled: a permutation of 0..rank-1, most minor first */
+  int n_tiles;                                  /* tiling levels, T(..)(..): 0 = untiled */
+  const hlo_tile *tiles;                        /* first tile applies to the array, the next to the result, ... */
+  int64_t tail_padding_alignment;               /* L(n); default 1 */
+  hlo_elem_type index_primitive_type;           /* #(type); HLO_ELEM_INVALID when absent */
+  hlo_elem_type pointer_primitive_type;         /* *(type); HLO_ELEM_INVALID when absent */
+  int64_t element_size_bits;                    /* E(n); default 0 = natural size */
+  int64_t memory_space;                         /* S(n); default 0 */
+  int n_split_configs;                          /* SC(d:o,...)...; 0 when absent */
+  const hlo_split_config *split_configs;        /* n_split_configs entries */
+  const hlo_shape *physical_shape;              /* P(shape); NULL when absent */
+  int64_t dynamic_shape_metadata_prefix_bytes;  /* M(n); default 0 */
+  int n_dim_levels;                             /* D(...) legacy entries; 0 when absent */
+  const hlo_dim_level *dim_levels;              /* n_dim_levels entries */
+} hlo_layout;
+
+/* ------------------------------------------------------------------ */
+/* Shapes (§4.2)                                                        */
+
+#define HLO_DIM_UNBOUNDED ((int64_t)-1) /* dims[i] of an unbounded dynamic dimension '?' */
+
+struct hlo_shape {
+  hlo_elem_type type;               /* element type; HLO_TUPLE / HLO_BUFFER for those shapes */
+  int rank;                         /* array dimensions (0 for scalars, tuples, buffers) */
+  const int64_t *dims;              /* rank sizes; a '<=N' dim holds N, a '?' dim HLO_DIM_UNBOUNDED */
+  const bool *dynamic;              /* rank flags: true for '<=N' and '?' dims */
+  const bool *unbounded;            /* rank flags: true for '?' dims only */
+  int n_elems;                      /* tuple elements (0 for '()'); 1 for a buffer; 0 for arrays */
+  const hlo_shape *const *elems;    /* n_elems element shapes */
+  hlo_layout layout;                /* arrays only (tuples/buffers: zeroed, no minor_to_major) */
+};
+
+/* Number of elements of an array shape (dims at their bounds); -1 when it
+ * has an unbounded dimension. Tuples: -1. */
+int64_t hlo_shape_elements(const hlo_shape *s);
+/* Same element type and dims (tuples: recursively), ignoring layouts and
+ * dynamic flags (XLA's ShapeUtil::Compatible). */
+bool hlo_shape_compatible(const hlo_shape *a, const hlo_shape *b);
+/* Compatible, and equal layouts (minor_to_major, tiles and all fields). */
+bool hlo_shape_equal(const hlo_shape *a, const hlo_shape *b);
+bool hlo_layout_equal(const hlo_layout *a, const hlo_layout *b);
+/* Prints the shape as XLA does ("f32[2,<=3]{1,0:T(8,128)}"); the layout is
+ * printed when explicit_layout is set. Returns the length it needs (like
+ * snprintf); the output is always NUL-terminated when cap > 0. */
+size_t hlo_shape_format(const hlo_shape *s, char *buf, size_t cap);
+size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(8,128)}" */
+
+/* ------------------------------------------------------------------ */
+/* Opcodes (§6.1)                                                       */
+
+#define HLO_OPCODES(X)                                                                          \
+  X(ABS, "abs") X(ACOS, "acos") X(ACOSH, "acosh") X(ADD, "add")                                 \
+  X(ADD_DEPENDENCY, "add-dependency") X(AFTER_ALL, "after-all") X(ALL_GATHER, "all-gather")     \
+  X(ALL_GATHER_DONE, "all-gather-done") X(ALL_GATHER_START, "all-gather-start")                 \
+  X(ALL_REDUCE, "all-reduce") X(ALL_REDUCE_DONE, "all-reduce-done")                             \
+  X(ALL_REDUCE_START, "all-reduce-start") X(ALL_TO_ALL, "all-to-all") X(AND, "and")             \
+  X(ASIN, "asin") X(ASINH, "asinh") X(ASYNC_DONE, "async-done") X(ASYNC_START, "async-start")   \
+  X(ASYNC_UPDATE, "async-update") X(ATAN, "atan") X(ATAN2, "atan2") X(ATANH, "atanh")           \
+  X(BATCH_NORM_GRAD, "batch-norm-grad") X(BATCH_NORM_INFERENCE, "batch-norm-inference")         \
+  X(BATCH_NORM_TRAINING, "batch-norm-training") X(BITCAST, "bitcast")                           \
+  X(BITCAST_CONVERT, "bitcast-convert") X(BROADCAST, "broadcast") X(CALL, "call")               \
+  X(CBRT, "cbrt") X(CEIL, "ceil") X(CHOLESKY, "cholesky") X(CLAMP, "clamp")                     \
+  X(COLLECTIVE_BROADCAST, "collective-broadcast") X(COLLECTIVE_PERMUTE, "collective-permute")   \
+  X(COLLECTIVE_PERMUTE_DONE, "collective-permute-done")                                         \
+  X(COLLECTIVE_PERMUTE_START, "collective-permute-start")                                       \
+  X(COLLECTIVE_REDUCE, "collective-reduce") X(COMPARE, "compare") X(COMPLEX, "complex")         \
+  X(CONCATENATE, "concatenate") X(CONDITIONAL, "conditional") X(CONSTANT, "constant")           \
+  X(CONVERT, "convert") X(CONVOLUTION, "convolution") X(COPY, "copy") X(COPY_DONE, "copy-done") \
+  X(COPY_START, "copy-start") X(COSH, "cosh") X(COSINE, "cosine")                               \
+  X(COUNT_LEADING_ZEROS, "count-leading-zeros") X(CUSTOM_CALL, "custom-call")                   \
+  X(DIVIDE, "divide") X(DOMAIN, "domain") X(DOT, "dot") X(DYNAMIC_RESHAPE, "dynamic-reshape")   \
+  X(DYNAMIC_SLICE, "dynamic-slice") X(DYNAMIC_UPDATE_SLICE, "dynamic-update-slice")             \
+  X(ERF, "erf") X(EXPONENTIAL, "exponential")                                                   \
+  X(EXPONENTIAL_MINUS_ONE, "exponential-minus-one") X(FFT, "fft") X(FLOOR, "floor")             \
+  X(FUSION, "fusion") X(GATHER, "gather") X(GET_DIMENSION_SIZE, "get-dimension-size")           \
+  X(GET_TUPLE_ELEMENT, "get-tuple-element") X(IMAG, "imag") X(INFEED, "infeed")                 \
+  X(IOTA, "iota") X(IS_FINITE, "is-finite") X(LOG, "log") X(LOG_PLUS_ONE, "log-plus-one")       \
+  X(LOGISTIC, "logistic") X(MAP, "map") X(MAXIMUM, "maximum") X(MINIMUM, "minimum")             \
+  X(MULHI, "mulhi") X(MULTIPLY, "multiply") X(NEGATE, "negate") X(NOT, "not")                   \
+  X(OPT_BARRIER, "opt-barrier") X(OR, "or") X(OUTFEED, "outfeed") X(PAD, "pad")                 \
+  X(PARAMETER, "parameter") X(PARTITION_ID, "partition-id") X(POPCNT, "popcnt")                 \
+  X(POWER, "power") X(RAGGED_ALL_TO_ALL, "ragged-all-to-all") X(RAGGED_DOT, "ragged-dot")       \
+  X(REAL, "real") X(RECV, "recv") X(RECV_DONE, "recv-done") X(REDUCE, "reduce")                 \
+  X(REDUCE_PRECISION, "reduce-precision") X(REDUCE_SCATTER, "reduce-scatter")                   \
+  X(REDUCE_WINDOW, "reduce-window") X(REMAINDER, "remainder") X(REPLICA_ID, "replica-id")       \
+  X(RESHAPE, "reshape") X(REVERSE, "reverse") X(RNG, "rng")                                     \
+  X(RNG_BIT_GENERATOR, "rng-bit-generator")                                                     \
+  X(RNG_GET_AND_UPDATE_STATE, "rng-get-and-update-state")                                       \
+  X(ROUND_NEAREST_AFZ, "round-nearest-afz") X(ROUND_NEAREST_EVEN, "round-nearest-even")         \
+  X(RSQRT, "rsqrt") X(SCALED_DOT, "scaled-dot") X(SCAN, "scan") X(SCATTER, "scatter")           \
+  X(SELECT, "select") X(SELECT_AND_SCATTER, "select-and-scatter") X(SEND, "send")               \
+  X(SEND_DONE, "send-done") X(SET_DIMENSION_SIZE, "set-dimension-size")                         \
+  X(SHIFT_LEFT, "shift-left") X(SHIFT_RIGHT_ARITHMETIC, "shift-right-arithmetic")               \
+  X(SHIFT_RIGHT_LOGICAL, "shift-right-logical") X(SHUFFLE, "shuffle") X(SIGN, "sign")           \
+  X(SINE, "sine") X(SINH, "sinh") X(SLICE, "slice") X(SORT, "sort") X(SQRT, "sqrt")             \
+  X(STOCHASTIC_CONVERT, "stochastic-convert") X(SUBTRACT, "subtract") X(TAN, "tan")             \
+  X(TANH, "tanh") X(TOPK, "topk") X(TRANSPOSE, "transpose")                                     \
+  X(TRIANGULAR_SOLVE, "triangular-solve") X(TUPLE, "tuple") X(WHILE, "while") X(XOR, "xor")
+
+typedef enum hlo_opcode {
+  HLO_OP_UNKNOWN = 0, /* an opcode this parser does not know; see hlo_instr.opcode_text */
+#define HLO_X_(e, s) HLO_OP_##e,
+  HLO_OPCODES(HLO_X_)
+#undef HLO_X_
+  HLO_OP_COUNT
+} hlo_opcode;
+
+const char *hlo_opcode_name(hlo_opcode op); /* "add"; "unknown" for HLO_OP_UNKNOWN */
+hlo_opcode hlo_opcode_from_name(const char *s, size_t len); /* HLO_OP_UNKNOWN if none */
+bool hlo_opcode_is_elementwise_unary(hlo_opcode op);  /* abs ... tanh, copy, convert, reduce-precision (§6.1) */
+bool hlo_opcode_is_elementwise_binary(hlo_opcode op); /* add ... mulhi, compare, stochastic-convert */
+
+/* ------------------------------------------------------------------ */
+/* Attributes                                                           */
+
+/* One attribute as written: every attribute of an instruction (structured
+ * ones included) appears in hlo_instr.attrs in source order. */
+typedef struct hlo_attr {
+  const char *name;  /* interned, without the '=' */
+  const char *value; /* raw value text (slice of the input buffer, not NUL-terminated) */
+  size_t value_len;  /* bytes of value */
+  size_t offset;     /* byte offset of the attribute name in the input */
+} hlo_attr;
+
+/* Which attribute a called computation came from. */
+typedef enum hlo_call_role {
+  HLO_CALL_TO_APPLY,            /* to_apply= */
+  HLO_CALL_CALLS,               /* calls= */
+  HLO_CALL_CONDITION,           /* condition= (while) */
+  HLO_CALL_BODY,                /* body= (while) */
+  HLO_CALL_SELECT,              /* select= (select-and-scatter) */
+  HLO_CALL_SCATTER,             /* scatter= (select-and-scatter) */
+  HLO_CALL_TRUE_COMPUTATION,    /* true_computation= (conditional) */
+  HLO_CALL_FALSE_COMPUTATION,   /* false_computation= (conditional) */
+  HLO_CALL_BRANCH_COMPUTATIONS, /* branch_computations={...} (conditional), in list order */
+  HLO_CALL_CALLED_COMPUTATIONS, /* called_computations={...} (custom-call), in list order */
+} hlo_call_role;
+
+typedef struct hlo_slice_dim {
+  int64_t start;  /* first index */
+  int64_t limit;  /* exclusive end */
+  int64_t stride; /* >= 1; default 1 */
+} hlo_slice_dim;
+
+typedef struct hlo_pad_dim {
+  int64_t lo;       /* low edge padding (may be negative) */
+  int64_t hi;       /* high edge padding (may be negative) */
+  int64_t interior; /* padding between elements (>= 0); default 0 */
+} hlo_pad_dim;
+
+typedef struct hlo_window_dim {
+  int64_t size;       /* window extent */
+  int64_t stride;     /* default 1 */
+  int64_t pad_lo;     /* default 0 */
+  int64_t pad_hi;     /* default 0 */
+  int64_t lhs_dilate; /* base dilation; default 1 */
+  int64_t rhs_dilate; /* window dilation; default 1 */
+  bool rhs_reversal;  /* default false */
+} hlo_window_dim;
+
+/* Decoded dim_labels (§5.7.9). Dimension numbers of the respective array;
+ * spatial arrays are indexed by spatial dimension k (the digit). */
+typedef struct hlo_conv_dims {
+  const char *labels;              /* the dim_labels text, NUL-terminated */
+  int n_spatial;                   /* spatial dimensions (window rank) */
+  int64_t input_batch;             /* lhs dim labelled 'b' */
+  int64_t input_feature;           /* lhs dim labelled 'f' */
+  const int64_t *input_spatial;    /* n_spatial: lhs dim labelled k */
+  int64_t kernel_input_feature;    /* rhs dim labelled 'i' */
+  int64_t kernel_output_feature;   /* rhs dim labelled 'o' */
+  const int64_t *kernel_spatial;   /* n_spatial: rhs dim labelled k */
+  int64_t output_batch;            /* result dim labelled 'b' */
+  int64_t output_feature;          /* result dim labelled 'f' */
+  const int64_t *output_spatial;   /* n_spatial: result dim labelled k */
+  int input_rank, kernel_rank, output_rank; /* lengths of the three label strings */
+} hlo_conv_dims;
+
+typedef struct hlo_dot_dims {
+  hlo_ints lhs_batch;       /* lhs_batch_dims (default empty) */
+  hlo_ints rhs_batch;       /* rhs_batch_dims */
+  hlo_ints lhs_contracting; /* lhs_contracting_dims */
+  hlo_ints rhs_contracting; /* rhs_contracting_dims */
+  hlo_ints lhs_ragged;      /* lhs_ragged_dims (ragged-dot) */
+  hlo_ints rhs_group;       /* rhs_group_dims (ragged-dot) */
+} hlo_dot_dims;
+
+typedef struct hlo_gather_dims {
+  hlo_ints offset_dims;                 /* result dims that are slice offsets */
+  hlo_ints collapsed_slice_dims;        /* operand dims collapsed (size 1) */
+  hlo_ints start_index_map;             /* index vector component k -> operand dim */
+  hlo_ints operand_batching_dims;       /* default empty */
+  hlo_ints start_indices_batching_dims; /* default empty */
+  int64_t index_vector_dim;             /* dim of start_indices holding the vector */
+  hlo_ints slice_sizes;                 /* one per operand dim */
+  bool indices_are_sorted;              /* default false */
+} hlo_gather_dims;
+
+typedef struct hlo_scatter_dims {
+  hlo_ints update_window_dims;            /* updates dims that are window dims */
+  hlo_ints inserted_window_dims;          /* operand dims of size 1 absent from updates */
+  hlo_ints scatter_dims_to_operand_dims;  /* index vector component k -> operand dim */
+  hlo_ints input_batching_dims;           /* default empty */
+  hlo_ints scatter_indices_batching_dims; /* default empty */
+  int64_t index_vector_dim;               /* dim of scatter_indices holding the vector */
+  bool indices_are_sorted;                /* default false */
+  bool unique_indices;                    /* default false */
+} hlo_scatter_dims;
+
+typedef struct hlo_replica_groups {
+  bool iota;              /* written in the iota form [G,S]<=[dims]T(perm) */
+  int n_groups;           /* list form: number of groups ({} = 0: all in one group) */
+  const hlo_ints *groups; /* list form: the groups */
+  int64_t iota_n_groups;  /* iota form: G */
+  int64_t iota_group_size;/* iota form: S */
+  hlo_ints iota_reshape;  /* iota form: dims of the iota before the transpose */
+  hlo_ints iota_transpose;/* iota form: permutation (empty when no T(...)) */
+} hlo_replica_groups;
+
+typedef enum hlo_fusion_kind {
+  HLO_FUSION_NONE,   /* not a fusion (no kind=) */
+  HLO_FUSION_LOOP,   /* kLoop */
+  HLO_FUSION_INPUT,  /* kInput */
+  HLO_FUSION_OUTPUT, /* kOutput */
+  HLO_FUSION_CUSTOM, /* kCustom */
+} hlo_fusion_kind;
+
+/* The literal of a constant(...) instruction. */
+typedef struct hlo_literal {
+  const char *text;        /* the literal as written inside constant( ... ) (input slice) */
+  size_t len;              /* bytes of text */
+  bool elided;             /* written as {...}: the values are unknown */
+  bool is_scalar;          /* rank-0 array literal: the fields below are set */
+  const char *scalar_text; /* the scalar as written: "99", "-inf", "true", "(1, -2)" (input slice) */
+  size_t scalar_len;       /* bytes of scalar_text */
+  bool has_int;            /* integer or pred scalar: int_value is set */
+  int64_t int_value;       /* its value (u64 values above INT64_MAX keep their bit pattern) */
+  bool has_float;          /* floating-point scalar: float_value is set (NaN/inf included) */
+  double float_value;      /* its value as a double */
+  int64_t n_elements;      /* elements of an array literal (tuples: -1) */
+} hlo_literal;
+
+/* ------------------------------------------------------------------ */
+/* Instructions                                                         */
+
+struct hlo_instr {
+  const char *name;             /* interned; nested anonymous operands get "<opcode>.anon[.N]" */
+  hlo_opcode op;                /* opcode; async shorthand (custom-call-start) gives async-start/-update/-done */
+  const char *opcode_text;      /* interned, as written ("custom-call-start", unknown opcodes too) */
+  hlo_opcode async_wrapped;     /* async shorthand: the wrapped opcode; else HLO_OP_UNKNOWN */
+  const hlo_shape *shape;       /* result shape (written, or inferred when omitted) */
+  int n_operands;               /* operand count */
+  hlo_instr **operands;         /* resolved operand instructions (same computation) */
+  int n_called;                 /* called computations, in attribute order */
+  hlo_computation **called;     /* resolved called computations */
+  const hlo_call_role *called_role; /* n_called: which attribute each came from */
+  hlo_computation *parent;      /* the computation holding this instruction */
+  int index;                    /* position in parent->instrs */
+  size_t offset;                /* byte offset of the name (or opcode, for nested ones) in the input */
+  bool is_root;                 /* the root of its computation (ROOT-marked, or the last) */
+  bool root_marked;             /* written with ROOT */
+  int64_t parameter_number;     /* parameter(N); -1 for other opcodes */
+  const hlo_literal *literal;   /* constant: its literal; NULL otherwise */
+  int n_attrs;                  /* attributes as written, in source order */
+  const hlo_attr *attrs;        /* n_attrs entries */
+  int n_control_predecessors;   /* control-predecessors={...} */
+  hlo_instr **control_predecessors; /* resolved */
+
+  /* Structured attributes used by the analysis. */
+  bool has_dimensions;          /* dimensions={...} */
+  hlo_ints dimensions;          /* broadcast/transpose/reduce/reverse/concatenate/sort/... dims */
+  bool has_slice;               /* slice={...} */
+  int n_slice;                  /* one per operand dim */
+  const hlo_slice_dim *slice;   /* n_slice ranges */
+  bool has_padding;             /* padding= (pad) */
+  int n_padding;                /* one per operand dim */
+  const hlo_pad_dim *padding;   /* n_padding configs */
+  bool has_window;              /* window={...} */
+  int n_window;                 /* window rank */
+  const hlo_window_dim *window; /* n_window dims (defaults filled) */
+  const hlo_conv_dims *conv_dims; /* dim_labels= decoded; NULL when absent */
+  int64_t feature_group_count;  /* default 1 */
+  int64_t batch_group_count;    /* default 1 */
+  const hlo_dot_dims *dot;      /* dot/ragged-dot/scaled-dot, or any *_batch/contracting_dims attr; else NULL */
+  const hlo_gather_dims *gather;   /* gather (or gather attrs present); else NULL */
+  const hlo_scatter_dims *scatter; /* scatter (or scatter attrs present); else NULL */
+  bool has_dynamic_slice_sizes; /* dynamic_slice_sizes={...} */
+  hlo_ints dynamic_slice_sizes;
+  bool has_tuple_index;         /* index= (get-tuple-element) */
+  int64_t tuple_index;          /* the index= value */
+  bool has_iota_dimension;      /* iota_dimension= */
+  int64_t iota_dimension;
+  hlo_fusion_kind fusion_kind;  /* kind= of a fusion; HLO_FUSION_NONE when absent */
+  const char *custom_call_target; /* decoded string (arena, NUL-terminated); NULL when absent */
+  const hlo_replica_groups *replica_groups; /* NULL when absent */
+  bool has_channel_id;          /* channel_id= */
+  int64_t channel_id;
+  bool has_num_carries;         /* scan: num_carries= */
+  int64_t num_carries;
+  bool is_reverse;              /* scan: is_reverse=true */
+  bool is_associative;          /* scan: is_associative=true */
+  const char *async_execution_thread; /* async ops: decoded, default "main"; NULL for others */
+  int n_operand_layout_constraints;   /* custom-call operand_layout_constraints={...} */
+  const hlo_shape *const *operand_layout_constraints; /* NULL when absent */
+};
+
+/* The attribute NAME as written (first match), or NULL. */
+const hlo_attr *hlo_instr_find_attr(const hlo_instr *in, const char *name);
+
+/* Constants. For a rank-0 integer/pred constant: its value (true = 1). */
+bool hlo_constant_scalar_int(const hlo_instr *in, int64_t *out);
+/* For a rank-0 floating-point constant: its value. */
+bool hlo_constant_scalar_double(const hlo_instr *in, double *out);
+/* For any rank-0 constant: the value as written ("99", "0.5", "-inf",
+ * "true", "(1, 2)"). */
+bool hlo_constant_scalar_text(const hlo_instr *in, const char **text, size_t *len);
+
+/* ------------------------------------------------------------------ */
+/* Computations and modules                                             */
+
+struct hlo_computation {
+  const char *name;             /* interned */
+  int n_instrs;                 /* instructions in textual order (nested operands first) */
+  hlo_instr **instrs;
+  hlo_instr *root;              /* the ROOT-marked instruction, else the last one */
+  int n_params;                 /* parameters, numbered 0..n_params-1 */
+  hlo_instr **params;           /* params[k] = parameter(k) */
+  bool is_entry;                /* the module's entry computation */
+  bool entry_marked;            /* written with ENTRY */
+  const char *execution_thread; /* decoded execution_thread="..." trailer; default "main" */
+  const hlo_shape *signature_result; /* "-> shape" of the signature; NULL without signature */
+  size_t offset;                /* byte offset of the computation's name */
+  hlo_module *module;           /* parent module */
+  int index;                    /* position in module->computations */
+};
+
+struct hlo_module {
+  const char *name;             /* interned; "module_<entry>" without a HloModule line */
+  size_t offset;                /* byte offset of the module's first token */
+  int n_computations;           /* computations in textual order */
+  hlo_computation **computations;
+  hlo_computation *entry;       /* the ENTRY computation, else the last one */
+  int n_attrs;                  /* header attributes as written, in source order */
+  const hlo_attr *attrs;
+  bool has_entry_layout;        /* entry_computation_layout= present */
+  int n_entry_params;           /* its parameter shapes */
+  const hlo_shape *const *entry_params;
+  const hlo_shape *entry_result; /* its result shape */
+  bool is_scheduled;            /* is_scheduled=true */
+  int64_t replica_count;        /* default 1 */
+  int64_t num_partitions;       /* default 1 */
+  arena *arena;                 /* owns everything in the module */
+  hlo_intern *strings;          /* the module's interned strings */
+};
+
+/* The module's interned copy of S (LEN bytes), or NULL if it has none. */
+const char *hlo_module_intern_find(const hlo_module *m, const char *s, size_t len);
+/* The computation named NAME (any C string), or NULL. */
+hlo_computation *hlo_module_find_computation(const hlo_module *m, const char *name);
+/* The instruction named NAME in computation C (any C string), or NULL. */
+hlo_instr *hlo_computation_find_instr(const hlo_computation *c, const char *name);
+/* The module attribute NAME as written, or NULL. */
+const hlo_attr *hlo_module_find_attr(const hlo_module *m, const char *name);
+
+/* ------------------------------------------------------------------ */
+/* Parsing                                                              */
+
+#define HLO_ERROR_MESSAGE_MAX 400
+
+typedef struct hlo_error {
+  size_t offset;                       /* byte offset of the offending text */
+  char message[HLO_ERROR_MESSAGE_MAX]; /* "expected ']' after dimensions, found '}'" */
+} hlo_error;
+
+typedef struct hlo_parse_result {
+  int n_modules;        /* modules in the file (separated by "// -----" lines) */
+  hlo_module **modules; /* in file order */
+} hlo_parse_result;
+
+/* Parses and verifies every module of DATA (LEN bytes; DATA[LEN] must be
+ * '\0'). The text is split into modules at lines that are exactly
+ * "// -----"; offsets are relative to DATA. Returns 0 and fills *OUT, or
+ * returns 1 with *OUT empty and the first error in *ERR. Blank chunks are
+ * skipped; a text without any module is an error. */
+int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err);
+void hlo_parse_result_free(hlo_parse_result *r);
+/* The same, handing each module to EACH as soon as it is verified (so a
+ * large file never holds more than one module). EACH owns the module (it
+ * must hlo_module_free it) and returns 0 to continue; any other value stops
+ * the parse and is returned. Returns 0, 1 on an input error (in *ERR; the
+ * modules already handed out stay valid), or EACH's value. */
+int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
+                        hlo_error *err);
+void hlo_module_free(hlo_module *m);
+
+/* The semantic checks (§9.5 and per-opcode checks); hlo_parse_file runs
+ * them. Returns 0, or 1 with the first problem in *ERR. */
+int hlo_verify_module(const hlo_module *m, hlo_error *err);
+
+#endif

@@ -1,0 +1,721 @@
+/* GNU Bison grammar of the HLO text format (shared/docs/hlo-text-format.md,
+ * Appendix A). Pure parser with byte-offset locations; the actions call the
+ * builders of hlo_build.c. Tokens come from the re2c lexer through
+ * pc_yylex (bottom of this file), which adds the few context-dependent
+ * tokens the grammar needs: NAME_DEF (a name followed by '='),
+ * LAYOUT_LBRACE (§9.3), RAW_DICT (§9.2), the layout field letters and the
+ * attribute-name classes (§9.1). */
+
+%require "3.8"
+%define api.pure full
+%define api.prefix {hlo_yy}
+%define api.value.type union
+%define api.location.type {pc_loc}
+%define parse.error custom
+%define parse.lac full
+%locations
+%param {parse_ctx *P}
+
+%code requires {
+#include "parse_ctx.h"
+}
+
+%code provides {
+int hlo_yyparse(parse_ctx *P);
+/* The token wrapper (hlo_tokwrap.c). */
+int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P);
+/* Describes the last token read (for "found ..."). */
+void pc_describe_last(parse_ctx *P, char *buf, size_t cap);
+/* What the innermost open bracket belongs to ("in dimensions"), or NULL. */
+const char *pc_bracket_context(parse_ctx *P);
+/* The innermost open bracket, if any. */
+bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open);
+}
+
+%code {
+#include <stdio.h>
+#include <string.h>
+
+static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg);
+
+#define YYLLOC_DEFAULT(Cur, Rhs, N)                 \
+  do {                                              \
+    if (N) {                                        \
+      (Cur).first = YYRHSLOC(Rhs, 1).first;         \
+      (Cur).last = YYRHSLOC(Rhs, N).last;           \
+    } else {                                        \
+      (Cur).first = (Cur).last = YYRHSLOC(Rhs, 0).last; \
+    }                                               \
+  } while (0)
+
+/* Nesting is limited by the token wrapper (HLO_MAX_NESTING); the stack
+ * never needs more than a few states per level. */
+#define YYMAXDEPTH (HLO_MAX_NESTING * 8 + 1000)
+#define YYINITDEPTH 256
+
+#define CHECK(x) do { if ((x) < 0) YYABORT; } while (0)
+#define NN(x) do { if (!(x)) YYABORT; } while (0)
+static const pc_range no_range = {0, 0};
+}
+
+%token <pc_tok> PCT_NAME "name" NAME_COLON "'name:'" IDENT "identifier" PRIM_TYPE "element type"
+%token <pc_tok> INT "integer" FLOAT "floating-point number" NEG_INF "'-inf'"
+%token <pc_tok> DIM_LABELS "dimension labels" DXD "window dimensions" PAD "padding"
+%token <pc_tok> STRING "string" RAW_DICT "raw dictionary"
+%token <pc_tok> NAME_DEF "instruction name"
+%token <pc_tok> KW_TRUE "'true'" KW_FALSE "'false'" KW_INF "'inf'" KW_HLOMODULE "'HloModule'"
+%token <pc_tok> KW_ENTRY "'ENTRY'" KW_ROOT "'ROOT'"
+%token <pc_tok> KW_FILENAMES "'FileNames'" KW_FUNCTIONNAMES "'FunctionNames'"
+%token <pc_tok> KW_FILELOCATIONS "'FileLocations'" KW_STACKFRAMES "'StackFrames'"
+%token <pc_tok> KW_MAXIMAL "'maximal'" KW_REPLICATED "'replicated'" KW_MANUAL "'manual'"
+%token <pc_tok> KW_UNKNOWN "'unknown'" KW_UNREDUCED "'unreduced'"
+%token <pc_tok> KW_LAST_TILE "'last_tile_dim_replicate'" KW_SHARD_AS "'shard_as'" KW_SHARD_LIKE "'shard_like'"
+%token <pc_tok> KW_CONSTANT "'constant'" KW_PARAMETER "'parameter'"
+%token <pc_tok> B_PAREN "'b('" LAYOUT_LBRACE "layout '{'"
+%token <pc_tok> LF_T "'T'" LF_L "'L'" LF_E "'E'" LF_S "'S'" LF_SC "'SC'" LF_P "'P'" LF_M "'M'" LF_D "'D'"
+%token <pc_tok> ARROW "'->'" LEQ "'<='" DOTS "'...'" SEP "'// -----'"
+%token <pc_tok> EQ "'='" COMMA "','" COLON "':'" STAR "'*'" QUESTION "'?'" HASH "'#'" PLUS "'+'" TILDE "'~'"
+%token <pc_tok> LBRACKET "'['" RBRACKET "']'" LBRACE "'{'" RBRACE "'}'" LPAREN "'('" RPAREN "')'"
+%token <pc_tok> A_GENERIC "attribute" A_COMP "computation attribute" A_COMP_LIST "computation-list attribute"
+%token <pc_tok> A_SHARDING "sharding attribute" A_METADATA "metadata attribute"
+%token <pc_tok> A_FRONTEND "frontend_attributes attribute" A_BACKEND "backend_config attribute"
+%token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
+%token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
+%token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
+
+%type <pc_tok> name comp_name module_name root_opt entry_opt attr_plain def_name opcode
+%type <hlo_shape *> shape array_shape shape_opt signature_opt
+%type <hlo_layout *> layout layout_opt
+%type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
+%type <pc_range> shape_list_opt shape_list operands_opt operands attrs comp_refs_opt comp_refs comp_ref
+%type <hlo_instr *> rhs
+%type <int> dlt_mods
+
+%%
+
+file
+  : chunk
+  | file SEP chunk
+  ;
+
+chunk
+  : %empty
+  | module                              { CHECK(pc_module_finish(P)); }
+  ;
+
+module
+  : header stack_tables_opt computations
+  | stack_tables computations
+  | computations
+  ;
+
+/* ---- module header ----------------------------------------------------- */
+
+header
+  : KW_HLOMODULE module_name            { pc_module_name(P, &$2); }
+    header_attrs                        { CHECK(pc_header_done(P)); }
+  ;
+
+module_name
+  : name | NAME_COLON | DIM_LABELS | INT
+  ;
+
+header_attrs
+  : %empty
+  | header_attrs COMMA header_attr
+  ;
+
+header_attr
+  : A_HDR_LAYOUT hdr_layout_value
+  | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | attr_plain gv_unit                  { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  ;
+
+hdr_layout_value
+  : LBRACE LPAREN shape_list_opt RPAREN ARROW shape RBRACE
+      { pc_loc v = {$1.off, @7.last};
+        CHECK(pc_attr_push(P, &$<pc_tok>0, v, (int)($3.e - $3.b), pc_shapes_take(P, $3), $6, NULL)); }
+  ;
+
+/* Attribute names whose value needs no special lexing. */
+attr_plain
+  : A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA
+  | A_SHAPE | A_SHAPE_LIST | A_LITERAL
+  ;
+
+/* ---- stack-frame tables (§3.3) ----------------------------------------- */
+
+stack_tables_opt
+  : %empty
+  | stack_tables
+  ;
+
+stack_tables
+  : st_section
+  | stack_tables st_section
+  ;
+
+st_section
+  : KW_FILENAMES st_strings
+  | KW_FUNCTIONNAMES st_strings
+  | KW_FILELOCATIONS st_braces
+  | KW_STACKFRAMES st_braces
+  ;
+
+st_strings
+  : %empty
+  | st_strings INT STRING
+  ;
+
+st_braces
+  : %empty
+  | st_braces INT LBRACE gv_inner RBRACE
+  ;
+
+/* ---- computations ------------------------------------------------------ */
+
+computations
+  : computation
+  | computations computation
+  ;
+
+computation
+  : entry_opt comp_name signature_opt   { CHECK(pc_comp_begin(P, $1.ptr ? &$1 : NULL, &$2, $3)); }
+    LBRACE instr_list RBRACE comp_trailer { CHECK(pc_comp_end(P, @8)); }
+  ;
+
+entry_opt
+  : %empty                              { memset(&$$, 0, sizeof $$); }
+  | KW_ENTRY
+  ;
+
+comp_name
+  : name
+  ;
+
+signature_opt
+  : %empty                              { $$ = NULL; }
+  | LPAREN params_opt RPAREN ARROW shape { $$ = $5; }
+  ;
+
+params_opt
+  : %empty
+  | params
+  ;
+
+params
+  : param
+  | params COMMA param
+  ;
+
+param
+  : NAME_COLON shape
+  | name COLON shape
+  | name shape
+  ;
+
+comp_trailer
+  : %empty
+  | comp_trailer COMMA attr_plain gv_unit { CHECK(pc_comp_trailer(P, &$3, @4)); }
+  ;
+
+/* ---- instructions (§5) ------------------------------------------------- */
+
+instr_list
+  : instruction
+  | instr_list instruction
+  ;
+
+instruction
+  : root_opt def_name shape_opt rhs attrs { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
+  ;
+
+root_opt
+  : %empty                              { memset(&$$, 0, sizeof $$); }
+  | KW_ROOT
+  ;
+
+/* 'name =' (NAME_DEF), or the lenient 'name=' without a space. */
+def_name
+  : NAME_DEF
+  | A_GENERIC
+  ;
+
+shape_opt
+  : %empty                              { $$ = NULL; }
+  | shape
+  ;
+
+rhs
+  : KW_PARAMETER LPAREN INT RPAREN      { NN($$ = pc_rhs_parameter(P, &$1, &$3)); }
+  | KW_CONSTANT LPAREN literal RPAREN   { NN($$ = pc_rhs_constant(P, &$1, @3)); }
+  | opcode LPAREN operands_opt RPAREN   { NN($$ = pc_rhs_op(P, &$1, $3)); }
+  ;
+
+opcode
+  : IDENT
+  ;
+
+operands_opt
+  : %empty                              { $$ = (pc_range){(uint32_t)P->operands.n, (uint32_t)P->operands.n}; }
+  | operands
+  ;
+
+operands
+  : operand                             { $$ = (pc_range){(uint32_t)P->operands.n - 1, (uint32_t)P->operands.n}; }
+  | operands COMMA operand              { $$ = (pc_range){$1.b, (uint32_t)P->operands.n}; }
+  ;
+
+operand
+  : name                                { CHECK(pc_operand_name(P, NULL, &$1, NULL)); }
+  | shape name                          { CHECK(pc_operand_name(P, $1, &$2, NULL)); }
+  | rhs                                 { CHECK(pc_operand_nested(P, NULL, $1, NULL)); }
+  | shape rhs                           { CHECK(pc_operand_nested(P, $1, $2, NULL)); }
+  ;
+
+/* Names; the soft keywords are accepted as names (§2.9 lenient). */
+name
+  : PCT_NAME | IDENT | KW_CONSTANT | KW_PARAMETER
+  | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
+  | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE | KW_INF
+  ;
+
+attrs
+  : %empty                              { $$ = (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
+  | attrs COMMA attribute               { $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
+  ;
+
+attribute
+  : A_GENERIC gv_top                    { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_COMP comp_ref                     { CHECK(pc_attr_push(P, &$1, @2, 1, pc_comprefs_take(P, $2), NULL, NULL)); }
+  | A_COMP_LIST LBRACE comp_refs_opt RBRACE
+      { pc_loc v = {$2.off, @4.last};
+        CHECK(pc_attr_push(P, &$1, v, (int)($3.e - $3.b), pc_comprefs_take(P, $3), NULL, NULL)); }
+  | A_SHARDING sharding                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_METADATA metadata                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_SHAPE shape                       { CHECK(pc_attr_push(P, &$1, @2, 1, $2, NULL, NULL)); }
+  | A_SHAPE_LIST LBRACE shape_list_opt RBRACE
+      { pc_loc v = {$2.off, @4.last};
+        CHECK(pc_attr_push(P, &$1, v, (int)($3.e - $3.b), pc_shapes_take(P, $3), NULL, NULL)); }
+  | A_LITERAL shaped_literal            { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_HDR_LAYOUT hdr_layout_value
+  ;
+
+comp_ref
+  : name                                { CHECK(pc_compref_push(P, &$1, NULL, $1.off, &$$)); }
+  | inline_open instr_list RBRACE
+      { hlo_computation *c = pc_inline_end(P); NN(c); CHECK(pc_compref_push(P, NULL, c, @1.first, &$$)); }
+  ;
+
+inline_open
+  : LBRACE                              { CHECK(pc_inline_begin(P, $1.off)); }
+  ;
+
+comp_refs_opt
+  : %empty                              { $$ = (pc_range){(uint32_t)P->comprefs.n, (uint32_t)P->comprefs.n}; }
+  | comp_refs
+  ;
+
+comp_refs
+  : comp_ref
+  | comp_refs COMMA comp_ref            { $$ = (pc_range){$1.b, $3.e}; }
+  ;
+
+backend_value
+  : STRING
+  | RAW_DICT
+  ;
+
+/* frontend_attributes={key="v",key={raw},...} */
+fa_value
+  : LBRACE fa_items_opt RBRACE
+  ;
+
+fa_items_opt
+  : %empty
+  | fa_items
+  | fa_items COMMA
+  ;
+
+fa_items
+  : fa_item
+  | fa_items COMMA fa_item
+  ;
+
+fa_item
+  : FA_KEY STRING
+  | FA_KEY RAW_DICT
+  ;
+
+/* metadata={op_type="..." op_name="..." ...} or a list of those. */
+metadata
+  : METADATA_VALUE
+  | LBRACE md_items_opt RBRACE
+  | LBRACE md_list RBRACE
+  ;
+
+md_list
+  : md_brace
+  | md_list COMMA md_brace
+  ;
+
+md_brace
+  : LBRACE md_items_opt RBRACE
+  ;
+
+md_items_opt
+  : %empty
+  | md_items
+  ;
+
+md_items
+  : md_item
+  | md_items md_item
+  | md_items COMMA md_item
+  ;
+
+md_item
+  : attr_plain gv_unit
+  ;
+
+/* ---- sharding (§5.7.11) ------------------------------------------------ */
+
+sharding
+  : LBRACE RBRACE
+  | LBRACE sh_body RBRACE
+  | LBRACE sh_leaves RBRACE
+  ;
+
+sh_leaves
+  : sh_leaf
+  | sh_leaves COMMA sh_leaf
+  ;
+
+sh_leaf
+  : LBRACE RBRACE
+  | LBRACE sh_body RBRACE
+  ;
+
+sh_body
+  : sh_items
+  | IDENT gv_inner                      /* named (mesh) shardings: kept raw */
+  ;
+
+sh_items
+  : sh_item
+  | sh_items sh_item
+  ;
+
+sh_item
+  : KW_REPLICATED | KW_MAXIMAL | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED | KW_LAST_TILE
+  | KW_SHARD_AS INT
+  | KW_SHARD_LIKE INT
+  | A_GENERIC INT
+  | A_GENERIC LBRACKET ints RBRACKET sh_devices
+  | A_GENERIC LBRACE sg_list_opt RBRACE
+  | A_METADATA metadata
+  ;
+
+sh_devices
+  : ints
+  | LEQ LBRACKET ints RBRACKET
+  | LEQ LBRACKET ints RBRACKET IDENT LPAREN ints RPAREN
+  ;
+
+sg_list_opt
+  : %empty
+  | sg_list
+  ;
+
+sg_list
+  : sg
+  | sg_list COMMA sg
+  ;
+
+sg
+  : KW_REPLICATED | KW_MANUAL | KW_MAXIMAL | KW_UNREDUCED
+  ;
+
+ints
+  : INT                                 { $$ = (pc_range){0, 0}; }
+  | ints COMMA INT
+  ;
+
+/* ---- literals (§5.8) ----------------------------------------------------- */
+
+literal
+  : lit
+  ;
+
+lit
+  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE
+  | LBRACE lit_list_opt RBRACE
+  | LBRACE DOTS RBRACE
+  | LPAREN lit_list_opt RPAREN
+  ;
+
+lit_list_opt
+  : %empty
+  | lit_list
+  ;
+
+lit_list
+  : lit
+  | lit_list COMMA lit
+  ;
+
+shaped_literal
+  : shape lit                           { CHECK(pc_literal_check(P, $1, @2.first, @2.last, NULL)); }
+  | LPAREN sl_list RPAREN
+  ;
+
+sl_list
+  : shaped_literal
+  | sl_list COMMA shaped_literal
+  ;
+
+/* ---- generic attribute values (§9.4) --------------------------------------
+ * Values interpreted later from their text (hlo_attrs.c), or kept raw. */
+
+gv_top
+  : gv_unit
+  | gv_top gv_unit
+  ;
+
+gv_unit
+  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | STRING | IDENT | PCT_NAME
+  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
+  | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
+  | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
+  | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
+  | LBRACE gv_inner RBRACE
+  | LAYOUT_LBRACE gv_inner RBRACE
+  | LPAREN gv_inner RPAREN
+  | LBRACKET gv_inner RBRACKET
+  ;
+
+gv_inner
+  : %empty
+  | gv_inner gv_inner_item
+  ;
+
+gv_inner_item
+  : gv_unit | COMMA | NAME_DEF | KW_ROOT | KW_ENTRY | KW_HLOMODULE
+  | KW_FILENAMES | KW_FUNCTIONNAMES | KW_FILELOCATIONS | KW_STACKFRAMES
+  | A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
+  | A_SHAPE | A_SHAPE_LIST | A_LITERAL | A_HDR_LAYOUT | FA_KEY
+  | LF_T | LF_L | LF_E | LF_S | LF_SC | LF_P | LF_M | LF_D
+  ;
+
+/* ---- shapes (§4) ---------------------------------------------------------- */
+
+shape
+  : array_shape                         { pc_shape_cache_put(P, $1, @$); }
+  | SHAPE_TOK                           { $$ = (hlo_shape *)$1.shape; }
+  | LPAREN shape_list_opt RPAREN        { NN($$ = pc_tuple_shape(P, $2)); pc_shape_cache_put(P, $$, @$); }
+  | B_PAREN LPAREN shape RPAREN         { NN($$ = pc_buffer_shape(P, $3)); }
+  ;
+
+shape_list_opt
+  : %empty                              { $$ = (pc_range){(uint32_t)P->shapes.n, (uint32_t)P->shapes.n}; }
+  | shape_list
+  ;
+
+shape_list
+  : shape                               { pc_push_shape(P, $1, &$$); }
+  | shape_list COMMA shape              { pc_push_shape(P, $3, NULL); $$ = (pc_range){$1.b, (uint32_t)P->shapes.n}; }
+  ;
+
+array_shape
+  : PRIM_TYPE LBRACKET dims_opt RBRACKET layout_opt { NN($$ = pc_array_shape(P, &$1, $3, $5, @$)); }
+  ;
+
+dims_opt
+  : %empty                              { $$ = (pc_range){(uint32_t)P->dims.n, (uint32_t)P->dims.n}; }
+  | dims
+  ;
+
+dims
+  : INT                                 { CHECK(pc_push_dim(P, &$1, 0, &$$)); }
+  | LEQ INT                             { CHECK(pc_push_dim(P, &$2, 1, &$$)); }
+  | QUESTION                            { CHECK(pc_push_dim(P, &$1, 2, &$$)); }
+  | dims COMMA INT                      { CHECK(pc_push_dim(P, &$3, 0, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->dims.n}; }
+  | dims COMMA LEQ INT                  { CHECK(pc_push_dim(P, &$4, 1, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->dims.n}; }
+  | dims COMMA QUESTION                 { CHECK(pc_push_dim(P, &$3, 2, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->dims.n}; }
+  ;
+
+layout_opt
+  : %empty                              { $$ = NULL; }
+  | layout
+  ;
+
+layout
+  : lay_open m2m_opt lay_fields_opt RBRACE { NN($$ = pc_layout_end(P, $2)); }
+  ;
+
+lay_open
+  : LAYOUT_LBRACE                       { pc_layout_begin(P, $1.off); }
+  ;
+
+m2m_opt
+  : %empty                              { $$ = (pc_range){(uint32_t)P->ints.n, (uint32_t)P->ints.n}; }
+  | m2m
+  ;
+
+m2m
+  : INT                                 { CHECK(pc_push_int(P, &$1, &$$, false)); }
+  | m2m COMMA INT                       { CHECK(pc_push_int(P, &$3, NULL, false)); $$ = (pc_range){$1.b, (uint32_t)P->ints.n}; }
+  ;
+
+lay_fields_opt
+  : %empty
+  | COLON lay_fields
+  ;
+
+lay_fields
+  : %empty
+  | lay_fields lay_field
+  ;
+
+lay_field
+  : LF_T tiles                          { CHECK(pc_layout_field(P, 'T', &$1, @$, NULL, $2)); }
+  | LF_L LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'L', &$3, @$, NULL, no_range)); }
+  | LF_E LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'E', &$3, @$, NULL, no_range)); }
+  | LF_S LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'S', &$3, @$, NULL, no_range)); }
+  | LF_M LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'M', &$3, @$, NULL, no_range)); }
+  | HASH LPAREN PRIM_TYPE RPAREN        { CHECK(pc_layout_field(P, '#', &$3, @$, NULL, no_range)); }
+  | STAR LPAREN PRIM_TYPE RPAREN        { CHECK(pc_layout_field(P, '*', &$3, @$, NULL, no_range)); }
+  | LF_SC splits                        { CHECK(pc_layout_field(P, 'C', &$1, @$, NULL, $2)); }
+  | LF_P LPAREN shape RPAREN            { CHECK(pc_layout_field(P, 'P', &$1, @$, $3, no_range)); }
+  | LF_D LPAREN dlts_opt RPAREN         { CHECK(pc_layout_field(P, 'D', &$1, @$, NULL, $3)); }
+  ;
+
+tiles
+  : LPAREN tdims_opt RPAREN             { CHECK(pc_push_tile(P, $2, &$$)); }
+  | tiles LPAREN tdims_opt RPAREN       { CHECK(pc_push_tile(P, $3, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->tiles.n}; }
+  ;
+
+tdims_opt
+  : %empty                              { $$ = (pc_range){(uint32_t)P->ints.n, (uint32_t)P->ints.n}; }
+  | tdims
+  ;
+
+tdims
+  : INT                                 { CHECK(pc_push_tile_dim(P, &$1, false, &$$)); }
+  | STAR                                { CHECK(pc_push_tile_dim(P, &$1, true, &$$)); }
+  | tdims COMMA INT                     { CHECK(pc_push_tile_dim(P, &$3, false, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->ints.n}; }
+  | tdims COMMA STAR                    { CHECK(pc_push_tile_dim(P, &$3, true, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->ints.n}; }
+  ;
+
+splits
+  : LPAREN INT COLON m2m RPAREN         { CHECK(pc_push_split(P, &$2, $4, &$$)); }
+  | splits LPAREN INT COLON m2m RPAREN  { CHECK(pc_push_split(P, &$3, $5, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->splits.n}; }
+  ;
+
+dlts_opt
+  : %empty                              { $$ = (pc_range){(uint32_t)P->dlts.n, (uint32_t)P->dlts.n}; }
+  | dlts
+  ;
+
+dlts
+  : IDENT dlt_mods                      { CHECK(pc_push_dlt(P, &$1, $2, &$$)); }
+  | dlts COMMA IDENT dlt_mods           { CHECK(pc_push_dlt(P, &$3, $4, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->dlts.n}; }
+  ;
+
+dlt_mods
+  : %empty                              { $$ = 0; }
+  | PLUS                                { $$ = 1; }
+  | TILDE                               { $$ = 2; }
+  | PLUS TILDE                          { $$ = 3; }
+  ;
+
+%%
+
+static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg) {
+  /* Only reached for "memory exhausted": nesting is limited before that. */
+  pc_error(P, l->first, "%s", msg);
+}
+
+static const char *sym_display(yysymbol_kind_t k) {
+  switch (k) {
+  case YYSYMBOL_YYEOF: return "end of input";
+  case YYSYMBOL_A_GENERIC: case YYSYMBOL_A_COMP: case YYSYMBOL_A_COMP_LIST:
+  case YYSYMBOL_A_SHARDING: case YYSYMBOL_A_METADATA: case YYSYMBOL_A_FRONTEND:
+  case YYSYMBOL_A_BACKEND: case YYSYMBOL_A_SHAPE: case YYSYMBOL_A_SHAPE_LIST:
+  case YYSYMBOL_A_LITERAL: case YYSYMBOL_A_HDR_LAYOUT:
+    return "attribute";
+  case YYSYMBOL_LAYOUT_LBRACE: return "'{'";
+  case YYSYMBOL_NAME_DEF: return "'name ='";
+  case YYSYMBOL_KW_MAXIMAL: case YYSYMBOL_KW_REPLICATED: case YYSYMBOL_KW_MANUAL:
+  case YYSYMBOL_KW_UNKNOWN: case YYSYMBOL_KW_UNREDUCED: case YYSYMBOL_KW_LAST_TILE:
+  case YYSYMBOL_KW_SHARD_AS: case YYSYMBOL_KW_SHARD_LIKE: case YYSYMBOL_KW_INF:
+  case YYSYMBOL_KW_CONSTANT: case YYSYMBOL_KW_PARAMETER: case YYSYMBOL_IDENT: case YYSYMBOL_PCT_NAME:
+    return "name";
+  case YYSYMBOL_SHAPE_TOK: return "shape";
+  default: return yysymbol_name(k);
+  }
+}
+
+static bool has_sym(const yysymbol_kind_t *v, int n, yysymbol_kind_t k) {
+  for (int i = 0; i < n; i++)
+    if (v[i] == k) return true;
+  return false;
+}
+
+static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
+  enum { MAXSHOW = 5 };
+  yysymbol_kind_t exp[YYNTOKENS];
+  int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
+  const pc_loc *loc = yypcontext_location(ctx);
+  const hlo_token *last = &P->last, *prev = &P->before_last;
+  /* "g32[...]": an identifier where an element type belongs */
+  if (last->kind == HT_LBRACKET && prev->kind == HT_IDENT && prev->off + prev->len == last->off)
+    return pc_error(P, prev->off, "unknown element type '%.*s'", (int)(prev->len > 40 ? 40 : prev->len), prev->ptr), 0;
+  if (last->kind == HT_IDENT && has_sym(exp, n, YYSYMBOL_PRIM_TYPE) && P->data[last->off + last->len] == '[')
+    return pc_error(P, last->off, "unknown element type '%.*s'", (int)(last->len > 40 ? 40 : last->len), last->ptr), 0;
+  /* the end of the input inside brackets: point at the unclosed one */
+  size_t boff;
+  char bopen;
+  if (last->kind == HT_EOF && pc_unclosed_bracket(P, &boff, &bopen))
+    return pc_error(P, boff, "'%c' is not closed before the end of input", bopen), 0;
+  const char *names[YYNTOKENS];
+  int m = 0;
+  bool has_def = has_sym(exp, n, YYSYMBOL_NAME_DEF);
+  for (int i = 0; i < n; i++) {
+    if (has_def && exp[i] == YYSYMBOL_A_GENERIC) continue; /* the lenient 'name=' form */
+    const char *d = sym_display(exp[i]);
+    int dup = 0;
+    for (int j = 0; j < m; j++) dup |= strcmp(names[j], d) == 0;
+    if (!dup) names[m++] = d;
+  }
+  char want[256];
+  size_t w = 0;
+  want[0] = '\0';
+  if (has_sym(exp, n, YYSYMBOL_KW_ENTRY)) {
+    snprintf(want, sizeof want, "a computation");
+  } else if (has_sym(exp, n, YYSYMBOL_INT) && has_sym(exp, n, YYSYMBOL_FLOAT) && m > 3) {
+    snprintf(want, sizeof want, "a value");
+  } else {
+    int show = m > MAXSHOW ? MAXSHOW : m;
+    for (int i = 0; i < show && w < sizeof want; i++) {
+      const char *sep = i == 0 ? "" : (i == show - 1 && show == m) ? " or " : ", ";
+      w += (size_t)snprintf(want + w, sizeof want - w, "%s%s", sep, names[i]);
+    }
+    if (show < m && w < sizeof want) snprintf(want + w, sizeof want - w, ", ...");
+  }
+  char found[160];
+  pc_describe_last(P, found, sizeof found);
+  const char *ctxt = pc_bracket_context(P);
+  char after[96] = "";
+  if (prev->kind == HT_ATTR_NAME)
+    snprintf(after, sizeof after, " after '%.*s='", (int)(prev->len > 40 ? 40 : prev->len), prev->ptr);
+  if (m == 0)
+    pc_error(P, loc->first, "unexpected %s", found);
+  else
+    pc_error(P, loc->first, "expected %s%s%s%s, found %s", want, after, ctxt && !*after ? " " : "",
+             ctxt && !*after ? ctxt : "", found);
+  return 0;
+}

@@ -1,0 +1,547 @@
+/* The token wrapper between the re2c lexer and the Bison parser.
+ *
+ * It maps lexer tokens to grammar tokens and adds the context-dependent
+ * decisions that keep the grammar LALR(1):
+ *   - NAME_DEF: a name followed by '=' (the start of an instruction);
+ *   - LAYOUT_LBRACE: '{' right after ']' whose content starts like a layout
+ *     (a digit, '-', ':' or '}'), §9.3;
+ *   - RAW_DICT after backend_config= and after a key of
+ *     frontend_attributes={...}, §9.2;
+ *   - the layout field letters T L E S SC P M D after a layout's ':';
+ *   - attribute names classified by the attribute catalogue, §9.1.
+ * It also limits the bracket nesting depth (HLO_MAX_NESTING). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo_parser.h"
+#include "parse_ctx.h"
+
+/* Context codes of open brackets, for "expected ... in <context>". */
+enum {
+  BK_OTHER, BK_DIMS, BK_LAYOUT, BK_OPERANDS, BK_TUPLE_SHAPE, BK_LITERAL, BK_ATTR,
+  BK_SIGNATURE, BK_BODY,
+};
+
+static const char *const bk_names[] = {
+    NULL, "in dimensions", "in layout", "in operand list", "in tuple shape", "in literal",
+    "in attribute value", "in signature", "in computation body",
+};
+
+static int lexer_to_grammar(hlo_tok_kind k) {
+  switch (k) {
+  case HT_PCT_NAME: return PCT_NAME;
+  case HT_NAME_COLON: return NAME_COLON;
+  case HT_PRIM_TYPE: return PRIM_TYPE;
+  case HT_IDENT: return IDENT;
+  case HT_INT: return INT;
+  case HT_FLOAT: return FLOAT;
+  case HT_NEG_INF: return NEG_INF;
+  case HT_DIM_LABELS: return DIM_LABELS;
+  case HT_DXD: return DXD;
+  case HT_PAD: return PAD;
+  case HT_STRING: return STRING;
+  case HT_RAW_DICT: return RAW_DICT;
+  case HT_ARROW: return ARROW;
+  case HT_LEQ: return LEQ;
+  case HT_DOTS: return DOTS;
+  case HT_B_PAREN: return B_PAREN;
+  case HT_EQ: return EQ;
+  case HT_COMMA: return COMMA;
+  case HT_COLON: return COLON;
+  case HT_STAR: return STAR;
+  case HT_QUESTION: return QUESTION;
+  case HT_HASH: return HASH;
+  case HT_PLUS: return PLUS;
+  case HT_TILDE: return TILDE;
+  case HT_LBRACKET: return LBRACKET;
+  case HT_RBRACKET: return RBRACKET;
+  case HT_LBRACE: return LBRACE;
+  case HT_RBRACE: return RBRACE;
+  case HT_LPAREN: return LPAREN;
+  case HT_RPAREN: return RPAREN;
+  case HT_KW_TRUE: return KW_TRUE;
+  case HT_KW_FALSE: return KW_FALSE;
+  case HT_KW_INF: return KW_INF;
+  case HT_KW_HLOMODULE: return KW_HLOMODULE;
+  case HT_KW_ENTRY: return KW_ENTRY;
+  case HT_KW_ROOT: return KW_ROOT;
+  case HT_KW_FILENAMES: return KW_FILENAMES;
+  case HT_KW_FUNCTIONNAMES: return KW_FUNCTIONNAMES;
+  case HT_KW_FILELOCATIONS: return KW_FILELOCATIONS;
+  case HT_KW_STACKFRAMES: return KW_STACKFRAMES;
+  case HT_KW_MAXIMAL: return KW_MAXIMAL;
+  case HT_KW_REPLICATED: return KW_REPLICATED;
+  case HT_KW_MANUAL: return KW_MANUAL;
+  case HT_KW_UNKNOWN: return KW_UNKNOWN;
+  case HT_KW_UNREDUCED: return KW_UNREDUCED;
+  case HT_KW_LAST_TILE_DIM_REPLICATE: return KW_LAST_TILE;
+  case HT_KW_SHARD_AS: return KW_SHARD_AS;
+  case HT_KW_SHARD_LIKE: return KW_SHARD_LIKE;
+  case HT_KW_CONSTANT: return KW_CONSTANT;
+  case HT_KW_PARAMETER: return KW_PARAMETER;
+  case HT_SEP: return SEP;
+  default: return HLO_YYUNDEF;
+  }
+}
+
+static const int attr_class_token[] = {
+    [PC_A_GENERIC] = A_GENERIC,     [PC_A_COMP] = A_COMP,           [PC_A_COMP_LIST] = A_COMP_LIST,
+    [PC_A_SHARDING] = A_SHARDING,   [PC_A_METADATA] = A_METADATA,   [PC_A_FRONTEND] = A_FRONTEND,
+    [PC_A_BACKEND] = A_BACKEND,     [PC_A_SHAPE] = A_SHAPE,         [PC_A_SHAPE_LIST] = A_SHAPE_LIST,
+    [PC_A_LITERAL] = A_LITERAL,     [PC_A_HDR_LAYOUT] = A_HDR_LAYOUT,
+};
+
+static bool name_like(hlo_tok_kind k) {
+  switch (k) {
+  case HT_PCT_NAME: case HT_IDENT: case HT_KW_CONSTANT: case HT_KW_PARAMETER:
+  case HT_KW_MAXIMAL: case HT_KW_REPLICATED: case HT_KW_MANUAL: case HT_KW_UNKNOWN:
+  case HT_KW_UNREDUCED: case HT_KW_LAST_TILE_DIM_REPLICATE: case HT_KW_SHARD_AS:
+  case HT_KW_SHARD_LIKE: case HT_KW_INF:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* The '{' just read followed ']': does a layout start here (§9.3)? */
+static bool layout_brace_follows(parse_ctx *P) {
+  const char *at;
+  char c = hlo_lex_peek(&P->lx, &at);
+  return (c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}';
+}
+
+static int layout_letter(const hlo_token *t) {
+  if (t->len == 1) {
+    switch (t->ptr[0]) {
+    case 'T': return LF_T;
+    case 'L': return LF_L;
+    case 'E': return LF_E;
+    case 'S': return LF_S;
+    case 'P': return LF_P;
+    case 'M': return LF_M;
+    case 'D': return LF_D;
+    default: return 0;
+    }
+  }
+  if (t->len == 2 && t->ptr[0] == 'S' && t->ptr[1] == 'C') return LF_SC;
+  return 0;
+}
+
+/* ---- shape cache -----------------------------------------------------------
+ * Dumps repeat the same shape text over and over (operand shapes, tuple
+ * types of get-tuple-element operands). A shape's text always denotes the
+ * same shape, so the first parse of a text is remembered; when the token
+ * wrapper meets the same text again (delimited by a quick byte scan) it
+ * returns one SHAPE_TOK carrying the shape instead of the dozen tokens. The
+ * scan is conservative: anything unusual (comments in odd places, a layout
+ * separated from its ']', nested braces in a layout) makes it give up, and
+ * the grammar parses the text normally. */
+
+typedef struct pc_shape_ent {
+  const char *text;
+  uint32_t len;
+  uint32_t hash;
+  const hlo_shape *shape;
+} pc_shape_ent;
+
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+
+static const char *skip_blanks(const char *p) {
+  while (is_blank(*p)) p++;
+  return p;
+}
+
+/* End of an array shape's text "f32[2,3]{1,0:T(8,128)}" starting at P, or
+ * NULL when the text is unusual (then the grammar takes it). */
+static const char *scan_array(const char *p) {
+  const char *w = p;
+  while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
+  if (p == w || *p != '[') return NULL;
+  p++;
+  while ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '<' || *p == '=' || *p == '?') p++;
+  if (*p != ']') return NULL;
+  p++;
+  const char *after = p;
+  if (*p == '{') {
+    char c = p[1];
+    if (!((c >= '0' && c <= '9') || c == ':' || c == '}')) return after;
+    for (p++;; p++) {
+      c = *p;
+      if (c == '}') return p + 1;
+      if (c == '{' || c == '\0' || c == '/' || c == '\n' || c == '"') return NULL;
+    }
+  }
+  /* a layout after blanks is still the shape's layout (§9.3): give up */
+  const char *q = skip_blanks(p);
+  if (*q == '/') return NULL;
+  if (*q == '{') {
+    const char *r = skip_blanks(q + 1);
+    char c = *r;
+    if ((c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' || c == '/') return NULL;
+  }
+  return after;
+}
+
+/* End of a tuple shape's text: its matching ')'. Only the extent matters:
+ * a cache hit means this exact text was parsed as a shape before. */
+static const char *scan_tuple(const char *p) {
+  int depth = 0;
+  for (;; p++) {
+    char c = *p;
+    if (c == '(') depth++;
+    else if (c == ')') {
+      if (--depth == 0) return p + 1;
+    } else if (c == '\0' || c == '"') {
+      return NULL;
+    }
+  }
+}
+
+void pc_shape_cache_reset(parse_ctx *P) {
+  if (P->scache) memset(P->scache, 0, (P->scache_mask + 1) * sizeof *P->scache);
+  P->scache_n = 0;
+}
+
+static pc_shape_ent *scache_slot(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
+  for (size_t i = h & P->scache_mask;; i = (i + 1) & P->scache_mask) {
+    pc_shape_ent *e = &P->scache[i];
+    if (!e->text || (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)) return e;
+  }
+}
+
+void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
+  if (!s || loc.last - loc.first > 4096) return;
+  if (!P->scache) {
+    P->scache_mask = 4095;
+    P->scache = calloc(P->scache_mask + 1, sizeof *P->scache);
+    if (!P->scache) return;
+  }
+  const char *text = P->data + loc.first;
+  uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_bytes(text, len);
+  pc_shape_ent *e = scache_slot(P, text, len, h);
+  if (e->text) return;
+  *e = (pc_shape_ent){text, len, h, s};
+  if (++P->scache_n * 2 > P->scache_mask + 1) {
+    size_t n = (P->scache_mask + 1) * 2;
+    pc_shape_ent *old = P->scache, *nw = calloc(n, sizeof *nw);
+    if (!nw) return;
+    size_t oldn = P->scache_mask + 1;
+    P->scache = nw;
+    P->scache_mask = n - 1;
+    for (size_t i = 0; i < oldn; i++)
+      if (old[i].text) *scache_slot(P, old[i].text, old[i].len, old[i].hash) = old[i];
+    free(old);
+  }
+}
+
+/* The shape text starting at the token T, if it was parsed before. */
+static const hlo_shape *scache_find(parse_ctx *P, const hlo_token *t, const char **end) {
+  if (!P->scache_n) return NULL;
+  const char *start = P->data + t->off;
+  if (t->kind == HT_LPAREN) {
+    char c = *skip_blanks(start + 1);
+    if (!((c >= 'a' && c <= 'z') || c == '(' || c == '/')) return NULL;
+  }
+  const char *e = t->kind == HT_LPAREN ? scan_tuple(start) : scan_array(start);
+  if (!e || e - start > 4096) return NULL;
+  uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
+  pc_shape_ent *slot = scache_slot(P, start, len, h);
+  if (!slot->text) return NULL;
+  *end = e;
+  return slot->shape;
+}
+
+/* ---- metadata fast path --------------------------------------------------
+ * metadata={op_type="..." op_name="..." source_line=12 profile_type={1}}
+ * is on most instructions of many dumps. After a metadata= attribute the
+ * wrapper checks the value with this small token-level validator; when it
+ * conforms it is returned as one METADATA_VALUE token, otherwise the lexer
+ * is rewound and the grammar parses (and reports on) it token by token. */
+
+static bool md_value(hlo_lexer *lx, hlo_token *t) {
+  hlo_lex(lx, t);
+  if (t->kind == HT_STRING || t->kind == HT_INT) return true;
+  if (t->kind != HT_LBRACE) return false;
+  hlo_lex(lx, t);
+  if (t->kind == HT_RBRACE) return true;
+  for (;;) {
+    if (t->kind != HT_INT) return false;
+    hlo_lex(lx, t);
+    if (t->kind == HT_RBRACE) return true;
+    if (t->kind != HT_COMMA) return false;
+    hlo_lex(lx, t);
+  }
+}
+
+/* One '{' ... '}' of fields; the '{' has been read. */
+static bool md_body(hlo_lexer *lx, hlo_token *t) {
+  hlo_lex(lx, t);
+  for (;;) {
+    if (t->kind == HT_RBRACE) return true;
+    if (t->kind != HT_ATTR_NAME || !md_value(lx, t)) return false;
+    hlo_lex(lx, t);
+    if (t->kind == HT_COMMA) hlo_lex(lx, t);
+  }
+}
+
+/* Validates a metadata value at the lexer's position; on success the lexer
+ * is after it and *end is its end. */
+static bool metadata_fast(parse_ctx *P, const char **start, const char **end) {
+  hlo_lexer lx = P->lx;
+  hlo_token t;
+  hlo_lex(&lx, &t);
+  if (t.kind != HT_LBRACE) return false;
+  *start = t.ptr;
+  const char *save = lx.cur;
+  hlo_lex(&lx, &t);
+  if (t.kind == HT_LBRACE) { /* a list of metadata */
+    for (;;) {
+      if (!md_body(&lx, &t)) return false;
+      hlo_lex(&lx, &t);
+      if (t.kind == HT_RBRACE) break;
+      if (t.kind != HT_COMMA) return false;
+      hlo_lex(&lx, &t);
+      if (t.kind != HT_LBRACE) return false;
+    }
+  } else {
+    lx.cur = save;
+    if (!md_body(&lx, &t)) return false;
+  }
+  *end = lx.cur;
+  P->lx = lx;
+  return true;
+}
+
+static int open_bracket(parse_ctx *P, const hlo_token *t, int ctx) {
+  if (P->depth >= HLO_MAX_NESTING) {
+    pc_error(P, t->off, "nesting deeper than %d levels", HLO_MAX_NESTING);
+    return -1;
+  }
+  P->depth++;
+  PC_PUSH(P->brackets, pc_bracket, ((pc_bracket){(unsigned char)ctx, t->ptr[0], t->off}));
+  return 0;
+}
+
+static int top_ctx(parse_ctx *P) {
+  return P->brackets.n ? PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).ctx : BK_OTHER;
+}
+
+/* Closes the innermost bracket if OPEN matches it (a mismatch is left for
+ * the grammar to report, with the bracket still open). */
+static void close_bracket(parse_ctx *P, char open) {
+  if (P->depth > 0 && PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == open) {
+    P->depth--;
+    P->brackets.n--;
+  }
+}
+
+int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
+  hlo_token t;
+  if (P->metadata_next) {
+    P->metadata_next = false;
+    const char *start, *end;
+    if (metadata_fast(P, &start, &end)) {
+      v->PCT_NAME.ptr = start;
+      v->PCT_NAME.len = (uint32_t)(end - start);
+      v->PCT_NAME.off = (size_t)(start - P->data);
+      v->PCT_NAME.kind = HT_RAW_DICT;
+      l->first = (size_t)(start - P->data);
+      l->last = (size_t)(end - P->data);
+      P->prev_kind = HT_RBRACE;
+      P->last.kind = HT_RAW_DICT;
+      P->last.ptr = start;
+      P->last.len = (size_t)(end - start);
+      P->last.off = l->first;
+      return METADATA_VALUE;
+    }
+  }
+  if (P->raw_next) {
+    P->raw_next = false;
+    if (!hlo_lex_raw_dict(&P->lx, &t)) hlo_lex(&P->lx, &t);
+  } else {
+    hlo_lex(&P->lx, &t);
+  }
+  int prev = P->prev_kind;
+  P->prev_kind = t.kind;
+  P->before_last = P->last;
+  P->last = t;
+  pc_tok *o = &v->PCT_NAME;
+  o->ptr = t.ptr;
+  o->len = t.len;
+  o->off = t.off;
+  o->u = t.u;
+  o->sub = t.sub;
+  o->neg = t.neg;
+  o->kind = t.kind;
+  l->first = t.off;
+  l->last = (size_t)(t.ptr - P->data) + t.len;
+  if (t.kind != HT_EOF && t.kind != HT_SEP && t.kind != HT_ERROR && !P->mod)
+    pc_module_begin_if_needed(P, t.off);
+  bool fa_pending = P->fa_pending;
+  P->fa_pending = false;
+  /* '(' starts a tuple shape only where a shape may start, never right
+   * after an opcode (that is the operand list) */
+  if (t.kind == HT_PRIM_TYPE ||
+      (t.kind == HT_LPAREN && (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
+                               prev == HT_COLON || prev == HT_ARROW || prev == HT_ATTR_NAME || prev == HT_LBRACE))) {
+    const char *end;
+    const hlo_shape *s = scache_find(P, &t, &end);
+    if (s) {
+      hlo_lex_skip_to(&P->lx, end);
+      o->shape = s;
+      l->last = (size_t)(end - P->data);
+      P->prev_kind = end[-1] == ')' ? HT_RPAREN : end[-1] == '}' ? HT_RBRACE : HT_RBRACKET;
+      return SHAPE_TOK;
+    }
+  }
+
+  switch (t.kind) {
+  case HT_EOF:
+    return HLO_YYEOF;
+  case HT_ERROR: {
+    unsigned char c = (unsigned char)P->data[t.off];
+    if (strcmp(t.msg, "unexpected character") == 0 && c >= 0x20 && c < 0x7f)
+      pc_error(P, t.off, "unexpected character '%c'", c);
+    else if (strcmp(t.msg, "unexpected character") == 0)
+      pc_error(P, t.off, "unexpected byte 0x%02x", c);
+    else
+      pc_error(P, t.off, "%s", t.msg);
+    return HLO_YYerror;
+  }
+  case HT_SEP:
+    return SEP;
+  case HT_ATTR_NAME: {
+    if (P->fa_depth == 1) {
+      P->raw_next = true;
+      return FA_KEY;
+    }
+    hlo_istr *is = hlo_intern_get(P->in, t.ptr, t.len);
+    o->is = is;
+    int cls = pc_attr_class(pc_attr_id(is));
+    if (cls == PC_A_METADATA) P->metadata_next = true;
+    if (cls == PC_A_BACKEND) P->raw_next = true;
+    if (cls == PC_A_FRONTEND) P->fa_pending = true;
+    return attr_class_token[cls];
+  }
+  case HT_LBRACE: {
+    int tok = LBRACE, ctx = BK_OTHER;
+    if (prev == HT_RBRACKET && layout_brace_follows(P)) {
+      tok = LAYOUT_LBRACE;
+      ctx = BK_LAYOUT;
+      PC_PUSH(P->lay_track, pc_lay_track, ((pc_lay_track){0, false}));
+    } else if (prev == HT_ATTR_NAME) {
+      ctx = BK_ATTR;
+    } else if (prev == HT_LPAREN || prev == HT_LBRACE || prev == HT_COMMA) {
+      ctx = top_ctx(P);
+      if (ctx != BK_LITERAL && ctx != BK_ATTR) ctx = BK_OTHER;
+    } else if (prev == HT_RPAREN || prev == HT_IDENT || prev == HT_PCT_NAME || prev == HT_RBRACKET ||
+               prev == HT_RBRACE) {
+      ctx = BK_BODY;
+    }
+    if (fa_pending) P->fa_depth = 1;
+    else if (P->fa_depth > 0) P->fa_depth++;
+    if (open_bracket(P, &t, ctx) < 0) return HLO_YYerror;
+    return tok;
+  }
+  case HT_RBRACE:
+    if (P->lay_track.n) {
+      pc_lay_track *lt = &PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1);
+      if (lt->paren == 0 && top_ctx(P) == BK_LAYOUT) P->lay_track.n--;
+    }
+    if (P->fa_depth > 0) P->fa_depth--;
+    close_bracket(P, '{');
+    return RBRACE;
+  case HT_LPAREN: {
+    int ctx = BK_OTHER;
+    if (prev == HT_IDENT) ctx = BK_OPERANDS;
+    else if (prev == HT_KW_CONSTANT) ctx = BK_LITERAL;
+    else if (prev == HT_ATTR_NAME) ctx = BK_ATTR;
+    else if (prev == HT_LPAREN || prev == HT_COMMA || prev == HT_EQ) {
+      ctx = top_ctx(P);
+      if (ctx == BK_OPERANDS || ctx == BK_TUPLE_SHAPE) ctx = BK_TUPLE_SHAPE;
+      else if (ctx != BK_LITERAL) ctx = BK_OTHER;
+    }
+    if (P->lay_track.n) PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).paren++;
+    if (open_bracket(P, &t, ctx) < 0) return HLO_YYerror;
+    return LPAREN;
+  }
+  case HT_RPAREN:
+    if (P->lay_track.n) {
+      pc_lay_track *lt = &PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1);
+      if (lt->paren > 0) lt->paren--;
+    }
+    close_bracket(P, '(');
+    return RPAREN;
+  case HT_LBRACKET:
+    if (open_bracket(P, &t, prev == HT_PRIM_TYPE ? BK_DIMS : BK_OTHER) < 0) return HLO_YYerror;
+    return LBRACKET;
+  case HT_RBRACKET:
+    close_bracket(P, '[');
+    return RBRACKET;
+  case HT_COLON:
+    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT)
+      PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields = true;
+    return COLON;
+  case HT_IDENT:
+    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT &&
+        PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields) {
+      int lf = layout_letter(&t);
+      if (lf) return lf;
+    }
+    break;
+  default:
+    break;
+  }
+  if (name_like(t.kind)) {
+    const char *at;
+    if (hlo_lex_peek(&P->lx, &at) == '=') {
+      hlo_lex_skip_to(&P->lx, at + 1);
+      l->last = (size_t)(at + 1 - P->data);
+      P->prev_kind = HT_EQ;
+      return NAME_DEF;
+    }
+  }
+  return lexer_to_grammar(t.kind);
+}
+
+void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
+  const hlo_token *t = &P->last;
+  size_t n = t->len > 48 ? 48 : t->len;
+  const char *more = t->len > 48 ? "..." : "";
+  switch (t->kind) {
+  case HT_EOF: snprintf(buf, cap, "end of input"); return;
+  case HT_SEP: snprintf(buf, cap, "'// -----'"); return;
+  case HT_RAW_DICT: snprintf(buf, cap, "'{...}'"); return;
+  case HT_PCT_NAME: snprintf(buf, cap, "'%%%.*s%s'", (int)n, t->ptr, more); return;
+  case HT_NAME_COLON: snprintf(buf, cap, "'%.*s%s:'", (int)n, t->ptr, more); return;
+  case HT_ATTR_NAME: snprintf(buf, cap, "'%.*s%s='", (int)n, t->ptr, more); return;
+  default:
+    if (P->prev_kind == HT_EQ && name_like(t->kind)) {
+      snprintf(buf, cap, "'%.*s%s ='", (int)n, t->ptr, more);
+      return;
+    }
+    snprintf(buf, cap, "'%.*s%s'", (int)n, t->ptr, more);
+    return;
+  }
+}
+
+const char *pc_bracket_context(parse_ctx *P) {
+  if (!P->brackets.n) return NULL;
+  /* An opener just read belongs to the bracket around it. */
+  size_t i = P->brackets.n - 1;
+  hlo_tok_kind k = P->last.kind;
+  if (k == HT_LBRACE || k == HT_LPAREN || k == HT_LBRACKET) {
+    if (i == 0) return NULL;
+    i--;
+  }
+  return bk_names[PC_AT(P->brackets, pc_bracket, i).ctx];
+}
+
+bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open) {
+  if (!P->brackets.n) return false;
+  const pc_bracket *b = &PC_AT(P->brackets, pc_bracket, P->brackets.n - 1);
+  *off = b->off;
+  *open = b->open;
+  return true;
+}

@@ -1,0 +1,44 @@
+/* String interning: an open-addressing hash table whose strings live in an
+ * arena. Each interned string is unique in its table, so equal strings are
+ * equal pointers. Every string carries a small header (hlo_istr) that the
+ * parser uses to cache facts about the word (opcode, attribute kind) and the
+ * definitions that currently use it as a name. */
+#ifndef HLOIDX_INTERN_H
+#define HLOIDX_INTERN_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+typedef struct arena arena;
+typedef struct hlo_intern hlo_intern;
+struct hlo_instr;
+struct hlo_computation;
+
+typedef struct hlo_istr {
+  uint32_t len;                  /* bytes, without the NUL */
+  uint32_t hash;                 /* hash of the bytes */
+  int32_t opcode;                /* cached opcode lookup: -1 = not looked up yet */
+  int32_t attr;                  /* cached attribute-catalogue index: -1 = not looked up yet */
+  uint32_t def_gen;              /* scope generation in which def is valid */
+  uint32_t attr_gen;             /* last attribute list that used this name (duplicate check) */
+  uint32_t anon_next;            /* "<op>.anon" names: last numeric suffix handed out */
+  struct hlo_instr *def;         /* the instruction with this name in scope def_gen */
+  struct hlo_computation *comp;  /* the computation with this name (per module) */
+  /* the NUL-terminated bytes follow */
+} hlo_istr;
+
+hlo_intern *hlo_intern_new(arena *a);
+/* The unique copy of S[0..len) (inserted when new). */
+const char *hlo_intern_str(hlo_intern *t, const char *s, size_t len);
+/* The same, returning the header. */
+hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len);
+/* Lookup without insertion: NULL when absent. */
+hlo_istr *hlo_intern_lookup(const hlo_intern *t, const char *s, size_t len);
+/* Header of an interned string, and back. */
+static inline hlo_istr *hlo_istr_of(const char *interned) { return (hlo_istr *)(uintptr_t)interned - 1; }
+static inline const char *hlo_istr_str(const hlo_istr *h) { return (const char *)(h + 1); }
+size_t hlo_intern_count(const hlo_intern *t);
+/* The hash used by the table. */
+uint32_t hlo_hash_bytes(const char *s, size_t len);
+
+#endif

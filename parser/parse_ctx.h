@@ -1,0 +1,295 @@
+/* Internal state of one hlo_parse_file call, shared by the Bison grammar
+ * (hlo_parser.y) and the C helpers that build the IR (hlo_build.c,
+ * hlo_attrs.c, hlo_literal.c, hlo_infer.c). Not part of the IR contract. */
+#ifndef HLOIDX_PARSE_CTX_H
+#define HLOIDX_PARSE_CTX_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "arena.h"
+#include "hlo_ir.h"
+#include "hlo_token.h"
+#include "intern.h"
+
+/* ---- growable scratch vectors (malloc; reused across the whole parse) -- */
+
+typedef struct pc_vec {
+  void *p;
+  size_t n;   /* elements in use */
+  size_t cap; /* elements allocated */
+} pc_vec;
+
+void *pc_vec_grow(pc_vec *v, size_t elem);
+static inline void *pc_vec_push_raw(pc_vec *v, size_t elem) {
+  if (v->n == v->cap) return pc_vec_grow(v, elem);
+  return (char *)v->p + elem * v->n++;
+}
+#define PC_PUSH(v, T, x) (*(T *)pc_vec_push_raw(&(v), sizeof(T)) = (x))
+#define PC_AT(v, T, i) (((T *)(v).p)[i])
+void pc_vec_free(pc_vec *v);
+
+/* ---- semantic values ------------------------------------------------- */
+
+typedef struct pc_tok {
+  const char *ptr; /* token value (see hlo_token) */
+  uint32_t len;
+  uint8_t kind;    /* hlo_tok_kind of the lexer token */
+  uint8_t sub;     /* HT_PRIM_TYPE element type */
+  bool neg;        /* HT_INT sign */
+  size_t off;      /* byte offset of the token */
+  union {
+    uint64_t u;               /* HT_INT magnitude */
+    hlo_istr *is;             /* attribute tokens: the interned name */
+    const hlo_shape *shape;   /* SHAPE_TOK: the cached shape */
+  };
+} pc_tok;
+
+typedef struct pc_range {
+  uint32_t b, e; /* [b, e) of a scratch vector */
+} pc_range;
+
+typedef struct pc_loc {
+  size_t first; /* byte offset of the first byte */
+  size_t last;  /* byte offset just past the last byte */
+} pc_loc;
+
+/* ---- scratch records -------------------------------------------------- */
+
+typedef struct pc_dim {
+  int64_t v;
+  uint8_t flags; /* 1 = dynamic (<=N or ?), 2 = unbounded (?) */
+} pc_dim;
+
+typedef struct pc_operand {
+  hlo_istr *name;               /* operand name (NULL for a nested instruction) */
+  hlo_instr *direct;            /* nested instruction */
+  const hlo_shape *decl_shape;  /* shape written before the name, or NULL */
+  size_t off;                   /* offset of the name (or nested opcode) */
+} pc_operand;
+
+typedef struct pc_compref {
+  hlo_istr *name;               /* referenced computation name, or NULL */
+  hlo_computation *inline_comp; /* an inline { ... } body */
+  size_t off;
+} pc_compref;
+
+/* One attribute of the instruction (or header) being parsed. */
+typedef struct pc_attr {
+  hlo_istr *name;   /* interned attribute name */
+  int id;           /* attribute catalogue index (hlo_attrs.c), or -1 */
+  size_t off;       /* offset of the attribute name */
+  size_t vstart;    /* value text [vstart, vend) */
+  size_t vend;
+  int n;            /* payload count */
+  const void *ptr;  /* payload: hlo_shape* (A_SHAPE), hlo_shape** (A_SHAPE_LIST,
+                       A_HDR_LAYOUT params), pc_compref* (A_COMP, A_COMP_LIST) */
+  const hlo_shape *shape2; /* A_HDR_LAYOUT: result shape */
+} pc_attr;
+
+/* A name use to resolve when its scope is complete. */
+typedef struct pc_pending {
+  hlo_instr *in;               /* the user */
+  int kind;                    /* 0 operand, 1 control predecessor, 2 called computation */
+  int index;                   /* operand / predecessor / called index */
+  hlo_istr *name;
+  size_t off;
+  const hlo_shape *decl_shape; /* operands: shape written before the name */
+} pc_pending;
+
+typedef struct pc_restore {
+  hlo_istr *name;
+  uint32_t gen;
+  hlo_instr *def;
+} pc_restore;
+
+/* A computation being parsed (inline bodies nest). */
+typedef struct pc_comp {
+  hlo_computation *comp;
+  uint32_t gen;         /* scope generation of its names */
+  size_t instr_base;    /* its instructions start here in pc.instrs */
+  size_t pend_base;     /* its pending operand/predecessor uses start here */
+  size_t restore_base;  /* names it shadows (inline bodies) start here */
+  hlo_instr *root;      /* ROOT-marked instruction */
+} pc_comp;
+
+/* A layout being parsed. */
+typedef struct pc_layout {
+  hlo_layout lay;
+  size_t off;        /* offset of its '{' */
+  unsigned seen;     /* fields already given (bit per field) */
+} pc_layout;
+
+/* Layout brace tracking in the token wrapper (field letters T, L, ...). */
+/* An open bracket (for nesting limits and messages). */
+typedef struct pc_bracket {
+  unsigned char ctx; /* what it belongs to (hlo_tokwrap.c) */
+  char open;         /* '(', '[' or '{' */
+  size_t off;        /* where it is */
+} pc_bracket;
+
+typedef struct pc_lay_track {
+  int paren;   /* '(' depth inside this layout */
+  bool fields; /* after the ':' */
+} pc_lay_track;
+
+/* Deferred semantic checks of declared operand shapes. */
+typedef struct pc_declcheck {
+  hlo_instr *in;
+  int index;
+  const hlo_shape *decl;
+  size_t off;
+} pc_declcheck;
+
+typedef struct parse_ctx {
+  const char *data;
+  size_t len;
+  hlo_lexer lx;
+  hlo_error *err;
+  bool failed;
+
+  /* token wrapper state */
+  int depth;                 /* open brackets */
+  int prev_kind;             /* lexer kind of the previous token */
+  bool raw_next;             /* scan a RAW_DICT if the next byte is '{' */
+  bool metadata_next;        /* try the metadata fast path */
+  bool fa_pending;           /* frontend_attributes= just seen */
+  int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
+  pc_vec lay_track;          /* pc_lay_track stack */
+  hlo_token last;            /* last token returned (for error messages) */
+  hlo_token before_last;     /* the one before it */
+  /* shape cache: shape text -> shape, per module (see hlo_tokwrap.c) */
+  struct pc_shape_ent *scache;
+  size_t scache_mask;        /* slots - 1 (0 = not allocated) */
+  size_t scache_n;
+  pc_vec brackets;           /* per open bracket: context code (for messages) */
+
+  /* the module being built */
+  hlo_module *mod;
+  arena *a;
+  hlo_intern *in;
+  size_t mod_first_off;      /* offset of the module's first token, or SIZE_MAX */
+  bool have_header;
+  pc_vec comps;              /* hlo_computation* of the module */
+  pc_vec hdr_attrs;          /* hlo_attr of the header */
+  pc_vec called_pending;     /* pc_pending (kind 2) for the module */
+  pc_vec declchecks;         /* pc_declcheck */
+  uint32_t gen;              /* last scope generation handed out */
+  uint32_t attr_gen;         /* attribute-list generation (duplicate check) */
+  hlo_computation *entry_marked;
+  pc_vec modules;            /* finished hlo_module* (when each == NULL) */
+  int (*each)(hlo_module *, void *); /* per-module callback (hlo_parse_file_each) */
+  void *each_ctx;
+  int stopped;               /* non-zero value returned by each */
+  int n_done;                /* modules finished */
+
+  /* scratch stacks */
+  pc_vec dims, ints, tiles, splits, dlts, shapes, operands, attrs, comprefs;
+  pc_vec instrs;             /* hlo_instr* of open computations */
+  pc_vec pending;            /* pc_pending (kinds 0, 1) of open computations */
+  pc_vec restore;            /* pc_restore */
+  pc_vec cstack;             /* pc_comp */
+  pc_vec lstack;             /* pc_layout */
+} parse_ctx;
+
+/* ---- errors ------------------------------------------------------------- */
+
+/* Records the first error (later ones are ignored) and returns -1. */
+int pc_error(parse_ctx *P, size_t off, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+/* ---- building (hlo_build.c) ------------------------------------------- */
+
+void pc_module_begin_if_needed(parse_ctx *P, size_t off);
+int pc_module_finish(parse_ctx *P);
+void pc_module_name(parse_ctx *P, const pc_tok *t);
+int pc_header_done(parse_ctx *P);
+
+hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_layout *lay, pc_loc loc);
+hlo_shape *pc_tuple_shape(parse_ctx *P, pc_range elems);
+hlo_shape *pc_buffer_shape(parse_ctx *P, const hlo_shape *inner);
+int pc_push_dim(parse_ctx *P, const pc_tok *t, int form, pc_range *r); /* form 0 N, 1 <=N, 2 ? */
+void pc_layout_begin(parse_ctx *P, size_t off);
+hlo_layout *pc_layout_end(parse_ctx *P, pc_range m2m);
+int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, pc_loc loc, const void *arg, pc_range r);
+int pc_push_int(parse_ctx *P, const pc_tok *t, pc_range *r, bool allow_neg);
+int pc_push_tile_dim(parse_ctx *P, const pc_tok *t, bool star, pc_range *r);
+int pc_push_tile(parse_ctx *P, pc_range dims, pc_range *tiles);
+int pc_push_split(parse_ctx *P, const pc_tok *dim, pc_range offs, pc_range *splits);
+int pc_push_dlt(parse_ctx *P, const pc_tok *letter, int mods, pc_range *r);
+void pc_push_shape(parse_ctx *P, const hlo_shape *s, pc_range *r);
+
+int pc_comp_begin(parse_ctx *P, const pc_tok *entry, const pc_tok *name, const hlo_shape *sig);
+int pc_comp_end(parse_ctx *P, pc_loc trailer);
+int pc_comp_trailer(parse_ctx *P, const pc_tok *name, pc_loc val);
+int pc_inline_begin(parse_ctx *P, size_t off);
+hlo_computation *pc_inline_end(parse_ctx *P);
+
+hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands);
+hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num);
+hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit);
+int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name, pc_range *r);
+int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_range *r);
+int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape,
+                   hlo_instr *in, pc_range attrs);
+
+int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void *ptr,
+                 const hlo_shape *shape2, pc_range *r);
+int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_comp, size_t off,
+                    pc_range *r);
+const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r);
+const hlo_shape **pc_shapes_take(parse_ctx *P, pc_range r);
+
+/* ---- attributes (hlo_attrs.c) ----------------------------------------- */
+
+/* Grammar token class of an attribute name (one of the A_* kinds below). */
+enum {
+  PC_A_GENERIC,
+  PC_A_COMP,
+  PC_A_COMP_LIST,
+  PC_A_SHARDING,
+  PC_A_METADATA,
+  PC_A_FRONTEND,
+  PC_A_BACKEND,
+  PC_A_SHAPE,
+  PC_A_SHAPE_LIST,
+  PC_A_LITERAL,
+  PC_A_HDR_LAYOUT,
+};
+/* Catalogue lookup (cached in the interned name). */
+int pc_attr_id(hlo_istr *name);
+int pc_attr_class(int id);
+/* Interprets the attributes of a finished instruction. */
+int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n);
+/* Interprets the module header attributes. */
+int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n);
+/* Decodes a string token (with quotes) into the arena. */
+char *pc_decode_string(parse_ctx *P, const char *ptr, size_t len, size_t off);
+
+/* ---- literals (hlo_literal.c) ----------------------------------------- */
+
+/* Checks the literal text starting at OFF against SHAPE; fills *lit. */
+int pc_literal_check(parse_ctx *P, const hlo_shape *shape, size_t off, size_t end, hlo_literal *lit);
+
+/* ---- shape inference (hlo_infer.c) ------------------------------------ */
+
+int pc_infer_shapes(parse_ctx *P, hlo_module *m);
+
+/* ---- shape cache (hlo_tokwrap.c) --------------------------------------- */
+
+/* Remembers the shape parsed from the text LOC. */
+void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc);
+void pc_shape_cache_reset(parse_ctx *P);
+
+/* ---- misc -------------------------------------------------------------- */
+
+hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped);
+const hlo_shape *pc_default_scalar(parse_ctx *P, hlo_elem_type t);
+hlo_shape *pc_shape_clone_with_type(parse_ctx *P, const hlo_shape *s, hlo_elem_type t);
+void pc_default_layout(parse_ctx *P, hlo_shape *s);
+
+#endif
