@@ -31,6 +31,10 @@
  * dimension counts as N. All arithmetic is overflow-checked: a size that
  * does not fit in int64 is an error, never a wrapped value.
  *
+ * Not modeled: split configs SC(...) (which memory holds which part), the
+ * M(n) metadata prefix (not counted in the bytes), sparse layouts (D(...)
+ * with non-dense levels, P(...): rejected with TL_BAD_LAYOUT).
+ *
  * Maps. All maps are built with the engine's constructors and simplified
  * with imap_simplify in SIMPLIFY_REPLACE_POINTS mode (XLA's default, the
  * mode of --map): a coordinate that can only take one value prints as that
