@@ -1,0 +1,572 @@
+/* hloidx --layout: the physical layout report of HLO tensors.
+ *
+ * Which tensors: the result and the operands of one instruction (--instr
+ * NAME, default the ENTRY root), or with --all the result of every
+ * instruction of every computation, followed by a summary. Tuple-shaped
+ * values are reported leaf by leaf ("{1,0}" is the leaf's index path).
+ *
+ * Per array (all numbers come from analysis/tiled_layout.h):
+ *
+ *   result: f32[3,5]{1,0:T(2,2)}
+ *     layout:        {1,0:T(2,2)}
+ *     memory space:  S(0) device default (HBM)
+ *     physical dims: [3,5] (logical dims 0,1, major to minor)
+ *     tiling:        T(2,2) -> [2,3,2,2]
+ *     tiled shape:   [2,3,2,2], strides [12,4,2,1]
+ *     elements:      15 logical, 24 physical, 9 padding, overhead 60.0%
+ *     bytes:         96 (32 bits per element), 60 for the logical elements
+ *     shape:stride:  ((2,2),(2,3)):((2,12),(1,4))
+ *     offset map:    <logical index -> linear element offset>
+ *     tiled map:     <logical index -> tiled coordinates>
+ *     inverse map:   <tiled coordinates -> logical index, padding excluded>
+ *
+ * Maps are printed on one line in XLA's text form (indexing-semantics.md
+ * §2.3). A tiling level whose tile is longer than the shape's rank shows the
+ * shape it is applied to ("T(128) on [1] -> [1,128]"); with L(n) the
+ * elements line also shows the tiled count before the alignment.
+ *
+ * Summary (--all), per module: the number of array values and bytes per
+ * memory space, over the results of all instructions (each instruction's
+ * result is counted once; values that alias another buffer, such as
+ * get-tuple-element or bitcast results, are counted again), then the ten
+ * padded values with the worst padding overhead (ties: more padding bytes
+ * first, then report order) and the ten with the most padding bytes (ties:
+ * larger overhead, then report order). Padding bytes = bytes - the bytes of
+ * the logical elements.
+ *
+ * Errors: an array whose layout cannot be analysed (an unbounded dimension,
+ * '*' as the last tile entry, an overflowing size) is reported as
+ * FILE:LINE:COL: error: at its instruction, its block says "error: ...",
+ * and the exit status is 1; the report goes on. */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "../parser/arena.h"
+#include "affine_expr.h"
+#include "commands.h"
+#include "hlo_ir.h"
+#include "map_print.h"
+#include "oom.h"
+#include "source.h"
+#include "strbuf.h"
+#include "tiled_layout.h"
+
+#define WORST_COUNT 10
+
+__extension__ typedef unsigned __int128 u128;
+
+/* ---- analysed shapes, cached by their text ------------------------------------------ */
+
+typedef struct {
+  char *key;     /* the shape as printed (layout included when written) */
+  bool data;     /* holds array elements (false: token, opaque) */
+  bool ok;       /* analysed (false: text is the error message) */
+  char *text;    /* the report lines of the array */
+  tl_layout sz;  /* sizes only (logical_elems, physical_elems, bytes, logical_bytes, memory_space) */
+} entry;
+
+typedef struct {
+  entry **slots;
+  size_t cap, n;
+} cache;
+
+static uint64_t hash_str(const char *s) {
+  uint64_t h = 1469598103934665603ULL;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  return h;
+}
+
+static entry **cache_slot(cache *c, const char *key) {
+  size_t i = (size_t)hash_str(key) & (c->cap - 1);
+  while (c->slots[i] && strcmp(c->slots[i]->key, key) != 0) i = (i + 1) & (c->cap - 1);
+  return &c->slots[i];
+}
+
+static void cache_grow(cache *c) {
+  entry **old = c->slots;
+  size_t oldcap = c->cap;
+  c->cap = oldcap ? oldcap * 2 : 256;
+  c->slots = xcalloc(c->cap, sizeof *c->slots);
+  for (size_t i = 0; i < oldcap; i++)
+    if (old[i]) *cache_slot(c, old[i]->key) = old[i];
+  free(old);
+}
+
+static void cache_free(cache *c) {
+  for (size_t i = 0; i < c->cap; i++)
+    if (c->slots[i]) {
+      free(c->slots[i]->key);
+      free(c->slots[i]->text);
+      free(c->slots[i]);
+    }
+  free(c->slots);
+  memset(c, 0, sizeof *c);
+}
+
+static char *sb_take(strbuf *b) {
+  char *s = xmalloc(b->len + 1);
+  memcpy(s, sb_str(b), b->len + 1);
+  return s;
+}
+
+static void put_dims(strbuf *b, const int64_t *v, int n) {
+  sb_putc(b, '[');
+  for (int i = 0; i < n; i++) {
+    if (i) sb_putc(b, ',');
+    sb_put_i64(b, v[i]);
+  }
+  sb_putc(b, ']');
+}
+
+static void put_tile(strbuf *b, const hlo_tile *t) {
+  sb_puts(b, "T(");
+  for (int j = 0; j < t->n_dims; j++) {
+    if (j) sb_putc(b, ',');
+    if (t->dims[j] == HLO_TILE_COMBINE) sb_putc(b, '*');
+    else sb_put_i64(b, t->dims[j]);
+  }
+  sb_putc(b, ')');
+}
+
+static void put_map(strbuf *b, const char *label, const imap *m) {
+  static const map_print_opts one_line = {false, 0};
+  sb_puts(b, label);
+  map_print(b, m, &one_line);
+  sb_putc(b, '\n');
+}
+
+/* The report lines of one analysed array; false with *err on a map error. */
+static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, ae_ctx *ctx, tl_error *err) {
+  char tmp[256];
+  size_t need = hlo_layout_format(s, tmp, sizeof tmp);
+  char *lay = need < sizeof tmp ? tmp : arena_alloc(a, need + 1);
+  if (lay != tmp) hlo_layout_format(s, lay, need + 1);
+  sb_printf(b, "    layout:        %s%s\n", lay, s->layout.explicit_layout ? "" : " (default)");
+  sb_printf(b, "    memory space:  S(%" PRId64 ") %s\n", l->memory_space, tl_memory_space_name(l->memory_space));
+
+  sb_puts(b, "    physical dims: ");
+  int64_t *pd = arena_array(a, (size_t)l->rank + 1, sizeof *pd);
+  for (int k = 0; k < l->rank; k++) pd[k] = l->dims[l->phys_order[k]];
+  put_dims(b, pd, l->rank);
+  if (l->rank == 0) {
+    sb_puts(b, " (scalar)\n");
+  } else {
+    sb_puts(b, " (logical dims ");
+    for (int k = 0; k < l->rank; k++) sb_printf(b, "%s%d", k ? "," : "", l->phys_order[k]);
+    sb_puts(b, ", major to minor)\n");
+  }
+
+  sb_puts(b, "    tiling:        ");
+  if (l->nlevels == 0) sb_puts(b, "none");
+  for (int v = 0; v < l->nlevels; v++) {
+    const tl_level *lv = &l->levels[v];
+    if (v) sb_puts(b, ", ");
+    put_tile(b, &s->layout.tiles[lv->tile_index]);
+    if (lv->nimplicit) {
+      sb_puts(b, " on ");
+      put_dims(b, lv->in, lv->nin);
+    }
+    sb_puts(b, " -> ");
+    put_dims(b, lv->out, lv->nout);
+  }
+  sb_putc(b, '\n');
+
+  sb_puts(b, "    tiled shape:   ");
+  put_dims(b, l->tiled, l->ntiled);
+  sb_puts(b, ", strides ");
+  put_dims(b, l->strides, l->ntiled);
+  sb_putc(b, '\n');
+
+  sb_printf(b, "    elements:      %" PRId64 " logical, ", l->logical_elems);
+  if (l->alignment != 1)
+    sb_printf(b, "%" PRId64 " tiled, %" PRId64 " physical with L(%" PRId64 "), ", l->tiled_elems, l->physical_elems,
+              l->alignment);
+  else
+    sb_printf(b, "%" PRId64 " physical, ", l->physical_elems);
+  sb_printf(b, "%" PRId64 " padding, overhead ", l->physical_elems - l->logical_elems);
+  tl_overhead_print(b, l);
+  sb_putc(b, '\n');
+
+  sb_printf(b, "    bytes:         %" PRId64 " (%" PRId64 " bits per element", l->bytes, l->elem_bits);
+  if (l->explicit_elem_bits) sb_printf(b, ", E(%" PRId64 ")", l->elem_bits);
+  else if (hlo_elem_type_bits(s->type) < l->elem_bits)
+    sb_printf(b, ": %d-bit %s rounded up to whole bytes without E(n)", hlo_elem_type_bits(s->type),
+              hlo_elem_type_name(s->type));
+  sb_printf(b, "), %" PRId64 " for the logical elements\n", l->logical_bytes);
+
+  tl_shape_stride f;
+  if (!tl_shape_stride_form(a, ctx, l, &f, err)) return false;
+  sb_puts(b, "    shape:stride:  ");
+  tl_shape_stride_print(b, &f);
+  sb_putc(b, '\n');
+
+  imap *m;
+  if (!(m = tl_logical_to_offset(a, ctx, l, err))) return false;
+  put_map(b, "    offset map:    ", m);
+  if (!(m = tl_logical_to_tiled(a, ctx, l, err))) return false;
+  put_map(b, "    tiled map:     ", m);
+  if (!(m = tl_tiled_to_logical(a, ctx, l, err))) return false;
+  put_map(b, "    inverse map:   ", m);
+  return true;
+}
+
+typedef struct {
+  const hloidx_options *o;
+  const source_file *src;
+  ae_ctx *ctx;
+  arena *scratch;
+  cache shapes;
+  strbuf out;
+  int rc;
+  /* --all: the values of the current module */
+  struct value {
+    const hlo_instr *instr;
+    char *path; /* "" or " {1,0}" */
+    const entry *e;
+    size_t seq; /* report order */
+  } *values;
+  size_t nvalues, capvalues;
+} run;
+
+static void flush_out(run *r) {
+  fwrite(r->out.data ? r->out.data : "", 1, r->out.len, stdout);
+  sb_reset(&r->out);
+}
+
+static entry *analyse(run *r, const hlo_shape *s) {
+  char tmp[512];
+  size_t need = hlo_shape_format(s, tmp, sizeof tmp);
+  char *key = xmalloc(need + 1);
+  hlo_shape_format(s, key, need + 1);
+  if ((r->shapes.n + 1) * 2 > r->shapes.cap) cache_grow(&r->shapes);
+  entry **slot = cache_slot(&r->shapes, key);
+  if (*slot) {
+    free(key);
+    return *slot;
+  }
+  entry *e = xcalloc(1, sizeof *e);
+  e->key = key;
+  arena_reset(r->scratch);
+  tl_layout l;
+  tl_error err;
+  strbuf b = STRBUF_INIT;
+  if (tl_analyze(r->scratch, s, &l, &err)) {
+    e->data = true;
+    e->ok = render(&b, s, &l, r->scratch, r->ctx, &err);
+    e->sz.logical_elems = l.logical_elems;
+    e->sz.physical_elems = l.physical_elems;
+    e->sz.bytes = l.bytes;
+    e->sz.logical_bytes = l.logical_bytes;
+    e->sz.memory_space = l.memory_space;
+  } else {
+    e->data = err.status != TL_NOT_ARRAY;
+    e->ok = err.status == TL_NOT_ARRAY;
+  }
+  if (e->ok && e->data) {
+    e->text = sb_take(&b);
+  } else if (e->ok) {
+    e->text = xmalloc(32);
+    snprintf(e->text, 32, "    no array data\n");
+  } else {
+    size_t n = strlen(err.message) + 1;
+    e->text = xmalloc(n);
+    memcpy(e->text, err.message, n);
+  }
+  sb_free(&b);
+  r->shapes.n++;
+  *slot = e;
+  return e;
+}
+
+static void emit_leaf(run *r, const char *label, const char *path, const hlo_shape *s, const hlo_instr *in,
+                      bool record) {
+  entry *e = analyse(r, s);
+  sb_printf(&r->out, "  %s%s: %s\n", label, path, e->key);
+  if (e->ok) {
+    sb_puts(&r->out, e->text);
+  } else {
+    sb_printf(&r->out, "    error: %s\n", e->text);
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg, "%s of %s%s: %s", label, in->name, path, e->text);
+    flush_out(r); /* keep stdout and stderr in order */
+    fflush(stdout);
+    diag_error(r->src, in->offset, sb_str(&msg));
+    sb_free(&msg);
+    r->rc = 1;
+  }
+  if (record && e->ok && e->data) {
+    if (r->nvalues == r->capvalues) {
+      r->capvalues = r->capvalues ? r->capvalues * 2 : 256;
+      r->values = xrealloc(r->values, r->capvalues * sizeof *r->values);
+    }
+    size_t n = strlen(path) + 1;
+    char *p = xmalloc(n);
+    memcpy(p, path, n);
+    r->values[r->nvalues] = (struct value){in, p, e, r->nvalues};
+    r->nvalues++;
+  }
+}
+
+/* Every array leaf of S; PATH holds the index path so far. */
+static void emit_shape(run *r, const char *label, strbuf *path, const hlo_shape *s, const hlo_instr *in, bool record) {
+  if (s->type != HLO_TUPLE && s->type != HLO_BUFFER) {
+    emit_leaf(r, label, sb_str(path), s, in, record);
+    return;
+  }
+  if (s->n_elems == 0) {
+    sb_printf(&r->out, "  %s%s: () (empty tuple)\n", label, sb_str(path));
+    return;
+  }
+  size_t keep = path->len;
+  for (int i = 0; i < s->n_elems; i++) {
+    if (keep == 0) sb_printf(path, " {%d}", i);
+    else {
+      path->len = keep - 1; /* drop the closing brace */
+      sb_printf(path, ",%d}", i);
+    }
+    emit_shape(r, label, path, s->elems[i], in, record);
+    path->len = keep;
+    if (path->data) path->data[keep] = '\0';
+  }
+}
+
+static void emit_instr(run *r, const hlo_instr *in, bool with_operands, bool record) {
+  const hlo_computation *c = in->parent;
+  sb_printf(&r->out, "instruction %s (%s) in %s%s\n", in->name, in->opcode_text, c->name,
+            c->is_entry ? " (ENTRY)" : "");
+  strbuf path = STRBUF_INIT;
+  emit_shape(r, "result", &path, in->shape, in, record);
+  if (with_operands) {
+    for (int k = 0; k < in->n_operands; k++) {
+      strbuf label = STRBUF_INIT;
+      sb_printf(&label, "operand %d (%s)", k, in->operands[k]->name);
+      sb_reset(&path);
+      emit_shape(r, sb_str(&label), &path, in->operands[k]->shape, in, record);
+      sb_free(&label);
+    }
+  }
+  sb_free(&path);
+  flush_out(r);
+}
+
+/* ---- the --all summary ---------------------------------------------------------------- */
+
+static void put_u128(strbuf *b, u128 v) {
+  char d[48];
+  int n = 0;
+  do {
+    d[n++] = (char)('0' + (int)(v % 10u));
+    v /= 10u;
+  } while (v);
+  while (n) sb_putc(b, d[--n]);
+}
+
+/* "4096 bytes (4.0 KiB)"; below 1 KiB just "N bytes". */
+static void put_bytes(strbuf *b, u128 v) {
+  put_u128(b, v);
+  sb_puts(b, " bytes");
+  static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
+  if (v < 1024u) return;
+  int u = 0;
+  u128 scale = 1024u;
+  while (u + 1 < (int)(sizeof units / sizeof *units) && v >= scale * 1024u) {
+    scale *= 1024u;
+    u++;
+  }
+  u128 tenths = (v * 10u + scale / 2u) / scale;
+  sb_puts(b, " (");
+  put_u128(b, tenths / 10u);
+  sb_putc(b, '.');
+  sb_putc(b, (char)('0' + (int)(tenths % 10u)));
+  sb_printf(b, " %s)", units[u]);
+}
+
+static int cmp_seq(const struct value *a, const struct value *b) { return a->seq < b->seq ? -1 : a->seq > b->seq; }
+
+static int64_t padding_bytes(const entry *e) { return e->sz.bytes - e->sz.logical_bytes; }
+
+/* Larger overhead first; ties: more padding bytes, then report order. */
+static int cmp_worst(const void *pa, const void *pb) {
+  const struct value *a = pa, *b = pb;
+  int c = tl_overhead_compare(&a->e->sz, &b->e->sz);
+  if (c) return c;
+  int64_t xa = padding_bytes(a->e), xb = padding_bytes(b->e);
+  if (xa != xb) return xa > xb ? -1 : 1;
+  return cmp_seq(a, b);
+}
+
+/* More padding bytes first; ties: larger overhead, then report order. */
+static int cmp_padding(const void *pa, const void *pb) {
+  const struct value *a = pa, *b = pb;
+  int64_t xa = padding_bytes(a->e), xb = padding_bytes(b->e);
+  if (xa != xb) return xa > xb ? -1 : 1;
+  int c = tl_overhead_compare(&a->e->sz, &b->e->sz);
+  return c ? c : cmp_seq(a, b);
+}
+
+static int cmp_space(const void *pa, const void *pb) {
+  int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
+  return a < b ? -1 : a > b;
+}
+
+static const char *plural(u128 n, const char *one, const char *many) { return n == 1 ? one : many; }
+
+/* "NAME {path}: SHAPE, N logical elements in B bytes" */
+static void put_value(strbuf *b, const struct value *v) {
+  const entry *e = v->e;
+  sb_printf(b, "%s%s: %s, %" PRId64 " logical %s in ", v->instr->name, v->path, e->key, e->sz.logical_elems,
+            plural((u128)e->sz.logical_elems, "element", "elements"));
+  put_bytes(b, (u128)(uint64_t)e->sz.bytes);
+}
+
+static void top_list(strbuf *b, const char *title, const struct value *v, size_t n, bool by_overhead) {
+  sb_printf(b, "  %s (%zu padded %s", title, n, plural(n, "value", "values"));
+  if (n > WORST_COUNT) sb_printf(b, ", first %d", WORST_COUNT);
+  sb_puts(b, "):\n");
+  if (n == 0) sb_puts(b, "    none\n");
+  for (size_t i = 0; i < n && i < WORST_COUNT; i++) {
+    sb_printf(b, "    %zu. ", i + 1);
+    if (by_overhead) {
+      tl_overhead_print(b, &v[i].e->sz);
+      sb_puts(b, "  ");
+      put_value(b, &v[i]);
+      sb_printf(b, ", %" PRId64 " bytes of padding\n", padding_bytes(v[i].e));
+    } else {
+      put_bytes(b, (u128)(uint64_t)padding_bytes(v[i].e));
+      sb_puts(b, " of padding  ");
+      put_value(b, &v[i]);
+      sb_puts(b, ", overhead ");
+      tl_overhead_print(b, &v[i].e->sz);
+      sb_putc(b, '\n');
+    }
+  }
+}
+
+static void summary(run *r, const hlo_module *m, int ninstrs) {
+  strbuf *b = &r->out;
+  sb_printf(b, "summary of module %s: %d %s, %zu array %s\n", m->name, ninstrs,
+            plural((u128)ninstrs, "instruction", "instructions"), r->nvalues, plural(r->nvalues, "value", "values"));
+  /* memory spaces in increasing order */
+  int64_t *spaces = xmalloc((r->nvalues + 1) * sizeof *spaces);
+  size_t ns = 0;
+  for (size_t i = 0; i < r->nvalues; i++) spaces[ns++] = r->values[i].e->sz.memory_space;
+  qsort(spaces, ns, sizeof *spaces, cmp_space);
+  sb_puts(b, "  bytes by memory space (sum over instruction results):\n");
+  for (size_t i = 0; i < ns; i++) {
+    if (i && spaces[i] == spaces[i - 1]) continue;
+    size_t count = 0;
+    u128 bytes = 0, logical = 0;
+    for (size_t j = 0; j < r->nvalues; j++)
+      if (r->values[j].e->sz.memory_space == spaces[i]) {
+        count++;
+        bytes += (u128)(uint64_t)r->values[j].e->sz.bytes;
+        logical += (u128)(uint64_t)r->values[j].e->sz.logical_bytes;
+      }
+    sb_printf(b, "    S(%" PRId64 ") %s: %zu %s, ", spaces[i], tl_memory_space_name(spaces[i]), count,
+              plural(count, "value", "values"));
+    put_bytes(b, bytes);
+    sb_puts(b, ", of which padding ");
+    put_bytes(b, bytes - logical);
+    sb_putc(b, '\n');
+  }
+  if (ns == 0) sb_puts(b, "    none\n");
+  free(spaces);
+
+  struct value *w = xmalloc((r->nvalues + 1) * sizeof *w);
+  size_t nw = 0;
+  for (size_t i = 0; i < r->nvalues; i++)
+    if (r->values[i].e->sz.physical_elems > r->values[i].e->sz.logical_elems) w[nw++] = r->values[i];
+  qsort(w, nw, sizeof *w, cmp_worst);
+  top_list(b, "worst padding overhead", w, nw, true);
+  qsort(w, nw, sizeof *w, cmp_padding);
+  top_list(b, "most padding bytes", w, nw, false);
+  free(w);
+  flush_out(r);
+}
+
+/* ---- driving ----------------------------------------------------------------------------- */
+
+static const hlo_instr *find_instr(const hlo_module *m, const char *name) {
+  const hlo_instr *in = m->entry ? hlo_computation_find_instr(m->entry, name) : NULL;
+  for (int c = 0; !in && c < m->n_computations; c++) in = hlo_computation_find_instr(m->computations[c], name);
+  return in;
+}
+
+static void report_module(run *r, const hlo_module *m) {
+  sb_printf(&r->out, "module %s", m->name);
+  if (r->o->nfiles > 1) sb_printf(&r->out, " (%s)", r->src->name);
+  sb_puts(&r->out, "\n\n");
+  if (r->o->all) {
+    int ninstrs = 0;
+    for (int c = 0; c < m->n_computations; c++)
+      for (int i = 0; i < m->computations[c]->n_instrs; i++) {
+        emit_instr(r, m->computations[c]->instrs[i], false, true);
+        sb_putc(&r->out, '\n');
+        ninstrs++;
+      }
+    summary(r, m, ninstrs);
+    for (size_t i = 0; i < r->nvalues; i++) free(r->values[i].path);
+    r->nvalues = 0;
+  } else {
+    const hlo_instr *in = r->o->instr ? find_instr(m, r->o->instr) : (m->entry ? m->entry->root : NULL);
+    if (!in) {
+      flush_out(r);
+      fflush(stdout);
+      char msg[HLO_ERROR_MESSAGE_MAX];
+      if (r->o->instr) snprintf(msg, sizeof msg, "module %s has no instruction named '%s'", m->name, r->o->instr);
+      else snprintf(msg, sizeof msg, "module %s has no ENTRY root", m->name);
+      diag_error(r->src, m->offset, msg);
+      r->rc = 1;
+      return;
+    }
+    emit_instr(r, in, true, false);
+  }
+  flush_out(r);
+}
+
+static void run_file(run *r, const char *path, bool first) {
+  source_file src;
+  if (source_read(path, &src)) {
+    r->rc = 1;
+    return;
+  }
+  r->src = &src;
+  hlo_parse_result res;
+  hlo_error err;
+  if (hlo_parse_file(src.data, src.len, &res, &err)) {
+    fflush(stdout);
+    diag_error(&src, err.offset, err.message);
+    r->rc = 1;
+  } else {
+    for (int i = 0; i < res.n_modules; i++) {
+      if (!first || i) sb_putc(&r->out, '\n');
+      report_module(r, res.modules[i]);
+    }
+    hlo_parse_result_free(&res);
+  }
+  fflush(stdout);
+  source_free(&src);
+  r->src = NULL;
+}
+
+int cmd_layout(const hloidx_options *o) {
+  run r;
+  memset(&r, 0, sizeof r);
+  r.o = o;
+  r.ctx = ae_ctx_new();
+  r.scratch = arena_new();
+  if (o->nfiles == 0) run_file(&r, "-", true);
+  for (int i = 0; i < o->nfiles; i++) run_file(&r, o->files[i], i == 0);
+  cache_free(&r.shapes);
+  free(r.values);
+  sb_free(&r.out);
+  arena_free(r.scratch);
+  ae_ctx_free(r.ctx);
+  if (fflush(stdout) != 0) {
+    fputs("hloidx: error: cannot write the output\n", stderr);
+    return 3;
+  }
+  return r.rc;
+}
