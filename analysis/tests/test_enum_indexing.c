@@ -114,6 +114,7 @@ static int cmp_pair(const void *a, const void *b) {
 
 static void rel_norm(rel *r) {
   size_t np = r->n / 2, w = 0;
+  if (np == 0) return;
   qsort(r->v, np, 2 * sizeof *r->v, cmp_pair);
   for (size_t i = 0; i < np; i++) {
     if (w && r->v[2 * w - 2] == r->v[2 * i] && r->v[2 * w - 1] == r->v[2 * i + 1]) continue;
@@ -126,6 +127,7 @@ static void rel_norm(rel *r) {
 
 static bool rel_has(const rel *r, int64_t from, int64_t to) {
   int64_t key[2] = {from, to};
+  if (r->n == 0) return false;
   return bsearch(key, r->v, r->n / 2, 2 * sizeof *r->v, cmp_pair) != NULL;
 }
 
