@@ -851,6 +851,38 @@ static const enum_case cases[] = {
      " ROOT d = f32[3,3] dot(w, p1), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n"
      "ENTRY e {\n p0 = f32[5,4] parameter(0)\n p1 = f32[4,3] parameter(1)\n"
      " ROOT r = f32[3,3] fusion(p0, p1), kind=kLoop, calls=f\n}\n", NULL, false},
+    /* the chain of bench/fusion_chain.c (rank 5, 18 ops: transposes, reshapes, bitcasts as reshape,
+     * transpose and transpose-reshape-transpose, generic reshapes) */
+    {"fusion bench chain",
+     "HloModule chain\n"
+     "\n"
+     "fused {\n"
+     "  v0 = f32[2,3,2,3,2]{4,3,2,1,0} parameter(0)\n"
+     "  v1 = f32[3,2,3,2,2]{4,3,2,1,0} transpose(v0), dimensions={1,2,3,4,0}\n"
+     "  v2 = f32[6,3,2,2]{3,2,1,0} reshape(v1)\n"
+     "  v3 = f32[3,2,3,2,2]{4,3,2,1,0} bitcast(v2)\n"
+     "  v4 = f32[2,3,3,2,2]{4,3,2,0,1} bitcast(v3)\n"
+     "  v5 = f32[3,2,3,2,2]{4,3,2,1,0} transpose(v4), dimensions={1,0,2,3,4}\n"
+     "  v6 = f32[2,3,3,2,2]{4,3,2,1,0} reshape(v5)\n"
+     "  v7 = f32[3,3,2,2,2]{4,3,2,1,0} transpose(v6), dimensions={1,2,3,4,0}\n"
+     "  v8 = f32[9,2,2,2]{3,2,1,0} reshape(v7)\n"
+     "  v9 = f32[3,3,2,2,2]{4,3,2,1,0} bitcast(v8)\n"
+     "  v10 = f32[3,3,2,2,2]{4,3,2,0,1} bitcast(v9)\n"
+     "  v11 = f32[3,3,2,2,2]{4,3,2,1,0} transpose(v10), dimensions={1,0,2,3,4}\n"
+     "  v12 = f32[3,3,2,2,2]{4,3,2,1,0} reshape(v11)\n"
+     "  v13 = f32[3,2,2,2,3]{4,3,2,1,0} transpose(v12), dimensions={1,2,3,4,0}\n"
+     "  v14 = f32[6,2,2,3]{3,2,1,0} reshape(v13)\n"
+     "  v15 = f32[3,2,2,2,3]{4,3,2,1,0} bitcast(v14)\n"
+     "  v16 = f32[2,3,2,2,3]{4,3,2,0,1} bitcast(v15)\n"
+     "  v17 = f32[3,2,2,2,3]{4,3,2,1,0} transpose(v16), dimensions={1,0,2,3,4}\n"
+     "  ROOT v18 = f32[2,3,2,2,3]{4,3,2,1,0} reshape(v17)\n"
+     "}\n"
+     "\n"
+     "ENTRY e {\n"
+     "  p = f32[2,3,2,3,2]{4,3,2,1,0} parameter(0)\n"
+     "  ROOT f = f32[2,3,2,2,3]{4,3,2,1,0} fusion(p), kind=kLoop, calls=fused\n"
+     "}\n",
+     NULL, false},
 };
 
 int main(void) {
