@@ -24,6 +24,7 @@ struct ii_ctx {
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */
   bool over;          /* a simplification stopped on its limits during this query */
+  uint64_t text_limit; /* ii_ctx_set_text_limit */
 };
 
 /* Instructions of a computation in post-order (operands first). */

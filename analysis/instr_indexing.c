@@ -19,8 +19,11 @@ ii_ctx *ii_ctx_new(void) {
   c->keep = arena_new();
   ptrmap_init(&c->postorders);
   ptrmap_init(&c->memo_o2i);
+  c->text_limit = II_DEFAULT_TEXT_NODES;
   return c;
 }
+
+void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes) { c->text_limit = nodes; }
 
 void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
@@ -370,6 +373,42 @@ static ii_status check_input_id(const hlo_instr *in, int64_t input_id, ii_error 
   return II_OK;
 }
 
+/* Expressions are DAGs, but their text is a tree: a long chain of generic
+ * reshapes can give a map of a few thousand nodes whose text would take
+ * gigabytes. Such a result is reported as too large instead of printed. */
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+static uint64_t map_text_nodes(const imap *m) {
+  if (!m || m->undefined || m->known_empty) return 0;
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < m->nresults; i++) n = sat_add(n, m->results[i]->tree_size);
+  for (uint32_t k = 0; k < m->ncons; k++) n = sat_add(n, m->cons[k].expr->tree_size);
+  return n;
+}
+
+uint64_t ii_indexing_text_nodes(const ii_indexing *x) {
+  uint64_t n = 0;
+  for (uint32_t k = 0; k < x->n; k++)
+    for (uint32_t i = 0; i < x->sets[k].n; i++) {
+      const ii_operand *o = x->sets[k].items[i];
+      n = sat_add(n, map_text_nodes(o->map));
+      n = sat_add(n, map_text_nodes(o->replica));
+      for (uint32_t j = 0; j < o->nrt; j++) n = sat_add(n, map_text_nodes(o->rt[j].map));
+    }
+  return n;
+}
+
+static ii_status check_printable(ii_ctx *c, const ii_indexing *x, const hlo_instr *in, ii_error *err) {
+  if (c->text_limit == 0 || ii_indexing_text_nodes(x) <= c->text_limit) return II_OK;
+  if (err) {
+    err->instr = in;
+    snprintf(err->message, sizeof err->message,
+             "analysis too large: the indexing maps of '%s' would have more than %llu expression nodes as text",
+             in->name, (unsigned long long)c->text_limit);
+  }
+  return II_TOO_LARGE;
+}
+
 static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, bool physical, ii_indexing *out,
                        ii_error *err) {
   memset(out, 0, sizeof *out);
@@ -383,6 +422,7 @@ static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, boo
   st = o2i ? ii_o2i_logical(c, in, id, out, err) : ii_i2o_logical(c, in, id, out, err);
   if (st == II_OK && physical)
     st = o2i ? ii_physical_o2i(c, in, id, out, err) : ii_physical_i2o(c, in, id, out, err);
+  if (st == II_OK) st = check_printable(c, out, in, err);
   return leave(c, st, in, err);
 }
 

@@ -87,6 +87,14 @@ void ii_ctx_reset(ii_ctx *c);
 /* Drops the per-computation caches (post-orders), which outlive
  * ii_ctx_reset; call it before freeing a module the context has analysed. */
 void ii_ctx_end_module(ii_ctx *c);
+/* Limit on the size of a query's result written out as text, counted in
+ * expression nodes with shared sub-expressions counted once per use (the
+ * text of a DAG is a tree); a larger result is reported as II_TOO_LARGE
+ * instead of being returned. Default II_DEFAULT_TEXT_NODES; 0 = no limit. */
+#define II_DEFAULT_TEXT_NODES ((uint64_t)1 << 20)
+void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes);
+/* The text size of an instruction indexing, in the same unit. */
+uint64_t ii_indexing_text_nodes(const ii_indexing *x);
 /* The expression context shared by every map of this context. */
 ae_ctx *ii_ctx_ae(ii_ctx *c);
 /* The arena holding the results of the current queries (reset by ii_ctx_reset). */
