@@ -10,7 +10,7 @@
 #include "simplify.h"
 
 /* Limits. */
-#define II_NODE_BUDGET ((size_t)16 << 20) /* new expression nodes per top-level query */
+#define II_NODE_BUDGET ((size_t)4 << 20)  /* new expression nodes per top-level query */
 #define II_MAX_SET 20000u                 /* members of one operand set */
 #define II_MAX_NESTING 200                /* nested fusions (also catches call cycles) */
 #define II_MAX_DIM ((int64_t)1 << 40)     /* largest dimension size and |attribute value| accepted */
