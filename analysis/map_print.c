@@ -163,7 +163,6 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
     map_print_constraint(&t, m->cons[i].expr, m->cons[i].iv, m->nrange);
     ent[k++] = xstrdup(sb_str(&t));
   }
-  for (uint32_t i = 0; i < n; i++)
   qsort(ent + m->ndims + nsyms, m->ncons, sizeof *ent, cmp_str);
   for (uint32_t i = 0; i < n; i++) {
     if (o->multiline) sb_indent(b, ind);

@@ -291,6 +291,9 @@ static int literal_value(lit_ctx *L, const hlo_shape *s, int depth) {
     return scalar(L, s->type);
   }
   L->record = false;
+  /* XLA's parser also takes a bare scalar for an array shape
+   * (`bf16[17,22] constant(1)` in XLA's own tests). */
+  if (L->r.t.kind != HT_LBRACE) return scalar(L, s->type);
   return array_level(L, s, 0);
 }
 

@@ -1,0 +1,146 @@
+/* Shared internals of the instruction-indexing analysis (instr_indexing.c,
+ * op_*.c, fusion.c, physical.c). Not part of the public API. */
+#ifndef HLOIDX_II_INTERNAL_H
+#define HLOIDX_II_INTERNAL_H
+
+#include <stdarg.h>
+
+#include "instr_indexing.h"
+#include "ptrmap.h"
+#include "simplify.h"
+
+/* Limits. */
+#define II_NODE_BUDGET ((size_t)4 << 20)  /* new expression nodes per top-level query */
+#define II_MAX_SET 20000u                 /* members of one operand set */
+#define II_MAX_NESTING 200                /* nested fusions (also catches call cycles) */
+#define II_MAX_DIM ((int64_t)1 << 40)     /* largest dimension size and |attribute value| accepted */
+
+struct ii_ctx {
+  ae_ctx *ae;
+  arena *scratch;     /* results and memos of the current queries */
+  arena *keep;        /* long-lived: per-computation post-orders */
+  ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
+  ptrmap memo_o2i;    /* hlo_instr* -> ii_indexing* of o2i(instr, 0) (in scratch) */
+  int depth;          /* nesting of queries (0 = top level) */
+  int nest;           /* nesting of fusion traversals */
+  bool over;          /* a simplification stopped on its limits during this query */
+  uint64_t text_limit; /* ii_ctx_set_text_limit */
+};
+
+/* Instructions of a computation in post-order (operands first). */
+typedef struct {
+  uint32_t n;
+  const hlo_instr **order;
+  bool cyclic; /* the operand graph has a cycle (order is then partial) */
+  const hlo_instr *cycle_at;
+} ii_postorder;
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+__attribute__((format(printf, 3, 4))) ii_status ii_fail(ii_error *err, const hlo_instr *in, const char *fmt, ...);
+
+/* ---- shapes ------------------------------------------------------------------------------------- */
+/* The array shape XLA's CreateIdentityMap would use: a tuple stands for its
+ * first element (recursively); an empty tuple for a scalar. */
+const hlo_shape *ii_array_shape(const hlo_shape *s);
+/* Output `output_id` of the instruction: the tuple element, else the shape. */
+const hlo_shape *ii_output_shape(const hlo_instr *in, int64_t output_id);
+static inline bool ii_is_array(const hlo_shape *s) { return s->type != HLO_TUPLE && s->type != HLO_BUFFER; }
+/* Rank and sizes of an array shape (0 / NULL-safe for tuples). */
+static inline uint32_t ii_rank(const hlo_shape *s) { return ii_is_array(s) ? (uint32_t)s->rank : 0; }
+static inline const int64_t *ii_dims(const hlo_shape *s) { return s->dims; }
+
+/* ---- building blocks ------------------------------------------------------------------------------ */
+/* n empty sets, in the scratch arena. */
+void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n);
+/* An operand indexing without runtime variables. */
+ii_operand *ii_wrap(ii_ctx *c, imap *m);
+/* Inserts wrap(m) into set k. */
+void ii_add(ii_ctx *c, ii_indexing *x, uint32_t k, imap *m);
+/* n sets holding one undefined map each (`unknown indexing`). */
+void ii_unknown(ii_ctx *c, ii_indexing *x, uint32_t n);
+/* Maps over a shape's dims. */
+imap *ii_identity(ii_ctx *c, const hlo_shape *s);
+imap *ii_scalar_map(ii_ctx *c, const hlo_shape *s);
+/* A map over `ndims` dims (intervals [0, size-1]) with range variables of
+ * the given sizes and the given results (not simplified). */
+imap *ii_map(ii_ctx *c, uint32_t ndims, const int64_t *dim_sizes, uint32_t nrange, const int64_t *range_sizes,
+             uint32_t nresults, const ae *const *results);
+/* Expression helpers. */
+static inline const ae *D(ii_ctx *c, uint32_t i) { return ae_dim(c->ae, i); }
+static inline const ae *S(ii_ctx *c, uint32_t i) { return ae_sym(c->ae, i); }
+static inline const ae *K(ii_ctx *c, int64_t v) { return ae_const(c->ae, v); }
+/* Scratch array of n const ae* (at least one slot). */
+const ae **ii_exprs(ii_ctx *c, size_t n);
+/* Runs the simplifier; a stop on its limits is remembered (c->over) and
+ * reported as II_TOO_LARGE. */
+ii_status ii_simplify_map(ii_ctx *c, imap *m, simplify_mode mode);
+/* Checks the ae_ctx budget. */
+ii_status ii_budget_status(ii_ctx *c);
+
+/* ---- dispatch and families (op_*.c) --------------------------------------------------------------- */
+/* Every family function fills *out (already zeroed) or returns an error. */
+ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+ii_status ii_i2o_logical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+
+/* op_elementwise.c */
+bool ii_is_elementwise(hlo_opcode op); /* XLA's IsOpElementwise list, plus map and [V2] all-reduce-start/done */
+ii_status ii_elementwise_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_elementwise_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+
+/* op_shape.c: broadcast, transpose, reverse, slice, concatenate, pad, tuple, get-tuple-element */
+ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_transpose_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_reverse_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_concat_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_tuple_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+/* The pad o2i map of §3.7 for an output of sizes out[] (shared with the window helper). */
+imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo, const int64_t *hi,
+                 const int64_t *interior);
+
+/* op_reshape.c */
+/* Reshape builder R(A, B) of §3.10: a map over B's dims indexing A,
+ * simplified in point-preserving mode. */
+imap *ii_reshape_map(ii_ctx *c, uint32_t ra, const int64_t *A, uint32_t rb, const int64_t *B);
+ii_status ii_reshape_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_reshape_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_bitcast_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_bitcast_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+
+/* op_reduce.c: reduce, reduce-window (+ the window helper), scan */
+ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+/* Window map W(in, out, window) of §3.14 (simplified, unused symbols removed). */
+ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64_t *out, const hlo_window_dim *w,
+                        imap **res);
+
+/* op_contract.c: dot, scaled-dot, convolution */
+ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+
+/* op_dynamic.c: dynamic-slice, dynamic-update-slice, gather, all-gather */
+ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+
+/* fusion.c */
+ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+/* Post-order of a computation (cached for the context's lifetime). */
+const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *comp);
+
+/* physical.c */
+ii_status ii_physical_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err);
+ii_status ii_physical_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err);
+
+#endif

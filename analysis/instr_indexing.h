@@ -1,0 +1,139 @@
+/* Indexing maps of HLO instructions: XLA's ComputeOutputToInputIndexing /
+ * ComputeInputToOutputIndexing (indexing-semantics.md §3 per opcode, §5
+ * fusions, §4 physical layouts), in the [V2] form.
+ *
+ * Vocabulary (§1.7, §2.5):
+ *  - an *operand indexing* (ii_operand) is one indexing map plus, for each
+ *    of its runtime variables, a description (the HLO instruction that
+ *    produces the value and a map from the same "from" space into that
+ *    instruction's output), plus an optional replica-id map (all-gather);
+ *  - an *operand set* (ii_set) is a set of operand indexings without
+ *    duplicates (equality of §1.7: imap_equal on the maps, same description
+ *    instructions and maps, equal replica maps);
+ *  - an *instruction indexing* (ii_indexing) is one set per operand
+ *    (output-to-input) or one set per output (input-to-output).
+ *
+ * Memory. Everything a query returns lives in the context's scratch arena
+ * and stays valid until ii_ctx_reset (call it between analysed
+ * instructions so that a run over a big module stays bounded). Expressions
+ * live in the context's ae_ctx, which lives as long as the context. The
+ * analysis never prints to stdout and never exits; problems are returned as
+ * ii_error values naming the instruction at fault.
+ *
+ * Determinism. Sets keep insertion order internally; ii_set_print_order and
+ * the printers give the order of their single-line texts (strcmp), which
+ * does not depend on pointers or hashing. */
+#ifndef HLOIDX_INSTR_INDEXING_H
+#define HLOIDX_INSTR_INDEXING_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "hlo_ir.h"
+#include "indexing_map.h"
+#include "map_print.h"
+#include "strbuf.h"
+
+/* A runtime variable: the instruction whose value it is and which element
+ * of it is read (a map from the indexed space into that instruction). */
+typedef struct {
+  const hlo_instr *instr;
+  imap *map;
+} ii_rtvar;
+
+/* One operand indexing. nrt descriptions (nrt == map->nrt for defined
+ * maps; 0 for undefined ones). Description j prints as `rt<j>`; after
+ * fusion composition it is not necessarily the map's symbol rt<j> (XLA's
+ * list-order quirk, §2.6). */
+typedef struct {
+  imap *map;
+  uint32_t nrt;
+  ii_rtvar *rt;
+  imap *replica; /* replica-id map (all-gather), or NULL */
+} ii_operand;
+
+/* A set of operand indexings, in insertion order, without duplicates. */
+typedef struct {
+  uint32_t n, cap;
+  ii_operand **items;
+  uint64_t *hash; /* per member, to skip most equality tests */
+} ii_set;
+
+/* One set per operand (out2in) or per output (in2out). */
+typedef struct {
+  uint32_t n;
+  ii_set *sets;
+} ii_indexing;
+
+typedef struct {
+  const hlo_instr *instr; /* the instruction at fault (may be inside a fused computation) */
+  char message[320];
+} ii_error;
+
+/* Status of a query. */
+typedef enum {
+  II_OK = 0,
+  II_ERROR = 1,     /* input problem (invalid id, precondition XLA would CHECK, cyclic input) */
+  II_TOO_LARGE = 2, /* size limits crossed (expression nodes, set members, nesting) */
+} ii_status;
+
+typedef struct ii_ctx ii_ctx;
+
+/* ---- context --------------------------------------------------------------------------------- */
+ii_ctx *ii_ctx_new(void);
+void ii_ctx_free(ii_ctx *c);
+/* Drops every result and memo of earlier queries (the scratch arena). */
+void ii_ctx_reset(ii_ctx *c);
+/* Drops the per-computation caches (post-orders), which outlive
+ * ii_ctx_reset; call it before freeing a module the context has analysed. */
+void ii_ctx_end_module(ii_ctx *c);
+/* Limit on the size of a query's result written out as text, counted in
+ * expression nodes with shared sub-expressions counted once per use (the
+ * text of a DAG is a tree); a larger result is reported as II_TOO_LARGE
+ * instead of being returned. Default II_DEFAULT_TEXT_NODES; 0 = no limit. */
+#define II_DEFAULT_TEXT_NODES ((uint64_t)1 << 20)
+void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes);
+/* The text size of an instruction indexing, in the same unit. */
+uint64_t ii_indexing_text_nodes(const ii_indexing *x);
+/* The expression context shared by every map of this context. */
+ae_ctx *ii_ctx_ae(ii_ctx *c);
+/* The arena holding the results of the current queries (reset by ii_ctx_reset). */
+arena *ii_ctx_arena(ii_ctx *c);
+
+/* ---- queries ------------------------------------------------------------------------------------ */
+/* Number of outputs: tuple elements of a tuple-shaped instruction, else 1. */
+int64_t ii_num_outputs(const hlo_instr *in);
+/* XLA's ComputeOutputToInputIndexing(in, output_id): one set per operand. */
+ii_status ii_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+/* XLA's ComputeInputToOutputIndexing(in, input_id): one set per output. */
+ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+/* The same with physical (minor_to_major) layouts composed in (§4). */
+ii_status ii_o2i_physical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+ii_status ii_i2o_physical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+
+/* ---- operand indexings and sets ----------------------------------------------------------------- */
+/* §1.7 equality. */
+bool ii_operand_equal(const ii_operand *a, const ii_operand *b);
+/* Inserts x unless an equal member exists; true if inserted. */
+bool ii_set_insert(ii_ctx *c, ii_set *s, ii_operand *x);
+/* compose_operand(first, second) of §5.3 (not simplified). */
+ii_operand *ii_operand_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second);
+/* Simplify(mode) on the map, then RemoveUnusedSymbols, dropping the
+ * descriptions of removed runtime symbols (§6.6 step 5). Returns II_TOO_LARGE
+ * when the simplifier stopped on its limits. */
+ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remove_unused);
+
+/* ---- text ------------------------------------------------------------------------------------------ */
+/* The [V2] runtime-variable text (§2.6): `parameter(N)`, `constant(<value as
+ * written>)` for a scalar constant, `constant` otherwise, else the name. */
+void ii_rt_text(strbuf *b, const hlo_instr *in);
+/* Member indices of s in print order (sorted by single-line text); the
+ * array lives in the scratch arena. */
+const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s);
+/* One member (map, runtime variables, replica id), ending with a newline. */
+void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o);
+/* `operand id = N` blocks for every set, members in print order (§2.5). With
+ * the single-line options the text is exactly XLA's. */
+void ii_print_indexing(ii_ctx *c, strbuf *b, const ii_indexing *x, const map_print_opts *o);
+
+#endif

@@ -1,0 +1,148 @@
+/* Reductions: reduce §3.13 (variadic, init operands), reduce-window §3.14
+ * with the window helper W (also used by convolution), and [V2] scan
+ * §3.23. */
+#include "ii_internal.h"
+
+/* ---- reduce --------------------------------------------------------------------------------------- */
+
+static bool is_reduced(const hlo_instr *in, uint32_t d) {
+  for (int j = 0; j < in->dimensions.n; j++)
+    if (in->dimensions.v[j] == (int64_t)d) return true;
+  return false;
+}
+
+/* Input shape, output shape (tuple element 0 when variadic), and checks. */
+static ii_status reduce_shapes(const hlo_instr *in, const hlo_shape **pin, const hlo_shape **pout, ii_error *err) {
+  if (in->n_operands < 2 || in->n_operands % 2)
+    return ii_fail(err, in, "%s '%s' needs inputs and as many init values", in->opcode_text, in->name);
+  const hlo_shape *x = in->operands[0]->shape, *o = ii_array_shape(in->shape);
+  if (!ii_is_array(x) || !ii_is_array(o)) return ii_fail(err, in, "%s '%s' needs array inputs", in->opcode_text, in->name);
+  *pin = x;
+  *pout = o;
+  return II_OK;
+}
+
+ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  const hlo_shape *x, *o;
+  if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
+  uint32_t rin = ii_rank(x), rout = ii_rank(o), nsym = 0, nd = 0;
+  const ae **res = ii_exprs(c, rin);
+  int64_t *sym_sizes = arena_array(c->scratch, rin ? rin : 1, sizeof *sym_sizes);
+  for (uint32_t i = 0; i < rin; i++) {
+    if (is_reduced(in, i)) {
+      sym_sizes[nsym] = x->dims[i];
+      res[i] = S(c, nsym++);
+    } else {
+      res[i] = D(c, nd++);
+    }
+  }
+  if (nd != rout) return ii_fail(err, in, "reduce '%s': the result rank does not match the kept dimensions", in->name);
+  uint32_t n = (uint32_t)in->n_operands / 2;
+  imap *input_map = ii_map(c, rout, ii_dims(o), nsym, sym_sizes, rin, res);
+  imap *init_map = ii_scalar_map(c, o);
+  ii_indexing_init(c, out, 2 * n);
+  for (uint32_t k = 0; k < n; k++) {
+    ii_add(c, out, k, input_map);
+    ii_add(c, out, n + k, init_map);
+  }
+  return II_OK;
+}
+
+ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
+  const hlo_shape *x, *o;
+  if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
+  uint32_t n = (uint32_t)in->n_operands / 2, rin = ii_rank(x), rout = ii_rank(o);
+  imap *m;
+  if (input_id >= n) {
+    /* an init value: ()[s0, ..] -> (s0, ..) over the output */
+    const ae **res = ii_exprs(c, rout);
+    for (uint32_t t = 0; t < rout; t++) res[t] = S(c, t);
+    m = ii_map(c, 0, NULL, rout, ii_dims(o), rout, res);
+  } else {
+    const ae **res = ii_exprs(c, rin);
+    uint32_t nr = 0;
+    for (uint32_t i = 0; i < rin; i++)
+      if (!is_reduced(in, i)) res[nr++] = D(c, i);
+    if (nr != rout) return ii_fail(err, in, "reduce '%s': the result rank does not match the kept dimensions", in->name);
+    m = ii_map(c, rin, ii_dims(x), 0, NULL, nr, res);
+  }
+  ii_indexing_init(c, out, n);
+  for (uint32_t k = 0; k < n; k++) ii_add(c, out, k, m);
+  return II_OK;
+}
+
+/* ---- the window helper ---------------------------------------------------------------------------- */
+
+ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64_t *out, const hlo_window_dim *w,
+                        imap **res) {
+  /* 1. window only: s_i * window_dilation + d_i * stride */
+  const ae **wexpr = ii_exprs(c, rank);
+  int64_t *wsize = arena_array(c->scratch, rank ? rank : 1, sizeof *wsize);
+  for (uint32_t i = 0; i < rank; i++) {
+    wsize[i] = w[i].size;
+    wexpr[i] = ae_add(c->ae, ae_mul(c->ae, S(c, i), K(c, w[i].rhs_dilate)), ae_mul(c->ae, D(c, i), K(c, w[i].stride)));
+  }
+  imap *window = ii_map(c, rank, out, rank, wsize, rank, wexpr);
+  /* 2. the pad map of the padded, base-dilated input */
+  int64_t *padded = arena_array(c->scratch, rank ? rank : 1, sizeof *padded);
+  int64_t *lo = arena_array(c->scratch, rank ? rank : 1, sizeof *lo);
+  int64_t *hi = arena_array(c->scratch, rank ? rank : 1, sizeof *hi);
+  int64_t *interior = arena_array(c->scratch, rank ? rank : 1, sizeof *interior);
+  for (uint32_t i = 0; i < rank; i++) {
+    lo[i] = w[i].pad_lo;
+    hi[i] = w[i].pad_hi;
+    interior[i] = w[i].lhs_dilate - 1;
+    /* sizes and attributes are at most 2^40 (checked on entry): the product needs a check */
+    int64_t dil;
+    if (__builtin_mul_overflow(in[i] - 1, interior[i], &dil)) return II_TOO_LARGE;
+    padded[i] = in[i] + lo[i] + hi[i] + dil;
+  }
+  imap *pad = ii_pad_map(c, rank, padded, lo, hi, interior);
+  /* 3. compose, 4. simplify and drop unused window symbols */
+  imap *m = imap_compose(c->scratch, window, pad);
+  if (ii_simplify_map(c, m, SIMPLIFY_REPLACE_POINTS) != II_OK) return II_TOO_LARGE;
+  imap_remove_unused_symbols(m, NULL);
+  *res = m;
+  return ii_budget_status(c);
+}
+
+ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  const hlo_shape *x, *o;
+  if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
+  uint32_t rank = ii_rank(x);
+  if ((uint32_t)in->n_window != rank || ii_rank(o) != rank)
+    return ii_fail(err, in, "reduce-window '%s' needs a window with one entry per dimension", in->name);
+  for (uint32_t i = 0; i < rank; i++)
+    if (in->window[i].stride < 1 || in->window[i].lhs_dilate < 1 || in->window[i].rhs_dilate < 1)
+      return ii_fail(err, in, "reduce-window '%s': strides and dilations must be positive", in->name);
+  imap *w;
+  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(o), in->window, &w);
+  if (st != II_OK) return st;
+  uint32_t n = (uint32_t)in->n_operands / 2;
+  imap *init_map = ii_scalar_map(c, o);
+  ii_indexing_init(c, out, 2 * n);
+  for (uint32_t k = 0; k < n; k++) {
+    ii_add(c, out, k, w);
+    ii_add(c, out, n + k, init_map);
+  }
+  return II_OK;
+}
+
+/* ---- scan ([V2]) ------------------------------------------------------------------------------------ */
+
+/* A rank-0 output (a carry): every operand gets the scalar map over it. An
+ * array output: the array inputs get the identity, the carries (the last
+ * num_carries operands) the scalar map. */
+ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
+  (void)err;
+  const hlo_shape *o = ii_array_shape(ii_output_shape(in, output_id));
+  int64_t nc = in->has_num_carries ? in->num_carries : 0;
+  if (nc < 0 || nc > in->n_operands) nc = 0;
+  uint32_t n = (uint32_t)in->n_operands;
+  ii_indexing_init(c, out, n);
+  for (uint32_t k = 0; k < n; k++) {
+    bool carry = (int64_t)k >= (int64_t)n - nc;
+    ii_add(c, out, k, ii_rank(o) == 0 || carry ? ii_scalar_map(c, o) : ii_identity(c, o));
+  }
+  return II_OK;
+}

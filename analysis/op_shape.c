@@ -1,0 +1,271 @@
+/* Data-movement ops without arithmetic on sizes beyond offsets:
+ * broadcast §3.2, transpose §3.3, reverse §3.4, slice §3.5, concatenate §3.6,
+ * pad §3.7, tuple / get-tuple-element §3.12. None of these maps is
+ * simplified (§6.7). */
+#include "ii_internal.h"
+
+/* ---- broadcast ---------------------------------------------------------------------------------- */
+
+static ii_status broadcast_dims(const hlo_instr *in, ii_error *err) {
+  const hlo_shape *o = in->operands[0]->shape;
+  if (in->dimensions.n != (int)ii_rank(o))
+    return ii_fail(err, in, "broadcast '%s': dimensions= must have one entry per operand dimension", in->name);
+  for (int j = 0; j < in->dimensions.n; j++)
+    if (in->dimensions.v[j] < 0 || in->dimensions.v[j] >= (int64_t)ii_rank(in->shape))
+      return ii_fail(err, in, "broadcast '%s': dimension %lld is out of range", in->name,
+                     (long long)in->dimensions.v[j]);
+  return II_OK;
+}
+
+ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  if (broadcast_dims(in, err) != II_OK) return II_ERROR;
+  const hlo_shape *r = in->shape;
+  uint32_t n = (uint32_t)in->dimensions.n;
+  const ae **res = ii_exprs(c, n);
+  for (uint32_t j = 0; j < n; j++) res[j] = D(c, (uint32_t)in->dimensions.v[j]);
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, ii_rank(r), ii_dims(r), 0, NULL, n, res));
+  return II_OK;
+}
+
+ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  if (broadcast_dims(in, err) != II_OK) return II_ERROR;
+  const hlo_shape *r = in->shape, *o = in->operands[0]->shape;
+  uint32_t rr = ii_rank(r);
+  const ae **res = ii_exprs(c, rr);
+  int64_t *sym_sizes = arena_array(c->scratch, rr ? rr : 1, sizeof *sym_sizes);
+  uint32_t nsym = 0;
+  for (uint32_t d = 0; d < rr; d++) {
+    int pos = -1;
+    for (int j = 0; j < in->dimensions.n; j++)
+      if (in->dimensions.v[j] == (int64_t)d) pos = j;
+    if (pos >= 0) {
+      res[d] = D(c, (uint32_t)pos);
+    } else {
+      sym_sizes[nsym] = r->dims[d];
+      res[d] = S(c, nsym++);
+    }
+  }
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, ii_rank(o), ii_dims(o), nsym, sym_sizes, rr, res));
+  return II_OK;
+}
+
+/* ---- transpose ---------------------------------------------------------------------------------- */
+
+static ii_status transpose_perm(ii_ctx *c, const hlo_instr *in, uint32_t **perm, uint32_t **inv, ii_error *err) {
+  uint32_t r = ii_rank(in->operands[0]->shape);
+  if (in->dimensions.n != (int)r || ii_rank(in->shape) != r)
+    return ii_fail(err, in, "transpose '%s': dimensions= must be a permutation of the operand's dimensions",
+                   in->name);
+  *perm = arena_array(c->scratch, r ? r : 1, sizeof **perm);
+  *inv = arena_array(c->scratch, r ? r : 1, sizeof **inv);
+  for (uint32_t i = 0; i < r; i++) (*inv)[i] = UINT32_MAX;
+  for (uint32_t i = 0; i < r; i++) {
+    int64_t p = in->dimensions.v[i];
+    if (p < 0 || p >= (int64_t)r || (*inv)[p] != UINT32_MAX)
+      return ii_fail(err, in, "transpose '%s': dimensions= is not a permutation", in->name);
+    (*perm)[i] = (uint32_t)p;
+    (*inv)[p] = i;
+  }
+  return II_OK;
+}
+
+ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  uint32_t *perm, *inv;
+  if (transpose_perm(c, in, &perm, &inv, err) != II_OK) return II_ERROR;
+  const hlo_shape *r = in->shape;
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, imap_permutation(c->scratch, c->ae, ii_rank(r), ii_dims(r), inv));
+  return II_OK;
+}
+
+ii_status ii_transpose_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  uint32_t *perm, *inv;
+  if (transpose_perm(c, in, &perm, &inv, err) != II_OK) return II_ERROR;
+  const hlo_shape *o = in->operands[0]->shape;
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, imap_permutation(c->scratch, c->ae, ii_rank(o), ii_dims(o), perm));
+  return II_OK;
+}
+
+/* ---- reverse ------------------------------------------------------------------------------------- */
+
+/* Result i is d_i, or (d_i * -1 + size) + (-1) for a reversed dimension,
+ * which the constructors fold to `-d_i + (size - 1)`. */
+static ii_status reverse_map(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  const hlo_shape *r = in->shape;
+  uint32_t n = ii_rank(r);
+  const ae **res = ii_exprs(c, n);
+  for (uint32_t i = 0; i < n; i++) res[i] = D(c, i);
+  for (int j = 0; j < in->dimensions.n; j++) {
+    int64_t d = in->dimensions.v[j];
+    if (d < 0 || d >= (int64_t)n) return ii_fail(err, in, "reverse '%s': dimension %lld is out of range", in->name, (long long)d);
+    const ae *x = ae_add(c->ae, ae_mul(c->ae, D(c, (uint32_t)d), K(c, -1)), K(c, r->dims[d]));
+    res[d] = ae_add(c->ae, x, K(c, -1));
+  }
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, n, ii_dims(r), 0, NULL, n, res));
+  return II_OK;
+}
+
+ii_status ii_reverse_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  return reverse_map(c, in, out, err);
+}
+ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  return reverse_map(c, in, out, err);
+}
+
+/* ---- slice --------------------------------------------------------------------------------------- */
+
+static ii_status slice_check(const hlo_instr *in, ii_error *err) {
+  uint32_t r = ii_rank(in->operands[0]->shape);
+  if (in->n_slice != (int)r || ii_rank(in->shape) != r)
+    return ii_fail(err, in, "slice '%s' needs one range per operand dimension", in->name);
+  for (uint32_t i = 0; i < r; i++)
+    if (in->slice[i].stride < 1) return ii_fail(err, in, "slice '%s': strides must be positive", in->name);
+  return II_OK;
+}
+
+ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  if (slice_check(in, err) != II_OK) return II_ERROR;
+  const hlo_shape *r = in->shape;
+  uint32_t n = ii_rank(r);
+  const ae **res = ii_exprs(c, n);
+  for (uint32_t i = 0; i < n; i++)
+    res[i] = ae_add(c->ae, ae_mul(c->ae, D(c, i), K(c, in->slice[i].stride)), K(c, in->slice[i].start));
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, n, ii_dims(r), 0, NULL, n, res));
+  return II_OK;
+}
+
+/* i2o: (d_i - start) floordiv stride, with d_i in [start, (out_i-1)*stride +
+ * start] and (d_i - start) mod stride in [0, 0] added as constraints. */
+ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  if (slice_check(in, err) != II_OK) return II_ERROR;
+  const hlo_shape *o = in->operands[0]->shape, *r = in->shape;
+  uint32_t n = ii_rank(o);
+  const ae **res = ii_exprs(c, n);
+  for (uint32_t i = 0; i < n; i++) {
+    const ae *x = ae_add(c->ae, D(c, i), K(c, -in->slice[i].start));
+    res[i] = ae_floordiv(c->ae, x, K(c, in->slice[i].stride));
+  }
+  imap *m = ii_map(c, n, ii_dims(o), 0, NULL, n, res);
+  for (uint32_t i = 0; i < n; i++) {
+    int64_t start = in->slice[i].start, stride = in->slice[i].stride;
+    /* (out-1)*stride + start stays within the operand's size: no overflow */
+    imap_add_constraint(m, D(c, i), iv_make(start, (r->dims[i] - 1) * stride + start));
+    imap_add_constraint(m, ae_mod(c->ae, ae_add(c->ae, D(c, i), K(c, -start)), K(c, stride)), iv_make(0, 0));
+  }
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, m);
+  return II_OK;
+}
+
+/* ---- concatenate ------------------------------------------------------------------------------------ */
+
+static ii_status concat_dim(const hlo_instr *in, uint32_t *cd, ii_error *err) {
+  uint32_t r = ii_rank(in->shape);
+  if (in->dimensions.n != 1 || in->dimensions.v[0] < 0 || in->dimensions.v[0] >= (int64_t)r)
+    return ii_fail(err, in, "concatenate '%s' needs one dimension in range", in->name);
+  for (int k = 0; k < in->n_operands; k++)
+    if (ii_rank(in->operands[k]->shape) != r)
+      return ii_fail(err, in, "concatenate '%s': operand %d has another rank than the result", in->name, k);
+  *cd = (uint32_t)in->dimensions.v[0];
+  return II_OK;
+}
+
+ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  uint32_t cd;
+  if (concat_dim(in, &cd, err) != II_OK) return II_ERROR;
+  const hlo_shape *r = in->shape;
+  uint32_t n = ii_rank(r);
+  ii_indexing_init(c, out, (uint32_t)in->n_operands);
+  int64_t off = 0;
+  for (int k = 0; k < in->n_operands; k++) {
+    int64_t nk = in->operands[k]->shape->dims[cd];
+    const ae **res = ii_exprs(c, n);
+    for (uint32_t i = 0; i < n; i++) res[i] = D(c, i);
+    res[cd] = ae_add(c->ae, D(c, cd), K(c, -off));
+    interval *div = arena_array(c->scratch, n, sizeof *div);
+    for (uint32_t i = 0; i < n; i++) div[i] = iv_make(0, r->dims[i] - 1);
+    div[cd] = iv_make(off, off + nk - 1);
+    ii_add(c, out, (uint32_t)k, imap_new(c->scratch, c->ae, n, 0, 0, div, NULL, n, res));
+    off += nk;
+  }
+  return II_OK;
+}
+
+ii_status ii_concat_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
+  uint32_t cd;
+  if (concat_dim(in, &cd, err) != II_OK) return II_ERROR;
+  int64_t off = 0;
+  for (int64_t k = 0; k < input_id; k++) off += in->operands[k]->shape->dims[cd];
+  const hlo_shape *o = in->operands[input_id]->shape;
+  uint32_t n = ii_rank(o);
+  const ae **res = ii_exprs(c, n);
+  for (uint32_t i = 0; i < n; i++) res[i] = D(c, i);
+  res[cd] = ae_add(c->ae, D(c, cd), K(c, off));
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, n, ii_dims(o), 0, NULL, n, res));
+  return II_OK;
+}
+
+/* ---- pad ------------------------------------------------------------------------------------------ */
+
+imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo, const int64_t *hi,
+                 const int64_t *interior) {
+  const ae **res = ii_exprs(c, rank);
+  interval *div = arena_array(c->scratch, rank ? rank : 1, sizeof *div);
+  for (uint32_t i = 0; i < rank; i++) {
+    int64_t last = out[i] - 1, last_hi = out[i] - 1 - hi[i];
+    div[i] = iv_make(lo[i] > 0 ? lo[i] : 0, last < last_hi ? last : last_hi);
+    const ae *x = ae_add(c->ae, D(c, i), K(c, -lo[i]));
+    res[i] = interior[i] == 0 ? x : ae_floordiv(c->ae, x, K(c, interior[i] + 1));
+  }
+  imap *m = imap_new(c->scratch, c->ae, rank, 0, 0, div, NULL, rank, res);
+  for (uint32_t i = 0; i < rank; i++) {
+    if (interior[i] == 0) continue;
+    const ae *x = ae_add(c->ae, D(c, i), K(c, -lo[i]));
+    imap_add_constraint(m, ae_mod(c->ae, x, K(c, interior[i] + 1)), iv_make(0, 0));
+  }
+  return m;
+}
+
+ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  const hlo_shape *r = in->shape;
+  uint32_t n = ii_rank(r);
+  if (in->n_padding != (int)n || ii_rank(in->operands[0]->shape) != n)
+    return ii_fail(err, in, "pad '%s' needs one padding entry per dimension", in->name);
+  int64_t *lo = arena_array(c->scratch, n ? n : 1, sizeof *lo);
+  int64_t *hi = arena_array(c->scratch, n ? n : 1, sizeof *hi);
+  int64_t *inr = arena_array(c->scratch, n ? n : 1, sizeof *inr);
+  for (uint32_t i = 0; i < n; i++) {
+    lo[i] = in->padding[i].lo;
+    hi[i] = in->padding[i].hi;
+    inr[i] = in->padding[i].interior;
+    if (inr[i] < 0) return ii_fail(err, in, "pad '%s': interior padding must not be negative", in->name);
+  }
+  ii_indexing_init(c, out, 2);
+  ii_add(c, out, 0, ii_pad_map(c, n, ii_dims(r), lo, hi, inr));
+  ii_add(c, out, 1, ii_scalar_map(c, r));
+  return II_OK;
+}
+
+/* ---- tuple / get-tuple-element --------------------------------------------------------------------- */
+
+/* i2o of tuple: one entry, the identity over element input_id. */
+ii_status ii_tuple_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
+  (void)err;
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_identity(c, ii_output_shape(in, input_id)));
+  return II_OK;
+}
+
+/* [V2] o2i of get-tuple-element: one entry, the identity over its own shape. */
+ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+  (void)err;
+  ii_indexing_init(c, out, (uint32_t)in->n_operands);
+  for (int k = 0; k < in->n_operands; k++) ii_add(c, out, (uint32_t)k, ii_identity(c, in->shape));
+  return II_OK;
+}
