@@ -23,7 +23,7 @@ static ii_status reduce_shapes(const hlo_instr *in, const hlo_shape **pin, const
 }
 
 ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  const hlo_shape *x, *o;
+  const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rin = ii_rank(x), rout = ii_rank(o), nsym = 0, nd = 0;
   const ae **res = ii_exprs(c, rin);
@@ -49,7 +49,7 @@ ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_err
 }
 
 ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
-  const hlo_shape *x, *o;
+  const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t n = (uint32_t)in->n_operands / 2, rin = ii_rank(x), rout = ii_rank(o);
   imap *m;
@@ -107,7 +107,7 @@ ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64
 }
 
 ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  const hlo_shape *x, *o;
+  const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rank = ii_rank(x);
   if ((uint32_t)in->n_window != rank || ii_rank(o) != rank)

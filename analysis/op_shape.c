@@ -72,7 +72,7 @@ static ii_status transpose_perm(ii_ctx *c, const hlo_instr *in, uint32_t **perm,
 }
 
 ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  uint32_t *perm, *inv;
+  uint32_t *perm = NULL, *inv = NULL;
   if (transpose_perm(c, in, &perm, &inv, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape;
   ii_indexing_init(c, out, 1);
@@ -81,7 +81,7 @@ ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_
 }
 
 ii_status ii_transpose_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  uint32_t *perm, *inv;
+  uint32_t *perm = NULL, *inv = NULL;
   if (transpose_perm(c, in, &perm, &inv, err) != II_OK) return II_ERROR;
   const hlo_shape *o = in->operands[0]->shape;
   ii_indexing_init(c, out, 1);

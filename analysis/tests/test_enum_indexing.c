@@ -773,9 +773,9 @@ static const enum_case cases[] = {
                       " lhs_contracting_dims={1}, rhs_contracting_dims={0}"), NULL, false},
     {"conv", E1("x = f32[1,5,4,2] parameter(0)\n k = f32[2,3,2,3] parameter(1)\n ROOT r = f32[1,3,3,3] convolution(x, k),"
                 " window={size=3x2}, dim_labels=b01f_i01o->b01f"), NULL, false},
-    {"conv padding stride", E1("x = f32[2,5,3] parameter(0)\n k = f32[3,2,4] parameter(1)\n ROOT r = f32[2,3,4] convolution(x, k),"
+    {"conv padding stride", E1("x = f32[2,5,3] parameter(0)\n k = f32[3,3,4] parameter(1)\n ROOT r = f32[2,3,4] convolution(x, k),"
                                " window={size=3 stride=2 pad=1_1}, dim_labels=b0f_0io->b0f"), NULL, false},
-    {"conv dilations", E1("x = f32[1,4,5,1] parameter(0)\n k = f32[2,2,1,2] parameter(1)\n ROOT r = f32[1,6,3,2] convolution(x, k),"
+    {"conv dilations", E1("x = f32[1,4,5,1] parameter(0)\n k = f32[2,2,1,2] parameter(1)\n ROOT r = f32[1,6,2,2] convolution(x, k),"
                           " window={size=2x2 pad=0_0x0_0 lhs_dilate=2x1 rhs_dilate=1x3}, dim_labels=b01f_01io->b01f"), NULL, false},
     {"conv labels", E1("x = f32[3,2,4] parameter(0)\n k = f32[2,2,2] parameter(1)\n ROOT r = f32[3,4,2] convolution(x, k),"
                        " window={size=2 pad=1_0}, dim_labels=0fb_o0i->0bf"), NULL, false},
