@@ -872,7 +872,7 @@ static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(h
     for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(PC_AT(P->modules, hlo_module *, i));
   else
     *modules = P->modules, P->modules = (pc_vec){0};
-  free(P->scache);
+  pc_shape_cache_free(P);
   pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack};
