@@ -127,67 +127,6 @@ static int layout_letter(const hlo_token *t) {
   return 0;
 }
 
-/* ---- metadata fast path --------------------------------------------------
- * metadata={op_type="..." op_name="..." source_line=12 profile_type={1}}
- * is on most instructions of many dumps. After a metadata= attribute the
- * wrapper checks the value with this small token-level validator; when it
- * conforms it is returned as one METADATA_VALUE token, otherwise the lexer
- * is rewound and the grammar parses (and reports on) it token by token. */
-
-static bool md_value(hlo_lexer *lx, hlo_token *t) {
-  hlo_lex(lx, t);
-  if (t->kind == HT_STRING || t->kind == HT_INT) return true;
-  if (t->kind != HT_LBRACE) return false;
-  hlo_lex(lx, t);
-  if (t->kind == HT_RBRACE) return true;
-  for (;;) {
-    if (t->kind != HT_INT) return false;
-    hlo_lex(lx, t);
-    if (t->kind == HT_RBRACE) return true;
-    if (t->kind != HT_COMMA) return false;
-    hlo_lex(lx, t);
-  }
-}
-
-/* One '{' ... '}' of fields; the '{' has been read. */
-static bool md_body(hlo_lexer *lx, hlo_token *t) {
-  hlo_lex(lx, t);
-  for (;;) {
-    if (t->kind == HT_RBRACE) return true;
-    if (t->kind != HT_ATTR_NAME || !md_value(lx, t)) return false;
-    hlo_lex(lx, t);
-    if (t->kind == HT_COMMA) hlo_lex(lx, t);
-  }
-}
-
-/* Validates a metadata value at the lexer's position; on success the lexer
- * is after it and *end is its end. */
-static bool metadata_fast(parse_ctx *P, const char **start, const char **end) {
-  hlo_lexer lx = P->lx;
-  hlo_token t;
-  hlo_lex(&lx, &t);
-  if (t.kind != HT_LBRACE) return false;
-  *start = t.ptr;
-  const char *save = lx.cur;
-  hlo_lex(&lx, &t);
-  if (t.kind == HT_LBRACE) { /* a list of metadata */
-    for (;;) {
-      if (!md_body(&lx, &t)) return false;
-      hlo_lex(&lx, &t);
-      if (t.kind == HT_RBRACE) break;
-      if (t.kind != HT_COMMA) return false;
-      hlo_lex(&lx, &t);
-      if (t.kind != HT_LBRACE) return false;
-    }
-  } else {
-    lx.cur = save;
-    if (!md_body(&lx, &t)) return false;
-  }
-  *end = lx.cur;
-  P->lx = lx;
-  return true;
-}
-
 static int open_bracket(parse_ctx *P, const hlo_token *t, int ctx) {
   if (P->depth >= HLO_MAX_NESTING) {
     pc_error(P, t->off, "nesting deeper than %d levels", HLO_MAX_NESTING);
@@ -218,7 +157,8 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   if (P->metadata_next) {
     P->metadata_next = false;
     const char *start, *end;
-    if (metadata_fast(P, &start, &end)) {
+    if (pc_metadata_scan(&P->lx, &start, &end)) {
+      P->lx.cur = end;
       v->PCT_NAME.ptr = start;
       v->PCT_NAME.len = (uint32_t)(end - start);
       v->PCT_NAME.off = (size_t)(start - P->data);

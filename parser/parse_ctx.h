@@ -289,6 +289,13 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
 void pc_shape_cache_reset(parse_ctx *P);
 void pc_shape_cache_free(parse_ctx *P);
 
+/* ---- metadata values (metadata_scan.c) --------------------------------- */
+
+/* Checks the metadata={...} value at LX's position without moving LX; when
+ * it has the usual form (see metadata_scan.c) returns true with its first
+ * ('{') and past-the-end bytes. */
+bool pc_metadata_scan(const hlo_lexer *lx, const char **start, const char **end);
+
 /* ---- misc -------------------------------------------------------------- */
 
 hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped);
