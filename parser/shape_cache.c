@@ -23,7 +23,8 @@ typedef struct pc_shape_ent {
   const hlo_shape *shape;
 } pc_shape_ent;
 
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
+/* The lexer's blanks. */
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
 static const char *skip_blanks(const char *p) {
   while (is_blank(*p)) p++;
@@ -43,6 +44,8 @@ static const char *scan_array(const char *p) {
   const char *after = p;
   if (*p == '{') {
     char c = p[1];
+    /* "{ 1,0}", "{-1}" and a comment after the brace are layouts to the grammar too */
+    if (is_blank(c) || c == '/' || c == '-') return NULL;
     if (!((c >= '0' && c <= '9') || c == ':' || c == '}')) return after;
     for (p++;; p++) {
       c = *p;
