@@ -124,6 +124,7 @@ int pc_push_dim(parse_ctx *P, const pc_tok *t, int form, pc_range *r) {
 
 static size_t fmt_ints(char *buf, size_t cap, const int64_t *v, int n) {
   size_t w = 0;
+  if (cap) buf[0] = '\0'; /* n == 0: an empty list, not stack garbage */
   for (int i = 0; i < n && w < cap; i++) w += (size_t)snprintf(buf + w, cap - w, "%s%lld", i ? "," : "", (long long)v[i]);
   if (w >= cap && cap > 4) strcpy(buf + cap - 4, "...");
   return w;
@@ -862,6 +863,7 @@ static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(h
   err->offset = 0;
   err->message[0] = '\0';
   hlo_lexer_init(&P->lx, data, len, 0);
+  P->chunk_start = true;
   int rc = hlo_yyparse(P);
   if (!P->stopped) {
     if (rc == 0 && !P->failed && P->n_done == 0) pc_error(P, len, "no HLO module found");
