@@ -128,6 +128,15 @@ typedef struct pc_bracket {
   size_t off;        /* where it is */
 } pc_bracket;
 
+/* A shape cache entry (shape_cache.c). */
+typedef struct pc_shape_ent {
+  const char *text; /* the shape's text in the input */
+  uint32_t len;
+  uint32_t hash;
+  uint32_t gen;     /* valid iff == parse_ctx.scache_gen */
+  const hlo_shape *shape;
+} pc_shape_ent;
+
 /* Layout brace tracking in the token wrapper (field letters T, L, ...). */
 typedef struct pc_lay_track {
   bool fields; /* after the layout's ':' */
@@ -159,10 +168,11 @@ typedef struct parse_ctx {
   hlo_token last;            /* last token returned (for error messages) */
   hlo_token before_last;     /* the one before it */
   /* shape cache: shape text -> shape, per module (shape_cache.c) */
-  struct pc_shape_ent *scache;
+  pc_shape_ent *scache;
   size_t scache_mask;        /* slots - 1 (0 = not allocated) */
   size_t scache_n;           /* entries of the current module */
   uint32_t scache_gen;       /* generation of the current module's entries */
+  pc_shape_ent scache_last;  /* the last tuple found */
   pc_vec brackets;           /* pc_bracket per open bracket (for messages) */
   bool closed_now;           /* the last token closed a bracket ... */
   unsigned char closed_ctx;  /* ... of this context */

@@ -15,14 +15,6 @@
 
 #include "parse_ctx.h"
 
-typedef struct pc_shape_ent {
-  const char *text;
-  uint32_t len;
-  uint32_t hash;
-  uint32_t gen; /* valid iff == P->scache_gen */
-  const hlo_shape *shape;
-} pc_shape_ent;
-
 /* The lexer's blanks. */
 static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 
@@ -64,11 +56,26 @@ static const char *scan_array(const char *p) {
   return after;
 }
 
-/* End of a tuple shape's text: its matching ')'. Only the extent matters:
- * a cache hit means this exact text was parsed as a shape before. */
-static const char *scan_tuple(const char *p) {
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Bytes of X that are zero get their high bit set (the first one exactly). */
+static inline uint64_t zero_bytes(uint64_t x) { return (x - ONES) & ~x & HIGHS; }
+
+/* End of a tuple shape's text: its matching ')', or NULL at a quote or the
+ * end. Only the extent matters: a cache hit means this exact text was
+ * parsed as a shape before. Bytes other than ( ) " NUL are skipped eight
+ * at a time while they lie inside the buffer (LIM is its final NUL). */
+static const char *scan_tuple(const char *p, const char *lim) {
   int depth = 0;
   for (;; p++) {
+    while (p + 8 <= lim) {
+      uint64_t v;
+      memcpy(&v, p, 8);
+      if (zero_bytes(v ^ (ONES * '(')) | zero_bytes(v ^ (ONES * ')')) | zero_bytes(v ^ (ONES * '"')) | zero_bytes(v))
+        break;
+      p += 8;
+    }
     char c = *p;
     if (c == '(') depth++;
     else if (c == ')') {
@@ -82,6 +89,19 @@ static const char *scan_tuple(const char *p) {
 void pc_shape_cache_reset(parse_ctx *P) {
   P->scache_gen++;
   P->scache_n = 0;
+}
+
+/* The last tuple found. Runs of get-tuple-element repeat the same long
+ * tuple text; when the text at START begins with the bytes of the last one,
+ * scanning and hashing would find that same entry (no tuple text is a
+ * proper prefix of another: its parentheses balance only at its end), so a
+ * comparison is enough. */
+static const hlo_shape *last_tuple(parse_ctx *P, const char *start, const char **end) {
+  const pc_shape_ent *m = &P->scache_last;
+  if (m->gen != P->scache_gen || m->len > (size_t)(P->data + P->len - start) || memcmp(start, m->text, m->len) != 0)
+    return NULL;
+  *end = start + m->len;
+  return m->shape;
 }
 
 static pc_shape_ent *slot_of(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
@@ -118,15 +138,18 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
 
 const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple, const char **end) {
   if (!P->scache_n) return NULL;
+  const hlo_shape *s;
+  if (tuple && (s = last_tuple(P, start, end))) return s;
   if (tuple) {
     char c = *skip_blanks(start + 1);
     if (!((c >= 'a' && c <= 'z') || c == '(' || c == '/')) return NULL;
   }
-  const char *e = tuple ? scan_tuple(start) : scan_array(start);
+  const char *e = tuple ? scan_tuple(start, P->data + P->len) : scan_array(start);
   if (!e || e - start > 4096) return NULL;
   uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
   pc_shape_ent *slot = slot_of(P, start, len, h);
   if (slot->gen != P->scache_gen) return NULL;
+  if (tuple) P->scache_last = *slot;
   *end = e;
   return slot->shape;
 }
