@@ -172,7 +172,7 @@ typedef struct parse_ctx {
   size_t scache_mask;        /* slots - 1 (0 = not allocated) */
   size_t scache_n;           /* entries of the current module */
   uint32_t scache_gen;       /* generation of the current module's entries */
-  pc_shape_ent scache_last;  /* the last tuple found */
+  pc_shape_ent scache_last[2]; /* the last array [0] and tuple [1] found */
   pc_vec brackets;           /* pc_bracket per open bracket (for messages) */
   bool closed_now;           /* the last token closed a bracket ... */
   unsigned char closed_ctx;  /* ... of this context */

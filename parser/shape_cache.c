@@ -23,17 +23,11 @@ static const char *skip_blanks(const char *p) {
   return p;
 }
 
-/* End of an array shape's text "f32[2,3]{1,0:T(8,128)}" starting at P, or
- * NULL when the text is unusual. */
-static const char *scan_array(const char *p) {
-  const char *w = p;
-  while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
-  if (p == w || *p != '[') return NULL;
-  p++;
-  while ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '<' || *p == '=' || *p == '?') p++;
-  if (*p != ']') return NULL;
-  p++;
-  const char *after = p;
+/* Where an array shape's text ends when its ']' ends just before AFTER:
+ * past a layout written right there, at AFTER, or NULL when the text is
+ * unusual (the grammar decides then). */
+static const char *array_end(const char *after) {
+  const char *p = after;
   if (*p == '{') {
     char c = p[1];
     /* "{ 1,0}", "{-1}" and a comment after the brace are layouts to the grammar too */
@@ -54,6 +48,18 @@ static const char *scan_array(const char *p) {
     if ((c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' || c == '/') return NULL;
   }
   return after;
+}
+
+/* End of an array shape's text "f32[2,3]{1,0:T(8,128)}" starting at P, or
+ * NULL when the text is unusual. */
+static const char *scan_array(const char *p) {
+  const char *w = p;
+  while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
+  if (p == w || *p != '[') return NULL;
+  p++;
+  while ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '<' || *p == '=' || *p == '?') p++;
+  if (*p != ']') return NULL;
+  return array_end(p + 1);
 }
 
 #define ONES 0x0101010101010101ull
@@ -91,16 +97,20 @@ void pc_shape_cache_reset(parse_ctx *P) {
   P->scache_n = 0;
 }
 
-/* The last tuple found. Runs of get-tuple-element repeat the same long
- * tuple text; when the text at START begins with the bytes of the last one,
- * scanning and hashing would find that same entry (no tuple text is a
- * proper prefix of another: its parentheses balance only at its end), so a
- * comparison is enough. */
-static const hlo_shape *last_tuple(parse_ctx *P, const char *start, const char **end) {
-  const pc_shape_ent *m = &P->scache_last;
+/* The last array and the last tuple found. An instruction's operands often
+ * repeat its own shape, and a run of get-tuple-element repeats one long
+ * tuple text. When the text at START begins with the bytes of the last
+ * one, the scan and the hash would find that same entry -- for a tuple
+ * always (no tuple text is a proper prefix of another: its parentheses
+ * balance only at its end), for an array when the bytes after it do not
+ * extend it (array_end) -- so a comparison is enough. */
+static const hlo_shape *last_found(parse_ctx *P, const char *start, bool tuple, const char **end) {
+  const pc_shape_ent *m = &P->scache_last[tuple];
   if (m->gen != P->scache_gen || m->len > (size_t)(P->data + P->len - start) || memcmp(start, m->text, m->len) != 0)
     return NULL;
-  *end = start + m->len;
+  const char *e = start + m->len;
+  if (!tuple && e[-1] == ']' && array_end(e) != e) return NULL;
+  *end = e;
   return m->shape;
 }
 
@@ -138,8 +148,8 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
 
 const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple, const char **end) {
   if (!P->scache_n) return NULL;
-  const hlo_shape *s;
-  if (tuple && (s = last_tuple(P, start, end))) return s;
+  const hlo_shape *s = last_found(P, start, tuple, end);
+  if (s) return s;
   if (tuple) {
     char c = *skip_blanks(start + 1);
     if (!((c >= 'a' && c <= 'z') || c == '(' || c == '/')) return NULL;
@@ -149,7 +159,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
   pc_shape_ent *slot = slot_of(P, start, len, h);
   if (slot->gen != P->scache_gen) return NULL;
-  if (tuple) P->scache_last = *slot;
+  P->scache_last[tuple] = *slot;
   *end = e;
   return slot->shape;
 }
