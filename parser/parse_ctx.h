@@ -137,6 +137,8 @@ typedef struct pc_shape_ent {
   const hlo_shape *shape;
 } pc_shape_ent;
 
+#define PC_RECENT_SHAPES 4
+
 /* Layout brace tracking in the token wrapper (field letters T, L, ...). */
 typedef struct pc_lay_track {
   bool fields; /* after the layout's ':' */
@@ -172,7 +174,7 @@ typedef struct parse_ctx {
   size_t scache_mask;        /* slots - 1 (0 = not allocated) */
   size_t scache_n;           /* entries of the current module */
   uint32_t scache_gen;       /* generation of the current module's entries */
-  pc_shape_ent scache_last[2]; /* the last array [0] and tuple [1] found */
+  pc_shape_ent scache_recent[2][PC_RECENT_SHAPES]; /* arrays [0] and tuples [1] found last */
   pc_vec brackets;           /* pc_bracket per open bracket (for messages) */
   bool closed_now;           /* the last token closed a bracket ... */
   unsigned char closed_ctx;  /* ... of this context */

@@ -97,21 +97,45 @@ void pc_shape_cache_reset(parse_ctx *P) {
   P->scache_n = 0;
 }
 
-/* The last array and the last tuple found. An instruction's operands often
- * repeat its own shape, and a run of get-tuple-element repeats one long
- * tuple text. When the text at START begins with the bytes of the last
- * one, the scan and the hash would find that same entry -- for a tuple
- * always (no tuple text is a proper prefix of another: its parentheses
- * balance only at its end), for an array when the bytes after it do not
- * extend it (array_end) -- so a comparison is enough. */
-static const hlo_shape *last_found(parse_ctx *P, const char *start, bool tuple, const char **end) {
-  const pc_shape_ent *m = &P->scache_last[tuple];
-  if (m->gen != P->scache_gen || m->len > (size_t)(P->data + P->len - start) || memcmp(start, m->text, m->len) != 0)
-    return NULL;
-  const char *e = start + m->len;
-  if (!tuple && e[-1] == ']' && array_end(e) != e) return NULL;
-  *end = e;
-  return m->shape;
+/* The arrays and tuples found last (most recent first). An instruction's
+ * operands often repeat its own shape, and a run of get-tuple-element
+ * repeats one long tuple text. When the text at START begins with the
+ * bytes of one of them, the scan and the hash would find that same entry
+ * -- for a tuple always (no tuple text is a proper prefix of another: its
+ * parentheses balance only at its end), for an array when the bytes after
+ * it do not extend it (array_end) -- so a comparison is enough. The first
+ * eight bytes are compared first: most candidates differ there. */
+static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, const char **end) {
+  pc_shape_ent *r = P->scache_recent[tuple];
+  size_t room = (size_t)(P->data + P->len - start);
+  uint64_t head = 0;
+  if (room >= 8) memcpy(&head, start, 8);
+  for (int i = 0; i < PC_RECENT_SHAPES; i++) {
+    const pc_shape_ent *m = &r[i];
+    if (m->gen != P->scache_gen || m->len > room) continue;
+    if (m->len >= 8 && room >= 8) {
+      uint64_t mh;
+      memcpy(&mh, m->text, 8);
+      if (mh != head) continue;
+    }
+    if (memcmp(start, m->text, m->len) != 0) continue;
+    const char *e = start + m->len;
+    if (!tuple && e[-1] == ']' && array_end(e) != e) continue;
+    if (i) { /* most recent first */
+      pc_shape_ent hit = *m;
+      memmove(&r[1], &r[0], (size_t)i * sizeof *r);
+      r[0] = hit;
+    }
+    *end = e;
+    return r[0].shape;
+  }
+  return NULL;
+}
+
+static void remember(parse_ctx *P, const pc_shape_ent *e, bool tuple) {
+  pc_shape_ent *r = P->scache_recent[tuple];
+  memmove(&r[1], &r[0], (PC_RECENT_SHAPES - 1) * sizeof *r);
+  r[0] = *e;
 }
 
 static pc_shape_ent *slot_of(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
@@ -148,7 +172,7 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
 
 const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple, const char **end) {
   if (!P->scache_n) return NULL;
-  const hlo_shape *s = last_found(P, start, tuple, end);
+  const hlo_shape *s = recent(P, start, tuple, end);
   if (s) return s;
   if (tuple) {
     char c = *skip_blanks(start + 1);
@@ -159,7 +183,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
   pc_shape_ent *slot = slot_of(P, start, len, h);
   if (slot->gen != P->scache_gen) return NULL;
-  P->scache_last[tuple] = *slot;
+  remember(P, slot, tuple);
   *end = e;
   return slot->shape;
 }
