@@ -26,12 +26,18 @@ static const char *skip_blanks(const char *p) {
 /* Where an array shape's text ends when its ']' ends just before AFTER:
  * past a layout written right there, at AFTER, or NULL when the text is
  * unusual (the grammar decides then). */
-static const char *array_end(const char *after) {
+static const char *array_end(parse_ctx *P, const char *after) {
   const char *p = after;
   if (*p == '{') {
     char c = p[1];
-    /* "{ 1,0}", "{-1}" and a comment after the brace are layouts to the grammar too */
-    if (is_blank(c) || c == '/' || c == '-') return NULL;
+    if (is_blank(c) || c == '/' || c == '-') {
+      /* "{ 1,0}", "{-1}", a comment after the brace: the grammar looks past
+       * blanks and comments for a layout (layout_brace_follows in hlo_tokwrap.c) */
+      hlo_lexer lx = {P->data, p + 1, P->data + P->len};
+      const char *at;
+      c = hlo_lex_peek(&lx, &at);
+      return (c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' ? NULL : after;
+    }
     if (!((c >= '0' && c <= '9') || c == ':' || c == '}')) return after;
     for (p++;; p++) {
       c = *p;
@@ -52,14 +58,14 @@ static const char *array_end(const char *after) {
 
 /* End of an array shape's text "f32[2,3]{1,0:T(8,128)}" starting at P, or
  * NULL when the text is unusual. */
-static const char *scan_array(const char *p) {
+static const char *scan_array(parse_ctx *P, const char *p) {
   const char *w = p;
   while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
   if (p == w || *p != '[') return NULL;
   p++;
   while ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '<' || *p == '=' || *p == '?') p++;
   if (*p != ']') return NULL;
-  return array_end(p + 1);
+  return array_end(P, p + 1);
 }
 
 #define ONES 0x0101010101010101ull
@@ -120,7 +126,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
     }
     if (memcmp(start, m->text, m->len) != 0) continue;
     const char *e = start + m->len;
-    if (!tuple && e[-1] == ']' && array_end(e) != e) continue;
+    if (!tuple && e[-1] == ']' && array_end(P, e) != e) continue;
     if (i) { /* most recent first */
       pc_shape_ent hit = *m;
       memmove(&r[1], &r[0], (size_t)i * sizeof *r);
@@ -178,7 +184,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
     char c = *skip_blanks(start + 1);
     if (!((c >= 'a' && c <= 'z') || c == '(' || c == '/')) return NULL;
   }
-  const char *e = tuple ? scan_tuple(start, P->data + P->len) : scan_array(start);
+  const char *e = tuple ? scan_tuple(start, P->data + P->len) : scan_array(P, start);
   if (!e || e - start > 4096) return NULL;
   uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
   pc_shape_ent *slot = slot_of(P, start, len, h);
