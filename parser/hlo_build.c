@@ -863,7 +863,6 @@ static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(h
   err->offset = 0;
   err->message[0] = '\0';
   hlo_lexer_init(&P->lx, data, len, 0);
-  P->chunk_start = true;
   int rc = hlo_yyparse(P);
   if (!P->stopped) {
     if (rc == 0 && !P->failed && P->n_done == 0) pc_error(P, len, "no HLO module found");
