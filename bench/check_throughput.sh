@@ -40,13 +40,12 @@ bytes=$(stat -c %s "$out")
 "$hloidx" --check "$out"
 
 best() { # best wall time in seconds of "$@" over $runs runs
-  local b="" t0 t1 t
+  local b="" t0 t1
   for _ in $(seq "$runs"); do
     t0=$(date +%s.%N)
     "$@" > /dev/null
     t1=$(date +%s.%N)
-    t=$(echo "$t1 - $t0" | bc -l)
-    if [ -z "$b" ] || [ "$(echo "$t < $b" | bc -l)" = 1 ]; then b=$t; fi
+    b=$(awk -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { t = z - a; if (b == "" || t < b) b = t; printf "%.6f", b }')
   done
   echo "$b"
 }
@@ -54,8 +53,11 @@ best() { # best wall time in seconds of "$@" over $runs runs
 cat "$out" > /dev/null # warm the page cache
 t_wc=$(best wc -l "$out")
 t_check=$(best "$hloidx" --check "$out")
-mb=$(echo "$bytes / 1048576" | bc -l)
-printf 'input        %s (%.1f MB, %d modules)\n' "$out" "$mb" "$(grep -c '^// -----$' "$out")"
-printf 'wc -l        %.3f s  %8.1f MB/s\n' "$t_wc" "$(echo "$mb / $t_wc" | bc -l)"
-printf 'hloidx check %.3f s  %8.1f MB/s\n' "$t_check" "$(echo "$mb / $t_check" | bc -l)"
-printf 'ratio        %.1fx wc -l\n' "$(echo "$t_check / $t_wc" | bc -l)"
+# awk, not bc: minimal systems may lack bc
+awk -v bytes="$bytes" -v tw="$t_wc" -v tc="$t_check" -v out="$out" -v mods="$(grep -c '^// -----$' "$out")" 'BEGIN {
+  mb = bytes / 1048576
+  printf "input        %s (%.1f MB, %d modules)\n", out, mb, mods
+  printf "wc -l        %.3f s  %8.1f MB/s\n", tw, mb / tw
+  printf "hloidx check %.3f s  %8.1f MB/s\n", tc, mb / tc
+  printf "ratio        %.1fx wc -l\n", tc / tw
+}'

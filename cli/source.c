@@ -1,12 +1,16 @@
-#define _POSIX_C_SOURCE 200809L /* fileno, fstat */
+#define _POSIX_C_SOURCE 200809L /* fileno, fstat, mmap, sysconf */
+#define _DEFAULT_SOURCE         /* MAP_ANONYMOUS where the system has it */
 #include "source.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 static void *xrealloc(void *p, size_t n) {
   void *q = realloc(p, n);
@@ -15,6 +19,69 @@ static void *xrealloc(void *p, size_t n) {
     exit(3);
   }
   return q;
+}
+
+/* ---- large regular files: mapped, not copied ---------------------------------
+ * Reading copies every byte once more and touches fresh pages; for a large
+ * file that costs about a third of a fast parse. A private mapping of the
+ * file is used instead. The padding after the data must read as zeros: the
+ * kernel zero-fills the last page past the end of the file, and when that
+ * is too short an anonymous (zero) page is mapped right after the file.
+ * Small files and other inputs are read. */
+
+#define MAP_MIN ((size_t)256 * 1024)
+
+typedef struct mapping {
+  char *data;
+  size_t size;
+  struct mapping *next;
+} mapping;
+
+static mapping *mappings; /* live mappings, so that source_free can tell */
+
+static char *map_file(int fd, size_t len) {
+  long page = sysconf(_SC_PAGESIZE);
+  if (len < MAP_MIN || page <= 0 || len > SIZE_MAX - 2 * (size_t)page) return NULL;
+  size_t pg = (size_t)page, file_span = (len + pg - 1) / pg * pg,
+         span = (len + SOURCE_PADDING + pg - 1) / pg * pg;
+  /* (MAP_POPULATE measured slower than the kernel's fault-around) */
+  int flags = MAP_PRIVATE;
+  char *p;
+  if (span == file_span) {
+    p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, 0);
+    if (p == MAP_FAILED) return NULL;
+  } else {
+#ifdef MAP_ANONYMOUS
+    p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    if (p == MAP_FAILED) return NULL;
+    if (mmap(p, len, PROT_READ | PROT_WRITE, flags | MAP_FIXED, fd, 0) == MAP_FAILED) {
+      munmap(p, span);
+      return NULL;
+    }
+#else
+    return NULL;
+#endif
+  }
+  mapping *m = malloc(sizeof *m);
+  if (!m) {
+    munmap(p, span);
+    return NULL;
+  }
+  *m = (mapping){p, span, mappings};
+  mappings = m;
+  return p;
+}
+
+static bool unmap_file(char *data) {
+  for (mapping **pm = &mappings; *pm; pm = &(*pm)->next) {
+    mapping *m = *pm;
+    if (m->data != data) continue;
+    munmap(m->data, m->size);
+    *pm = m->next;
+    free(m);
+    return true;
+  }
+  return false;
 }
 
 int source_read(const char *path, source_file *out) {
@@ -32,8 +99,16 @@ int source_read(const char *path, source_file *out) {
    * see the end); other inputs grow the buffer as they come. */
   struct stat st;
   if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-      (unsigned long long)st.st_size < (unsigned long long)(SIZE_MAX / 2))
+      (unsigned long long)st.st_size < (unsigned long long)(SIZE_MAX / 2)) {
+    char *mapped = map_file(fileno(f), (size_t)st.st_size);
+    if (mapped) {
+      fclose(f);
+      out->data = mapped;
+      out->len = (size_t)st.st_size;
+      return 0;
+    }
     cap = (size_t)st.st_size + 1;
+  }
   char *buf = xrealloc(NULL, cap + SOURCE_PADDING);
   for (;;) {
     size_t n = fread(buf + len, 1, cap - len, f);
@@ -58,7 +133,7 @@ int source_read(const char *path, source_file *out) {
 }
 
 void source_free(source_file *s) {
-  free(s->data);
+  if (!s->data || !unmap_file(s->data)) free(s->data);
   s->data = NULL;
   s->len = 0;
 }

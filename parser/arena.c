@@ -5,46 +5,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_ALIGN _Alignof(max_align_t)
 #define ARENA_BLOCK_MIN ((size_t)64 * 1024)
 
-typedef struct block {
-  struct block *next;
-  size_t size; /* usable bytes after the header */
-  size_t used;
+typedef struct arena_block {
+  struct arena_block *next;
+  size_t size;        /* usable bytes after the header */
   max_align_t data[]; /* aligned start of the payload */
 } block;
 
-struct arena {
-  block *head; /* current block (most recent first) */
-  size_t total;
-};
-
-static void oom(void) {
+_Noreturn void arena_oom(void) {
   fputs("hloidx: internal error: out of memory\n", stderr);
   exit(3);
 }
 
+
 #ifndef HLOIDX_ARENA_MALLOC
 static size_t align_up(size_t n) {
-  if (n > SIZE_MAX - (ARENA_ALIGN - 1)) oom();
+  if (n > SIZE_MAX - (ARENA_ALIGN - 1)) arena_oom();
   return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
 }
 #endif
 
 static block *block_new(size_t size) {
-  if (size > SIZE_MAX - sizeof(block)) oom();
+  if (size > SIZE_MAX - sizeof(block)) arena_oom();
   block *b = malloc(sizeof(block) + size);
-  if (!b) oom();
+  if (!b) arena_oom();
   b->next = NULL;
   b->size = size;
-  b->used = 0;
   return b;
 }
 
 arena *arena_new(void) {
   arena *a = calloc(1, sizeof *a);
-  if (!a) oom();
+  if (!a) arena_oom();
   return a;
 }
 
@@ -69,20 +62,18 @@ void arena_reset(arena *a) {
 #endif
     free(b);
   }
-  if (keep) {
-    keep->used = 0;
-    keep->next = NULL;
-  }
+  if (keep) keep->next = NULL;
   a->head = keep;
+  a->cur = keep ? (char *)keep->data : NULL;
+  a->end = keep ? (char *)keep->data + keep->size : NULL;
   a->total = 0;
 }
 
-void *arena_alloc(arena *a, size_t size) {
+void *arena_alloc_slow(arena *a, size_t size) {
   if (size == 0) size = 1;
 #ifdef HLOIDX_ARENA_MALLOC
   /* Exact-size block so ASan flags any access past the object. */
   block *b = block_new(size);
-  b->used = size;
   b->next = a->head;
   a->head = b;
   a->total += size;
@@ -90,34 +81,25 @@ void *arena_alloc(arena *a, size_t size) {
 #else
   size_t need = align_up(size);
   block *b = a->head;
-  if (!b || b->size - b->used < need) {
+  if (!b || (uintptr_t)a->end - (uintptr_t)a->cur < need) {
     size_t bsize = ARENA_BLOCK_MIN;
     if (b && b->size < ((size_t)64 << 20)) bsize = b->size * 2; /* geometric growth */
     if (bsize < need) bsize = need;
-    if (b && b->used == 0) { /* never leave an empty block behind */
+    if (b && a->cur == (char *)b->data) { /* never leave an empty block behind */
       a->head = b->next;
       free(b);
     }
     b = block_new(bsize);
     b->next = a->head;
     a->head = b;
+    a->cur = (char *)b->data;
+    a->end = a->cur + bsize;
   }
-  void *p = (char *)b->data + b->used;
-  b->used += need;
+  void *p = a->cur;
+  a->cur += need;
   a->total += size;
   return p;
 #endif
-}
-
-void *arena_zalloc(arena *a, size_t size) {
-  void *p = arena_alloc(a, size);
-  memset(p, 0, size ? size : 1);
-  return p;
-}
-
-void *arena_array(arena *a, size_t count, size_t size) {
-  if (size && count > SIZE_MAX / size) oom();
-  return arena_alloc(a, count * size);
 }
 
 void *arena_dup(arena *a, const void *src, size_t size) {
@@ -127,7 +109,7 @@ void *arena_dup(arena *a, const void *src, size_t size) {
 }
 
 char *arena_strndup(arena *a, const char *s, size_t len) {
-  if (len == SIZE_MAX) oom();
+  if (len == SIZE_MAX) arena_oom();
   char *p = arena_alloc(a, len + 1);
   if (len) memcpy(p, s, len);
   p[len] = '\0';

@@ -124,6 +124,7 @@ int pc_push_dim(parse_ctx *P, const pc_tok *t, int form, pc_range *r) {
 
 static size_t fmt_ints(char *buf, size_t cap, const int64_t *v, int n) {
   size_t w = 0;
+  if (cap) buf[0] = '\0'; /* n == 0: an empty list, not stack garbage */
   for (int i = 0; i < n && w < cap; i++) w += (size_t)snprintf(buf + w, cap - w, "%s%lld", i ? "," : "", (long long)v[i]);
   if (w >= cap && cap > 4) strcpy(buf + cap - 4, "...");
   return w;
@@ -872,7 +873,7 @@ static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(h
     for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(PC_AT(P->modules, hlo_module *, i));
   else
     *modules = P->modules, P->modules = (pc_vec){0};
-  free(P->scache);
+  pc_shape_cache_free(P);
   pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack};

@@ -127,191 +127,6 @@ static int layout_letter(const hlo_token *t) {
   return 0;
 }
 
-/* ---- shape cache -----------------------------------------------------------
- * Dumps repeat the same shape text over and over (operand shapes, tuple
- * types of get-tuple-element operands). A shape's text always denotes the
- * same shape, so the first parse of a text is remembered; when the token
- * wrapper meets the same text again (delimited by a quick byte scan) it
- * returns one SHAPE_TOK carrying the shape instead of the dozen tokens. The
- * scan is conservative: anything unusual (comments in odd places, a layout
- * separated from its ']', nested braces in a layout) makes it give up, and
- * the grammar parses the text normally. */
-
-typedef struct pc_shape_ent {
-  const char *text;
-  uint32_t len;
-  uint32_t hash;
-  const hlo_shape *shape;
-} pc_shape_ent;
-
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r'; }
-
-static const char *skip_blanks(const char *p) {
-  while (is_blank(*p)) p++;
-  return p;
-}
-
-/* End of an array shape's text "f32[2,3]{1,0:T(8,128)}" starting at P, or
- * NULL when the text is unusual (then the grammar takes it). */
-static const char *scan_array(const char *p) {
-  const char *w = p;
-  while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
-  if (p == w || *p != '[') return NULL;
-  p++;
-  while ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '<' || *p == '=' || *p == '?') p++;
-  if (*p != ']') return NULL;
-  p++;
-  const char *after = p;
-  if (*p == '{') {
-    char c = p[1];
-    if (!((c >= '0' && c <= '9') || c == ':' || c == '}')) return after;
-    for (p++;; p++) {
-      c = *p;
-      if (c == '}') return p + 1;
-      if (c == '{' || c == '\0' || c == '/' || c == '\n' || c == '"') return NULL;
-    }
-  }
-  /* a layout after blanks is still the shape's layout (§9.3): give up */
-  const char *q = skip_blanks(p);
-  if (*q == '/') return NULL;
-  if (*q == '{') {
-    const char *r = skip_blanks(q + 1);
-    char c = *r;
-    if ((c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' || c == '/') return NULL;
-  }
-  return after;
-}
-
-/* End of a tuple shape's text: its matching ')'. Only the extent matters:
- * a cache hit means this exact text was parsed as a shape before. */
-static const char *scan_tuple(const char *p) {
-  int depth = 0;
-  for (;; p++) {
-    char c = *p;
-    if (c == '(') depth++;
-    else if (c == ')') {
-      if (--depth == 0) return p + 1;
-    } else if (c == '\0' || c == '"') {
-      return NULL;
-    }
-  }
-}
-
-void pc_shape_cache_reset(parse_ctx *P) {
-  if (P->scache) memset(P->scache, 0, (P->scache_mask + 1) * sizeof *P->scache);
-  P->scache_n = 0;
-}
-
-static pc_shape_ent *scache_slot(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
-  for (size_t i = h & P->scache_mask;; i = (i + 1) & P->scache_mask) {
-    pc_shape_ent *e = &P->scache[i];
-    if (!e->text || (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)) return e;
-  }
-}
-
-void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
-  if (!s || loc.last - loc.first > 4096) return;
-  if (!P->scache) {
-    P->scache_mask = 4095;
-    P->scache = calloc(P->scache_mask + 1, sizeof *P->scache);
-    if (!P->scache) return;
-  }
-  const char *text = P->data + loc.first;
-  uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_bytes(text, len);
-  pc_shape_ent *e = scache_slot(P, text, len, h);
-  if (e->text) return;
-  *e = (pc_shape_ent){text, len, h, s};
-  if (++P->scache_n * 2 > P->scache_mask + 1) {
-    size_t n = (P->scache_mask + 1) * 2;
-    pc_shape_ent *old = P->scache, *nw = calloc(n, sizeof *nw);
-    if (!nw) return;
-    size_t oldn = P->scache_mask + 1;
-    P->scache = nw;
-    P->scache_mask = n - 1;
-    for (size_t i = 0; i < oldn; i++)
-      if (old[i].text) *scache_slot(P, old[i].text, old[i].len, old[i].hash) = old[i];
-    free(old);
-  }
-}
-
-/* The shape text starting at the token T, if it was parsed before. */
-static const hlo_shape *scache_find(parse_ctx *P, const hlo_token *t, const char **end) {
-  if (!P->scache_n) return NULL;
-  const char *start = P->data + t->off;
-  if (t->kind == HT_LPAREN) {
-    char c = *skip_blanks(start + 1);
-    if (!((c >= 'a' && c <= 'z') || c == '(' || c == '/')) return NULL;
-  }
-  const char *e = t->kind == HT_LPAREN ? scan_tuple(start) : scan_array(start);
-  if (!e || e - start > 4096) return NULL;
-  uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
-  pc_shape_ent *slot = scache_slot(P, start, len, h);
-  if (!slot->text) return NULL;
-  *end = e;
-  return slot->shape;
-}
-
-/* ---- metadata fast path --------------------------------------------------
- * metadata={op_type="..." op_name="..." source_line=12 profile_type={1}}
- * is on most instructions of many dumps. After a metadata= attribute the
- * wrapper checks the value with this small token-level validator; when it
- * conforms it is returned as one METADATA_VALUE token, otherwise the lexer
- * is rewound and the grammar parses (and reports on) it token by token. */
-
-static bool md_value(hlo_lexer *lx, hlo_token *t) {
-  hlo_lex(lx, t);
-  if (t->kind == HT_STRING || t->kind == HT_INT) return true;
-  if (t->kind != HT_LBRACE) return false;
-  hlo_lex(lx, t);
-  if (t->kind == HT_RBRACE) return true;
-  for (;;) {
-    if (t->kind != HT_INT) return false;
-    hlo_lex(lx, t);
-    if (t->kind == HT_RBRACE) return true;
-    if (t->kind != HT_COMMA) return false;
-    hlo_lex(lx, t);
-  }
-}
-
-/* One '{' ... '}' of fields; the '{' has been read. */
-static bool md_body(hlo_lexer *lx, hlo_token *t) {
-  hlo_lex(lx, t);
-  for (;;) {
-    if (t->kind == HT_RBRACE) return true;
-    if (t->kind != HT_ATTR_NAME || !md_value(lx, t)) return false;
-    hlo_lex(lx, t);
-    if (t->kind == HT_COMMA) hlo_lex(lx, t);
-  }
-}
-
-/* Validates a metadata value at the lexer's position; on success the lexer
- * is after it and *end is its end. */
-static bool metadata_fast(parse_ctx *P, const char **start, const char **end) {
-  hlo_lexer lx = P->lx;
-  hlo_token t;
-  hlo_lex(&lx, &t);
-  if (t.kind != HT_LBRACE) return false;
-  *start = t.ptr;
-  const char *save = lx.cur;
-  hlo_lex(&lx, &t);
-  if (t.kind == HT_LBRACE) { /* a list of metadata */
-    for (;;) {
-      if (!md_body(&lx, &t)) return false;
-      hlo_lex(&lx, &t);
-      if (t.kind == HT_RBRACE) break;
-      if (t.kind != HT_COMMA) return false;
-      hlo_lex(&lx, &t);
-      if (t.kind != HT_LBRACE) return false;
-    }
-  } else {
-    lx.cur = save;
-    if (!md_body(&lx, &t)) return false;
-  }
-  *end = lx.cur;
-  P->lx = lx;
-  return true;
-}
-
 static int open_bracket(parse_ctx *P, const hlo_token *t, int ctx) {
   if (P->depth >= HLO_MAX_NESTING) {
     pc_error(P, t->off, "nesting deeper than %d levels", HLO_MAX_NESTING);
@@ -342,7 +157,8 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   if (P->metadata_next) {
     P->metadata_next = false;
     const char *start, *end;
-    if (metadata_fast(P, &start, &end)) {
+    if (pc_metadata_scan(&P->lx, &start, &end)) {
+      P->lx.cur = end;
       v->PCT_NAME.ptr = start;
       v->PCT_NAME.len = (uint32_t)(end - start);
       v->PCT_NAME.off = (size_t)(start - P->data);
@@ -388,7 +204,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       (t.kind == HT_LPAREN && (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
                                prev == HT_COLON || prev == HT_ARROW || prev == HT_ATTR_NAME || prev == HT_LBRACE))) {
     const char *end;
-    const hlo_shape *s = scache_find(P, &t, &end);
+    const hlo_shape *s = pc_shape_cache_find(P, P->data + t.off, t.kind == HT_LPAREN, &end);
     if (s) {
       hlo_lex_skip_to(&P->lx, end);
       o->shape = s;

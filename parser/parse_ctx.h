@@ -128,6 +128,17 @@ typedef struct pc_bracket {
   size_t off;        /* where it is */
 } pc_bracket;
 
+/* A shape cache entry (shape_cache.c). */
+typedef struct pc_shape_ent {
+  const char *text; /* the shape's text in the input */
+  uint32_t len;
+  uint32_t hash;
+  uint32_t gen;     /* valid iff == parse_ctx.scache_gen */
+  const hlo_shape *shape;
+} pc_shape_ent;
+
+#define PC_RECENT_SHAPES 4
+
 /* Layout brace tracking in the token wrapper (field letters T, L, ...). */
 typedef struct pc_lay_track {
   bool fields; /* after the layout's ':' */
@@ -158,10 +169,12 @@ typedef struct parse_ctx {
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token last;            /* last token returned (for error messages) */
   hlo_token before_last;     /* the one before it */
-  /* shape cache: shape text -> shape, per module (see hlo_tokwrap.c) */
-  struct pc_shape_ent *scache;
+  /* shape cache: shape text -> shape, per module (shape_cache.c) */
+  pc_shape_ent *scache;
   size_t scache_mask;        /* slots - 1 (0 = not allocated) */
-  size_t scache_n;
+  size_t scache_n;           /* entries of the current module */
+  uint32_t scache_gen;       /* generation of the current module's entries */
+  pc_shape_ent scache_recent[2][PC_RECENT_SHAPES]; /* arrays [0] and tuples [1] found last */
   pc_vec brackets;           /* pc_bracket per open bracket (for messages) */
   bool closed_now;           /* the last token closed a bracket ... */
   unsigned char closed_ctx;  /* ... of this context */
@@ -277,11 +290,23 @@ int pc_literal_check(parse_ctx *P, const hlo_shape *shape, size_t off, size_t en
 
 int pc_infer_shapes(parse_ctx *P, hlo_module *m);
 
-/* ---- shape cache (hlo_tokwrap.c) --------------------------------------- */
+/* ---- shape cache (shape_cache.c) ---------------------------------------- */
 
 /* Remembers the shape parsed from the text LOC. */
 void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc);
+/* The shape whose text starts at START ('(' when TUPLE), if that exact text
+ * was parsed before in this module; *end receives the end of the text. */
+const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple, const char **end);
+/* Forgets every entry (a new module begins). */
 void pc_shape_cache_reset(parse_ctx *P);
+void pc_shape_cache_free(parse_ctx *P);
+
+/* ---- metadata values (metadata_scan.c) --------------------------------- */
+
+/* Checks the metadata={...} value at LX's position without moving LX; when
+ * it has the usual form (see metadata_scan.c) returns true with its first
+ * ('{') and past-the-end bytes. */
+bool pc_metadata_scan(const hlo_lexer *lx, const char **start, const char **end);
 
 /* ---- misc -------------------------------------------------------------- */
 

@@ -1,0 +1,176 @@
+/* Validation of metadata={...} values.
+ *
+ * metadata={op_type="..." op_name="..." source_line=12 profile_type={1}}
+ * (or a {...} list of those) is on most instructions of many dumps. Both
+ * the token wrapper and the fast path hand a conforming value to the
+ * grammar as one unit; anything else is parsed (and reported on) token by
+ * token by the grammar.
+ *
+ * The definition of "conforming" is the token-level check below. A byte
+ * scanner handles the usual spelling first (plain keys, strings without
+ * escapes, short integers, blanks); whenever it meets anything else it
+ * defers to the token-level check, so both always agree. */
+#include <string.h>
+
+#include "parse_ctx.h"
+
+/* ---- the definition: token level ------------------------------------------ */
+
+static bool md_value(hlo_lexer *lx, hlo_token *t) {
+  hlo_lex(lx, t);
+  if (t->kind == HT_STRING || t->kind == HT_INT) return true;
+  if (t->kind != HT_LBRACE) return false;
+  hlo_lex(lx, t);
+  if (t->kind == HT_RBRACE) return true;
+  for (;;) {
+    if (t->kind != HT_INT) return false;
+    hlo_lex(lx, t);
+    if (t->kind == HT_RBRACE) return true;
+    if (t->kind != HT_COMMA) return false;
+    hlo_lex(lx, t);
+  }
+}
+
+/* One '{' ... '}' of fields; the '{' has been read. */
+static bool md_body(hlo_lexer *lx, hlo_token *t) {
+  hlo_lex(lx, t);
+  for (;;) {
+    if (t->kind == HT_RBRACE) return true;
+    if (t->kind != HT_ATTR_NAME || !md_value(lx, t)) return false;
+    hlo_lex(lx, t);
+    if (t->kind == HT_COMMA) hlo_lex(lx, t);
+  }
+}
+
+static bool md_tokens(hlo_lexer lx, const char **start, const char **end) {
+  hlo_token t;
+  hlo_lex(&lx, &t);
+  if (t.kind != HT_LBRACE) return false;
+  *start = t.ptr;
+  const char *save = lx.cur;
+  hlo_lex(&lx, &t);
+  if (t.kind == HT_LBRACE) { /* a list of metadata */
+    for (;;) {
+      if (!md_body(&lx, &t)) return false;
+      hlo_lex(&lx, &t);
+      if (t.kind == HT_RBRACE) break;
+      if (t.kind != HT_COMMA) return false;
+      hlo_lex(&lx, &t);
+      if (t.kind != HT_LBRACE) return false;
+    }
+  } else {
+    lx.cur = save;
+    if (!md_body(&lx, &t)) return false;
+  }
+  *end = lx.cur;
+  return true;
+}
+
+/* ---- the usual spelling: byte level ---------------------------------------
+ * Each function returns the position after what it read, or NULL for "not
+ * the usual spelling" (which is not an error: the token level decides). */
+
+static bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+static const char *blanks(const char *p) {
+  while (blank(*p)) p++;
+  return p;
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Bytes of X that are zero get their high bit set (the first one exactly). */
+static inline uint64_t zero_bytes(uint64_t x) { return (x - ONES) & ~x & HIGHS; }
+
+/* "..." without escapes; P is at the quote. Eight bytes at a time while
+ * they lie inside the buffer (LIM is its terminating NUL). */
+static const char *str(const char *p, const char *lim) {
+  p++;
+  while (p + 8 <= lim) {
+    uint64_t v;
+    memcpy(&v, p, 8);
+    if (zero_bytes(v) | zero_bytes(v ^ (ONES * '"')) | zero_bytes(v ^ (ONES * '\\'))) break;
+    p += 8;
+  }
+  for (;; p++) {
+    char c = *p;
+    if (c == '"') return p + 1;
+    if (c == '\\' || c == '\0') return NULL;
+  }
+}
+
+/* -?[0-9]{1,18} followed by a byte that cannot continue another token. */
+static const char *integer(const char *p) {
+  if (*p == '-') p++;
+  const char *d = p;
+  while (*p >= '0' && *p <= '9') p++;
+  if (p == d || p - d > 18) return NULL;
+  char c = *p;
+  return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '}' || c == ',' ? p : NULL;
+}
+
+/* An identifier directly followed by '=' (one ATTR_NAME token). */
+static const char *key(const char *p) {
+  char c = *p;
+  if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return NULL;
+  for (p++;; p++) {
+    c = *p;
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
+          c == '-'))
+      break;
+  }
+  return c == '=' ? p + 1 : NULL;
+}
+
+static const char *value(const char *p, const char *lim) {
+  char c = *p;
+  if (c == '"') return str(p, lim);
+  if (c == '-' || (c >= '0' && c <= '9')) return integer(p);
+  if (c != '{') return NULL;
+  p = blanks(p + 1);
+  if (*p == '}') return p + 1;
+  for (;;) {
+    if (!(p = integer(p))) return NULL;
+    p = blanks(p);
+    if (*p == '}') return p + 1;
+    if (*p != ',') return NULL;
+    p = blanks(p + 1);
+  }
+}
+
+/* Fields after a '{' up to and including the '}'. */
+static const char *body(const char *p, const char *lim) {
+  for (;;) {
+    p = blanks(p);
+    if (*p == '}') return p + 1;
+    if (!(p = key(p)) || !(p = value(p, lim))) return NULL;
+    p = blanks(p);
+    if (*p == ',') p++;
+  }
+}
+
+static const char *md_bytes(const char *p, const char *lim) {
+  p = blanks(p);
+  if (*p != '{') return NULL;
+  const char *q = blanks(p + 1);
+  if (*q != '{') return body(p + 1, lim);
+  for (;;) { /* a list of metadata */
+    if (!(q = body(q + 1, lim))) return NULL;
+    q = blanks(q);
+    if (*q == '}') return q + 1;
+    if (*q != ',') return NULL;
+    q = blanks(q + 1);
+    if (*q != '{') return NULL;
+  }
+}
+
+bool pc_metadata_scan(const hlo_lexer *lx, const char **start, const char **end) {
+  const char *e = md_bytes(lx->cur, lx->lim);
+  if (e) {
+    *start = blanks(lx->cur);
+    *end = e;
+    return true;
+  }
+  return md_tokens(*lx, start, end);
+}

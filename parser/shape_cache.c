@@ -1,0 +1,202 @@
+/* The per-module shape cache: shape text -> parsed shape.
+ *
+ * Dumps repeat the same shape text over and over (operand shapes, tuple
+ * types of get-tuple-element operands). A shape's text always denotes the
+ * same shape, so the first parse of a text is remembered and a later
+ * occurrence of the same bytes (delimited by a quick byte scan) reuses it.
+ * The scan is conservative: anything unusual (comments in odd places, a
+ * layout separated from its ']', nested braces in a layout) makes it give
+ * up, and the text is parsed normally.
+ *
+ * Entries carry the generation of the module that made them, so starting
+ * a module is O(1) instead of clearing the table. */
+#include <stdlib.h>
+#include <string.h>
+
+#include "parse_ctx.h"
+
+/* The lexer's blanks. */
+static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+
+static const char *skip_blanks(const char *p) {
+  while (is_blank(*p)) p++;
+  return p;
+}
+
+/* Where an array shape's text ends when its ']' ends just before AFTER:
+ * past a layout written right there, at AFTER, or NULL when the text is
+ * unusual (the grammar decides then). */
+static const char *array_end(parse_ctx *P, const char *after) {
+  const char *p = after;
+  if (*p == '{') {
+    char c = p[1];
+    if (is_blank(c) || c == '/' || c == '-') {
+      /* "{ 1,0}", "{-1}", a comment after the brace: the grammar looks past
+       * blanks and comments for a layout (layout_brace_follows in hlo_tokwrap.c) */
+      hlo_lexer lx = {P->data, p + 1, P->data + P->len};
+      const char *at;
+      c = hlo_lex_peek(&lx, &at);
+      return (c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' ? NULL : after;
+    }
+    if (!((c >= '0' && c <= '9') || c == ':' || c == '}')) return after;
+    for (p++;; p++) {
+      c = *p;
+      if (c == '}') return p + 1;
+      if (c == '{' || c == '\0' || c == '/' || c == '\n' || c == '"') return NULL;
+    }
+  }
+  /* a layout after blanks is still the shape's layout (§9.3): give up */
+  const char *q = skip_blanks(p);
+  if (*q == '/') return NULL;
+  if (*q == '{') {
+    const char *r = skip_blanks(q + 1);
+    char c = *r;
+    if ((c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' || c == '/') return NULL;
+  }
+  return after;
+}
+
+/* End of an array shape's text "f32[2,3]{1,0:T(8,128)}" starting at P, or
+ * NULL when the text is unusual. */
+static const char *scan_array(parse_ctx *P, const char *p) {
+  const char *w = p;
+  while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
+  if (p == w || *p != '[') return NULL;
+  p++;
+  while ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '<' || *p == '=' || *p == '?') p++;
+  if (*p != ']') return NULL;
+  return array_end(P, p + 1);
+}
+
+#define ONES 0x0101010101010101ull
+#define HIGHS 0x8080808080808080ull
+
+/* Bytes of X that are zero get their high bit set (the first one exactly). */
+static inline uint64_t zero_bytes(uint64_t x) { return (x - ONES) & ~x & HIGHS; }
+
+/* End of a tuple shape's text: its matching ')', or NULL at a quote or the
+ * end. Only the extent matters: a cache hit means this exact text was
+ * parsed as a shape before. Bytes other than ( ) " NUL are skipped eight
+ * at a time while they lie inside the buffer (LIM is its final NUL). */
+static const char *scan_tuple(const char *p, const char *lim) {
+  int depth = 0;
+  for (;; p++) {
+    while (p + 8 <= lim) {
+      uint64_t v;
+      memcpy(&v, p, 8);
+      if (zero_bytes(v ^ (ONES * '(')) | zero_bytes(v ^ (ONES * ')')) | zero_bytes(v ^ (ONES * '"')) | zero_bytes(v))
+        break;
+      p += 8;
+    }
+    char c = *p;
+    if (c == '(') depth++;
+    else if (c == ')') {
+      if (--depth == 0) return p + 1;
+    } else if (c == '\0' || c == '"') {
+      return NULL;
+    }
+  }
+}
+
+void pc_shape_cache_reset(parse_ctx *P) {
+  P->scache_gen++;
+  P->scache_n = 0;
+}
+
+/* The arrays and tuples found last (most recent first). An instruction's
+ * operands often repeat its own shape, and a run of get-tuple-element
+ * repeats one long tuple text. When the text at START begins with the
+ * bytes of one of them, the scan and the hash would find that same entry
+ * -- for a tuple always (no tuple text is a proper prefix of another: its
+ * parentheses balance only at its end), for an array when the bytes after
+ * it do not extend it (array_end) -- so a comparison is enough. The first
+ * eight bytes are compared first: most candidates differ there. */
+static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, const char **end) {
+  pc_shape_ent *r = P->scache_recent[tuple];
+  size_t room = (size_t)(P->data + P->len - start);
+  uint64_t head = 0;
+  if (room >= 8) memcpy(&head, start, 8);
+  for (int i = 0; i < PC_RECENT_SHAPES; i++) {
+    const pc_shape_ent *m = &r[i];
+    if (m->gen != P->scache_gen || m->len > room) continue;
+    if (m->len >= 8 && room >= 8) {
+      uint64_t mh;
+      memcpy(&mh, m->text, 8);
+      if (mh != head) continue;
+    }
+    if (memcmp(start, m->text, m->len) != 0) continue;
+    const char *e = start + m->len;
+    if (!tuple && e[-1] == ']' && array_end(P, e) != e) continue;
+    if (i) { /* most recent first */
+      pc_shape_ent hit = *m;
+      memmove(&r[1], &r[0], (size_t)i * sizeof *r);
+      r[0] = hit;
+    }
+    *end = e;
+    return r[0].shape;
+  }
+  return NULL;
+}
+
+static void remember(parse_ctx *P, const pc_shape_ent *e, bool tuple) {
+  pc_shape_ent *r = P->scache_recent[tuple];
+  memmove(&r[1], &r[0], (PC_RECENT_SHAPES - 1) * sizeof *r);
+  r[0] = *e;
+}
+
+static pc_shape_ent *slot_of(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
+  uint32_t gen = P->scache_gen;
+  for (size_t i = h & P->scache_mask;; i = (i + 1) & P->scache_mask) {
+    pc_shape_ent *e = &P->scache[i];
+    if (e->gen != gen || (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)) return e;
+  }
+}
+
+void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
+  if (!s || loc.last - loc.first > 4096) return;
+  if (!P->scache) {
+    P->scache_mask = 4095;
+    P->scache = calloc(P->scache_mask + 1, sizeof *P->scache);
+    if (!P->scache) return;
+  }
+  const char *text = P->data + loc.first;
+  uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_bytes(text, len);
+  pc_shape_ent *e = slot_of(P, text, len, h);
+  if (e->gen == P->scache_gen) return;
+  *e = (pc_shape_ent){text, len, h, P->scache_gen, s};
+  if (++P->scache_n * 2 > P->scache_mask + 1) {
+    size_t n = (P->scache_mask + 1) * 2, oldn = P->scache_mask + 1;
+    pc_shape_ent *old = P->scache, *nw = calloc(n, sizeof *nw);
+    if (!nw) return;
+    P->scache = nw;
+    P->scache_mask = n - 1;
+    for (size_t i = 0; i < oldn; i++)
+      if (old[i].gen == P->scache_gen) *slot_of(P, old[i].text, old[i].len, old[i].hash) = old[i];
+    free(old);
+  }
+}
+
+const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple, const char **end) {
+  if (!P->scache_n) return NULL;
+  const hlo_shape *s = recent(P, start, tuple, end);
+  if (s) return s;
+  if (tuple) {
+    char c = *skip_blanks(start + 1);
+    if (!((c >= 'a' && c <= 'z') || c == '(' || c == '/')) return NULL;
+  }
+  const char *e = tuple ? scan_tuple(start, P->data + P->len) : scan_array(P, start);
+  if (!e || e - start > 4096) return NULL;
+  uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
+  pc_shape_ent *slot = slot_of(P, start, len, h);
+  if (slot->gen != P->scache_gen) return NULL;
+  remember(P, slot, tuple);
+  *end = e;
+  return slot->shape;
+}
+
+void pc_shape_cache_free(parse_ctx *P) {
+  free(P->scache);
+  P->scache = NULL;
+  P->scache_mask = 0;
+  P->scache_n = 0;
+}
