@@ -143,4 +143,8 @@ const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *c
 ii_status ii_physical_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err);
 ii_status ii_physical_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err);
 
+/* tiled_indexing.c */
+ii_status ii_tiled_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err);
+ii_status ii_tiled_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err);
+
 #endif

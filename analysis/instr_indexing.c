@@ -409,7 +409,9 @@ static ii_status check_printable(ii_ctx *c, const ii_indexing *x, const hlo_inst
   return II_TOO_LARGE;
 }
 
-static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, bool physical, ii_indexing *out,
+typedef enum { LOGICAL, PHYSICAL, TILED } layout_mode;
+
+static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, layout_mode mode, ii_indexing *out,
                        ii_error *err) {
   memset(out, 0, sizeof *out);
   if (err) {
@@ -420,26 +422,38 @@ static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, boo
   if (st != II_OK) return st;
   enter(c);
   st = o2i ? ii_o2i_logical(c, in, id, out, err) : ii_i2o_logical(c, in, id, out, err);
-  if (st == II_OK && physical)
+  if (st == II_OK && mode == PHYSICAL)
     st = o2i ? ii_physical_o2i(c, in, id, out, err) : ii_physical_i2o(c, in, id, out, err);
+  if (st == II_OK && mode == TILED) {
+    st = ii_budget_status(c);
+    if (st == II_OK) st = o2i ? ii_tiled_o2i(c, in, id, out, err) : ii_tiled_i2o(c, in, id, out, err);
+  }
   if (st == II_OK) st = check_printable(c, out, in, err);
   return leave(c, st, in, err);
 }
 
 ii_status ii_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
-  return query(c, in, output_id, true, false, out, err);
+  return query(c, in, output_id, true, LOGICAL, out, err);
 }
 
 ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
-  return query(c, in, input_id, false, false, out, err);
+  return query(c, in, input_id, false, LOGICAL, out, err);
 }
 
 ii_status ii_o2i_physical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
-  return query(c, in, output_id, true, true, out, err);
+  return query(c, in, output_id, true, PHYSICAL, out, err);
 }
 
 ii_status ii_i2o_physical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
-  return query(c, in, input_id, false, true, out, err);
+  return query(c, in, input_id, false, PHYSICAL, out, err);
+}
+
+ii_status ii_o2i_tiled(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
+  return query(c, in, output_id, true, TILED, out, err);
+}
+
+ii_status ii_i2o_tiled(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
+  return query(c, in, input_id, false, TILED, out, err);
 }
 
 /* ---- text ---------------------------------------------------------------------------------------------- */

@@ -110,6 +110,13 @@ ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *
 /* The same with physical (minor_to_major) layouts composed in (§4). */
 ii_status ii_o2i_physical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_physical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+/* The same between tiled physical coordinates (--physical=tiled, not an
+ * XLA mode): each map composed with the tiled layouts of both sides through
+ * tl_compose_tiled (tiled_layout.h); runtime-variable and replica-id maps
+ * get the "from" side only (tiled_indexing.c says why and which sides stay
+ * logical). */
+ii_status ii_o2i_tiled(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+ii_status ii_i2o_tiled(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 
 /* ---- operand indexings and sets ----------------------------------------------------------------- */
 /* §1.7 equality. */
