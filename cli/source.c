@@ -80,11 +80,11 @@ void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *
 /* At most this many bytes of the offending line are echoed. */
 #define ECHO_WIDTH 120
 
-void diag_error(const source_file *s, size_t offset, const char *message) {
+static void diag(const source_file *s, size_t offset, const char *kind, const char *message) {
   size_t line, col;
   if (offset > s->len) offset = s->len;
   source_line_col(s, offset, &line, &col);
-  fprintf(stderr, "%s:%zu:%zu: error: %s\n", s->name, line, col, message);
+  fprintf(stderr, "%s:%zu:%zu: %s: %s\n", s->name, line, col, kind, message);
 
   size_t start = offset - (col - 1), end = offset;
   while (end < s->len && s->data[end] != '\n' && s->data[end] != '\r') end++;
@@ -113,3 +113,7 @@ void diag_error(const source_file *s, size_t offset, const char *message) {
   for (size_t i = 0; i < caret; i++) fputc(buf[i] == '\t' ? '\t' : ' ', stderr);
   fputs("^\n", stderr);
 }
+
+void diag_error(const source_file *s, size_t offset, const char *message) { diag(s, offset, "error", message); }
+
+void diag_warning(const source_file *s, size_t offset, const char *message) { diag(s, offset, "warning", message); }

@@ -23,6 +23,8 @@ void source_free(source_file *s);
  * the column, to stderr. Lines end at \n, \r\n or a bare \r; columns count
  * bytes from 1. */
 void diag_error(const source_file *s, size_t offset, const char *message);
+/* The same with "warning:" for problems that do not change the exit status. */
+void diag_warning(const source_file *s, size_t offset, const char *message);
 
 /* The 1-based line and column of a byte offset. */
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col);
