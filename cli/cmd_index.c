@@ -260,13 +260,15 @@ int cmd_index(const hloidx_options *o) {
   if (o->summary && (o->direction == DIR_IN2OUT || o->operand >= 0))
     return usage("--summary describes the out2in reads of each operand (no --direction=in2out or --operand)");
 
-  if (o->summary) return usage("--summary is not supported yet");
 
   index_run r;
   memset(&r, 0, sizeof r);
   r.o = o;
   r.ctx = ii_ctx_new();
-  r.rep = o->verify ? &index_report_verify : o->format == FMT_JSON ? &index_report_json : &index_report_text;
+  r.rep = o->summary  ? &index_report_summary
+          : o->verify ? &index_report_verify
+          : o->format == FMT_JSON ? &index_report_json
+                                  : &index_report_text;
   r.pinned = !o->all && ((o->direction == DIR_OUT2IN && o->output >= 0) ||
                          (o->direction == DIR_IN2OUT && o->operand >= 0));
   if (r.rep->begin) r.rep->begin(&r);
