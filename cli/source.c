@@ -2,6 +2,7 @@
 #include "source.h"
 
 #include <errno.h>
+#include <stdbool.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,10 +18,16 @@ static void *xrealloc(void *p, size_t n) {
   return q;
 }
 
+struct source_memo {
+  size_t off, line, start; /* a byte offset, its 1-based line, the offset of that line's start */
+  bool cr_known, has_cr;   /* whether the data holds a '\r' (else lines end at '\n' only) */
+};
+
 int source_read(const char *path, source_file *out) {
   int is_stdin = strcmp(path, "-") == 0;
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   out->name = is_stdin ? "<stdin>" : path;
+  out->memo = NULL;
   out->data = NULL;
   out->len = 0;
   if (!f) {
@@ -54,10 +61,14 @@ int source_read(const char *path, source_file *out) {
   memset(buf + len, 0, SOURCE_PADDING);
   out->data = buf;
   out->len = len;
+  out->memo = xrealloc(NULL, sizeof *out->memo);
+  memset(out->memo, 0, sizeof *out->memo);
   return 0;
 }
 
 void source_free(source_file *s) {
+  free(s->memo);
+  s->memo = NULL;
   free(s->data);
   s->data = NULL;
   s->len = 0;
@@ -65,13 +76,37 @@ void source_free(source_file *s) {
 
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col) {
   if (offset > s->len) offset = s->len;
-  size_t ln = 1, start = 0;
-  for (size_t i = 0; i < offset; i++) {
-    char c = s->data[i];
-    if (c == '\n' || (c == '\r' && (i + 1 >= s->len || s->data[i + 1] != '\n'))) {
+  size_t ln = 1, start = 0, from = 0;
+  struct source_memo *m = s->memo;
+  if (m && m->line && offset >= m->off) {
+    ln = m->line;
+    start = m->start;
+    from = m->off;
+  }
+  if (m && !m->cr_known) {
+    m->has_cr = memchr(s->data, '\r', s->len) != NULL;
+    m->cr_known = true;
+  }
+  if (m && !m->has_cr) {
+    /* only '\n' breaks lines: skip from one to the next */
+    const char *p = s->data + from, *end = s->data + offset;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
       ln++;
-      start = i + 1;
+      start = (size_t)(++p - s->data);
     }
+  } else {
+    for (size_t i = from; i < offset; i++) {
+      char c = s->data[i];
+      if (c == '\n' || (c == '\r' && (i + 1 >= s->len || s->data[i + 1] != '\n'))) {
+        ln++;
+        start = i + 1;
+      }
+    }
+  }
+  if (m) {
+    m->off = offset;
+    m->line = ln;
+    m->start = start;
   }
   *line = ln;
   *col = offset - start + 1;
