@@ -56,7 +56,8 @@ typedef struct {
 typedef struct {
   uint32_t n, cap;
   ii_operand **items;
-  uint64_t *hash; /* per member, to skip most equality tests */
+  uint64_t *hash;   /* per member, to skip most equality tests */
+  uint32_t nhashed; /* hash[0..nhashed) are set (computed once a second member comes) */
 } ii_set;
 
 /* One set per operand (out2in) or per output (in2out). */
@@ -93,6 +94,13 @@ void ii_ctx_end_module(ii_ctx *c);
  * instead of being returned. Default II_DEFAULT_TEXT_NODES; 0 = no limit. */
 #define II_DEFAULT_TEXT_NODES ((uint64_t)1 << 20)
 void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes);
+/* Memoisation of fusion results across the instructions of a module
+ * (fusion_cache.c): a fusion whose fused computation is structurally equal
+ * to one analysed before (same ops, shapes, operands and attributes; only
+ * names differ) gets a copy of that result. On by default; off gives the
+ * same results, computed again (for tests). Hits so far, for benchmarks. */
+void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled);
+uint64_t ii_ctx_fusion_cache_hits(const ii_ctx *c);
 /* The text size of an instruction indexing, in the same unit. */
 uint64_t ii_indexing_text_nodes(const ii_indexing *x);
 /* The expression context shared by every map of this context. */

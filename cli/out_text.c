@@ -33,7 +33,12 @@ static void header(index_run *r, const hlo_instr *in, const char *dir, const cha
   sb_puts(b, in->name);
   sb_puts(b, " (");
   sb_puts(b, dir);
-  if (what) sb_printf(b, ", %s %ld", what, id);
+  if (what) {
+    sb_puts(b, ", ");
+    sb_puts(b, what);
+    sb_putc(b, ' ');
+    sb_put_i64(b, id);
+  }
   if (r->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
   if (r->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
   sb_putc(b, ')');
@@ -53,13 +58,19 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   if (st != II_OK) {
     header(r, in, dir, what, id, ": not analyzed: ", err->message);
     long n = index_entries(in, o2i);
-    for (long k = 0; k < n; k++) sb_printf(b, "operand id = %ld\n  unknown indexing\n", k);
+    for (long k = 0; k < n; k++) {
+      sb_puts(b, "operand id = ");
+      sb_put_i64(b, k);
+      sb_puts(b, "\n  unknown indexing\n");
+    }
     return;
   }
   header(r, in, dir, what, id, o2i && in->n_operands == 0 ? ": no operands" : "", NULL);
   if (r->o->format == FMT_MLIR) {
     for (uint32_t k = 0; k < x->n; k++) {
-      sb_printf(b, "operand id = %u\n", k);
+      sb_puts(b, "operand id = ");
+      sb_put_u64(b, k);
+      sb_putc(b, '\n');
       const ii_set *s = &x->sets[k];
       const uint32_t *order = ii_set_print_order(r->ctx, s);
       for (uint32_t i = 0; i < s->n; i++) mlir_print_operand(b, s->items[order[i]], 2);
