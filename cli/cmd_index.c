@@ -28,10 +28,15 @@
  * status is not changed. Input errors (unreadable file, parse or verifier
  * error) exit with 1; the walk then goes on with the next file.
  *
- * Memory. Modules are parsed one at a time (hlo_parse_file_each) and freed
- * once analysed; one analysis context serves the whole run and drops its
- * results after every instruction. Output is collected in a buffer written
- * in large chunks. */
+ * Memory and speed. Modules are parsed one at a time (hlo_parse_file_each)
+ * and freed once analysed (whether a file holds several modules is found
+ * by a scan for separator lines first, so no module waits for the next);
+ * one analysis context serves the whole run (ii_ctx_reset between
+ * instructions, ii_ctx_end_module between modules; fusions with
+ * structurally equal fused computations share one analysis, see
+ * analysis/fusion_cache.c; HLOIDX_NO_FUSION_CACHE=1 turns that off for
+ * comparisons). Output is collected in a buffer written in large chunks. */
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -201,27 +206,65 @@ static void analyze(index_run *r, const hlo_module *m) {
 
 /* ---- files and modules ------------------------------------------------------------------------------ */
 
-/* Modules arrive one at a time. The first one of a file is held back until
- * it is known whether the file has a second one (then every module is
- * named by a `## module` header). */
-typedef struct {
-  index_run *r;
-  hlo_module *held;
-} file_walk;
+/* A line that is exactly "// -----" (trailing blanks allowed) at P, the
+ * start of a line: the parser's module separator. */
+static bool separator_at(const char *p, const char *end) {
+  if (end - p < 8 || memcmp(p, "// -----", 8) != 0) return false;
+  p += 8;
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  return p == end || *p == '\n' || *p == '\r';
+}
 
+/* Whether the text from P holds anything but blanks and comments before
+ * the next separator line (or the end); *next is set after that line. */
+static bool chunk_has_module(const char *p, const char *end, const char **next) {
+  bool found = false;
+  const char *line = p;
+  while (p < end) {
+    if (p == line && separator_at(p, end)) {
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      *next = nl ? nl + 1 : end;
+      return found;
+    }
+    char ch = *p;
+    if (ch == '\n' || ch == '\r') {
+      line = ++p;
+    } else if (ch == ' ' || ch == '\t' || ch == '\f' || ch == '\v') {
+      p++;
+    } else if (ch == '/' && p + 1 < end && p[1] == '/' && !(p == line && separator_at(p, end))) {
+      while (p < end && *p != '\n' && *p != '\r') p++;
+    } else if (ch == '/' && p + 1 < end && p[1] == '*') {
+      const char *q = p + 2;
+      while (q + 1 < end && !(q[0] == '*' && q[1] == '/')) q++;
+      p = q + 1 < end ? q + 2 : end;
+    } else {
+      /* a module: skip to the next separator line */
+      found = true;
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      if (!nl) break;
+      line = p = nl + 1;
+    }
+  }
+  *next = end;
+  return found;
+}
+
+/* More than one module in the text (then each gets a `## module` header):
+ * counts the chunks between separator lines that are not blank, as the
+ * parser does (a chunk of blanks and comments holds no module). */
+static bool several_modules(const char *data, size_t len) {
+  const char *p = data, *end = data + len, *next;
+  int n = 0;
+  while (p < end && n < 2) {
+    n += chunk_has_module(p, end, &next);
+    p = next;
+  }
+  return n >= 2;
+}
+
+/* Modules are analysed as the parser hands them over, then freed. */
 static int each_module(hlo_module *m, void *arg) {
-  file_walk *w = arg;
-  if (w->held) {
-    w->r->several = true;
-    analyze(w->r, w->held);
-    hlo_module_free(w->held);
-    w->held = NULL;
-  }
-  if (!w->r->several) {
-    w->held = m;
-    return 0;
-  }
-  analyze(w->r, m);
+  analyze(arg, m);
   hlo_module_free(m);
   return 0;
 }
@@ -233,14 +276,9 @@ static void run_file(index_run *r, const char *path, bool several_files) {
     return;
   }
   r->src = &src;
-  r->several = several_files || r->o->all;
-  file_walk w = {r, NULL};
+  r->several = several_files || r->o->all || several_modules(src.data, src.len);
   hlo_error perr;
-  int st = hlo_parse_file_each(src.data, src.len, each_module, &w, &perr);
-  if (w.held) {
-    analyze(r, w.held);
-    hlo_module_free(w.held);
-  }
+  int st = hlo_parse_file_each(src.data, src.len, each_module, r, &perr);
   if (st) {
     index_flush(r, true);
     fflush(stdout);
@@ -265,6 +303,10 @@ int cmd_index(const hloidx_options *o) {
   memset(&r, 0, sizeof r);
   r.o = o;
   r.ctx = ii_ctx_new();
+  /* a debugging switch: analyse every fusion again instead of reusing the
+   * result of a structurally equal one (the output must not change) */
+  const char *nc = getenv("HLOIDX_NO_FUSION_CACHE");
+  if (nc && *nc && strcmp(nc, "0") != 0) ii_ctx_set_fusion_cache(r.ctx, false);
   r.rep = o->summary  ? &index_report_summary
           : o->verify ? &index_report_verify
           : o->format == FMT_JSON ? &index_report_json
