@@ -620,9 +620,15 @@ void as_summarize(ii_ctx *c, const hlo_instr *in, uint32_t k, int64_t first_outp
       v[n++] = (member){x, o, ii_output_shape(in, first_output + o), 0, 0, true};
     }
   out->cls = n ? cls : AS_PADDED; /* no map: the operand is not read */
-  if (unknown || !is_array(xs)) {
-    out->cls = unknown ? AS_UNKNOWN : out->cls;
-    snprintf(out->why, sizeof out->why, "%s", unknown ? "unknown indexing" : "a tuple operand");
+  bool misfit = false; /* XLA maps a rank-changing bitcast-convert as elementwise: results of another rank */
+  for (int i = 0; i < n; i++)
+    if (!v[i].x->map->undefined && is_array(xs) && v[i].x->map->nresults != (uint32_t)xs->rank) misfit = true;
+  if (unknown || !is_array(xs) || misfit) {
+    out->cls = unknown || misfit ? AS_UNKNOWN : out->cls;
+    snprintf(out->why, sizeof out->why, "%s",
+             unknown ? "unknown indexing"
+             : misfit ? "the map's results do not have the operand's rank (a rank-changing bitcast-convert)"
+                      : "a tuple operand");
     free(v);
     return;
   }

@@ -258,11 +258,12 @@ static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth
       }
     }
   }
-  if (!e.no_ref) {
-    const hlo_instr *p = comp->params[k];
-    e.covering = cov[p->index];
-    e.clip = clip[p->index];
-  }
+  if (!e.no_ref)
+    for (int q = 0; q < comp->n_params; q++) { /* every parameter bound to operand k */
+      if (in->operands[q] != in->operands[k]) continue;
+      e.covering |= cov[comp->params[q]->index];
+      e.clip |= clip[comp->params[q]->index];
+    }
   free(reach);
   free(cov);
   free(clip);
@@ -493,10 +494,15 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
       }
     }
   }
-  const hlo_instr *p = comp->params[k];
-  for (size_t t = 0; t < f->ntouched[p->index] && !R->over; t++) {
-    delin(p->shape, f->touched[p->index][t], idx);
-    emit(cl, idx);
+  /* the fusion's operand k: every parameter bound to that instruction
+   * (XLA groups the reads by fusion operand, §5.4) */
+  for (int q = 0; q < comp->n_params && q < in->n_operands; q++) {
+    if (in->operands[q] != in->operands[k]) continue;
+    const hlo_instr *p = comp->params[q];
+    for (size_t t = 0; t < f->ntouched[p->index] && !R->over; t++) {
+      delin(p->shape, f->touched[p->index][t], idx);
+      emit(cl, idx);
+    }
   }
   for (int i = 0; i < comp->n_instrs; i++) {
     for (size_t t = 0; t < f->ntouched[i]; t++) f->seen[i][f->touched[i][t]] = 0;

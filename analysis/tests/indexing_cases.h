@@ -164,6 +164,10 @@ static const enum_case cases[] __attribute__((unused)) = {
      " ROOT b = f32[2,3] dynamic-slice(a, k, j), dynamic_slice_sizes={2,3}\n}\n"
      "ENTRY e {\n x = f32[9,6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
      " ROOT r = f32[2,3] fusion(x, i, j), kind=kLoop, calls=f\n}\n", NULL, false},
+    {"fusion same operand twice", /* both parameters are operand x: its entry holds both reads (§5.4) */
+     "HloModule m\nf {\n p0 = f32[8] parameter(0)\n p1 = f32[8] parameter(1)\n a = f32[4] slice(p0), slice={[0:4]}\n"
+     " b = f32[4] slice(p1), slice={[4:8]}\n ROOT r = f32[4] add(a, b)\n}\n"
+     "ENTRY e {\n x = f32[8] parameter(0)\n ROOT r = f32[4] fusion(x, x), kind=kLoop, calls=f\n}\n", NULL, false},
     {"fusion nested",
      "HloModule m\ng {\n q = f32[6] parameter(0)\n ROOT s = f32[3] slice(q), slice={[1:6:2]}\n}\n"
      "f {\n p0 = f32[6,2] parameter(0)\n t = f32[2,6] transpose(p0), dimensions={1,0}\n"
