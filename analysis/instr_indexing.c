@@ -46,7 +46,7 @@ void ii_ctx_free(ii_ctx *c) {
  * and so do the memoised out2in results of fused instructions (a pure
  * function of the instruction), which later queries of the same fusion
  * reuse. */
-#define SCRATCH_KEEP ((size_t)8 << 20)
+#define SCRATCH_KEEP ((size_t)1 << 20)
 
 void ii_ctx_reset(ii_ctx *c) {
   if (arena_used(c->scratch) <= SCRATCH_KEEP) return;
