@@ -83,7 +83,9 @@ typedef struct ii_ctx ii_ctx;
 /* ---- context --------------------------------------------------------------------------------- */
 ii_ctx *ii_ctx_new(void);
 void ii_ctx_free(ii_ctx *c);
-/* Drops every result and memo of earlier queries (the scratch arena). */
+/* Ends the life of every result of earlier queries: they must not be used
+ * after the call. (Their memory, the scratch arena, is reclaimed once it
+ * holds more than 1 MiB, so that small queries reuse it.) */
 void ii_ctx_reset(ii_ctx *c);
 /* Drops the per-computation caches (post-orders), which outlive
  * ii_ctx_reset; call it before freeing a module the context has analysed. */
