@@ -19,7 +19,10 @@
  * the ')'. An instruction without operands prints
  * `# NAME (out2in, output N): no operands` and `# NAME (in2out): no
  * operands`, one without outputs (an empty tuple) `# NAME (out2in): no
- * outputs`. Under --all a block whose analysis failed prints
+ * outputs`; a block with entries that hold no map (an output of a
+ * multi-output fusion that does not read an operand; XLA prints nothing
+ * after `operand id = K`) says `: operand(s) K, ... not read by this
+ * output` in its header. Under --all a block whose analysis failed prints
  * `# NAME (out2in, output N): not analyzed: MESSAGE` and `unknown
  * indexing` for each entry. Module and computation headers: cmd_index.c. */
 #include "index_run.h"
@@ -65,7 +68,25 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
     }
     return;
   }
-  header(r, in, dir, what, id, o2i && in->n_operands == 0 ? ": no operands" : "", NULL);
+  /* entries without any map (an output of a multi-output fusion that does
+   * not read an operand): XLA prints nothing after `operand id = K`, the
+   * header says so */
+  uint32_t nempty = 0;
+  for (uint32_t k = 0; k < x->n; k++) nempty += x->sets[k].n == 0;
+  strbuf tail = STRBUF_INIT;
+  if (o2i && in->n_operands == 0) {
+    sb_puts(&tail, ": no operands");
+  } else if (nempty) {
+    sb_puts(&tail, o2i ? (nempty > 1 ? ": operands " : ": operand ") : (nempty > 1 ? ": outputs " : ": output "));
+    for (uint32_t k = 0, i = 0; k < x->n; k++)
+      if (x->sets[k].n == 0) {
+        if (i++) sb_puts(&tail, ", ");
+        sb_put_u64(&tail, k);
+      }
+    sb_puts(&tail, o2i ? " not read by this output" : " not reached from this operand");
+  }
+  header(r, in, dir, what, id, sb_str(&tail), NULL);
+  sb_free(&tail);
   if (r->o->format == FMT_MLIR) {
     for (uint32_t k = 0; k < x->n; k++) {
       sb_puts(b, "operand id = ");
