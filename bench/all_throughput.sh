@@ -3,7 +3,7 @@
 #
 #   bench/all_throughput.sh [HLOIDX] [SIZE_MB]
 #
-# Inputs: the three largest files of the corpus (../shared/corpus, or
+# Inputs: the two largest files of the corpus (../shared/corpus, or
 # $HLOIDX_CORPUS), the whole corpus in one run, and a SIZE_MB (default 100)
 # file built as check_throughput.sh builds it (every corpus file followed
 # by a "// -----" line, repeated; kept in $TMPDIR, default /tmp). Each
@@ -43,7 +43,7 @@ fi
 "$hloidx" --all "${files[@]}" > /dev/null 2>&1 || { echo "hloidx --all fails on the inputs" >&2; exit 1; }
 
 mapfile -t largest < <(for f in "${files[@]}"; do printf '%s %s\n' "$(stat -c %s "$f")" "$f"; done |
-                       sort -rn | head -3 | cut -d' ' -f2-)
+                       sort -rn | head -2 | cut -d' ' -f2-)
 all=$(IFS=+; echo "${files[*]}")
 cat "$big" > /dev/null # warm the page cache
 echo "hloidx: $hloidx ($("$hloidx" --version)); $runs runs each; $(nproc) CPUs; $(date -u +%Y-%m-%d)"

@@ -10,8 +10,8 @@ count Python's own memory in its peak.
 For each INPUT (a file, or several files joined with '+' given to one
 hloidx run) runs `hloidx --check` and `hloidx --all` RUNS times each and
 prints one Markdown table row: input size, best and median wall time of
-both, the --all/--check ratio of the medians and of the best times, and
-the peak RSS of --all and its ratio to the input size."""
+both, the --all/--check ratio of the medians and of the best times, the
+peak RSS of both and the ratio of --all's to the input size."""
 import os
 import statistics
 import sys
@@ -50,7 +50,7 @@ def main():
         sys.exit("measure.py needs GNU time at %s (apt-get install time)" % GNU_TIME)
     rss_file = os.path.join(os.environ.get("TMPDIR", "/tmp"), "hloidx_bench_rss.%d" % os.getpid())
     print("| input | size | `--check` best / median | `--all` best / median | ratio (median, best) | "
-          "`--all` peak RSS | RSS / size |")
+          "peak RSS `--check` / `--all` | `--all` RSS / size |")
     print("| --- | ---: | ---: | ---: | ---: | ---: | ---: |")
     for spec in inputs:
         files = spec.split("+")
@@ -61,12 +61,14 @@ def main():
                 res[mode].append(run([hloidx, mode] + files, rss_file))
         wall = {m: [r[0] for r in v] for m, v in res.items()}
         rss = max(r[1] for r in res["--all"])
+        rss_check = max(r[1] for r in res["--check"])
         name = os.path.basename(files[0]) if len(files) == 1 else "%d files" % len(files)
         med = {m: statistics.median(w) for m, w in wall.items()}
         best = {m: min(w) for m, w in wall.items()}
-        print("| %s | %.1f MB | %.3f / %.3f s | %.3f / %.3f s | %.2fx, %.2fx | %.1f MB | %.1fx |" % (
+        print("| %s | %.2f MB | %.3f / %.3f s | %.3f / %.3f s | %.2fx, %.2fx | %.1f / %.1f MB | %.1fx |" % (
             name, size / 1e6, best["--check"], med["--check"], best["--all"], med["--all"],
-            med["--all"] / med["--check"], best["--all"] / best["--check"], rss / 1e6, rss / size))
+            med["--all"] / med["--check"], best["--all"] / best["--check"], rss_check / 1e6, rss / 1e6,
+            rss / size))
         sys.stdout.flush()
     if os.path.exists(rss_file):
         os.remove(rss_file)
