@@ -93,6 +93,7 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       none(r, in, o2i);
       continue;
     }
+    if (pinned >= n && o->all) continue; /* --all --output/--operand: only instructions that have it */
     long lo = pinned >= 0 ? pinned : 0, hi = pinned >= 0 ? pinned + 1 : n;
     for (long id = lo; id < hi; id++) {
       ii_indexing x;
