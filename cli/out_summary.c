@@ -54,6 +54,7 @@ static void instr(index_run *r, const hlo_instr *in) {
     return;
   }
   int64_t nout = ii_num_outputs(in), first = o->output >= 0 ? o->output : 0;
+  if (o->all && o->output >= nout) return; /* --all --output=N: instructions that have output N */
   int nsets = o->output >= 0 ? 1 : (int)nout;
   bool phys = o->physical != PHYS_NONE;
   ii_indexing *logical = xcalloc((size_t)nsets + 1, sizeof *logical);
