@@ -134,6 +134,10 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
     return ii_fail(err, in, "fusion '%s' has %d operands, but '%s' has %d parameters", in->name, in->n_operands,
                    comp->name, comp->n_params);
   if (c->nest >= II_MAX_NESTING) return too_large(err, in, "fusions nested too deeply (or calling themselves)");
+  /* a top-level fusion whose fused computation has the structure of one
+   * analysed before in this module: the same result (fusion_cache.c) */
+  bool cacheable = c->fusion_cache && c->nest == 0;
+  if (cacheable && ii_fusion_cache_get(c, in, comp, output_id, out)) return II_OK;
 
   /* 1. the target root */
   const hlo_instr **roots = NULL, *target;
@@ -215,6 +219,7 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
       ii_set *s = group_get(c, &g, in->operands[k], false);
       if (s) out->sets[k] = *s;
     }
+    if (cacheable && !c->over && ii_budget_status(c) == II_OK) ii_fusion_cache_put(c, in, comp, output_id, out);
   }
   ptrmap_free(&g.index);
   return st;

@@ -25,6 +25,12 @@ struct ii_ctx {
   int nest;           /* nesting of fusion traversals */
   bool over;          /* a simplification stopped on its limits during this query */
   uint64_t text_limit; /* ii_ctx_set_text_limit */
+  /* fusion_cache.c: results of top-level fusion queries by fused-computation
+   * structure (in keep; dropped by ii_ctx_end_module) */
+  bool fusion_cache;                 /* enabled (default) */
+  ptrmap fusion_hashes;              /* hlo_computation* -> structural hash */
+  struct fc_entry **fusion_buckets;  /* NULL until the first entry */
+  uint64_t fusion_hits;
 };
 
 /* Instructions of a computation in post-order (operands first). */
@@ -139,8 +145,19 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
 /* Post-order of a computation (cached for the context's lifetime). */
 const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *comp);
 
+/* fusion_cache.c: a structurally equal fused computation's result for
+ * OUTPUT_ID, copied into the scratch arena (true on a hit); store one. */
+bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
+                         ii_indexing *out);
+void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
+                         const ii_indexing *x);
+
 /* physical.c */
 ii_status ii_physical_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err);
 ii_status ii_physical_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err);
+
+/* tiled_indexing.c */
+ii_status ii_tiled_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err);
+ii_status ii_tiled_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err);
 
 #endif

@@ -19,6 +19,8 @@ ii_ctx *ii_ctx_new(void) {
   c->keep = arena_new();
   ptrmap_init(&c->postorders);
   ptrmap_init(&c->memo_o2i);
+  ptrmap_init(&c->fusion_hashes);
+  c->fusion_cache = true;
   c->text_limit = II_DEFAULT_TEXT_NODES;
   return c;
 }
@@ -29,22 +31,41 @@ void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
   ptrmap_free(&c->postorders);
   ptrmap_free(&c->memo_o2i);
+  ptrmap_free(&c->fusion_hashes);
   arena_free(c->scratch);
   arena_free(c->keep);
   ae_ctx_free(c->ae);
   free(c);
 }
 
+/* arena_reset hands every block but the first (64 KiB) back to malloc, so a
+ * query that needs more would take fresh blocks from the system every time
+ * (for large blocks: mmap, page faults and zeroed pages per instruction).
+ * The scratch arena is therefore only reset once it holds more than this;
+ * until then earlier results stay valid a little longer than promised,
+ * and so do the memoised out2in results of fused instructions (a pure
+ * function of the instruction), which later queries of the same fusion
+ * reuse. */
+#define SCRATCH_KEEP ((size_t)1 << 20)
+
 void ii_ctx_reset(ii_ctx *c) {
+  if (arena_used(c->scratch) <= SCRATCH_KEEP) return;
   ptrmap_clear(&c->memo_o2i);
   arena_reset(c->scratch);
 }
 
 void ii_ctx_end_module(ii_ctx *c) {
-  ii_ctx_reset(c);
+  ptrmap_clear(&c->memo_o2i);
+  arena_reset(c->scratch);
   ptrmap_clear(&c->postorders);
+  ptrmap_clear(&c->fusion_hashes);
+  c->fusion_buckets = NULL;
   arena_reset(c->keep);
 }
+
+void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled) { c->fusion_cache = enabled; }
+
+uint64_t ii_ctx_fusion_cache_hits(const ii_ctx *c) { return c->fusion_hits; }
 
 ae_ctx *ii_ctx_ae(ii_ctx *c) { return c->ae; }
 arena *ii_ctx_arena(ii_ctx *c) { return c->scratch; }
@@ -146,16 +167,22 @@ static uint64_t operand_hash(const ii_operand *x) {
 }
 
 bool ii_set_insert(ii_ctx *c, ii_set *s, ii_operand *x) {
-  uint64_t h = operand_hash(x);
-  for (uint32_t i = 0; i < s->n; i++)
-    if (s->hash[i] == h && ii_operand_equal(s->items[i], x)) return false;
   if (s->n == s->cap) {
     uint32_t ncap = s->cap ? s->cap * 2 : 2;
     s->items = arena_grow(c->scratch, s->items, s->n, ncap, sizeof *s->items);
-    s->hash = arena_grow(c->scratch, s->hash, s->n, ncap, sizeof *s->hash);
+    s->hash = arena_grow(c->scratch, s->hash, s->nhashed, ncap, sizeof *s->hash);
     s->cap = ncap;
   }
-  s->hash[s->n] = h;
+  /* most sets hold one member: hashes are computed once a second one comes */
+  if (s->n > 0) {
+    for (uint32_t i = s->nhashed; i < s->n; i++) s->hash[i] = operand_hash(s->items[i]);
+    s->nhashed = s->n;
+    uint64_t h = operand_hash(x);
+    for (uint32_t i = 0; i < s->n; i++)
+      if (s->hash[i] == h && ii_operand_equal(s->items[i], x)) return false;
+    s->hash[s->n] = h;
+    s->nhashed = s->n + 1;
+  }
   s->items[s->n++] = x;
   return true;
 }
@@ -278,10 +305,39 @@ static ii_status check_shapes(const hlo_instr *in, ii_error *err) {
   return check_attrs(in, err);
 }
 
+/* Opcodes with an out2in / in2out rule (the dispatch below); the others
+ * get `unknown indexing` without any check of their shapes. */
+static bool o2i_rule(hlo_opcode op) {
+  if (ii_is_elementwise(op)) return true;
+  switch (op) {
+  case HLO_OP_BITCAST: case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_BROADCAST:
+  case HLO_OP_CONCATENATE: case HLO_OP_CONSTANT: case HLO_OP_IOTA: case HLO_OP_PARAMETER: case HLO_OP_CONVOLUTION:
+  case HLO_OP_DOT: case HLO_OP_DYNAMIC_UPDATE_SLICE: case HLO_OP_DYNAMIC_SLICE: case HLO_OP_FUSION: case HLO_OP_GATHER:
+  case HLO_OP_GET_TUPLE_ELEMENT: case HLO_OP_PAD: case HLO_OP_REDUCE: case HLO_OP_REDUCE_WINDOW: case HLO_OP_RESHAPE:
+  case HLO_OP_REVERSE: case HLO_OP_SCALED_DOT: case HLO_OP_SCAN: case HLO_OP_SLICE: case HLO_OP_TRANSPOSE:
+    return true;
+  default: return false;
+  }
+}
+
+static bool i2o_rule(hlo_opcode op) {
+  if (ii_is_elementwise(op)) return true;
+  switch (op) {
+  case HLO_OP_BITCAST: case HLO_OP_BROADCAST: case HLO_OP_CONCATENATE: case HLO_OP_REDUCE: case HLO_OP_RESHAPE:
+  case HLO_OP_REVERSE: case HLO_OP_SLICE: case HLO_OP_TRANSPOSE: case HLO_OP_TUPLE:
+    return true;
+  default: return false;
+  }
+}
+
 ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
   memset(out, 0, sizeof *out);
-  if (check_shapes(in, err) != II_OK) return II_ERROR;
   hlo_opcode op = in->op;
+  if (!o2i_rule(op)) { /* no rule: unknown, whatever the shapes (as XLA) */
+    ii_unknown(c, out, (uint32_t)in->n_operands);
+    return II_OK;
+  }
+  if (check_shapes(in, err) != II_OK) return II_ERROR;
   if (ii_is_elementwise(op)) return ii_elementwise_o2i(c, in, out, err);
   switch (op) {
   case HLO_OP_BITCAST: return ii_bitcast_o2i(c, in, out, err);
@@ -314,8 +370,12 @@ ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_i
 
 ii_status ii_i2o_logical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
   memset(out, 0, sizeof *out);
-  if (check_shapes(in, err) != II_OK) return II_ERROR;
   hlo_opcode op = in->op;
+  if (!i2o_rule(op)) { /* no rule: unknown, whatever the shapes (as XLA) */
+    ii_unknown(c, out, (uint32_t)ii_num_outputs(in));
+    return II_OK;
+  }
+  if (check_shapes(in, err) != II_OK) return II_ERROR;
   if (ii_is_elementwise(op)) return ii_elementwise_i2o(c, in, out, err);
   switch (op) {
   case HLO_OP_BITCAST: return ii_bitcast_i2o(c, in, out, err);
@@ -409,7 +469,9 @@ static ii_status check_printable(ii_ctx *c, const ii_indexing *x, const hlo_inst
   return II_TOO_LARGE;
 }
 
-static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, bool physical, ii_indexing *out,
+typedef enum { LOGICAL, PHYSICAL, TILED } layout_mode;
+
+static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, layout_mode mode, ii_indexing *out,
                        ii_error *err) {
   memset(out, 0, sizeof *out);
   if (err) {
@@ -420,26 +482,38 @@ static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, boo
   if (st != II_OK) return st;
   enter(c);
   st = o2i ? ii_o2i_logical(c, in, id, out, err) : ii_i2o_logical(c, in, id, out, err);
-  if (st == II_OK && physical)
+  if (st == II_OK && mode == PHYSICAL)
     st = o2i ? ii_physical_o2i(c, in, id, out, err) : ii_physical_i2o(c, in, id, out, err);
+  if (st == II_OK && mode == TILED) {
+    st = ii_budget_status(c);
+    if (st == II_OK) st = o2i ? ii_tiled_o2i(c, in, id, out, err) : ii_tiled_i2o(c, in, id, out, err);
+  }
   if (st == II_OK) st = check_printable(c, out, in, err);
   return leave(c, st, in, err);
 }
 
 ii_status ii_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
-  return query(c, in, output_id, true, false, out, err);
+  return query(c, in, output_id, true, LOGICAL, out, err);
 }
 
 ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
-  return query(c, in, input_id, false, false, out, err);
+  return query(c, in, input_id, false, LOGICAL, out, err);
 }
 
 ii_status ii_o2i_physical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
-  return query(c, in, output_id, true, true, out, err);
+  return query(c, in, output_id, true, PHYSICAL, out, err);
 }
 
 ii_status ii_i2o_physical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
-  return query(c, in, input_id, false, true, out, err);
+  return query(c, in, input_id, false, PHYSICAL, out, err);
+}
+
+ii_status ii_o2i_tiled(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
+  return query(c, in, output_id, true, TILED, out, err);
+}
+
+ii_status ii_i2o_tiled(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
+  return query(c, in, input_id, false, TILED, out, err);
 }
 
 /* ---- text ---------------------------------------------------------------------------------------------- */
@@ -466,8 +540,12 @@ void ii_rt_text(strbuf *b, const hlo_instr *in) {
 
 void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o) {
   uint32_t nrt = x->map->undefined ? 0 : x->nrt;
-  map_rt_desc *d = xcalloc(nrt ? nrt : 1, sizeof *d);
-  strbuf *texts = xcalloc(nrt ? nrt : 1, sizeof *texts);
+  if (nrt == 0) { /* the common case: no descriptions to render */
+    map_print_indexing(b, x->map, NULL, 0, x->map->undefined ? NULL : x->replica, o);
+    return;
+  }
+  map_rt_desc *d = xcalloc(nrt, sizeof *d);
+  strbuf *texts = xcalloc(nrt, sizeof *texts);
   for (uint32_t j = 0; j < nrt; j++) {
     ii_rt_text(&texts[j], x->rt[j].instr);
     d[j].instr = sb_str(&texts[j]);

@@ -56,7 +56,8 @@ typedef struct {
 typedef struct {
   uint32_t n, cap;
   ii_operand **items;
-  uint64_t *hash; /* per member, to skip most equality tests */
+  uint64_t *hash;   /* per member, to skip most equality tests */
+  uint32_t nhashed; /* hash[0..nhashed) are set (computed once a second member comes) */
 } ii_set;
 
 /* One set per operand (out2in) or per output (in2out). */
@@ -82,7 +83,9 @@ typedef struct ii_ctx ii_ctx;
 /* ---- context --------------------------------------------------------------------------------- */
 ii_ctx *ii_ctx_new(void);
 void ii_ctx_free(ii_ctx *c);
-/* Drops every result and memo of earlier queries (the scratch arena). */
+/* Ends the life of every result of earlier queries: they must not be used
+ * after the call. (Their memory, the scratch arena, is reclaimed once it
+ * holds more than 1 MiB, so that small queries reuse it.) */
 void ii_ctx_reset(ii_ctx *c);
 /* Drops the per-computation caches (post-orders), which outlive
  * ii_ctx_reset; call it before freeing a module the context has analysed. */
@@ -93,6 +96,13 @@ void ii_ctx_end_module(ii_ctx *c);
  * instead of being returned. Default II_DEFAULT_TEXT_NODES; 0 = no limit. */
 #define II_DEFAULT_TEXT_NODES ((uint64_t)1 << 20)
 void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes);
+/* Memoisation of fusion results across the instructions of a module
+ * (fusion_cache.c): a fusion whose fused computation is structurally equal
+ * to one analysed before (same ops, shapes, operands and attributes; only
+ * names differ) gets a copy of that result. On by default; off gives the
+ * same results, computed again (for tests). Hits so far, for benchmarks. */
+void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled);
+uint64_t ii_ctx_fusion_cache_hits(const ii_ctx *c);
 /* The text size of an instruction indexing, in the same unit. */
 uint64_t ii_indexing_text_nodes(const ii_indexing *x);
 /* The expression context shared by every map of this context. */
@@ -110,6 +120,13 @@ ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *
 /* The same with physical (minor_to_major) layouts composed in (§4). */
 ii_status ii_o2i_physical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_physical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+/* The same between tiled physical coordinates (--physical=tiled, not an
+ * XLA mode): each map composed with the tiled layouts of both sides through
+ * tl_compose_tiled (tiled_layout.h); runtime-variable and replica-id maps
+ * get the "from" side only (tiled_indexing.c says why and which sides stay
+ * logical). */
+ii_status ii_o2i_tiled(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+ii_status ii_i2o_tiled(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 
 /* ---- operand indexings and sets ----------------------------------------------------------------- */
 /* §1.7 equality. */

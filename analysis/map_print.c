@@ -142,32 +142,34 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
   sb_puts(b, sep);
   if (o->multiline) sb_indent(b, ind);
   sb_puts(b, o->multiline ? "domain:\n" : "domain: ");
-  uint32_t n = m->ndims + nsyms + m->ncons;
-  char **ent = xmalloc(n * sizeof *ent);
-  strbuf t = STRBUF_INIT;
-  uint32_t k = 0;
-  for (uint32_t i = 0; i < m->ndims + nsyms; i++) {
-    sb_reset(&t);
+  /* the variables in order, written directly */
+  uint32_t nv = m->ndims + nsyms;
+  for (uint32_t i = 0; i < nv; i++) {
+    if (o->multiline) sb_indent(b, ind);
     if (i < m->ndims) {
-      sb_putc(&t, 'd');
-      sb_put_i64(&t, i);
+      sb_putc(b, 'd');
+      sb_put_i64(b, i);
     } else {
-      put_sym(&t, i - m->ndims, m->nrange);
+      put_sym(b, i - m->ndims, m->nrange);
     }
-    sb_puts(&t, " in ");
-    put_iv(&t, i < m->ndims ? m->dim_iv[i] : m->sym_iv[i - m->ndims]);
-    ent[k++] = xstrdup(sb_str(&t));
+    sb_puts(b, " in ");
+    put_iv(b, i < m->ndims ? m->dim_iv[i] : m->sym_iv[i - m->ndims]);
+    if (i + 1 < nv || m->ncons) sb_puts(b, sep);
   }
+  if (m->ncons == 0) return;
+  /* the constraints sorted by their text (strcmp, §2.3) */
+  char **ent = xmalloc(m->ncons * sizeof *ent);
+  strbuf t = STRBUF_INIT;
   for (uint32_t i = 0; i < m->ncons; i++) {
     sb_reset(&t);
     map_print_constraint(&t, m->cons[i].expr, m->cons[i].iv, m->nrange);
-    ent[k++] = xstrdup(sb_str(&t));
+    ent[i] = xstrdup(sb_str(&t));
   }
-  qsort(ent + m->ndims + nsyms, m->ncons, sizeof *ent, cmp_str);
-  for (uint32_t i = 0; i < n; i++) {
+  if (m->ncons > 1) qsort(ent, m->ncons, sizeof *ent, cmp_str);
+  for (uint32_t i = 0; i < m->ncons; i++) {
     if (o->multiline) sb_indent(b, ind);
     sb_puts(b, ent[i]);
-    if (i + 1 < n) sb_puts(b, sep);
+    if (i + 1 < m->ncons) sb_puts(b, sep);
     free(ent[i]);
   }
   free(ent);

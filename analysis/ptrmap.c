@@ -37,7 +37,7 @@ ptrmap_val *ptrmap_get(const ptrmap *m, const void *key) {
 }
 
 static void grow(ptrmap *m) {
-  size_t ncap = m->cap ? m->cap * 2 : 64;
+  size_t ncap = m->cap ? m->cap * 2 : 16;
   const void **ok = m->keys;
   ptrmap_val *ov = m->vals;
   size_t ocap = m->cap;

@@ -28,21 +28,49 @@ struct simplifier {
   bool abort;
 };
 
+/* Freed simplifiers are kept for reuse (per thread): a fusion query runs
+ * the simplifier after every composition step, and allocating its memo
+ * tables afresh each time was a visible part of `hloidx --all`. Tables that
+ * grew large are released rather than cleared on every reuse. */
+#define POOL_SIZE 8
+#define POOL_MAX_CAP 1024
+static _Thread_local simplifier *pool[POOL_SIZE];
+static _Thread_local int npool;
+
+static void shrink(ptrmap *p) {
+  if (p->cap > POOL_MAX_CAP) ptrmap_free(p);
+  else ptrmap_clear(p);
+}
+
 simplifier *simplifier_new(const imap *m, bool use_constraints, simplify_mode mode) {
-  simplifier *s = xcalloc(1, sizeof *s);
+  simplifier *s;
+  if (npool > 0) {
+    s = pool[--npool];
+  } else {
+    s = xcalloc(1, sizeof *s);
+    ptrmap_init(&s->eval_memo);
+    ptrmap_init(&s->once_memo);
+    ptrmap_init(&s->simp_memo);
+  }
   s->m = m;
   s->c = m->ctx;
   s->use_cons = use_constraints;
   s->mode = mode;
   s->gen = m->gen;
-  ptrmap_init(&s->eval_memo);
-  ptrmap_init(&s->once_memo);
-  ptrmap_init(&s->simp_memo);
+  s->work = 0;
+  s->abort = false;
   return s;
 }
 
 void simplifier_free(simplifier *s) {
   if (!s) return;
+  if (npool < POOL_SIZE) {
+    shrink(&s->eval_memo);
+    shrink(&s->once_memo);
+    shrink(&s->simp_memo);
+    pool[npool++] = s;
+    return;
+  }
   ptrmap_free(&s->eval_memo);
   ptrmap_free(&s->once_memo);
   ptrmap_free(&s->simp_memo);

@@ -45,18 +45,28 @@ void sb_putn(strbuf *b, const char *s, size_t n) {
 }
 void sb_putc(strbuf *b, char c) { sb_putn(b, &c, 1); }
 void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
-void sb_put_i64(strbuf *b, int64_t v) {
-  char tmp[32];
-  int n = snprintf(tmp, sizeof tmp, "%" PRId64, v);
-  sb_putn(b, tmp, (size_t)n);
-}
+/* Decimal digits without snprintf (the printers call these for every
+ * index and bound). */
 void sb_put_u64(strbuf *b, uint64_t v) {
-  char tmp[32];
-  int n = snprintf(tmp, sizeof tmp, "%" PRIu64, v);
-  sb_putn(b, tmp, (size_t)n);
+  char tmp[24];
+  size_t n = sizeof tmp;
+  do {
+    tmp[--n] = (char)('0' + v % 10);
+    v /= 10;
+  } while (v);
+  sb_putn(b, tmp + n, sizeof tmp - n);
+}
+void sb_put_i64(strbuf *b, int64_t v) {
+  if (v < 0) {
+    sb_putc(b, '-');
+    sb_put_u64(b, (uint64_t)0 - (uint64_t)v);
+  } else {
+    sb_put_u64(b, (uint64_t)v);
+  }
 }
 void sb_indent(strbuf *b, int n) {
-  for (int i = 0; i < n; i++) sb_putc(b, ' ');
+  static const char spaces[] = "                                ";
+  for (; n > 0; n -= 32) sb_putn(b, spaces, n < 32 ? (size_t)n : 32);
 }
 void sb_printf(strbuf *b, const char *fmt, ...) {
   va_list ap;

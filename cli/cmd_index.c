@@ -1,54 +1,116 @@
-/* Default mode: the indexing maps of one instruction per module (the ROOT of
- * the ENTRY computation, or --instr), in XLA's text (analysis/instr_indexing.h).
+/* Default mode: which instructions are analysed, in which order, and which
+ * report gets them (index_run.h). The analysis is in analysis/; the
+ * reports format its results.
  *
- * Output. Each block is XLA's HloInstructionIndexing::ToString text in the
- * multi-line layout: `operand id = N` on its own line, then every map of
- * that entry indented by two spaces (several maps of one entry sorted by
- * their single-line text). Removing all whitespace gives XLA's text.
+ * Instructions. Without --all: the ROOT of the ENTRY computation, or
+ * --instr NAME. With --all, per module: the ENTRY computation and every
+ * computation reachable from it through control flow (while body and
+ * condition, conditional branches, call, async computations, custom-call
+ * called_computations, ...), in the module's textual order; in each, in
+ * textual order, every fusion and every other instruction that has
+ * operands and is not a tuple, get-tuple-element or parameter. Fused
+ * computations are covered by their fusion instruction (never listed
+ * themselves), and to_apply computations (scalar reducers, comparators,
+ * map kernels) are not walked.
  *
- * When the options pin down exactly one block (--direction=out2in
- * --output=N, or --direction=in2out --operand=N) that block is all that is
- * printed. Otherwise each block is preceded by one header line:
+ * Headers (text, mlir, summary, verify). Each module of a run over several
+ * modules (a file with `// -----` separators, or several files), and every
+ * module under --all, starts with `## module NAME (FILE)`; under --all each
+ * walked computation with at least one analysed instruction starts with
+ * `## computation NAME`.
  *
- *     # NAME (out2in, output N)
- *     # NAME (in2out, operand N)
+ * Analysis errors (an XLA CHECK condition such as a gather that is not in
+ * the simplified form, or an analysis over the size limits) are reported as
+ * FILE:LINE:COL: error: at the instruction. Without --all the exit status is
+ * then 1 and the instruction's remaining blocks are skipped. With --all they
+ * are warnings (FILE:LINE:COL: warning:): the block says why it has no maps
+ * and gives `unknown indexing` for each entry, the run goes on, and the exit
+ * status is not changed. Input errors (unreadable file, parse or verifier
+ * error) exit with 1; the walk then goes on with the next file.
  *
- * with ", physical" before the ')' under --physical. An instruction without
- * operands prints `# NAME (out2in, output N): no operands` and
- * `# NAME (in2out): no operands` and nothing else. When a run covers
- * several modules (a file with `// -----` separators, or several files),
- * each module starts with `## module NAME (FILE)`.
- *
- * Errors: input errors and analysis errors are reported as
- * FILE:LINE:COL: error: ... at the instruction concerned (exit 1); the run
- * goes on with the next module or file. */
+ * Memory and speed. Modules are parsed one at a time (hlo_parse_file_each)
+ * and freed once analysed (whether a file holds several modules is found
+ * by a scan for separator lines first, so no module waits for the next);
+ * one analysis context serves the whole run (ii_ctx_reset between
+ * instructions, ii_ctx_end_module between modules; fusions with
+ * structurally equal fused computations share one analysis, see
+ * analysis/fusion_cache.c; HLOIDX_NO_FUSION_CACHE=1 turns that off for
+ * comparisons). Output is collected in a buffer written in large chunks. */
+#include <stdbool.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "commands.h"
 #include "hlo_ir.h"
+#include "index_run.h"
 #include "instr_indexing.h"
 #include "source.h"
 #include "strbuf.h"
+
+#define FLUSH_AT ((size_t)1 << 16)
 
 static int usage(const char *msg) {
   fprintf(stderr, "hloidx: error: %s\nTry 'hloidx --help' for more information.\n", msg);
   return 2;
 }
 
-typedef struct {
-  const hloidx_options *o;
-  ii_ctx *ctx;
-  strbuf out;
-  bool pinned;
-  bool several;
-  int rc;
-} run;
-
-static void flush(run *r) {
-  fwrite(r->out.data ? r->out.data : "", 1, r->out.len, stdout);
+void index_flush(index_run *r, bool force) {
+  if (r->out.len == 0 || (!force && r->out.len < FLUSH_AT)) return;
+  fwrite(r->out.data, 1, r->out.len, stdout);
   sb_reset(&r->out);
 }
+
+ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_indexing *x, ii_error *err) {
+  switch (r->o->physical) {
+  case PHYS_MAJOR: return o2i ? ii_o2i_physical(r->ctx, in, id, x, err) : ii_i2o_physical(r->ctx, in, id, x, err);
+  case PHYS_TILED: return o2i ? ii_o2i_tiled(r->ctx, in, id, x, err) : ii_i2o_tiled(r->ctx, in, id, x, err);
+  case PHYS_NONE: break;
+  }
+  return o2i ? ii_o2i(r->ctx, in, id, x, err) : ii_i2o(r->ctx, in, id, x, err);
+}
+
+void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
+  index_flush(r, true);
+  fflush(stdout);
+  const hlo_instr *where = err->instr ? err->instr : at;
+  if (r->o->all) {
+    diag_warning(r->src, where->offset, err->message);
+  } else {
+    diag_error(r->src, where->offset, err->message);
+    r->rc = 1;
+  }
+}
+
+bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
+  const hloidx_options *o = r->o;
+  for (int dir = 0; dir < 2; dir++) {
+    bool o2i = dir == 0;
+    if (o->direction == (o2i ? DIR_IN2OUT : DIR_OUT2IN)) continue;
+    long pinned = o2i ? o->output : o->operand;
+    long n = o2i ? (long)ii_num_outputs(in) : in->n_operands;
+    if (pinned < 0 && n == 0) {
+      none(r, in, o2i);
+      continue;
+    }
+    if (pinned >= n && o->all) continue; /* --all --output/--operand: only instructions that have it */
+    long lo = pinned >= 0 ? pinned : 0, hi = pinned >= 0 ? pinned + 1 : n;
+    for (long id = lo; id < hi; id++) {
+      ii_indexing x;
+      ii_error err;
+      ii_status st = index_query(r, in, o2i, id, &x, &err);
+      if (st != II_OK) {
+        index_report_error(r, in, &err);
+        if (!o->all) return false;
+      }
+      block(r, in, o2i, id, st, &x, &err);
+      index_flush(r, false);
+    }
+  }
+  return true;
+}
+
+/* ---- which instructions -------------------------------------------------------------------------- */
 
 static const hlo_instr *find_instr(const hlo_module *m, const char *name) {
   if (!hlo_module_intern_find(m, name, strlen(name))) return NULL;
@@ -57,119 +119,209 @@ static const hlo_instr *find_instr(const hlo_module *m, const char *name) {
   return in;
 }
 
-static void report(run *r, const source_file *src, const hlo_instr *at, const ii_error *err) {
-  flush(r);
-  fflush(stdout);
-  diag_error(src, (err->instr ? err->instr : at)->offset, err->message);
-  r->rc = 1;
+static bool selected(const hlo_instr *in) {
+  if (in->op == HLO_OP_FUSION) return true;
+  if (in->n_operands == 0) return false;
+  return in->op != HLO_OP_TUPLE && in->op != HLO_OP_GET_TUPLE_ELEMENT && in->op != HLO_OP_PARAMETER;
 }
 
-static void header(run *r, const hlo_instr *in, const char *dir, const char *what, long id, const char *tail) {
-  if (r->pinned) return;
-  sb_printf(&r->out, "# %s (%s", in->name, dir);
-  if (what) sb_printf(&r->out, ", %s %ld", what, id);
-  if (r->o->physical == PHYS_MAJOR) sb_puts(&r->out, ", physical");
-  sb_printf(&r->out, ")%s\n", tail);
-}
-
-/* One block; false after an error. */
-static bool block(run *r, const source_file *src, const hlo_instr *in, bool o2i, long id) {
-  ii_indexing x;
-  ii_error err;
-  bool phys = r->o->physical == PHYS_MAJOR;
-  ii_status st = o2i ? (phys ? ii_o2i_physical : ii_o2i)(r->ctx, in, id, &x, &err)
-                     : (phys ? ii_i2o_physical : ii_i2o)(r->ctx, in, id, &x, &err);
-  if (st != II_OK) {
-    report(r, src, in, &err);
-    return false;
+/* Marks the computations reachable from ENTRY through calls other than
+ * calls= of a fusion and to_apply= (iteratively: call chains can be long). */
+static void reachable(const hlo_module *m, bool *walk) {
+  int n = m->n_computations;
+  const hlo_computation **stack = calloc((size_t)n + 1, sizeof *stack);
+  if (!stack) {
+    fputs("hloidx: internal error: out of memory\n", stderr);
+    exit(3);
   }
-  header(r, in, o2i ? "out2in" : "in2out", o2i ? "output" : "operand", id,
-         o2i && in->n_operands == 0 ? ": no operands" : "");
-  map_print_opts po = {true, 0};
-  ii_print_indexing(r->ctx, &r->out, &x, &po);
-  flush(r);
-  return true;
-}
-
-static void analyze(run *r, const source_file *src, const hlo_module *m) {
-  const hloidx_options *o = r->o;
-  if (r->several) {
-    sb_printf(&r->out, "## module %s (%s)\n", m->name, src->name);
-    flush(r);
+  int sp = 0;
+  if (m->entry) {
+    walk[m->entry->index] = true;
+    stack[sp++] = m->entry;
   }
-  const hlo_instr *in;
-  if (o->instr) {
-    in = find_instr(m, o->instr);
-    if (!in) {
-      fflush(stdout);
-      fprintf(stderr, "%s: error: no instruction named '%s' in module '%s'\n", src->name, o->instr, m->name);
-      r->rc = 1;
-      return;
+  while (sp) {
+    const hlo_computation *c = stack[--sp];
+    for (int i = 0; i < c->n_instrs; i++) {
+      const hlo_instr *in = c->instrs[i];
+      for (int k = 0; k < in->n_called; k++) {
+        hlo_call_role role = in->called_role[k];
+        if (role == HLO_CALL_TO_APPLY || (in->op == HLO_OP_FUSION && role == HLO_CALL_CALLS)) continue;
+        const hlo_computation *t = in->called[k];
+        if (t->module != m || walk[t->index]) continue;
+        walk[t->index] = true;
+        stack[sp++] = t;
+      }
     }
+  }
+  free(stack);
+}
+
+static void analyze_all(index_run *r, const hlo_module *m) {
+  bool *walk = calloc((size_t)m->n_computations + 1, sizeof *walk);
+  if (!walk) {
+    fputs("hloidx: internal error: out of memory\n", stderr);
+    exit(3);
+  }
+  reachable(m, walk);
+  for (int i = 0; i < m->n_computations; i++) {
+    const hlo_computation *c = m->computations[i];
+    if (!walk[i]) continue;
+    bool begun = false;
+    for (int j = 0; j < c->n_instrs; j++) {
+      const hlo_instr *in = c->instrs[j];
+      if (!selected(in)) continue;
+      if (!begun) {
+        if (r->rep->computation_begin) r->rep->computation_begin(r, c);
+        begun = true;
+      }
+      ii_ctx_reset(r->ctx);
+      r->rep->instr(r, in);
+      index_flush(r, false);
+    }
+  }
+  free(walk);
+}
+
+static void analyze(index_run *r, const hlo_module *m) {
+  r->module = m;
+  if (r->rep->module_begin) r->rep->module_begin(r);
+  if (r->o->all) {
+    analyze_all(r, m);
   } else {
-    in = m->entry->root;
-  }
-  ii_ctx_reset(r->ctx);
-  if (o->direction != DIR_IN2OUT) {
-    int64_t nout = ii_num_outputs(in);
-    if (o->output >= 0) {
-      if (!block(r, src, in, true, o->output)) return;
-    } else if (nout == 0) {
-      header(r, in, "out2in", NULL, 0, ": no outputs");
+    const hlo_instr *in = r->o->instr ? find_instr(m, r->o->instr) : m->entry->root;
+    if (!in) {
+      index_flush(r, true);
+      fflush(stdout);
+      fprintf(stderr, "%s: error: no instruction named '%s' in module '%s'\n", r->src->name, r->o->instr, m->name);
+      r->rc = 1;
     } else {
-      for (int64_t k = 0; k < nout; k++)
-        if (!block(r, src, in, true, (long)k)) return;
+      ii_ctx_reset(r->ctx);
+      r->rep->instr(r, in);
     }
   }
-  if (o->direction != DIR_OUT2IN) {
-    if (o->operand >= 0) {
-      block(r, src, in, false, o->operand);
-    } else if (in->n_operands == 0) {
-      header(r, in, "in2out", NULL, 0, ": no operands");
+  if (r->rep->module_end) r->rep->module_end(r);
+  ii_ctx_end_module(r->ctx);
+  index_flush(r, false);
+  r->module = NULL;
+}
+
+/* ---- files and modules ------------------------------------------------------------------------------ */
+
+/* A line that is exactly "// -----" (trailing blanks allowed) at P, the
+ * start of a line: the parser's module separator. */
+static bool separator_at(const char *p, const char *end) {
+  if (end - p < 8 || memcmp(p, "// -----", 8) != 0) return false;
+  p += 8;
+  while (p < end && (*p == ' ' || *p == '\t')) p++;
+  return p == end || *p == '\n' || *p == '\r';
+}
+
+/* Whether the text from P holds anything but blanks and comments before
+ * the next separator line (or the end); *next is set after that line. */
+static bool chunk_has_module(const char *p, const char *end, const char **next) {
+  bool found = false;
+  const char *line = p;
+  while (p < end) {
+    if (p == line && separator_at(p, end)) {
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      *next = nl ? nl + 1 : end;
+      return found;
+    }
+    char ch = *p;
+    if (ch == '\n' || ch == '\r') {
+      line = ++p;
+    } else if (ch == ' ' || ch == '\t' || ch == '\f' || ch == '\v') {
+      p++;
+    } else if (ch == '/' && p + 1 < end && p[1] == '/' && !(p == line && separator_at(p, end))) {
+      while (p < end && *p != '\n' && *p != '\r') p++;
+    } else if (ch == '/' && p + 1 < end && p[1] == '*') {
+      const char *q = p + 2;
+      while (q + 1 < end && !(q[0] == '*' && q[1] == '/')) q++;
+      p = q + 1 < end ? q + 2 : end;
     } else {
-      for (int k = 0; k < in->n_operands; k++)
-        if (!block(r, src, in, false, k)) return;
+      /* a module: skip to the next separator line */
+      found = true;
+      const char *nl = memchr(p, '\n', (size_t)(end - p));
+      if (!nl) break;
+      line = p = nl + 1;
     }
   }
-  flush(r);
+  *next = end;
+  return found;
+}
+
+/* More than one module in the text (then each gets a `## module` header):
+ * counts the chunks between separator lines that are not blank, as the
+ * parser does (a chunk of blanks and comments holds no module). */
+static bool several_modules(const char *data, size_t len) {
+  const char *p = data, *end = data + len, *next;
+  int n = 0;
+  while (p < end && n < 2) {
+    n += chunk_has_module(p, end, &next);
+    p = next;
+  }
+  return n >= 2;
+}
+
+/* Modules are analysed as the parser hands them over, then freed. */
+static int each_module(hlo_module *m, void *arg) {
+  analyze(arg, m);
+  hlo_module_free(m);
+  return 0;
+}
+
+static void run_file(index_run *r, const char *path, bool several_files) {
+  source_file src;
+  if (source_read(path, &src)) {
+    r->rc = 1;
+    return;
+  }
+  r->src = &src;
+  r->several = several_files || r->o->all || several_modules(src.data, src.len);
+  hlo_error perr;
+  int st = hlo_parse_file_each(src.data, src.len, each_module, r, &perr);
+  if (st) {
+    index_flush(r, true);
+    fflush(stdout);
+    diag_error(&src, perr.offset, perr.message);
+    r->rc = 1;
+  }
+  r->src = NULL;
+  source_free(&src);
 }
 
 int cmd_index(const hloidx_options *o) {
-  if (o->all) return usage("--all is not supported yet");
-  if (o->format != FMT_TEXT) return usage("--format=json and --format=mlir are not supported yet");
-  if (o->summary) return usage("--summary is not supported yet");
-  if (o->verify) return usage("--verify is not supported yet");
-  if (o->physical == PHYS_TILED) return usage("--physical=tiled is not supported yet (use --physical)");
   if (o->output >= 0 && o->direction == DIR_IN2OUT) return usage("--output applies to --direction=out2in or both");
   if (o->operand >= 0 && o->direction == DIR_OUT2IN) return usage("--operand applies to --direction=in2out or both");
+  if (o->summary && o->verify) return usage("--summary and --verify are exclusive");
+  if ((o->summary || o->verify) && o->format != FMT_TEXT)
+    return usage("--summary and --verify print text reports (--format=json and --format=mlir print maps)");
+  if (o->summary && (o->direction == DIR_IN2OUT || o->operand >= 0))
+    return usage("--summary describes the out2in reads of each operand (no --direction=in2out or --operand)");
 
-  run r = {o, ii_ctx_new(), STRBUF_INIT, false, false, 0};
-  r.pinned = (o->direction == DIR_OUT2IN && o->output >= 0) || (o->direction == DIR_IN2OUT && o->operand >= 0);
+
+  index_run r;
+  memset(&r, 0, sizeof r);
+  r.o = o;
+  r.ctx = ii_ctx_new();
+  /* a debugging switch: analyse every fusion again instead of reusing the
+   * result of a structurally equal one (the output must not change) */
+  const char *nc = getenv("HLOIDX_NO_FUSION_CACHE");
+  if (nc && *nc && strcmp(nc, "0") != 0) ii_ctx_set_fusion_cache(r.ctx, false);
+  r.rep = o->summary  ? &index_report_summary
+          : o->verify ? &index_report_verify
+          : o->format == FMT_JSON ? &index_report_json
+                                  : &index_report_text;
+  r.pinned = !o->all && ((o->direction == DIR_OUT2IN && o->output >= 0) ||
+                         (o->direction == DIR_IN2OUT && o->operand >= 0));
+  if (r.rep->begin) r.rep->begin(&r);
   int nfiles = o->nfiles ? o->nfiles : 1;
-  for (int f = 0; f < nfiles; f++) {
-    source_file src;
-    if (source_read(o->nfiles ? o->files[f] : "-", &src)) {
-      r.rc = 1;
-      continue;
-    }
-    hlo_parse_result pr;
-    hlo_error perr;
-    if (hlo_parse_file(src.data, src.len, &pr, &perr)) {
-      fflush(stdout);
-      diag_error(&src, perr.offset, perr.message);
-      r.rc = 1;
-      source_free(&src);
-      continue;
-    }
-    r.several = nfiles > 1 || pr.n_modules > 1;
-    for (int i = 0; i < pr.n_modules; i++) analyze(&r, &src, pr.modules[i]);
-    ii_ctx_end_module(r.ctx);
-    hlo_parse_result_free(&pr);
-    source_free(&src);
-  }
+  for (int f = 0; f < nfiles; f++) run_file(&r, o->nfiles ? o->files[f] : "-", nfiles > 1);
+  if (r.rep->end) r.rep->end(&r);
+  index_flush(&r, true);
   sb_free(&r.out);
   ii_ctx_free(r.ctx);
-  if (fflush(stdout) != 0) {
+  if (fflush(stdout) != 0 || ferror(stdout)) {
     fputs("hloidx: error: cannot write the output\n", stderr);
     return 3;
   }

@@ -2,7 +2,19 @@
 #include "commands.h"
 #include "options.h"
 
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
+
 int main(int argc, char **argv) {
+#ifdef __GLIBC__
+  /* Arenas take blocks of 64 KiB to 64 MiB and give them back per module
+   * and per analysed instruction. By default glibc serves blocks above its
+   * mmap threshold (128 KiB at first) with fresh mappings, and every reuse then pays page
+   * faults on zeroed pages; keeping them in the heap lets them be reused. */
+  mallopt(M_MMAP_THRESHOLD, 32 << 20); /* glibc's largest value on 64-bit targets */
+  mallopt(M_TRIM_THRESHOLD, 256 << 20);
+#endif
   hloidx_options o;
   int rc = options_parse(argc, argv, &o);
   if (rc >= 0) return rc;

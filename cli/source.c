@@ -84,10 +84,16 @@ static bool unmap_file(char *data) {
   return false;
 }
 
+struct source_memo {
+  size_t off, line, start; /* a byte offset, its 1-based line, the offset of that line's start */
+  bool cr_known, has_cr;   /* whether the data holds a '\r' (else lines end at '\n' only) */
+};
+
 int source_read(const char *path, source_file *out) {
   int is_stdin = strcmp(path, "-") == 0;
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   out->name = is_stdin ? "<stdin>" : path;
+  out->memo = NULL;
   out->data = NULL;
   out->len = 0;
   if (!f) {
@@ -129,24 +135,54 @@ int source_read(const char *path, source_file *out) {
   memset(buf + len, 0, SOURCE_PADDING);
   out->data = buf;
   out->len = len;
+  out->memo = xrealloc(NULL, sizeof *out->memo);
+  memset(out->memo, 0, sizeof *out->memo);
   return 0;
 }
 
 void source_free(source_file *s) {
   if (!s->data || !unmap_file(s->data)) free(s->data);
+
+  free(s->memo);
+  s->memo = NULL;
+  free(s->data);
   s->data = NULL;
   s->len = 0;
 }
 
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col) {
   if (offset > s->len) offset = s->len;
-  size_t ln = 1, start = 0;
-  for (size_t i = 0; i < offset; i++) {
-    char c = s->data[i];
-    if (c == '\n' || (c == '\r' && (i + 1 >= s->len || s->data[i + 1] != '\n'))) {
+  size_t ln = 1, start = 0, from = 0;
+  struct source_memo *m = s->memo;
+  if (m && m->line && offset >= m->off) {
+    ln = m->line;
+    start = m->start;
+    from = m->off;
+  }
+  if (m && !m->cr_known) {
+    m->has_cr = memchr(s->data, '\r', s->len) != NULL;
+    m->cr_known = true;
+  }
+  if (m && !m->has_cr) {
+    /* only '\n' breaks lines: skip from one to the next */
+    const char *p = s->data + from, *end = s->data + offset;
+    while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
       ln++;
-      start = i + 1;
+      start = (size_t)(++p - s->data);
     }
+  } else {
+    for (size_t i = from; i < offset; i++) {
+      char c = s->data[i];
+      if (c == '\n' || (c == '\r' && (i + 1 >= s->len || s->data[i + 1] != '\n'))) {
+        ln++;
+        start = i + 1;
+      }
+    }
+  }
+  if (m) {
+    m->off = offset;
+    m->line = ln;
+    m->start = start;
   }
   *line = ln;
   *col = offset - start + 1;
@@ -155,11 +191,11 @@ void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *
 /* At most this many bytes of the offending line are echoed. */
 #define ECHO_WIDTH 120
 
-void diag_error(const source_file *s, size_t offset, const char *message) {
+static void diag(const source_file *s, size_t offset, const char *kind, const char *message) {
   size_t line, col;
   if (offset > s->len) offset = s->len;
   source_line_col(s, offset, &line, &col);
-  fprintf(stderr, "%s:%zu:%zu: error: %s\n", s->name, line, col, message);
+  fprintf(stderr, "%s:%zu:%zu: %s: %s\n", s->name, line, col, kind, message);
 
   size_t start = offset - (col - 1), end = offset;
   while (end < s->len && s->data[end] != '\n' && s->data[end] != '\r') end++;
@@ -188,3 +224,7 @@ void diag_error(const source_file *s, size_t offset, const char *message) {
   for (size_t i = 0; i < caret; i++) fputc(buf[i] == '\t' ? '\t' : ' ', stderr);
   fputs("^\n", stderr);
 }
+
+void diag_error(const source_file *s, size_t offset, const char *message) { diag(s, offset, "error", message); }
+
+void diag_warning(const source_file *s, size_t offset, const char *message) { diag(s, offset, "warning", message); }

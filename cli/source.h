@@ -12,6 +12,10 @@ typedef struct {
   const char *name; /* as given on the command line; "<stdin>" for '-' */
   char *data;       /* len bytes followed by SOURCE_PADDING NUL bytes */
   size_t len;
+  /* The last position source_line_col computed: later positions are found
+   * by scanning on from it, so many diagnostics in a large file cost one
+   * pass over it (allocated by source_read; NULL = none). */
+  struct source_memo *memo;
 } source_file;
 
 /* Reads PATH ("-" = standard input). Returns 0, or prints
@@ -23,8 +27,10 @@ void source_free(source_file *s);
  * the column, to stderr. Lines end at \n, \r\n or a bare \r; columns count
  * bytes from 1. */
 void diag_error(const source_file *s, size_t offset, const char *message);
+/* The same with "warning:" for problems that do not change the exit status. */
+void diag_warning(const source_file *s, size_t offset, const char *message);
 
-/* The 1-based line and column of a byte offset. */
+/* The 1-based line and column of a byte offset (updates the memo). */
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col);
 
 #endif

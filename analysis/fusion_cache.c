@@ -1,0 +1,206 @@
+/* Memoised out2in results of fusions across the instructions of a module.
+ *
+ * XLA dumps hold many fusions whose fused computations are copies of one
+ * another under other names (a GPU dump of RoBERTa: 160 fused computations,
+ * 26 distinct). The out2in indexing of a fusion depends only on the
+ * structure of its fused computation, on which of its operands are the
+ * same instruction (a parameter group is keyed by the fusion operand), on
+ * the output and on the operands' shapes -- not on names. So the result
+ * of a top-level fusion query is kept (in the context's long-lived arena)
+ * under a structural hash of the fused computation and reused for every
+ * later fusion of the same module whose computation is structurally equal.
+ *
+ * Structural equality (same_comp): same instruction count, parameter
+ * numbering and root; instruction by instruction the same opcode, shape
+ * (hlo_shape_equal: dims, dynamic flags, layout), operands by position,
+ * parameter number, constant literal text, every attribute but metadata,
+ * backend_config, frontend_attributes and sharding (name and raw text), and
+ * structurally equal called computations. The only things that differ are
+ * names, which the result refers to through its runtime-variable
+ * descriptions: a result is kept only when those are instructions of the
+ * fused computation itself, and a hit maps them to the instruction at the
+ * same position. The maps are copied out on a hit, so a caller may change
+ * them as before. */
+#include <string.h>
+
+#include "ii_internal.h"
+
+#define MAX_DEPTH 32 /* nested calls compared structurally */
+
+typedef struct fc_entry fc_entry;
+struct fc_entry {
+  uint64_t hash;
+  const hlo_instr *fusion;      /* the fusion the result was computed for */
+  const hlo_computation *comp;  /* its fused computation */
+  int64_t output_id;
+  ii_indexing result;           /* in c->keep */
+  fc_entry *next;               /* same bucket */
+};
+
+/* ---- hashing ------------------------------------------------------------------------------------------- */
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ULL + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdULL;
+}
+
+static bool ignored_attr(const char *name) {
+  return !strcmp(name, "metadata") || !strcmp(name, "backend_config") || !strcmp(name, "frontend_attributes") ||
+         !strcmp(name, "sharding");
+}
+
+/* A cheap hash of the structure (instruction count, opcodes, operand
+ * positions, parameter numbers, called computations per instruction):
+ * equal computations hash alike, and same_comp decides. Shapes and
+ * attributes are left to same_comp, which stops at the first difference. */
+static uint64_t hash_comp(const hlo_computation *c) {
+  uint64_t h = mix(0x51ed270b27ab7c6dULL, (uint64_t)c->n_instrs);
+  h = mix(h, c->root ? (uint64_t)c->root->index : UINT64_MAX);
+  for (int i = 0; i < c->n_instrs; i++) {
+    const hlo_instr *in = c->instrs[i];
+    h = mix(h, (uint64_t)in->op | (uint64_t)in->n_operands << 16 | (uint64_t)in->n_called << 32);
+    for (int k = 0; k < in->n_operands; k++) h = mix(h, (uint64_t)in->operands[k]->index);
+    if (in->parameter_number >= 0) h = mix(h, (uint64_t)in->parameter_number);
+  }
+  return h;
+}
+
+/* ---- structural equality ----------------------------------------------------------------------------- */
+
+static bool same_comp(const hlo_computation *a, const hlo_computation *b, int depth);
+
+static bool same_instr(const hlo_instr *x, const hlo_instr *y, int depth) {
+  if (x->op != y->op || x->opcode_text != y->opcode_text || x->async_wrapped != y->async_wrapped) return false;
+  if (!hlo_shape_equal(x->shape, y->shape)) return false;
+  if (x->n_operands != y->n_operands || x->parameter_number != y->parameter_number) return false;
+  for (int k = 0; k < x->n_operands; k++) {
+    const hlo_instr *p = x->operands[k], *q = y->operands[k];
+    if (p->index != q->index || (p->parent == x->parent) != (q->parent == y->parent)) return false;
+  }
+  if (!x->literal != !y->literal) return false;
+  if (x->literal && (x->literal->len != y->literal->len || memcmp(x->literal->text, y->literal->text, x->literal->len)))
+    return false;
+  if (x->n_attrs != y->n_attrs) return false;
+  for (int a = 0; a < x->n_attrs; a++) {
+    const hlo_attr *p = &x->attrs[a], *q = &y->attrs[a];
+    if (p->name != q->name) return false;
+    if (ignored_attr(p->name)) continue;
+    if (p->value_len != q->value_len || memcmp(p->value, q->value, p->value_len)) return false;
+  }
+  if (x->n_called != y->n_called) return false;
+  for (int k = 0; k < x->n_called; k++)
+    if (x->called_role[k] != y->called_role[k] || !same_comp(x->called[k], y->called[k], depth + 1)) return false;
+  return true;
+}
+
+static bool same_comp(const hlo_computation *a, const hlo_computation *b, int depth) {
+  if (a == b) return true;
+  if (depth > MAX_DEPTH) return false;
+  if (a->n_instrs != b->n_instrs || a->n_params != b->n_params || !a->root != !b->root) return false;
+  if (a->root && a->root->index != b->root->index) return false;
+  for (int k = 0; k < a->n_params; k++)
+    if (!a->params[k] != !b->params[k] || (a->params[k] && a->params[k]->index != b->params[k]->index)) return false;
+  for (int i = 0; i < a->n_instrs; i++)
+    if (!same_instr(a->instrs[i], b->instrs[i], depth)) return false;
+  return true;
+}
+
+/* The fusion operands that are the same instruction: operand k is the
+ * same as operand alias(k) (the first such). */
+static bool same_operands(const hlo_instr *f, const hlo_instr *g) {
+  if (f->n_operands != g->n_operands || !hlo_shape_equal(f->shape, g->shape)) return false;
+  for (int k = 0; k < f->n_operands; k++) {
+    if (!hlo_shape_equal(f->operands[k]->shape, g->operands[k]->shape)) return false;
+    int af = k, ag = k;
+    for (int j = 0; j < k; j++) {
+      if (af == k && f->operands[j] == f->operands[k]) af = j;
+      if (ag == k && g->operands[j] == g->operands[k]) ag = j;
+    }
+    if (af != ag) return false;
+  }
+  return true;
+}
+
+/* ---- the cache --------------------------------------------------------------------------------------- */
+
+#define NBUCKETS 1024
+
+static uint64_t comp_hash(ii_ctx *c, const hlo_computation *comp) {
+  ptrmap_val *v = ptrmap_get(&c->fusion_hashes, comp);
+  if (v) return (uint64_t)v->a;
+  uint64_t h = hash_comp(comp);
+  ptrmap_put(&c->fusion_hashes, comp, (ptrmap_val){(int64_t)h, 0});
+  return h;
+}
+
+/* The result's runtime-variable instructions all in COMP (others cannot be
+ * mapped to another fusion). */
+static bool local(const ii_indexing *x, const hlo_computation *comp) {
+  for (uint32_t k = 0; k < x->n; k++)
+    for (uint32_t i = 0; i < x->sets[k].n; i++) {
+      const ii_operand *o = x->sets[k].items[i];
+      for (uint32_t j = 0; j < o->nrt; j++)
+        if (o->rt[j].instr->parent != comp) return false;
+    }
+  return true;
+}
+
+/* Copies X into arena A; runtime-variable instructions of FROM become the
+ * instructions at the same positions of TO. */
+static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
+                          const hlo_computation *to) {
+  out->n = x->n;
+  out->sets = arena_zalloc(a, (x->n ? x->n : 1) * sizeof *out->sets);
+  for (uint32_t k = 0; k < x->n; k++) {
+    const ii_set *s = &x->sets[k];
+    ii_set *d = &out->sets[k];
+    d->n = d->cap = s->n;
+    d->items = arena_array(a, s->n ? s->n : 1, sizeof *d->items);
+    d->hash = arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
+    if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
+    d->nhashed = s->nhashed;
+    for (uint32_t i = 0; i < s->n; i++) {
+      const ii_operand *o = s->items[i];
+      ii_operand *p = arena_zalloc(a, sizeof *p);
+      p->map = imap_copy(a, o->map);
+      p->nrt = o->nrt;
+      p->rt = arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
+      for (uint32_t j = 0; j < o->nrt; j++) {
+        const hlo_instr *in = o->rt[j].instr;
+        p->rt[j].instr = in->parent == from ? to->instrs[in->index] : in;
+        p->rt[j].map = imap_copy(a, o->rt[j].map);
+      }
+      p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
+      d->items[i] = p;
+    }
+  }
+}
+
+bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
+                         ii_indexing *out) {
+  if (!c->fusion_buckets) return false;
+  uint64_t h = comp_hash(c, comp);
+  for (const fc_entry *e = c->fusion_buckets[h % NBUCKETS]; e; e = e->next) {
+    if (e->hash != h || e->output_id != output_id) continue;
+    if (!same_operands(e->fusion, in) || !same_comp(e->comp, comp, 0)) continue;
+    copy_indexing(c->scratch, &e->result, out, e->comp, comp);
+    c->fusion_hits++;
+    return true;
+  }
+  return false;
+}
+
+void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
+                         const ii_indexing *x) {
+  if (!local(x, comp)) return;
+  if (!c->fusion_buckets) c->fusion_buckets = arena_zalloc(c->keep, NBUCKETS * sizeof *c->fusion_buckets);
+  uint64_t h = comp_hash(c, comp);
+  fc_entry *e = arena_zalloc(c->keep, sizeof *e);
+  e->hash = h;
+  e->fusion = in;
+  e->comp = comp;
+  e->output_id = output_id;
+  copy_indexing(c->keep, x, &e->result, comp, comp);
+  e->next = c->fusion_buckets[h % NBUCKETS];
+  c->fusion_buckets[h % NBUCKETS] = e;
+}

@@ -1,0 +1,221 @@
+/* Small instructions of every opcode family, shared by the enumeration
+ * tests (test_enum_indexing.c: the maps against the ops' definitions;
+ * test_access_summary.c: the summary counts against brute force). */
+#ifndef HLOIDX_INDEXING_CASES_H
+#define HLOIDX_INDEXING_CASES_H
+
+#include <stdbool.h>
+
+typedef struct {
+  const char *name;
+  const char *hlo;
+  const char *modes; /* per operand: '=' exact, 's' covering, 'c' clipped, '-' no reference; missing = exact */
+  bool i2o;          /* check input-to-output maps too */
+} enum_case;
+
+/* ---- cases ------------------------------------------------------------------------------------------------- */
+
+#define ADD "add { a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT s = f32[] add(a, b) }\n"
+#define ADD2 \
+  "add2 { a = f32[] parameter(0)\n b = s32[] parameter(1)\n c = f32[] parameter(2)\n d = s32[] parameter(3)\n" \
+  " e = f32[] add(a, c)\n f = s32[] add(b, d)\n ROOT t = (f32[], s32[]) tuple(e, f) }\n"
+#define E1(body) "HloModule m\nENTRY e {\n" body "\n}\n"
+
+static const enum_case cases[] __attribute__((unused)) = {
+    /* elementwise */
+    {"add", E1("a = f32[3,1,2] parameter(0)\n b = f32[3,1,2] parameter(1)\n ROOT r = f32[3,1,2] add(a, b)"), NULL, true},
+    {"select scalar pred", E1("p = pred[] parameter(0)\n a = f32[5] parameter(1)\n b = f32[5] parameter(2)\n"
+                              " ROOT r = f32[5] select(p, a, b)"), NULL, true},
+    {"clamp scalar bounds", E1("lo = f32[] parameter(0)\n x = f32[2,3] parameter(1)\n hi = f32[] parameter(2)\n"
+                               " ROOT r = f32[2,3] clamp(lo, x, hi)"), NULL, true},
+    {"exp rank0", E1("a = f32[] parameter(0)\n ROOT r = f32[] exponential(a)"), NULL, true},
+    {"copy size0", E1("a = f32[0,3] parameter(0)\n ROOT r = f32[0,3] copy(a)"), NULL, true},
+    {"map", "HloModule m\n" ADD "ENTRY e {\n a = f32[2,3] parameter(0)\n b = f32[2,3] parameter(1)\n"
+            " ROOT r = f32[2,3] map(a, b), dimensions={0,1}, to_apply=add\n}\n", NULL, true},
+    /* broadcast / transpose / reverse */
+    {"broadcast", E1("a = f32[3] parameter(0)\n ROOT r = f32[2,3,4] broadcast(a), dimensions={1}"), NULL, true},
+    {"broadcast scalar", E1("a = f32[] parameter(0)\n ROOT r = f32[2,3] broadcast(a), dimensions={}"), NULL, true},
+    {"broadcast 2d", E1("a = f32[2,5] parameter(0)\n ROOT r = f32[5,3,2] broadcast(a), dimensions={2,0}"), NULL, true},
+    {"transpose 3d", E1("a = f32[2,3,4] parameter(0)\n ROOT r = f32[4,2,3] transpose(a), dimensions={2,0,1}"), NULL, true},
+    {"transpose 5d", E1("a = f32[2,1,3,1,2] parameter(0)\n ROOT r = f32[3,2,1,2,1] transpose(a), dimensions={2,0,3,4,1}"),
+     NULL, true},
+    {"reverse", E1("a = f32[5,1,3] parameter(0)\n ROOT r = f32[5,1,3] reverse(a), dimensions={0,1,2}"), NULL, true},
+    /* slice / concatenate / pad */
+    {"slice strided", E1("a = f32[20,7] parameter(0)\n ROOT r = f32[3,2] slice(a), slice={[2:17:5], [1:7:4]}"), NULL, true},
+    {"slice 3d", E1("a = f32[5,4,9] parameter(0)\n ROOT r = f32[2,1,3] slice(a), slice={[1:3], [3:4], [0:9:3]}"), NULL, true},
+    {"slice empty", E1("a = f32[5] parameter(0)\n ROOT r = f32[0] slice(a), slice={[2:2]}"), NULL, true},
+    {"concatenate", E1("a = f32[2,3] parameter(0)\n b = f32[2,1] parameter(1)\n c = f32[2,4] parameter(2)\n"
+                       " ROOT r = f32[2,8] concatenate(a, b, c), dimensions={1}"), NULL, true},
+    {"concatenate size0", E1("a = f32[2] parameter(0)\n b = f32[0] parameter(1)\n c = f32[3] parameter(2)\n"
+                             " ROOT r = f32[5] concatenate(a, b, c), dimensions={0}"), NULL, true},
+    {"pad", E1("a = f32[3] parameter(0)\n c = f32[] parameter(1)\n ROOT r = f32[10] pad(a, c), padding=2_1_2"), "=s",
+     false},
+    {"pad negative", E1("a = f32[6,3] parameter(0)\n c = f32[] parameter(1)\n ROOT r = f32[4,4] pad(a, c), padding=-2_0x1_0"),
+     "=s", false},
+    {"pad negative interior", E1("a = f32[7] parameter(0)\n c = f32[] parameter(1)\n ROOT r = f32[5] pad(a, c), padding=-3_-5_1"),
+     "=s", false},
+    {"pad 2d interior", E1("a = f32[3,2] parameter(0)\n c = f32[] parameter(1)\n ROOT r = f32[8,4] pad(a, c), padding=1_2_1x0_-1_3"),
+     "=s", false},
+    /* reshape / bitcast */
+    {"reshape collapse", E1("a = f32[4,3] parameter(0)\n ROOT r = f32[12] reshape(a)"), NULL, true},
+    {"reshape expand", E1("a = f32[12] parameter(0)\n ROOT r = f32[2,3,2] reshape(a)"), NULL, true},
+    {"reshape generic", E1("a = f32[6,4] parameter(0)\n ROOT r = f32[3,8] reshape(a)"), NULL, true},
+    {"reshape mixed", E1("a = f32[4,2,6] parameter(0)\n ROOT r = f32[8,3,2] reshape(a)"), NULL, true},
+    {"reshape unit dims", E1("a = f32[1,4,1,3] parameter(0)\n ROOT r = f32[2,1,6,1] reshape(a)"), NULL, true},
+    {"reshape 5d", E1("a = f32[2,3,2,2,3] parameter(0)\n ROOT r = f32[6,6,2] reshape(a)"), NULL, true},
+    {"reshape size0", E1("a = f32[1,0,3] parameter(0)\n ROOT r = f32[0,2] reshape(a)"), NULL, true},
+    {"reshape scalar", E1("a = f32[1,1] parameter(0)\n ROOT r = f32[] reshape(a)"), NULL, true},
+    {"bitcast reshape", E1("a = f32[4,6] parameter(0)\n ROOT r = f32[4,2,3] bitcast(a)"), NULL, true},
+    {"bitcast transpose", E1("a = f32[6,4]{1,0} parameter(0)\n ROOT r = f32[4,6]{0,1} bitcast(a)"), NULL, true},
+    {"bitcast trt", E1("a = f32[2,3,4] parameter(0)\n ROOT r = f32[4,6]{0,1} bitcast(a)"), NULL, true},
+    {"bitcast trt 2", E1("a = f32[4,3,2]{0,2,1} parameter(0)\n ROOT r = f32[6,4]{0,1} bitcast(a)"), NULL, true},
+    {"bitcast layouts 3d", E1("a = f32[2,3,5]{0,1,2} parameter(0)\n ROOT r = f32[5,6]{1,0} bitcast(a)"), NULL, true},
+    /* reductions */
+    {"reduce", "HloModule m\n" ADD "ENTRY e {\n a = f32[4,5,3] parameter(0)\n c = f32[] parameter(1)\n"
+               " ROOT r = f32[5] reduce(a, c), dimensions={2,0}, to_apply=add\n}\n", NULL, true},
+    {"reduce full", "HloModule m\n" ADD "ENTRY e {\n a = f32[4,3] parameter(0)\n c = f32[] parameter(1)\n"
+                    " ROOT r = f32[] reduce(a, c), dimensions={0,1}, to_apply=add\n}\n", NULL, true},
+    {"reduce variadic", "HloModule m\n" ADD2 "ENTRY e {\n a = f32[3,4] parameter(0)\n b = s32[3,4] parameter(1)\n"
+                        " c = f32[] parameter(2)\n d = s32[] parameter(3)\n"
+                        " ROOT r = (f32[4], s32[4]) reduce(a, b, c, d), dimensions={0}, to_apply=add2\n}\n", NULL, true},
+    {"reduce-window", "HloModule m\n" ADD "ENTRY e {\n a = f32[10] parameter(0)\n c = f32[] parameter(1)\n"
+                      " ROOT r = f32[5] reduce-window(a, c), window={size=3 stride=2 pad=1_1}, to_apply=add\n}\n", NULL, false},
+    {"reduce-window dilations", "HloModule m\n" ADD "ENTRY e {\n a = f32[4,5] parameter(0)\n c = f32[] parameter(1)\n"
+                                " ROOT r = f32[6,3] reduce-window(a, c), window={size=2x2 stride=2x1 pad=1_2x1_-1"
+                                " lhs_dilate=3x1 rhs_dilate=1x2}, to_apply=add\n}\n", NULL, false},
+    {"reduce-window unit", "HloModule m\n" ADD "ENTRY e {\n a = f32[7,1,3] parameter(0)\n c = f32[] parameter(1)\n"
+                           " ROOT r = f32[3,1,3] reduce-window(a, c), window={size=3x1x1 stride=2x1x1}, to_apply=add\n}\n",
+     NULL, false},
+    {"reduce-window variadic", "HloModule m\n" ADD2 "ENTRY e {\n a = f32[2,3] parameter(0)\n b = s32[2,3] parameter(1)\n"
+                               " c = f32[] parameter(2)\n d = s32[] parameter(3)\n"
+                               " ROOT r = (f32[1,2], s32[1,2]) reduce-window(a, b, c, d), window={size=2x2}, to_apply=add2\n}\n",
+     NULL, false},
+    /* contractions */
+    {"dot", E1("a = f32[2,3,4] parameter(0)\n b = f32[2,4,5] parameter(1)\n ROOT r = f32[2,3,5] dot(a, b),"
+               " lhs_batch_dims={0}, rhs_batch_dims={0}, lhs_contracting_dims={2}, rhs_contracting_dims={1}"), NULL, false},
+    {"dot 2 contractions", E1("a = f32[3,2,4] parameter(0)\n b = f32[4,5,3] parameter(1)\n ROOT r = f32[2,5] dot(a, b),"
+                              " lhs_contracting_dims={0,2}, rhs_contracting_dims={2,0}"), NULL, false},
+    {"dot vector", E1("a = f32[4] parameter(0)\n b = f32[4] parameter(1)\n ROOT r = f32[] dot(a, b),"
+                      " lhs_contracting_dims={0}, rhs_contracting_dims={0}"), NULL, false},
+    {"scaled-dot", E1("a = f32[2,8] parameter(0)\n b = f32[8,3] parameter(1)\n as = f32[2,2] parameter(2)\n"
+                      " bs = f32[4,3] parameter(3)\n ROOT r = f32[2,3] scaled-dot(a, b, as, bs),"
+                      " lhs_contracting_dims={1}, rhs_contracting_dims={0}"), NULL, false},
+    {"conv", E1("x = f32[1,5,4,2] parameter(0)\n k = f32[2,3,2,3] parameter(1)\n ROOT r = f32[1,3,3,3] convolution(x, k),"
+                " window={size=3x2}, dim_labels=b01f_i01o->b01f"), NULL, false},
+    {"conv padding stride", E1("x = f32[2,5,3] parameter(0)\n k = f32[3,3,4] parameter(1)\n ROOT r = f32[2,3,4] convolution(x, k),"
+                               " window={size=3 stride=2 pad=1_1}, dim_labels=b0f_0io->b0f"), NULL, false},
+    {"conv dilations", E1("x = f32[1,4,5,1] parameter(0)\n k = f32[2,2,1,2] parameter(1)\n ROOT r = f32[1,6,2,2] convolution(x, k),"
+                          " window={size=2x2 pad=0_0x0_0 lhs_dilate=2x1 rhs_dilate=1x3}, dim_labels=b01f_01io->b01f"), NULL, false},
+    {"conv labels", E1("x = f32[3,2,4] parameter(0)\n k = f32[2,2,2] parameter(1)\n ROOT r = f32[3,4,2] convolution(x, k),"
+                       " window={size=2 pad=1_0}, dim_labels=0fb_o0i->0bf"), NULL, false},
+    {"conv feature groups", E1("x = f32[1,4,6] parameter(0)\n k = f32[2,2,6] parameter(1)\n ROOT r = f32[1,3,6] convolution(x, k),"
+                               " window={size=2}, dim_labels=b0f_0io->b0f, feature_group_count=3"), NULL, false},
+    {"conv batch groups", E1("x = f32[6,4,2] parameter(0)\n k = f32[2,2,3] parameter(1)\n ROOT r = f32[2,3,3] convolution(x, k),"
+                             " window={size=2}, dim_labels=b0f_0io->b0f, batch_group_count=3"), "s=", false},
+    {"conv 0d", E1("x = f32[2,3] parameter(0)\n k = f32[3,4] parameter(1)\n ROOT r = f32[2,4] convolution(x, k),"
+                   " dim_labels=bf_io->bf"), NULL, false},
+    /* runtime variables */
+    {"dynamic-slice", E1("x = f32[10,8] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
+                         " ROOT r = f32[3,8] dynamic-slice(x, i, j), dynamic_slice_sizes={3,8}"), NULL, false},
+    {"dynamic-slice constant", E1("x = f32[10,8] parameter(0)\n i = s32[] constant(4)\n j = s32[] parameter(1)\n"
+                                  " ROOT r = f32[3,5] dynamic-slice(x, i, j), dynamic_slice_sizes={3,5}"), NULL, false},
+    {"dynamic-slice constant out of range", E1("x = f32[10] parameter(0)\n i = s32[] constant(9)\n"
+                                               " ROOT r = f32[4] dynamic-slice(x, i), dynamic_slice_sizes={4}"), "s", false},
+    {"dynamic-update-slice", E1("x = f32[6,4] parameter(0)\n u = f32[2,3] parameter(1)\n i = s32[] parameter(2)\n"
+                                " j = s32[] parameter(3)\n ROOT r = f32[6,4] dynamic-update-slice(x, u, i, j)"), "sc", false},
+    {"gather", E1("x = f32[7,5] parameter(0)\n i = s32[3,2] parameter(1)\n ROOT r = f32[3,2,3] gather(x, i),"
+                  " offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0,1}, index_vector_dim=1,"
+                  " slice_sizes={2,3}"), NULL, false},
+    {"gather partial map", E1("x = f32[4,5,3] parameter(0)\n i = s32[2,1] parameter(1)\n ROOT r = f32[2,4,2,3] gather(x, i),"
+                              " offset_dims={1,2,3}, collapsed_slice_dims={}, start_index_map={1}, index_vector_dim=1,"
+                              " slice_sizes={4,2,3}"), NULL, false},
+    {"gather iota", E1("x = f32[6,4] parameter(0)\n i = s32[4,1] iota(), iota_dimension=0\n ROOT r = f32[4,2,4] gather(x, i),"
+                       " offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={0}, index_vector_dim=1,"
+                       " slice_sizes={2,4}"), NULL, false},
+    {"all-gather", "HloModule m, replica_count=3\nENTRY e {\n p = f32[2,3] parameter(0)\n"
+                   " ROOT r = f32[2,9] all-gather(p), replica_groups={{0,1,2}}, dimensions={1}\n}\n", NULL, false},
+    /* fusions */
+    {"fusion transpose slice",
+     "HloModule m\nf {\n p0 = f32[6,8] parameter(0)\n t = f32[8,6] transpose(p0), dimensions={1,0}\n"
+     " s = f32[4,6] slice(t), slice={[2:6], [0:6]}\n ROOT e = f32[4,6] exponential(s)\n}\n"
+     "ENTRY e {\n p0 = f32[6,8] parameter(0)\n ROOT r = f32[4,6] fusion(p0), kind=kLoop, calls=f\n}\n", NULL, false},
+    {"fusion two reads",
+     "HloModule m\nf {\n p0 = f32[10] parameter(0)\n a = f32[8] slice(p0), slice={[0:8]}\n"
+     " b = f32[8] slice(p0), slice={[2:10]}\n ROOT r = f32[8] add(a, b)\n}\n"
+     "ENTRY e {\n p0 = f32[10] parameter(0)\n ROOT r = f32[8] fusion(p0), kind=kLoop, calls=f\n}\n", NULL, false},
+    {"fusion reshape chain",
+     "HloModule m\nf {\n p0 = f32[4,6] parameter(0)\n a = f32[3,8] reshape(p0)\n b = f32[8,3] transpose(a), dimensions={1,0}\n"
+     " c = f32[2,12] reshape(b)\n ROOT d = f32[24] bitcast(c)\n}\n"
+     "ENTRY e {\n p0 = f32[4,6] parameter(0)\n ROOT r = f32[24] fusion(p0), kind=kLoop, calls=f\n}\n", NULL, false},
+    {"fusion concat pad reverse",
+     "HloModule m\nf {\n p0 = f32[3] parameter(0)\n p1 = f32[4] parameter(1)\n c = f32[] parameter(2)\n"
+     " k = f32[7] concatenate(p0, p1), dimensions={0}\n v = f32[7] reverse(k), dimensions={0}\n"
+     " ROOT p = f32[11] pad(v, c), padding=-1_-1_1\n}\n"
+     "ENTRY e {\n p0 = f32[3] parameter(0)\n p1 = f32[4] parameter(1)\n c = f32[] parameter(2)\n"
+     " ROOT r = f32[11] fusion(p0, p1, c), kind=kLoop, calls=f\n}\n", "==s", false},
+    {"fusion reduce of broadcast",
+     "HloModule m\n" ADD "f {\n p0 = f32[4] parameter(0)\n c = f32[] parameter(1)\n"
+     " b = f32[4,5] broadcast(p0), dimensions={0}\n ROOT r = f32[4] reduce(b, c), dimensions={1}, to_apply=add\n}\n"
+     "ENTRY e {\n p0 = f32[4] parameter(0)\n c = f32[] parameter(1)\n ROOT r = f32[4] fusion(p0, c), kind=kLoop, calls=f\n}\n",
+     NULL, false},
+    {"fusion dynamic-slice of dynamic-slice",
+     "HloModule m\nf {\n x = f32[9,6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
+     " a = f32[5,4] dynamic-slice(x, i, j), dynamic_slice_sizes={5,4}\n k = s32[] constant(1)\n"
+     " ROOT b = f32[2,3] dynamic-slice(a, k, j), dynamic_slice_sizes={2,3}\n}\n"
+     "ENTRY e {\n x = f32[9,6] parameter(0)\n i = s32[] parameter(1)\n j = s32[] parameter(2)\n"
+     " ROOT r = f32[2,3] fusion(x, i, j), kind=kLoop, calls=f\n}\n", NULL, false},
+    {"fusion same operand twice", /* both parameters are operand x: its entry holds both reads (§5.4) */
+     "HloModule m\nf {\n p0 = f32[8] parameter(0)\n p1 = f32[8] parameter(1)\n a = f32[4] slice(p0), slice={[0:4]}\n"
+     " b = f32[4] slice(p1), slice={[4:8]}\n ROOT r = f32[4] add(a, b)\n}\n"
+     "ENTRY e {\n x = f32[8] parameter(0)\n ROOT r = f32[4] fusion(x, x), kind=kLoop, calls=f\n}\n", NULL, false},
+    {"fusion nested",
+     "HloModule m\ng {\n q = f32[6] parameter(0)\n ROOT s = f32[3] slice(q), slice={[1:6:2]}\n}\n"
+     "f {\n p0 = f32[6,2] parameter(0)\n t = f32[2,6] transpose(p0), dimensions={1,0}\n"
+     " r = f32[12] reshape(t)\n s = f32[6] slice(r), slice={[3:9]}\n ROOT n = f32[3] fusion(s), kind=kLoop, calls=g\n}\n"
+     "ENTRY e {\n p0 = f32[6,2] parameter(0)\n ROOT r = f32[3] fusion(p0), kind=kLoop, calls=f\n}\n", NULL, false},
+    {"fusion tuple root",
+     "HloModule m\nf {\n p0 = f32[4,3] parameter(0)\n p1 = f32[3] parameter(1)\n a = f32[3,4] transpose(p0), dimensions={1,0}\n"
+     " b = f32[3,4] broadcast(p1), dimensions={0}\n c = f32[3,4] multiply(a, b)\n ROOT t = (f32[3,4], f32[3,4]) tuple(c, b)\n}\n"
+     "ENTRY e {\n p0 = f32[4,3] parameter(0)\n p1 = f32[3] parameter(1)\n"
+     " ROOT r = (f32[3,4], f32[3,4]) fusion(p0, p1), kind=kLoop, calls=f\n}\n", NULL, false},
+    {"fusion window and dot",
+     "HloModule m\n" ADD "f {\n p0 = f32[5,4] parameter(0)\n p1 = f32[4,3] parameter(1)\n c = f32[] constant(0)\n"
+     " w = f32[3,4] reduce-window(p0, c), window={size=2x1 stride=2x1 pad=0_1x0_0}, to_apply=add\n"
+     " ROOT d = f32[3,3] dot(w, p1), lhs_contracting_dims={1}, rhs_contracting_dims={0}\n}\n"
+     "ENTRY e {\n p0 = f32[5,4] parameter(0)\n p1 = f32[4,3] parameter(1)\n"
+     " ROOT r = f32[3,3] fusion(p0, p1), kind=kLoop, calls=f\n}\n", NULL, false},
+    /* the chain of bench/fusion_chain.c (rank 5, 18 ops: transposes, reshapes, bitcasts as reshape,
+     * transpose and transpose-reshape-transpose, generic reshapes) */
+    {"fusion bench chain",
+     "HloModule chain\n"
+     "\n"
+     "fused {\n"
+     "  v0 = f32[2,3,2,3,2]{4,3,2,1,0} parameter(0)\n"
+     "  v1 = f32[3,2,3,2,2]{4,3,2,1,0} transpose(v0), dimensions={1,2,3,4,0}\n"
+     "  v2 = f32[6,3,2,2]{3,2,1,0} reshape(v1)\n"
+     "  v3 = f32[3,2,3,2,2]{4,3,2,1,0} bitcast(v2)\n"
+     "  v4 = f32[2,3,3,2,2]{4,3,2,0,1} bitcast(v3)\n"
+     "  v5 = f32[3,2,3,2,2]{4,3,2,1,0} transpose(v4), dimensions={1,0,2,3,4}\n"
+     "  v6 = f32[2,3,3,2,2]{4,3,2,1,0} reshape(v5)\n"
+     "  v7 = f32[3,3,2,2,2]{4,3,2,1,0} transpose(v6), dimensions={1,2,3,4,0}\n"
+     "  v8 = f32[9,2,2,2]{3,2,1,0} reshape(v7)\n"
+     "  v9 = f32[3,3,2,2,2]{4,3,2,1,0} bitcast(v8)\n"
+     "  v10 = f32[3,3,2,2,2]{4,3,2,0,1} bitcast(v9)\n"
+     "  v11 = f32[3,3,2,2,2]{4,3,2,1,0} transpose(v10), dimensions={1,0,2,3,4}\n"
+     "  v12 = f32[3,3,2,2,2]{4,3,2,1,0} reshape(v11)\n"
+     "  v13 = f32[3,2,2,2,3]{4,3,2,1,0} transpose(v12), dimensions={1,2,3,4,0}\n"
+     "  v14 = f32[6,2,2,3]{3,2,1,0} reshape(v13)\n"
+     "  v15 = f32[3,2,2,2,3]{4,3,2,1,0} bitcast(v14)\n"
+     "  v16 = f32[2,3,2,2,3]{4,3,2,0,1} bitcast(v15)\n"
+     "  v17 = f32[3,2,2,2,3]{4,3,2,1,0} transpose(v16), dimensions={1,0,2,3,4}\n"
+     "  ROOT v18 = f32[2,3,2,2,3]{4,3,2,1,0} reshape(v17)\n"
+     "}\n"
+     "\n"
+     "ENTRY e {\n"
+     "  p = f32[2,3,2,3,2]{4,3,2,1,0} parameter(0)\n"
+     "  ROOT f = f32[2,3,2,2,3]{4,3,2,1,0} fusion(p), kind=kLoop, calls=fused\n"
+     "}\n",
+     NULL, false},
+};
+
+#endif

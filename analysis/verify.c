@@ -1,0 +1,989 @@
+/* Enumeration check of indexing maps (verify.h): the reference relation of
+ * each op from its definition, the relation denoted by the maps, and their
+ * comparison. */
+#include "verify.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "oom.h"
+#include "simplify.h"
+#include "tiled_layout.h"
+
+#define MAXR 16       /* largest rank handled */
+#define OOB INT64_MIN /* "to" of a result outside the tensor */
+
+/* ---- shapes and indices ------------------------------------------------------------------------------ */
+
+static bool is_array(const hlo_shape *s) { return s->type != HLO_TUPLE && s->type != HLO_BUFFER; }
+
+static const hlo_shape *elem_shape(const hlo_shape *s, int64_t k) {
+  return s->type == HLO_TUPLE && k >= 0 && k < s->n_elems ? s->elems[k] : s;
+}
+
+static int64_t nelems(const hlo_shape *s) {
+  int64_t n = 1;
+  for (int i = 0; i < s->rank; i++) n *= s->dims[i];
+  return n;
+}
+
+static int64_t lin(const hlo_shape *s, const int64_t *idx) {
+  int64_t l = 0;
+  for (int i = 0; i < s->rank; i++) l = l * s->dims[i] + idx[i];
+  return l;
+}
+
+static void delin(const hlo_shape *s, int64_t l, int64_t *idx) {
+  for (int i = s->rank; i-- > 0;) {
+    idx[i] = s->dims[i] ? l % s->dims[i] : 0;
+    l = s->dims[i] ? l / s->dims[i] : 0;
+  }
+}
+
+static bool in_bounds(const hlo_shape *s, const int64_t *idx) {
+  for (int i = 0; i < s->rank; i++)
+    if (idx[i] < 0 || idx[i] >= s->dims[i]) return false;
+  return true;
+}
+
+/* Odometer over [lo_i, hi_i]. */
+static bool first_point(int n, int64_t *v, const int64_t *lo, const int64_t *hi) {
+  for (int i = 0; i < n; i++) {
+    if (lo[i] > hi[i]) return false;
+    v[i] = lo[i];
+  }
+  return true;
+}
+
+static bool next_point(int n, int64_t *v, const int64_t *lo, const int64_t *hi) {
+  for (int i = n; i-- > 0;) {
+    if (v[i] < hi[i]) {
+      v[i]++;
+      return true;
+    }
+    v[i] = lo[i];
+  }
+  return false;
+}
+
+static void put_index(char *buf, size_t cap, const hlo_shape *s, int64_t l) {
+  int64_t idx[MAXR];
+  size_t n = 0;
+  if (l == OOB) {
+    snprintf(buf, cap, "(outside)");
+    return;
+  }
+  delin(s, l, idx);
+  n += (size_t)snprintf(buf + n, cap - n, "[");
+  for (int i = 0; i < s->rank && n < cap; i++) n += (size_t)snprintf(buf + n, cap - n, "%s%lld", i ? "," : "", (long long)idx[i]);
+  if (n < cap) snprintf(buf + n, cap - n, "]");
+}
+
+/* ---- relations: sorted arrays of (from, to) pairs ------------------------------------------------------ */
+
+typedef struct {
+  int64_t *v;
+  size_t n, cap; /* n counts int64 slots (2 per pair) */
+} rel;
+
+static void rel_add(rel *r, int64_t from, int64_t to) {
+  if (r->n + 2 > r->cap) {
+    r->cap = r->cap ? r->cap * 2 : 256;
+    r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+  }
+  r->v[r->n++] = from;
+  r->v[r->n++] = to;
+}
+
+static int cmp_pair(const void *a, const void *b) {
+  const int64_t *x = a, *y = b;
+  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
+  return x[1] < y[1] ? -1 : x[1] > y[1];
+}
+
+static void rel_norm(rel *r) {
+  size_t np = r->n / 2, w = 0;
+  if (np == 0) return;
+  qsort(r->v, np, 2 * sizeof *r->v, cmp_pair);
+  for (size_t i = 0; i < np; i++) {
+    if (w && r->v[2 * w - 2] == r->v[2 * i] && r->v[2 * w - 1] == r->v[2 * i + 1]) continue;
+    r->v[2 * w] = r->v[2 * i];
+    r->v[2 * w + 1] = r->v[2 * i + 1];
+    w++;
+  }
+  r->n = 2 * w;
+}
+
+static bool rel_has(const rel *r, int64_t from, int64_t to) {
+  int64_t key[2] = {from, to};
+  if (r->n == 0) return false;
+  return bsearch(key, r->v, r->n / 2, 2 * sizeof *r->v, cmp_pair) != NULL;
+}
+
+static void rel_free(rel *r) {
+  free(r->v);
+  memset(r, 0, sizeof *r);
+}
+
+/* ---- the reference ------------------------------------------------------------------------------------ */
+
+typedef void (*emit_fn)(void *cl, const int64_t *idx);
+
+/* Per-computation state of the fusion propagation, reused across output
+ * elements (only touched entries are cleared). */
+typedef struct fctx fctx;
+struct fctx {
+  const hlo_computation *comp;
+  uint8_t **seen;       /* per instruction: a flag per element */
+  int64_t **touched;    /* per instruction: the elements flagged, in order */
+  size_t *ntouched, *cap;
+  const hlo_instr **order; /* post-order of the instructions reachable from the target */
+  int norder;
+  const hlo_instr *target;
+  fctx *next;           /* the cache list */
+};
+
+typedef struct {
+  uint64_t work, max_work;
+  bool over;
+  fctx *fctxs;
+} ref;
+
+static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                      void *cl);
+
+static bool work(ref *R, uint64_t n) {
+  R->work += n;
+  if (R->work > R->max_work) R->over = true;
+  return !R->over;
+}
+
+static bool is_elementwise(hlo_opcode op) {
+  return hlo_opcode_is_elementwise_unary(op) || hlo_opcode_is_elementwise_binary(op) || op == HLO_OP_SELECT ||
+         op == HLO_OP_CLAMP || op == HLO_OP_MAP || op == HLO_OP_BITCAST_CONVERT || op == HLO_OP_ALL_REDUCE_START ||
+         op == HLO_OP_ALL_REDUCE_DONE;
+}
+
+static bool in_ints(const hlo_ints *l, int64_t v) {
+  for (int i = 0; i < l->n; i++)
+    if (l->v[i] == v) return true;
+  return false;
+}
+
+static int64_t clamp64(int64_t v, int64_t lo, int64_t hi) { return v < lo ? lo : v > hi ? hi : v; }
+
+static bool const_offset(const hlo_instr *idx, int64_t *v) {
+  return idx->op == HLO_OP_CONSTANT && idx->shape->type != HLO_TUPLE && idx->shape->rank == 0 &&
+         hlo_constant_scalar_int(idx, v);
+}
+
+/* The values a start-index operand can take, clamped to [0, hi]: a scalar
+ * constant's clamped value, else the whole range. */
+static void offset_range(const hlo_instr *idx, int64_t hi, int64_t *lo_out, int64_t *hi_out) {
+  int64_t v;
+  if (const_offset(idx, &v)) {
+    *lo_out = *hi_out = clamp64(v, 0, hi);
+  } else {
+    *lo_out = 0;
+    *hi_out = hi;
+  }
+}
+
+static const hlo_computation *fused(const hlo_instr *in) {
+  for (int i = 0; i < in->n_called; i++)
+    if (in->called_role[i] == HLO_CALL_CALLS) return in->called[i];
+  return NULL;
+}
+
+static const hlo_instr *fusion_target(const hlo_instr *in, int64_t output_id) {
+  const hlo_computation *comp = fused(in);
+  if (!comp || !comp->root) return NULL;
+  const hlo_instr *root = comp->root;
+  if (root->op == HLO_OP_TUPLE) return output_id >= 0 && output_id < root->n_operands ? root->operands[output_id] : NULL;
+  return output_id == 0 ? root : NULL;
+}
+
+/* ---- which ops have a reference, and where XLA's map only covers the reads ---- */
+
+typedef struct {
+  const char *no_ref; /* why there is no reference (NULL: there is one) */
+  bool covering;      /* XLA's map over-approximates: check coverage only */
+  bool clip;          /* results outside the operand are dropped (dynamic-update-slice update) */
+} edge;
+
+static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth);
+
+static bool rank_ok(const hlo_shape *s) { return is_array(s) && s->rank <= MAXR; }
+
+/* Fusion: the edges from the target to parameter k, combined over every
+ * path (instructions visited users before operands). */
+static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth) {
+  edge e = {NULL, false, false};
+  const hlo_computation *comp = fused(in);
+  const hlo_instr *target = fusion_target(in, output_id);
+  if (!comp || !target) return (edge){"a fusion whose output is not an array root", false, false};
+  if (depth > 50) return (edge){"fusions nested too deeply", false, false};
+  if (comp->n_params != in->n_operands || k >= comp->n_params) return (edge){"a fusion with mismatched parameters", false, false};
+  int n = comp->n_instrs;
+  uint8_t *reach = xcalloc((size_t)n + 1, 1), *cov = xcalloc((size_t)n + 1, 1), *clip = xcalloc((size_t)n + 1, 1);
+  reach[target->index] = 1;
+  /* textual order has operands before users except for forward references;
+   * iterate to a fixed point (cheap: fused computations are small) */
+  for (bool changed = true; changed && !e.no_ref;) {
+    changed = false;
+    for (int i = n; i-- > 0 && !e.no_ref;) {
+      const hlo_instr *x = comp->instrs[i];
+      if (!reach[i] || x->op == HLO_OP_PARAMETER) continue;
+      if (!rank_ok(x->shape)) {
+        e.no_ref = "a fusion with a tuple-shaped or very high-rank value inside";
+        break;
+      }
+      for (int j = 0; j < x->n_operands; j++) {
+        const hlo_instr *op = x->operands[j];
+        if (op->parent != comp) continue;
+        edge xe = edge_of(x, 0, j, depth + 1);
+        if (xe.no_ref) {
+          e.no_ref = xe.no_ref;
+          break;
+        }
+        uint8_t c2 = (uint8_t)(cov[i] | xe.covering | xe.clip), l2 = (uint8_t)(clip[i] | xe.clip);
+        if (!reach[op->index] || (cov[op->index] | c2) != cov[op->index] || (clip[op->index] | l2) != clip[op->index]) {
+          changed = true;
+          reach[op->index] = 1;
+          cov[op->index] |= c2;
+          clip[op->index] |= l2;
+        }
+      }
+    }
+  }
+  if (!e.no_ref)
+    for (int q = 0; q < comp->n_params; q++) { /* every parameter bound to operand k */
+      if (in->operands[q] != in->operands[k]) continue;
+      e.covering |= cov[comp->params[q]->index];
+      e.clip |= clip[comp->params[q]->index];
+    }
+  free(reach);
+  free(cov);
+  free(clip);
+  return e;
+}
+
+static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth) {
+  edge e = {NULL, false, false};
+  const hlo_shape *os = elem_shape(in->shape, output_id);
+  if (k < 0 || k >= in->n_operands) return (edge){"no such operand", false, false};
+  const hlo_shape *xs = in->operands[k]->shape;
+  if (in->op != HLO_OP_FUSION && (!rank_ok(os) || !rank_ok(xs)))
+    return (edge){"a tuple-shaped or very high-rank value", false, false};
+  if (in->shape->type == HLO_TUPLE && in->op != HLO_OP_FUSION && in->op != HLO_OP_REDUCE &&
+      in->op != HLO_OP_REDUCE_WINDOW)
+    return (edge){"a tuple-shaped op", false, false};
+  if (is_elementwise(in->op)) {
+    bool same = xs->rank == 0 || xs->rank == os->rank;
+    for (int i = 0; same && xs->rank && i < xs->rank; i++) same = xs->dims[i] == os->dims[i];
+    if (!same)
+      return (edge){"an elementwise op whose operand has another shape (XLA maps it as the identity)", false, false};
+    return e;
+  }
+  switch (in->op) {
+  case HLO_OP_BROADCAST:
+  case HLO_OP_TRANSPOSE:
+  case HLO_OP_REVERSE:
+  case HLO_OP_SLICE:
+  case HLO_OP_CONCATENATE:
+  case HLO_OP_RESHAPE:
+  case HLO_OP_REDUCE:
+  case HLO_OP_REDUCE_WINDOW:
+  case HLO_OP_DOT:
+  case HLO_OP_SCALED_DOT:
+    return e;
+  case HLO_OP_BITCAST:
+    if (nelems(xs) != nelems(os)) return (edge){"a bitcast that changes the element count", false, false};
+    return e;
+  case HLO_OP_PAD: e.covering = k == 1; return e;
+  case HLO_OP_CONVOLUTION:
+    if (!in->conv_dims || in->conv_dims->n_spatial > MAXR) return (edge){"a convolution without dim_labels", false, false};
+    e.covering = k == 0 && in->batch_group_count > 1;
+    return e;
+  case HLO_OP_DYNAMIC_SLICE:
+  case HLO_OP_DYNAMIC_UPDATE_SLICE: {
+    bool ds = in->op == HLO_OP_DYNAMIC_SLICE;
+    int first = ds ? 1 : 2;
+    const hlo_shape *inner = ds ? in->operands[0]->shape : in->operands[1 < in->n_operands ? 1 : 0]->shape;
+    if (in->n_operands - first != os->rank) return (edge){"start indices that are not one scalar per dimension", false, false};
+    if (!ds && k == 0) e.covering = true;
+    if (!ds && k == 1) e.clip = true;
+    if (k == 0 || (!ds && k == 1))
+      for (int i = 0; i < os->rank; i++) {
+        int64_t v, hi = ds ? inner->dims[i] - os->dims[i] : os->dims[i] - inner->dims[i];
+        if (const_offset(in->operands[first + i], &v) && (v < 0 || v > hi)) e.covering = true;
+      }
+    return e;
+  }
+  case HLO_OP_GATHER: {
+    const hlo_gather_dims *g = in->gather;
+    const hlo_instr *ind = in->operands[1];
+    if (!g || ind->shape->rank != 2 || g->index_vector_dim != 1 || g->collapsed_slice_dims.n ||
+        g->operand_batching_dims.n || g->offset_dims.n != in->operands[0]->shape->rank)
+      return (edge){"a gather not in the simplified form", false, false};
+    if (k == 0 && ind->op == HLO_OP_IOTA)
+      for (int t = 0; t < g->start_index_map.n; t++) {
+        int64_t i = g->start_index_map.v[t], mx = in->operands[0]->shape->dims[i] - g->slice_sizes.v[i];
+        int64_t top = ind->iota_dimension == 0 ? ind->shape->dims[0] - 1 : t;
+        if (top > mx) return (edge){"a gather of iota indices beyond the clamped range (XLA folds them unclamped)", false, false};
+      }
+    return e;
+  }
+  case HLO_OP_ALL_GATHER:
+    if (in->dimensions.n != 1) return (edge){"an all-gather without one dimension", false, false};
+    return e;
+  case HLO_OP_FUSION: return fusion_edge(in, output_id, k, depth);
+  default: return (edge){in->opcode_text, false, false};
+  }
+}
+
+/* ---- per-op reads (what output element o of output output_id reads of operand k) ---- */
+
+static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_fn emit, void *cl) {
+  const hlo_conv_dims *cd = in->conv_dims;
+  const hlo_shape *xs = in->operands[0]->shape, *ks = in->operands[1]->shape, *os = in->shape;
+  int sp = cd->n_spatial;
+  int64_t b = o[cd->output_batch], f = o[cd->output_feature];
+  int64_t gin = ks->dims[cd->kernel_input_feature], fout = os->dims[cd->output_feature];
+  int64_t fg = in->feature_group_count > 0 && fout >= in->feature_group_count ? f / (fout / in->feature_group_count) : 0;
+  int64_t bg = in->batch_group_count > 0 && fout >= in->batch_group_count ? f / (fout / in->batch_group_count) : 0;
+  int64_t w[MAXR], wlo[MAXR], whi[MAXR], idx[MAXR];
+  for (int i = 0; i < sp; i++) {
+    wlo[i] = 0;
+    whi[i] = in->window[i].size - 1;
+  }
+  if (!first_point(sp, w, wlo, whi)) return;
+  do {
+    for (int64_t c = 0; c < gin && work(R, 1); c++) {
+      if (k == 1) {
+        for (int i = 0; i < sp; i++) idx[cd->kernel_spatial[i]] = w[i];
+        idx[cd->kernel_output_feature] = f;
+        idx[cd->kernel_input_feature] = c;
+        emit(cl, idx);
+        continue;
+      }
+      bool pad = false;
+      for (int i = 0; i < sp; i++) {
+        const hlo_window_dim *wd = &in->window[i];
+        int64_t p = o[cd->output_spatial[i]] * wd->stride + w[i] * wd->rhs_dilate - wd->pad_lo;
+        if (p < 0 || p % wd->lhs_dilate) {
+          pad = true;
+          break;
+        }
+        int64_t q = p / wd->lhs_dilate;
+        if (q >= xs->dims[cd->input_spatial[i]]) {
+          pad = true;
+          break;
+        }
+        idx[cd->input_spatial[i]] = q;
+      }
+      if (pad) continue;
+      idx[cd->input_feature] = fg * gin + c;
+      idx[cd->input_batch] = in->batch_group_count > 1 ? bg * os->dims[cd->output_batch] + b : b;
+      emit(cl, idx);
+    }
+  } while (!R->over && next_point(sp, w, wlo, whi));
+}
+
+/* Fusion: the elements of every instruction reachable from the target,
+ * propagated from output element o (users before operands). */
+static void postorder(const hlo_computation *c, const hlo_instr *root, fctx *f) {
+  uint8_t *state = xcalloc((size_t)c->n_instrs + 1, 1);
+  int *next = xcalloc((size_t)c->n_instrs + 1, sizeof *next);
+  const hlo_instr **stack = xcalloc((size_t)c->n_instrs + 1, sizeof *stack);
+  int sp = 0;
+  stack[sp++] = root;
+  state[root->index] = 1;
+  while (sp) {
+    const hlo_instr *x = stack[sp - 1];
+    if (next[x->index] < x->n_operands) {
+      const hlo_instr *op = x->operands[next[x->index]++];
+      if (op->parent == c && !state[op->index]) {
+        state[op->index] = 1;
+        stack[sp++] = op;
+      }
+      continue;
+    }
+    f->order[f->norder++] = x;
+    sp--;
+  }
+  free(state);
+  free(next);
+  free(stack);
+}
+
+static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *target) {
+  for (fctx *f = R->fctxs; f; f = f->next)
+    if (f->comp == comp && f->target == target) return f;
+  fctx *f = xcalloc(1, sizeof *f);
+  int n = comp->n_instrs;
+  f->comp = comp;
+  f->target = target;
+  f->seen = xcalloc((size_t)n + 1, sizeof *f->seen);
+  f->touched = xcalloc((size_t)n + 1, sizeof *f->touched);
+  f->ntouched = xcalloc((size_t)n + 1, sizeof *f->ntouched);
+  f->cap = xcalloc((size_t)n + 1, sizeof *f->cap);
+  f->order = xcalloc((size_t)n + 1, sizeof *f->order);
+  for (int i = 0; i < n; i++) f->seen[i] = xcalloc((size_t)nelems(comp->instrs[i]->shape) + 1, 1);
+  postorder(comp, target, f);
+  f->next = R->fctxs;
+  R->fctxs = f;
+  return f;
+}
+
+static void fctx_free(fctx *f) {
+  for (int i = 0; i < f->comp->n_instrs; i++) {
+    free(f->seen[i]);
+    free(f->touched[i]);
+  }
+  free(f->seen);
+  free(f->touched);
+  free(f->ntouched);
+  free(f->cap);
+  free(f->order);
+  free(f);
+}
+
+typedef struct {
+  ref *R;
+  fctx *f;
+  const hlo_instr *target;
+} femit;
+
+static void mark(fctx *f, const hlo_instr *x, int64_t l) {
+  int i = x->index;
+  if (f->seen[i][l]) return;
+  f->seen[i][l] = 1;
+  if (f->ntouched[i] == f->cap[i]) {
+    f->cap[i] = f->cap[i] ? f->cap[i] * 2 : 16;
+    f->touched[i] = xrealloc(f->touched[i], f->cap[i] * sizeof **f->touched);
+  }
+  f->touched[i][f->ntouched[i]++] = l;
+}
+
+static void fusion_mark(void *cl, const int64_t *idx) {
+  femit *e = cl;
+  if (!work(e->R, 1)) return;
+  mark(e->f, e->target, e->target->shape->rank ? lin(e->target->shape, idx) : 0);
+}
+
+static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                       void *cl) {
+  const hlo_computation *comp = fused(in);
+  const hlo_instr *target = fusion_target(in, output_id);
+  fctx *f = fusion_ctx(R, comp, target);
+  mark(f, target, target->shape->rank ? lin(target->shape, o) : 0);
+  int64_t idx[MAXR];
+  for (int i = f->norder; i-- > 0 && !R->over;) {
+    const hlo_instr *x = f->order[i];
+    if (x->op == HLO_OP_PARAMETER) continue;
+    int xi = x->index;
+    for (size_t t = 0; t < f->ntouched[xi] && !R->over; t++) {
+      delin(x->shape, f->touched[xi][t], idx);
+      for (int j = 0; j < x->n_operands && !R->over; j++) {
+        if (x->operands[j]->parent != comp) continue;
+        femit e = {R, f, x->operands[j]};
+        ref_reads(R, x, 0, j, idx, fusion_mark, &e);
+      }
+    }
+  }
+  /* the fusion's operand k: every parameter bound to that instruction
+   * (XLA groups the reads by fusion operand, §5.4) */
+  for (int q = 0; q < comp->n_params && q < in->n_operands; q++) {
+    if (in->operands[q] != in->operands[k]) continue;
+    const hlo_instr *p = comp->params[q];
+    for (size_t t = 0; t < f->ntouched[p->index] && !R->over; t++) {
+      delin(p->shape, f->touched[p->index][t], idx);
+      emit(cl, idx);
+    }
+  }
+  for (int i = 0; i < comp->n_instrs; i++) {
+    for (size_t t = 0; t < f->ntouched[i]; t++) f->seen[i][f->touched[i][t]] = 0;
+    f->ntouched[i] = 0;
+  }
+}
+
+static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                      void *cl) {
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
+  int r = xs->rank;
+  if (!work(R, 1)) return;
+  if (is_elementwise(in->op)) {
+    emit(cl, o); /* a scalar operand: idx unused */
+    return;
+  }
+  switch (in->op) {
+  case HLO_OP_BROADCAST:
+    for (int j = 0; j < r; j++) idx[j] = o[in->dimensions.v[j]];
+    emit(cl, idx);
+    return;
+  case HLO_OP_TRANSPOSE:
+    for (int i = 0; i < r; i++) idx[in->dimensions.v[i]] = o[i];
+    emit(cl, idx);
+    return;
+  case HLO_OP_REVERSE:
+    for (int i = 0; i < r; i++) idx[i] = in_ints(&in->dimensions, i) ? xs->dims[i] - 1 - o[i] : o[i];
+    emit(cl, idx);
+    return;
+  case HLO_OP_SLICE:
+    for (int i = 0; i < r; i++) idx[i] = in->slice[i].start + o[i] * in->slice[i].stride;
+    emit(cl, idx);
+    return;
+  case HLO_OP_CONCATENATE: {
+    int64_t c = in->dimensions.v[0], off = 0;
+    for (int j = 0; j < k; j++) off += in->operands[j]->shape->dims[c];
+    if (o[c] < off || o[c] >= off + xs->dims[c]) return;
+    for (int i = 0; i < r; i++) idx[i] = o[i];
+    idx[c] -= off;
+    emit(cl, idx);
+    return;
+  }
+  case HLO_OP_PAD: {
+    const hlo_shape *x = in->operands[0]->shape;
+    bool padding = false;
+    for (int i = 0; i < x->rank; i++) {
+      const hlo_pad_dim *p = &in->padding[i];
+      int64_t q = o[i] - p->lo;
+      if (q < 0 || q % (p->interior + 1)) {
+        padding = true;
+        continue;
+      }
+      idx[i] = q / (p->interior + 1);
+      if (idx[i] >= x->dims[i]) padding = true;
+    }
+    if ((k == 0) != padding) emit(cl, idx);
+    return;
+  }
+  case HLO_OP_RESHAPE:
+    delin(xs, lin(os, o), idx);
+    emit(cl, idx);
+    return;
+  case HLO_OP_BITCAST: {
+    /* physical offset of o in the result (minor_to_major), then the operand index at it */
+    int64_t off = 0, scale = 1;
+    for (int j = 0; j < os->rank; j++) {
+      int64_t d = os->layout.minor_to_major[j];
+      off += scale * o[d];
+      scale *= os->dims[d];
+    }
+    for (int j = 0; j < r; j++) {
+      int64_t d = xs->layout.minor_to_major[j];
+      idx[d] = off % xs->dims[d];
+      off /= xs->dims[d];
+    }
+    emit(cl, idx);
+    return;
+  }
+  case HLO_OP_REDUCE: {
+    int n = in->n_operands / 2;
+    if (k >= n) {
+      emit(cl, idx);
+      return;
+    }
+    int oi = 0;
+    for (int i = 0; i < r; i++) {
+      bool red = in_ints(&in->dimensions, i);
+      lo[i] = red ? 0 : o[oi];
+      hi[i] = red ? xs->dims[i] - 1 : o[oi];
+      if (!red) oi++;
+    }
+    if (!first_point(r, v, lo, hi)) return;
+    do emit(cl, v);
+    while (work(R, 1) && next_point(r, v, lo, hi));
+    return;
+  }
+  case HLO_OP_REDUCE_WINDOW: {
+    int n = in->n_operands / 2;
+    if (k >= n) {
+      emit(cl, idx);
+      return;
+    }
+    for (int i = 0; i < r; i++) {
+      lo[i] = 0;
+      hi[i] = in->window[i].size - 1;
+    }
+    if (!first_point(r, v, lo, hi)) return;
+    do {
+      bool ok = true;
+      for (int i = 0; i < r && ok; i++) {
+        const hlo_window_dim *w = &in->window[i];
+        /* position in the padded, dilated operand; then in the operand */
+        int64_t pp = o[i] * w->stride + v[i] * w->rhs_dilate;
+        int64_t padded = w->pad_lo + (xs->dims[i] - 1) * w->lhs_dilate + 1 + w->pad_hi;
+        int64_t p = pp - w->pad_lo;
+        ok = pp < padded && p >= 0 && p % w->lhs_dilate == 0 && p / w->lhs_dilate < xs->dims[i];
+        idx[i] = ok ? p / w->lhs_dilate : 0;
+      }
+      if (ok) emit(cl, idx);
+    } while (work(R, 1) && next_point(r, v, lo, hi));
+    return;
+  }
+  case HLO_OP_DOT:
+  case HLO_OP_SCALED_DOT: {
+    const hlo_dot_dims *dd = in->dot;
+    int side = k % 2; /* scaled-dot: 2 = lhs scale, 3 = rhs scale */
+    const hlo_shape *a = in->operands[side]->shape;
+    const hlo_ints *bt = side ? &dd->rhs_batch : &dd->lhs_batch, *ct = side ? &dd->rhs_contracting : &dd->lhs_contracting;
+    int nb = dd->lhs_batch.n, oi = nb;
+    if (side) /* skip the lhs free dims */
+      for (int i = 0; i < in->operands[0]->shape->rank; i++)
+        if (!in_ints(&dd->lhs_batch, i) && !in_ints(&dd->lhs_contracting, i)) oi++;
+    int nc = ct->n;
+    for (int t = 0; t < nc; t++) {
+      lo[t] = 0;
+      hi[t] = a->dims[ct->v[t]] - 1;
+    }
+    int64_t base[MAXR];
+    for (int t = 0; t < nb; t++) base[bt->v[t]] = o[t];
+    for (int i = 0; i < a->rank; i++)
+      if (!in_ints(bt, i) && !in_ints(ct, i)) base[i] = o[oi++];
+    if (!first_point(nc, v, lo, hi)) return;
+    do {
+      for (int i = 0; i < a->rank; i++) idx[i] = base[i];
+      for (int t = 0; t < nc; t++) idx[ct->v[t]] = v[t];
+      if (k >= 2)
+        for (int i = 0; i < a->rank; i++)
+          if (xs->dims[i] != a->dims[i] && xs->dims[i]) idx[i] /= a->dims[i] / xs->dims[i];
+      emit(cl, idx);
+    } while (work(R, 1) && next_point(nc, v, lo, hi));
+    return;
+  }
+  case HLO_OP_CONVOLUTION: ref_conv(R, in, k, o, emit, cl); return;
+  case HLO_OP_DYNAMIC_SLICE: {
+    if (k > 0) {
+      emit(cl, idx);
+      return;
+    }
+    for (int i = 0; i < r; i++) offset_range(in->operands[i + 1], xs->dims[i] - os->dims[i], &lo[i], &hi[i]);
+    if (!first_point(r, v, lo, hi)) return;
+    do {
+      for (int i = 0; i < r; i++) idx[i] = o[i] + v[i];
+      emit(cl, idx);
+    } while (work(R, 1) && next_point(r, v, lo, hi));
+    return;
+  }
+  case HLO_OP_DYNAMIC_UPDATE_SLICE: {
+    if (k > 1) {
+      emit(cl, idx);
+      return;
+    }
+    const hlo_shape *u = in->operands[1]->shape;
+    int ro = os->rank;
+    for (int i = 0; i < ro; i++) offset_range(in->operands[i + 2], os->dims[i] - u->dims[i], &lo[i], &hi[i]);
+    if (!first_point(ro, v, lo, hi)) return;
+    bool outside_once = false;
+    do {
+      bool inside = true;
+      for (int i = 0; i < ro; i++) inside &= o[i] >= v[i] && o[i] < v[i] + u->dims[i];
+      if (k == 1 && inside) {
+        for (int i = 0; i < ro; i++) idx[i] = o[i] - v[i];
+        emit(cl, idx);
+      }
+      outside_once |= !inside;
+    } while (work(R, 1) && next_point(ro, v, lo, hi));
+    if (k == 0 && outside_once) emit(cl, o);
+    return;
+  }
+  case HLO_OP_GATHER: {
+    const hlo_gather_dims *g = in->gather;
+    const hlo_instr *ind = in->operands[1];
+    if (k == 1) {
+      for (int64_t t = 0; t < ind->shape->dims[1] && work(R, 1); t++) {
+        idx[0] = o[0];
+        idx[1] = t;
+        emit(cl, idx);
+      }
+      return;
+    }
+    const hlo_shape *x = in->operands[0]->shape;
+    for (int i = 0; i < x->rank; i++) lo[i] = hi[i] = 0;
+    for (int t = 0; t < g->start_index_map.n; t++) {
+      int64_t i = g->start_index_map.v[t], mx = x->dims[i] - g->slice_sizes.v[i];
+      if (ind->op == HLO_OP_IOTA) {
+        lo[i] = hi[i] = clamp64(ind->iota_dimension == 0 ? o[0] : t, 0, mx);
+      } else {
+        lo[i] = 0;
+        hi[i] = mx;
+      }
+    }
+    if (!first_point(x->rank, v, lo, hi)) return;
+    do {
+      for (int i = 0; i < x->rank; i++) idx[i] = v[i] + o[g->offset_dims.v[i]];
+      emit(cl, idx);
+    } while (work(R, 1) && next_point(x->rank, v, lo, hi));
+    return;
+  }
+  case HLO_OP_ALL_GATHER: {
+    int64_t gd = in->dimensions.v[0];
+    for (int i = 0; i < r; i++) idx[i] = o[i];
+    idx[gd] = xs->dims[gd] ? o[gd] % xs->dims[gd] : 0;
+    emit(cl, idx);
+    return;
+  }
+  case HLO_OP_FUSION: ref_fusion(R, in, output_id, k, o, emit, cl); return;
+  default: return; /* edge_of() rules these out before */
+  }
+}
+
+typedef struct {
+  ref *R;
+  rel *r;
+  int64_t from;
+  const hlo_shape *to;
+  bool swap;
+} remit;
+
+static void rel_emit(void *cl, const int64_t *idx) {
+  remit *e = cl;
+  if (!work(e->R, 1)) return;
+  int64_t t = e->to->rank == 0 ? 0 : lin(e->to, idx);
+  if (e->swap) rel_add(e->r, t, e->from);
+  else rel_add(e->r, e->from, t);
+}
+
+/* The reference relation between output output_id and operand k (swap:
+ * operand -> output). False when the work limit was reached. */
+static bool reference(ref *R, const hlo_instr *in, int64_t output_id, int k, bool swap, rel *out) {
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  int64_t o[MAXR];
+  int64_t ne = nelems(os);
+  for (int64_t l = 0; l < ne && !R->over; l++) {
+    delin(os, l, o);
+    remit e = {R, out, l, xs, swap};
+    ref_reads(R, in, output_id, k, o, rel_emit, &e);
+  }
+  rel_norm(out);
+  return !R->over;
+}
+
+/* ---- the maps' relation ---------------------------------------------------------------------------------- */
+
+/* Physical (or tiled) coordinates of a side -> its logical index; NULL
+ * when the side is logical. */
+static const imap *to_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
+  if (l == VF_LOGICAL || !is_array(s) || s->type == HLO_TOKEN || s->type == HLO_OPAQUE) return NULL;
+  arena *a = ii_ctx_arena(c);
+  ae_ctx *ctx = ii_ctx_ae(c);
+  if (l == VF_PHYSICAL) {
+    if (s->rank == 0) return NULL;
+    uint32_t r = (uint32_t)s->rank;
+    uint32_t *inv = arena_array(a, r, sizeof *inv);
+    int64_t *pdims = arena_array(a, r, sizeof *pdims);
+    for (uint32_t k = 0; k < r; k++) {
+      uint32_t d = (uint32_t)s->layout.minor_to_major[r - 1 - k];
+      pdims[k] = s->dims[d];
+      inv[d] = k;
+    }
+    return imap_permutation(a, ctx, r, pdims, inv);
+  }
+  tl_layout *lay = arena_zalloc(a, sizeof *lay);
+  tl_error err;
+  if (!tl_analyze(a, s, lay, &err)) return NULL;
+  return tl_tiled_to_logical(a, ctx, lay, &err);
+}
+
+/* Evaluates conv at point p (its dims): false when p is outside its domain
+ * (a padding position). */
+static bool convert(const imap *conv, const int64_t *p, int64_t *out) {
+  for (uint32_t i = 0; i < conv->ndims; i++)
+    if (!iv_contains(conv->dim_iv[i], p[i])) return false;
+  for (uint32_t k = 0; k < conv->ncons; k++) {
+    int64_t v;
+    if (!ae_eval_point(conv->cons[k].expr, p, conv->ndims, NULL, 0, &v) || !iv_contains(conv->cons[k].iv, v))
+      return false;
+  }
+  for (uint32_t i = 0; i < conv->nresults; i++)
+    if (!ae_eval_point(conv->results[i], p, conv->ndims, NULL, 0, &out[i])) return false;
+  return true;
+}
+
+typedef struct {
+  const hlo_shape *from, *to;
+  const imap *from_conv, *to_conv;
+  bool clip;
+  uint64_t points;
+  vf_result *res;
+} enum_ctx;
+
+__attribute__((format(printf, 2, 3))) static void say(vf_result *res, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(res->message, sizeof res->message, fmt, ap);
+  va_end(ap);
+}
+
+static uint64_t size_of(interval iv) { return iv.hi < iv.lo ? 0 : (uint64_t)iv.hi - (uint64_t)iv.lo + 1; }
+
+/* Adds the pairs of map m. Returns false with res filled on a mismatch or
+ * a skip. */
+static bool enum_map(enum_ctx *E, const imap *m, rel *out) {
+  if (m->known_empty) return true;
+  uint32_t nd = m->ndims, ns = imap_nsyms(m);
+  uint32_t from_rank = E->from_conv ? E->from_conv->ndims : (uint32_t)E->from->rank;
+  uint32_t to_rank = E->to_conv ? E->to_conv->ndims : (uint32_t)E->to->rank;
+  if (nd != from_rank || m->nresults != to_rank) {
+    E->res->status = VF_MISMATCH;
+    say(E->res, "the map goes from %u to %u coordinates, the tensors have %u and %u", nd, m->nresults, from_rank,
+        to_rank);
+    return false;
+  }
+  if (nd > MAXR || ns > MAXR) {
+    E->res->status = VF_SKIP_TOO_LARGE;
+    say(E->res, "more than %d variables", MAXR);
+    return false;
+  }
+  uint64_t pts = 1;
+  for (uint32_t i = 0; i < nd + ns; i++) {
+    uint64_t n = size_of(i < nd ? m->dim_iv[i] : m->sym_iv[i - nd]);
+    if (n == 0) return true;
+    if (pts > VF_MAX_POINTS / n) {
+      E->res->status = VF_SKIP_TOO_LARGE;
+      say(E->res, "a domain of more than %llu points", (unsigned long long)VF_MAX_POINTS);
+      return false;
+    }
+    pts *= n;
+  }
+  if (E->points + pts > 4 * VF_MAX_POINTS) {
+    E->res->status = VF_SKIP_TOO_LARGE;
+    say(E->res, "domains of more than %llu points together", (unsigned long long)(4 * VF_MAX_POINTS));
+    return false;
+  }
+  E->points += pts;
+  int64_t d[MAXR], dlo[MAXR], dhi[MAXR], s[MAXR], slo[MAXR], shi[MAXR], r[MAXR], lf[MAXR], lt[MAXR];
+  for (uint32_t i = 0; i < nd; i++) dlo[i] = m->dim_iv[i].lo, dhi[i] = m->dim_iv[i].hi;
+  for (uint32_t j = 0; j < ns; j++) slo[j] = m->sym_iv[j].lo, shi[j] = m->sym_iv[j].hi;
+  char a[160];
+  if (!first_point((int)nd, d, dlo, dhi)) return true;
+  do {
+    bool from_ok = E->from_conv ? convert(E->from_conv, d, lf) : true;
+    if (!E->from_conv) memcpy(lf, d, nd * sizeof *d);
+    if (!first_point((int)ns, s, slo, shi)) continue;
+    do {
+      bool sat = true;
+      for (uint32_t k = 0; sat && k < m->ncons; k++) {
+        int64_t v;
+        sat = ae_eval_point(m->cons[k].expr, d, nd, s, ns, &v) && iv_contains(m->cons[k].iv, v);
+      }
+      if (!sat) continue;
+      if (!from_ok || !in_bounds(E->from, lf)) {
+        E->res->status = VF_MISMATCH;
+        say(E->res, "the map's domain holds a point that is not an element of the indexed-from tensor");
+        return false;
+      }
+      for (uint32_t i = 0; i < m->nresults; i++)
+        if (!ae_eval_point(m->results[i], d, nd, s, ns, &r[i])) {
+          E->res->status = VF_MISMATCH;
+          say(E->res, "a result does not evaluate (overflow)");
+          return false;
+        }
+      bool to_ok = E->to_conv ? convert(E->to_conv, r, lt) : true;
+      if (!E->to_conv) memcpy(lt, r, m->nresults * sizeof *r);
+      int64_t fl = lin(E->from, lf);
+      if (to_ok && in_bounds(E->to, lt)) {
+        rel_add(out, fl, lin(E->to, lt));
+      } else if (!E->clip) {
+        put_index(a, sizeof a, E->from, fl);
+        E->res->status = VF_MISMATCH;
+        say(E->res, "the map indexes outside the tensor: element %s -> a position that is not an element", a);
+        return false;
+      }
+    } while (next_point((int)ns, s, slo, shi));
+  } while (next_point((int)nd, d, dlo, dhi));
+  return true;
+}
+
+/* ---- the check ------------------------------------------------------------------------------------------- */
+
+static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool i2o, const ii_set *set, vf_layout l,
+                  vf_result *res) {
+  memset(res, 0, sizeof *res);
+  /* an empty set says the entry reads nothing: compared like any other */
+  for (uint32_t i = 0; i < set->n; i++)
+    if (set->items[i]->map->undefined) {
+      res->status = VF_SKIP_UNKNOWN;
+      say(res, "unknown indexing");
+      return;
+    }
+  edge e = edge_of(in, output_id, k, 0);
+  if (!e.no_ref && i2o && (e.covering || e.clip)) e.no_ref = "an in2out map of an over-approximated read";
+  if (!e.no_ref && i2o && is_elementwise(in->op) && in->operands[k]->shape->rank == 0)
+    e.no_ref = "the in2out map of a scalar operand of an elementwise op (XLA gives it the output's dimensions)";
+  if (!e.no_ref && in->op == HLO_OP_FUSION && i2o) e.no_ref = "fusion in2out";
+  if (e.no_ref) {
+    res->status = VF_SKIP_NO_REFERENCE;
+    say(res, "no reference for %s", e.no_ref);
+    return;
+  }
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  if (!rank_ok(os) || !rank_ok(xs)) {
+    res->status = VF_SKIP_NO_REFERENCE;
+    say(res, "no reference for a tuple-shaped or very high-rank value");
+    return;
+  }
+  const hlo_shape *from = i2o ? xs : os, *to = i2o ? os : xs;
+  enum_ctx E = {from, to, to_logical(c, from, l), to_logical(c, to, l), e.clip, 0, res};
+
+  rel got = {0}, want = {0};
+  bool ok = true;
+  for (uint32_t i = 0; ok && i < set->n; i++) ok = enum_map(&E, set->items[i]->map, &got);
+  res->points = E.points;
+  if (ok) {
+    ref R = {0, VF_MAX_WORK, false, NULL};
+    if (!reference(&R, in, output_id, k, i2o, &want)) {
+      res->status = VF_SKIP_TOO_LARGE;
+      say(res, "a reference of more than %llu steps", (unsigned long long)VF_MAX_WORK);
+      ok = false;
+    }
+    while (R.fctxs) {
+      fctx *f = R.fctxs;
+      R.fctxs = f->next;
+      fctx_free(f);
+    }
+  }
+  if (ok) {
+    rel_norm(&got);
+    res->pairs = want.n / 2;
+    res->covering = e.covering;
+    size_t missing = 0, extra = 0, mi = 0, ei = 0;
+    for (size_t i = 0; i < want.n; i += 2)
+      if (!rel_has(&got, want.v[i], want.v[i + 1]) && missing++ == 0) mi = i;
+    if (!e.covering)
+      for (size_t i = 0; i < got.n; i += 2)
+        if (!rel_has(&want, got.v[i], got.v[i + 1]) && extra++ == 0) ei = i;
+    const hlo_shape *fs = i2o ? xs : os, *ts = i2o ? os : xs;
+    char a[160], b[160];
+    if (missing) {
+      put_index(a, sizeof a, fs, want.v[mi]);
+      put_index(b, sizeof b, ts, want.v[mi + 1]);
+      res->status = VF_MISMATCH;
+      say(res, "%zu of the %zu pairs the op reads are not in the maps, e.g. %s -> %s", missing, want.n / 2, a, b);
+    } else if (extra) {
+      put_index(a, sizeof a, fs, got.v[ei]);
+      put_index(b, sizeof b, ts, got.v[ei + 1]);
+      res->status = VF_MISMATCH;
+      say(res, "%zu of the %zu pairs of the maps are not read by the op, e.g. %s -> %s", extra, got.n / 2, a, b);
+    } else {
+      res->status = VF_OK;
+    }
+  }
+  rel_free(&got);
+  rel_free(&want);
+}
+
+void vf_check_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, uint32_t k, const ii_set *set, vf_layout l,
+                  vf_result *res) {
+  check(c, in, output_id, (int)k, false, set, l, res);
+}
+
+void vf_check_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, uint32_t k, const ii_set *set, vf_layout l,
+                  vf_result *res) {
+  check(c, in, (int64_t)k, (int)input_id, true, set, l, res);
+}

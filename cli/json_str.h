@@ -1,0 +1,20 @@
+/* JSON string literals for --format=json. */
+#ifndef HLOIDX_JSON_STR_H
+#define HLOIDX_JSON_STR_H
+
+#include <stddef.h>
+
+#include "strbuf.h"
+
+/* Appends S (N bytes, any content) as a JSON string literal, quotes
+ * included, that is valid JSON and valid UTF-8 whatever the bytes: '"' and
+ * '\' are escaped, control characters (U+0000..U+001F, and U+007F) become
+ * \n, \t, \r, \b, \f or \u00XX, well-formed UTF-8 sequences are copied, and
+ * every byte that is not part of one (a stray continuation byte, a
+ * truncated or overlong sequence, a surrogate or a code point above
+ * U+10FFFF) becomes U+FFFD, written \ufffd. */
+void json_str(strbuf *b, const char *s, size_t n);
+/* The same for a NUL-terminated string. */
+void json_cstr(strbuf *b, const char *s);
+
+#endif

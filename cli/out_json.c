@@ -1,0 +1,236 @@
+/* --format=json: one JSON document for the whole run (every file and
+ * module), written as it goes. The schema (README, "JSON output"):
+ *
+ * {"format": "hloidx-indexing", "version": 1,
+ *  "layout": "logical" | "physical" | "tiled",
+ *  "modules": [{"name", "file", "instructions": [
+ *    {"computation", "name", "opcode", "shape",
+ *     "out2in": [{"output": N, "error": null | MESSAGE,
+ *                 "operands": [{"operand": K, "name": OPERAND, "maps": [MAP...]}]}],
+ *     "in2out": [{"operand": K, "error": null | MESSAGE,
+ *                 "outputs": [{"output": N, "maps": [MAP...]}]}]}]}]}
+ *
+ * MAP: {"text": XLA's single-line text ("unknown indexing" when unknown),
+ *       "unknown": bool, "known_empty": bool,
+ *       "dims" / "range_vars" / "runtime_vars": [{"name": "d0", "interval": [LO, HI]}],
+ *       "results": [EXPR...], "constraints": ["EXPR in [LO, HI]"...] (sorted, as printed),
+ *       "descriptions": [{"name": "rt0", "instr": "parameter(1)", "instr_name": NAME, "map": MAP}],
+ *       "replica_id": MAP | null}
+ * (maps nested in descriptions and replica_id have empty descriptions and
+ * a null replica_id). The maps of an entry are in the text output's order
+ * (sorted by their single-line text). An entry whose analysis failed
+ * (--all) has "error" set and one unknown map per entry. Strings are
+ * escaped by json_str (always valid JSON and UTF-8). */
+#include <stdlib.h>
+#include <string.h>
+
+#include "index_run.h"
+#include "json_str.h"
+#include "map_print.h"
+#include "oom.h"
+
+typedef struct {
+  bool first_module, first_instr, first_block;
+  int open_dir; /* -1: none, 0: out2in, 1: in2out */
+  strbuf tmp;
+} json_state;
+
+static json_state *st(index_run *r) { return r->state; }
+
+static void put_iv(strbuf *b, interval iv) {
+  sb_putc(b, '[');
+  sb_put_i64(b, iv.lo);
+  sb_puts(b, ", ");
+  sb_put_i64(b, iv.hi);
+  sb_putc(b, ']');
+}
+
+static void put_var(strbuf *b, const char *prefix, uint32_t i, interval iv, bool first) {
+  if (!first) sb_puts(b, ", ");
+  sb_printf(b, "{\"name\": \"%s%u\", \"interval\": ", prefix, i);
+  put_iv(b, iv);
+  sb_putc(b, '}');
+}
+
+static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
+
+static void put_map(index_run *r, const imap *m, const ii_operand *member);
+
+static void put_text(index_run *r, const imap *m) {
+  static const map_print_opts one_line = {false, 0};
+  strbuf *t = &st(r)->tmp;
+  sb_reset(t);
+  if (m->undefined) sb_puts(t, "unknown indexing");
+  else map_print(t, m, &one_line);
+  json_str(&r->out, sb_str(t), t->len);
+}
+
+/* The map's fields; with MEMBER, its descriptions and replica-id map. */
+static void put_map(index_run *r, const imap *m, const ii_operand *member) {
+  strbuf *b = &r->out;
+  sb_puts(b, "{\"text\": ");
+  put_text(r, m);
+  sb_printf(b, ", \"unknown\": %s, \"known_empty\": %s", m->undefined ? "true" : "false",
+            !m->undefined && m->known_empty ? "true" : "false");
+  bool def = !m->undefined;
+  sb_puts(b, ", \"dims\": [");
+  for (uint32_t i = 0; def && i < m->ndims; i++) put_var(b, "d", i, m->dim_iv[i], i == 0);
+  sb_puts(b, "], \"range_vars\": [");
+  for (uint32_t i = 0; def && i < m->nrange; i++) put_var(b, "s", i, m->sym_iv[i], i == 0);
+  sb_puts(b, "], \"runtime_vars\": [");
+  for (uint32_t i = 0; def && i < m->nrt; i++) put_var(b, "rt", i, m->sym_iv[m->nrange + i], i == 0);
+  sb_puts(b, "], \"results\": [");
+  strbuf *t = &st(r)->tmp;
+  for (uint32_t i = 0; def && i < m->nresults; i++) {
+    if (i) sb_puts(b, ", ");
+    sb_reset(t);
+    map_print_expr(t, m->results[i], m->nrange);
+    json_str(b, sb_str(t), t->len);
+  }
+  sb_puts(b, "], \"constraints\": [");
+  if (def && !m->known_empty && m->ncons) {
+    char **c = xmalloc(m->ncons * sizeof *c);
+    for (uint32_t i = 0; i < m->ncons; i++) {
+      sb_reset(t);
+      map_print_constraint(t, m->cons[i].expr, m->cons[i].iv, m->nrange);
+      c[i] = xmalloc(t->len + 1);
+      memcpy(c[i], sb_str(t), t->len + 1);
+    }
+    qsort(c, m->ncons, sizeof *c, cmp_str);
+    for (uint32_t i = 0; i < m->ncons; i++) {
+      if (i) sb_puts(b, ", ");
+      json_cstr(b, c[i]);
+      free(c[i]);
+    }
+    free(c);
+  }
+  sb_puts(b, "], \"descriptions\": [");
+  uint32_t nrt = member && def ? member->nrt : 0;
+  for (uint32_t j = 0; j < nrt; j++) {
+    if (j) sb_puts(b, ", ");
+    sb_printf(b, "{\"name\": \"rt%u\", \"instr\": ", j);
+    sb_reset(t);
+    ii_rt_text(t, member->rt[j].instr);
+    json_str(b, sb_str(t), t->len);
+    sb_puts(b, ", \"instr_name\": ");
+    json_cstr(b, member->rt[j].instr->name);
+    sb_puts(b, ", \"map\": ");
+    put_map(r, member->rt[j].map, NULL);
+    sb_putc(b, '}');
+  }
+  sb_puts(b, "], \"replica_id\": ");
+  if (member && def && member->replica) put_map(r, member->replica, NULL);
+  else sb_puts(b, "null");
+  sb_putc(b, '}');
+}
+
+/* Layout: one line per module, instruction, block, entry and map, with
+ * closing brackets at the end of the last line of what they close. */
+static void open_dir(index_run *r, int dir) {
+  json_state *s = st(r);
+  strbuf *b = &r->out;
+  while (s->open_dir < dir) {
+    if (s->open_dir >= 0) sb_putc(b, ']');
+    s->open_dir++;
+    sb_puts(b, s->open_dir == 0 ? ",\n     \"out2in\": [" : ",\n     \"in2out\": [");
+    s->first_block = true;
+  }
+}
+
+static void none(index_run *r, const hlo_instr *in, bool o2i) {
+  (void)in;
+  open_dir(r, o2i ? 0 : 1);
+}
+
+static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status status, const ii_indexing *x,
+                  const ii_error *err) {
+  json_state *s = st(r);
+  strbuf *b = &r->out;
+  open_dir(r, o2i ? 0 : 1);
+  sb_puts(b, s->first_block ? "\n      {" : ",\n      {");
+  s->first_block = false;
+  sb_printf(b, "\"%s\": %ld, \"error\": ", o2i ? "output" : "operand", id);
+  if (status != II_OK) json_cstr(b, err->message);
+  else sb_puts(b, "null");
+  sb_printf(b, ", \"%s\": [", o2i ? "operands" : "outputs");
+  long n = status == II_OK ? (long)x->n : index_entries(in, o2i);
+  imap *unknown = status == II_OK ? NULL : imap_new_undefined(ii_ctx_arena(r->ctx), ii_ctx_ae(r->ctx));
+  for (long k = 0; k < n; k++) {
+    sb_puts(b, k ? ",\n        {" : "\n        {");
+    sb_printf(b, "\"%s\": %ld", o2i ? "operand" : "output", k);
+    if (o2i && k < in->n_operands) {
+      sb_puts(b, ", \"name\": ");
+      json_cstr(b, in->operands[k]->name);
+    }
+    sb_puts(b, ", \"maps\": [");
+    if (unknown) {
+      sb_puts(b, "\n          ");
+      put_map(r, unknown, NULL);
+    } else {
+      const ii_set *set = &x->sets[k];
+      const uint32_t *order = ii_set_print_order(r->ctx, set);
+      for (uint32_t i = 0; i < set->n; i++) {
+        sb_puts(b, i ? ",\n          " : "\n          ");
+        const ii_operand *m = set->items[order[i]];
+        put_map(r, m->map, m);
+      }
+    }
+    sb_puts(b, "]}");
+  }
+  sb_puts(b, "]}");
+}
+
+static void begin(index_run *r) {
+  json_state *s = xcalloc(1, sizeof *s);
+  s->first_module = true;
+  r->state = s;
+  static const char *const layout[] = {[PHYS_NONE] = "logical", [PHYS_MAJOR] = "physical", [PHYS_TILED] = "tiled"};
+  sb_printf(&r->out, "{\"format\": \"hloidx-indexing\", \"version\": 1, \"layout\": \"%s\",\n \"modules\": [",
+            layout[r->o->physical]);
+}
+
+static void module_begin(index_run *r) {
+  json_state *s = st(r);
+  strbuf *b = &r->out;
+  sb_puts(b, s->first_module ? "\n  {\"name\": " : ",\n  {\"name\": ");
+  s->first_module = false;
+  json_cstr(b, r->module->name);
+  sb_puts(b, ", \"file\": ");
+  json_cstr(b, r->src->name);
+  sb_puts(b, ",\n   \"instructions\": [");
+  s->first_instr = true;
+}
+
+static void instr(index_run *r, const hlo_instr *in) {
+  json_state *s = st(r);
+  strbuf *b = &r->out;
+  sb_puts(b, s->first_instr ? "\n    {\"computation\": " : ",\n    {\"computation\": ");
+  s->first_instr = false;
+  json_cstr(b, in->parent->name);
+  sb_puts(b, ", \"name\": ");
+  json_cstr(b, in->name);
+  sb_puts(b, ", \"opcode\": ");
+  json_cstr(b, in->opcode_text);
+  sb_puts(b, ", \"shape\": ");
+  size_t need = hlo_shape_format(in->shape, NULL, 0);
+  char *shape = xmalloc(need + 1);
+  hlo_shape_format(in->shape, shape, need + 1);
+  json_str(b, shape, need);
+  free(shape);
+  s->open_dir = -1;
+  index_each_block(r, in, block, none);
+  open_dir(r, 1);
+  sb_puts(b, "]}");
+}
+
+static void module_end(index_run *r) { sb_puts(&r->out, "]}"); }
+
+static void end(index_run *r) {
+  json_state *s = st(r);
+  sb_puts(&r->out, "]}\n");
+  sb_free(&s->tmp);
+  free(s);
+  r->state = NULL;
+}
+
+const index_report index_report_json = {begin, module_begin, NULL, instr, module_end, end};

@@ -1,0 +1,36 @@
+#include "out_mlir.h"
+
+#include "map_print.h"
+
+void mlir_print_map(strbuf *b, const imap *m) {
+  static const map_print_opts one_line = {false, 0};
+  /* The map text has no '"' or '\\' (names are d<i>, s<j>, rt<k>), so it
+   * needs no escaping inside the MLIR string. */
+  sb_puts(b, "#xla.indexing_map<\"");
+  map_print(b, m, &one_line);
+  sb_puts(b, "\">");
+}
+
+void mlir_print_operand(strbuf *b, const ii_operand *x, int indent) {
+  sb_indent(b, indent);
+  if (x->map->undefined) {
+    sb_puts(b, "unknown indexing\n");
+    return;
+  }
+  mlir_print_map(b, x->map);
+  sb_putc(b, '\n');
+  for (uint32_t j = 0; j < x->nrt; j++) {
+    sb_indent(b, indent + 2);
+    sb_printf(b, "rt%u: ", j);
+    ii_rt_text(b, x->rt[j].instr);
+    sb_puts(b, "; ");
+    mlir_print_map(b, x->rt[j].map);
+    sb_putc(b, '\n');
+  }
+  if (x->replica) {
+    sb_indent(b, indent + 2);
+    sb_puts(b, "replica id: ");
+    mlir_print_map(b, x->replica);
+    sb_putc(b, '\n');
+  }
+}

@@ -1,0 +1,120 @@
+/* --summary: one line per operand of each analysed instruction, from its
+ * out2in maps (analysis/access_summary.h has the definitions):
+ *
+ *     NAME operand K (OPERAND): CLASS; utilization U (D of E elements);
+ *       amplification A (R reads); [COALESCING; ]exact | estimate: WHY
+ *
+ * (one line). U = D/E and A = R/D are printed with up to 4 significant
+ * digits, "n/a" for an empty operand or one never read. COALESCING appears
+ * under --physical / --physical=tiled: `coalesced`, `not coalesced (stride
+ * S)`, `not coalesced (same element)`, `not coalesced (irregular)`, `not
+ * coalesced (maps differ)` or `coalescing n/a`. Unknown maps print
+ * `unknown (unknown indexing)`. The reads of all outputs of a multi-output
+ * instruction are counted together (--output N: that output only).
+ * Headers and errors as in the text output (cmd_index.c): an instruction
+ * whose analysis fails prints `NAME: not analyzed: WHY` under --all. */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "access_summary.h"
+#include "index_run.h"
+#include "oom.h"
+
+static void put_count(strbuf *b, as_count v) {
+  char tmp[48];
+  int n = 0;
+  do {
+    tmp[n++] = (char)('0' + (int)(v % 10));
+    v /= 10;
+  } while (v);
+  while (n) sb_putc(b, tmp[--n]);
+}
+
+static void put_ratio(strbuf *b, as_count num, as_count den) {
+  if (den == 0) {
+    sb_puts(b, "n/a");
+    return;
+  }
+  sb_printf(b, "%.4Lg", (long double)num / (long double)den);
+}
+
+static void module_begin(index_run *r) {
+  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
+}
+
+static void computation_begin(index_run *r, const hlo_computation *c) {
+  sb_printf(&r->out, "## computation %s\n", c->name);
+}
+
+static void instr(index_run *r, const hlo_instr *in) {
+  strbuf *b = &r->out;
+  const hloidx_options *o = r->o;
+  if (in->n_operands == 0) {
+    sb_printf(b, "%s: no operands\n", in->name);
+    return;
+  }
+  int64_t nout = ii_num_outputs(in), first = o->output >= 0 ? o->output : 0;
+  if (o->all && o->output >= nout) return; /* --all --output=N: instructions that have output N */
+  int nsets = o->output >= 0 ? 1 : (int)nout;
+  bool phys = o->physical != PHYS_NONE;
+  ii_indexing *logical = xcalloc((size_t)nsets + 1, sizeof *logical);
+  ii_indexing *physical = xcalloc((size_t)nsets + 1, sizeof *physical);
+  const ii_set **ls = xcalloc((size_t)nsets + 1, sizeof *ls), **ps = xcalloc((size_t)nsets + 1, sizeof *ps);
+  for (int i = 0; i < nsets; i++) {
+    ii_error err;
+    ii_status st = ii_o2i(r->ctx, in, first + i, &logical[i], &err);
+    if (st == II_OK && phys) st = index_query(r, in, true, (long)(first + i), &physical[i], &err);
+    if (st != II_OK) {
+      index_report_error(r, in, &err);
+      if (o->all) sb_printf(b, "%s: not analyzed: %s\n", in->name, err.message);
+      goto done;
+    }
+  }
+  for (int k = 0; k < in->n_operands; k++) {
+    for (int i = 0; i < nsets; i++) {
+      ls[i] = &logical[i].sets[k];
+      ps[i] = &physical[i].sets[k];
+    }
+    as_summary s;
+    as_summarize(r->ctx, in, (uint32_t)k, first, ls, nsets, &s);
+    sb_printf(b, "%s operand %d (%s): %s", in->name, k, in->operands[k]->name, as_class_name(s.cls));
+    if (!s.counted) {
+      sb_printf(b, " (%s)\n", s.why);
+      continue;
+    }
+    sb_puts(b, "; utilization ");
+    put_ratio(b, s.distinct, s.elements);
+    sb_puts(b, " (");
+    put_count(b, s.distinct);
+    sb_puts(b, " of ");
+    put_count(b, s.elements);
+    sb_puts(b, " elements); amplification ");
+    put_ratio(b, s.reads, s.distinct);
+    sb_puts(b, " (");
+    put_count(b, s.reads);
+    sb_puts(b, " reads)");
+    if (phys) {
+      as_coalescing c;
+      as_coalescing_of(r->ctx, in, (uint32_t)k, ps, nsets, o->physical == PHYS_TILED, &c);
+      switch (c.kind) {
+      case AS_COAL_NA: sb_puts(b, "; coalescing n/a"); break;
+      case AS_COAL_YES: sb_puts(b, "; coalesced"); break;
+      case AS_COAL_STRIDE:
+        if (c.stride == 0) sb_puts(b, "; not coalesced (same element)");
+        else sb_printf(b, "; not coalesced (stride %lld)", (long long)c.stride);
+        break;
+      case AS_COAL_IRREGULAR: sb_puts(b, "; not coalesced (irregular)"); break;
+      case AS_COAL_MIXED: sb_puts(b, "; not coalesced (maps differ)"); break;
+      }
+    }
+    if (s.exact) sb_puts(b, "; exact\n");
+    else sb_printf(b, "; estimate: %s\n", s.why);
+  }
+done:
+  free(logical);
+  free(physical);
+  free(ls);
+  free(ps);
+}
+
+const index_report index_report_summary = {NULL, module_begin, computation_begin, instr, NULL, NULL};

@@ -1,0 +1,110 @@
+/* --verify: the enumeration check of the maps the same options would print
+ * (analysis/verify.h), as a report instead of the maps.
+ *
+ * One line per block (headers as in the text output, cmd_index.c):
+ *
+ *     # NAME (out2in, output N): operand 0: ok; operand 1: ok (covers)
+ *
+ * per entry `ok`, `ok (covers)` (XLA's map over-approximates there, so
+ * only coverage is checked), `MISMATCH: WHAT`, `unknown indexing`,
+ * `skipped: WHY` (no reference, or a domain beyond the limits), or for the
+ * whole block `not analyzed: WHY` (--all). The run ends with one line:
+ *
+ *     verify: E entries, O ok (C by coverage), M mismatches; not checked:
+ *     U unknown indexing, N without reference, T too large, A not analyzed
+ *
+ * Exit status 3 (internal error) when an entry mismatches: hloidx then
+ * prints a map that disagrees with the op's definition. */
+#include "index_run.h"
+#include "oom.h"
+#include "verify.h"
+
+typedef struct {
+  unsigned long entries, ok, covering, mismatch, unknown, noref, large, not_analyzed;
+} verify_state;
+
+static verify_state *vs(index_run *r) { return r->state; }
+
+static void header(index_run *r, const hlo_instr *in, bool o2i, long id) {
+  strbuf *b = &r->out;
+  sb_printf(b, "# %s (%s", in->name, o2i ? "out2in" : "in2out");
+  if (id >= 0) sb_printf(b, ", %s %ld", o2i ? "output" : "operand", id);
+  if (r->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
+  if (r->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
+  sb_putc(b, ')');
+}
+
+static void none(index_run *r, const hlo_instr *in, bool o2i) {
+  header(r, in, o2i, -1);
+  sb_puts(&r->out, o2i ? ": no outputs\n" : ": no operands\n");
+}
+
+static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
+                  const ii_error *err) {
+  verify_state *v = vs(r);
+  strbuf *b = &r->out;
+  header(r, in, o2i, id);
+  if (st != II_OK) {
+    sb_printf(b, ": not analyzed: %s\n", err->message);
+    v->not_analyzed++;
+    return;
+  }
+  if (x->n == 0) sb_puts(b, ": no operands");
+  static const vf_layout layout[] = {[PHYS_NONE] = VF_LOGICAL, [PHYS_MAJOR] = VF_PHYSICAL, [PHYS_TILED] = VF_TILED};
+  for (uint32_t k = 0; k < x->n; k++) {
+    vf_result res;
+    if (o2i) vf_check_o2i(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], &res);
+    else vf_check_i2o(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], &res);
+    sb_printf(b, "%s%s %u: ", k ? "; " : ": ", o2i ? "operand" : "output", k);
+    v->entries++;
+    switch (res.status) {
+    case VF_OK:
+      v->ok++;
+      v->covering += res.covering;
+      sb_puts(b, res.covering ? "ok (covers)" : "ok");
+      break;
+    case VF_MISMATCH:
+      v->mismatch++;
+      sb_printf(b, "MISMATCH: %s", res.message);
+      break;
+    case VF_SKIP_UNKNOWN:
+      v->unknown++;
+      sb_puts(b, "unknown indexing");
+      break;
+    case VF_SKIP_TOO_LARGE:
+      v->large++;
+      sb_printf(b, "skipped: %s", res.message);
+      break;
+    case VF_SKIP_NO_REFERENCE:
+      v->noref++;
+      sb_printf(b, "skipped: %s", res.message);
+      break;
+    }
+  }
+  sb_putc(b, '\n');
+}
+
+static void begin(index_run *r) { r->state = xcalloc(1, sizeof(verify_state)); }
+
+static void module_begin(index_run *r) {
+  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
+}
+
+static void computation_begin(index_run *r, const hlo_computation *c) {
+  sb_printf(&r->out, "## computation %s\n", c->name);
+}
+
+static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
+
+static void end(index_run *r) {
+  verify_state *v = vs(r);
+  sb_printf(&r->out,
+            "verify: %lu entries, %lu ok (%lu by coverage), %lu mismatches; not checked: %lu unknown indexing, "
+            "%lu without reference, %lu too large, %lu not analyzed\n",
+            v->entries, v->ok, v->covering, v->mismatch, v->unknown, v->noref, v->large, v->not_analyzed);
+  if (v->mismatch) r->rc = 3;
+  free(v);
+  r->state = NULL;
+}
+
+const index_report index_report_verify = {begin, module_begin, computation_begin, instr, NULL, end};
