@@ -89,6 +89,12 @@ struct source_memo {
   bool cr_known, has_cr;   /* whether the data holds a '\r' (else lines end at '\n' only) */
 };
 
+static struct source_memo *memo_new(void) {
+  struct source_memo *m = xrealloc(NULL, sizeof *m);
+  memset(m, 0, sizeof *m);
+  return m;
+}
+
 int source_read(const char *path, source_file *out) {
   int is_stdin = strcmp(path, "-") == 0;
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
@@ -111,6 +117,7 @@ int source_read(const char *path, source_file *out) {
       fclose(f);
       out->data = mapped;
       out->len = (size_t)st.st_size;
+      out->memo = memo_new();
       return 0;
     }
     cap = (size_t)st.st_size + 1;
@@ -135,17 +142,14 @@ int source_read(const char *path, source_file *out) {
   memset(buf + len, 0, SOURCE_PADDING);
   out->data = buf;
   out->len = len;
-  out->memo = xrealloc(NULL, sizeof *out->memo);
-  memset(out->memo, 0, sizeof *out->memo);
+  out->memo = memo_new();
   return 0;
 }
 
 void source_free(source_file *s) {
   if (!s->data || !unmap_file(s->data)) free(s->data);
-
   free(s->memo);
   s->memo = NULL;
-  free(s->data);
   s->data = NULL;
   s->len = 0;
 }
