@@ -122,7 +122,7 @@ static ii_status inner_o2i(ii_ctx *c, const hlo_instr *x, const ii_indexing **re
 static ii_status too_large(ii_error *err, const hlo_instr *in, const char *what) {
   if (err) {
     err->instr = in;
-    snprintf(err->message, sizeof err->message, "analysis too large: %s", what);
+    snprintf(err->message, sizeof err->message, "analysis too large for '%s': %s", in->name, what);
   }
   return II_TOO_LARGE;
 }
@@ -133,7 +133,7 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
   if (comp->n_params != in->n_operands)
     return ii_fail(err, in, "fusion '%s' has %d operands, but '%s' has %d parameters", in->name, in->n_operands,
                    comp->name, comp->n_params);
-  if (c->nest >= II_MAX_NESTING) return too_large(err, in, "fusions nested too deeply (or calling themselves)");
+  if (c->nest >= II_MAX_NESTING) return too_large(err, in, "fusions nested more than " II_STR(II_MAX_NESTING) " deep");
 
   /* 1. the target root */
   const hlo_instr **roots = NULL, *target;
@@ -200,8 +200,8 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
           st = ii_operand_simplify(c, m, true, true);
           if (st != II_OK) break;
           ii_set_insert(c, dst, m);
-          if (dst->n > II_MAX_SET) {
-            st = too_large(err, x, "too many distinct indexing maps for one operand");
+          if (dst->n > (uint32_t)II_MAX_SET) {
+            st = too_large(err, x, "more than " II_STR(II_MAX_SET) " distinct indexing maps for one operand");
             break;
           }
         }

@@ -11,9 +11,11 @@
 
 /* Limits. */
 #define II_NODE_BUDGET ((size_t)4 << 20)  /* new expression nodes per top-level query */
-#define II_MAX_SET 20000u                 /* members of one operand set */
+#define II_MAX_SET 20000                 /* members of one operand set */
 #define II_MAX_NESTING 200                /* nested fusions (also catches call cycles) */
 #define II_MAX_DIM ((int64_t)1 << 40)     /* largest dimension size and |attribute value| accepted */
+#define II_STR_(x) #x
+#define II_STR(x) II_STR_(x) /* a limit as text, for messages */
 
 struct ii_ctx {
   ae_ctx *ae;

@@ -352,7 +352,8 @@ static ii_status leave(ii_ctx *c, ii_status st, const hlo_instr *in, ii_error *e
   if (st == II_TOO_LARGE && err && !err->instr) {
     err->instr = in;
     snprintf(err->message, sizeof err->message,
-             "analysis too large: the indexing maps of '%s' exceed the size limits", in->name);
+             "analysis too large for '%s': computing its indexing maps exceeds the budget of %zu expression nodes",
+             in->name, II_NODE_BUDGET);
   }
   return st;
 }
@@ -403,7 +404,7 @@ static ii_status check_printable(ii_ctx *c, const ii_indexing *x, const hlo_inst
   if (err) {
     err->instr = in;
     snprintf(err->message, sizeof err->message,
-             "analysis too large: the indexing maps of '%s' would have more than %llu expression nodes as text",
+             "analysis too large for '%s': its indexing maps would have more than %llu expression nodes as text",
              in->name, (unsigned long long)c->text_limit);
   }
   return II_TOO_LARGE;

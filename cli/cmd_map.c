@@ -82,7 +82,10 @@ static int run_file(const source_file *src, ae_ctx *ctx, arena *scratch, strbuf 
     ae_ctx_set_node_limit(ctx, 0);
     ae_ctx_clear_status(ctx);
     if (st != SIMPLIFY_OK) {
-      diag_error(src, start, "analysis too large: the simplification of this map exceeds the size limits");
+      char msg[160];
+      snprintf(msg, sizeof msg, "analysis too large for this map: simplifying it exceeds the budget of %zu expression nodes",
+               MAP_NODE_BUDGET);
+      diag_error(src, start, msg);
       rc = 1;
       continue;
     }
