@@ -35,6 +35,11 @@ typedef struct {
  * expressions built. */
 #define MAP_READ_MAX_NESTING 256
 #define MAP_READ_MAX_DEPTH 1000
+/* Variables of one map: at most this many dimensions, and this many symbols
+ * (range and runtime variables together); also the limit on results and on
+ * constraints. (The analysis produces at most HLO_MAX_RANK = 1024 dimensions;
+ * the simplifier's cost grows faster than linearly with these counts.) */
+#define MAP_READ_MAX_VARS 4096
 
 /* Reads exactly one map from text[start, end) (anything but whitespace and
  * comments after it is an error). Returns NULL and fills *err on error.
