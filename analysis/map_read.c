@@ -576,6 +576,66 @@ imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end
   return m;
 }
 
+/* ---- splitting a text into maps ------------------------------------------------------------ */
+
+static bool blank(const char *s, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++)
+    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\f' && s[i] != '\v') return false;
+  return true;
+}
+
+/* True if [from, to) holds only whitespace and // comments. */
+static bool only_comments(const char *s, size_t from, size_t to) {
+  size_t i = from;
+  while (i < to) {
+    char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') {
+      i++;
+    } else if (c == '/' && i + 1 < to && s[i + 1] == '/') {
+      while (i < to && s[i] != '\n' && s[i] != '\r') i++;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* End of the line starting at i (the offset of its \n or \r, or len), and
+ * the start of the next line in *next. */
+static size_t line_end(const char *s, size_t len, size_t i, size_t *next) {
+  while (i < len && s[i] != '\n' && s[i] != '\r') i++;
+  *next = i < len ? i + 1 + (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n') : len;
+  return i;
+}
+
+bool map_read_next_chunk(const char *text, size_t len, size_t *pos, size_t *start, size_t *end) {
+  while (*pos < len) {
+    /* skip blank lines */
+    size_t i = *pos, next;
+    while (i < len) {
+      size_t e = line_end(text, len, i, &next);
+      if (!blank(text, i, e)) break;
+      i = next;
+    }
+    if (i >= len) break;
+    /* the chunk runs until a blank line or the end */
+    size_t s = i, e = i;
+    while (i < len) {
+      size_t le = line_end(text, len, i, &next);
+      if (blank(text, i, le)) break;
+      e = le;
+      i = next;
+    }
+    *pos = i;
+    if (only_comments(text, s, e)) continue;
+    *start = s;
+    *end = e;
+    return true;
+  }
+  *pos = len;
+  return false;
+}
+
 const ae *map_read_expr(ae_ctx *ctx, const char *text, uint32_t ndims, uint32_t nrange, uint32_t nrt,
                         map_read_error *err) {
   uint32_t n = ndims + nrange + nrt;

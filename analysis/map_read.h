@@ -46,6 +46,13 @@ typedef struct {
  * The map is allocated in `a`, its expressions in `ctx`. */
 imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err);
 
+/* Splits a text holding several maps separated by blank lines (lines of
+ * whitespace only; a line ends at \n, \r\n or a bare \r), as hloidx --map
+ * reads its input: finds the first chunk at or after *pos that holds more
+ * than whitespace and // comments, sets [*start, *end) to it and *pos past
+ * it, and returns true; false when there is none. */
+bool map_read_next_chunk(const char *text, size_t len, size_t *pos, size_t *start, size_t *end);
+
 /* Reads one expression over the canonical names d<i> (i < ndims), s<j>
  * (j < nrange) and rt<k> (k < nrt); for tests and tools. */
 const ae *map_read_expr(ae_ctx *ctx, const char *text, uint32_t ndims, uint32_t nrange, uint32_t nrt,

@@ -2,7 +2,7 @@
  * hloidx --map), plus composition and unused-symbol removal.
  *
  * The input is split into maps at blank lines exactly as hloidx --map does
- * (cli/cmd_map.c); each map is read, simplified in replace-points mode under
+ * (map_read_next_chunk); each map is read, simplified in replace-points mode under
  * the same node budget as the CLI, and printed in both layouts. A copy is
  * also simplified in point-preserving mode, and a map whose result count
  * equals its dimension count is composed with itself and simplified (the
@@ -18,12 +18,6 @@
 #include "strbuf.h"
 
 #define NODE_BUDGET ((size_t)4 << 20) /* as cli/cmd_map.c */
-
-static bool blank_line(const char *s, size_t from, size_t to) {
-  for (size_t i = from; i < to; i++)
-    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' && s[i] != '\v') return false;
-  return true;
-}
 
 static bool budgeted_simplify(imap *m, simplify_mode mode) {
   ae_ctx *ctx = m->ctx;
@@ -65,17 +59,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   ae_ctx *ctx = ae_ctx_new();
   arena *a = arena_new();
   strbuf b = STRBUF_INIT;
-  size_t n = size, pos = 0;
-  while (pos < n) {
-    size_t start = pos, end = pos;
-    while (end < n) {
-      size_t eol = end;
-      while (eol < n && s[eol] != '\n') eol++;
-      if (blank_line(s, end, eol) && end > start) break;
-      end = eol < n ? eol + 1 : eol;
-      if (blank_line(s, start, end)) start = end;
-    }
-    pos = end < n ? end + 1 : end;
+  size_t pos = 0, start, end;
+  while (map_read_next_chunk(s, size, &pos, &start, &end)) {
     arena_reset(a);
     one_map(a, ctx, &b, s, start, end);
   }
