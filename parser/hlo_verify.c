@@ -634,10 +634,20 @@ static int check_combiner(vctx *V, const hlo_instr *in, int n) {
   return check_called_arity(V, in, HLO_CALL_TO_APPLY, n);
 }
 
+/* fusion / call: the operands are the parameters of the called computation,
+ * and its root gives the result (the analysis composes maps through them). */
 static int check_called_params(vctx *V, const hlo_instr *in, const hlo_computation *c) {
+  char sa[200], sb[200];
   if (c->n_params != in->n_operands)
     return fail(V, in->offset, "%s '%s' has %d operands, but the called computation '%s' has %d parameters",
                 in->opcode_text, in->name, in->n_operands, c->name, c->n_params);
+  for (int k = 0; k < c->n_params; k++)
+    if (c->params[k] && !hlo_shape_compatible(in->operands[k]->shape, c->params[k]->shape))
+      return fail(V, in->offset, "%s '%s': operand %d has shape %s, but parameter %d of '%s' has shape %s",
+                  in->opcode_text, in->name, k, SH(in->operands[k]->shape), k, c->name, SH2(c->params[k]->shape));
+  if (c->root && !hlo_shape_compatible(in->shape, c->root->shape))
+    return fail(V, in->offset, "%s '%s' has shape %s, but the root '%s' of '%s' has shape %s", in->opcode_text,
+                in->name, SH(in->shape), c->root->name, c->name, SH2(c->root->shape));
   return 0;
 }
 
