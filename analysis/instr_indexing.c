@@ -20,10 +20,12 @@ ii_ctx *ii_ctx_new(void) {
   ptrmap_init(&c->postorders);
   ptrmap_init(&c->memo_o2i);
   c->text_limit = II_DEFAULT_TEXT_NODES;
+  c->node_budget = II_DEFAULT_NODE_BUDGET;
   return c;
 }
 
 void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes) { c->text_limit = nodes; }
+void ii_ctx_set_node_budget(ii_ctx *c, size_t nodes) { c->node_budget = nodes; }
 
 void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
@@ -338,22 +340,28 @@ static void enter(ii_ctx *c) {
   if (c->depth++ == 0) {
     c->over = false;
     ae_ctx_clear_status(c->ae);
-    ae_ctx_set_node_limit(c->ae, ae_ctx_node_count(c->ae) + II_NODE_BUDGET);
+    ae_ctx_set_node_limit(c->ae, c->node_budget ? ae_ctx_node_count(c->ae) + c->node_budget : 0);
   }
 }
 
 static ii_status leave(ii_ctx *c, ii_status st, const hlo_instr *in, ii_error *err) {
+  unsigned status = ae_ctx_status(c->ae);
   if (--c->depth == 0) {
-    bool over = c->over || ae_ctx_status(c->ae) != AE_STATUS_OK;
+    bool over = c->over || status != AE_STATUS_OK;
     ae_ctx_set_node_limit(c->ae, 0);
     ae_ctx_clear_status(c->ae);
     if (over && st == II_OK) st = II_TOO_LARGE;
   }
   if (st == II_TOO_LARGE && err && !err->instr) {
     err->instr = in;
-    snprintf(err->message, sizeof err->message,
-             "analysis too large for '%s': computing its indexing maps exceeds the budget of %zu expression nodes",
-             in->name, II_NODE_BUDGET);
+    if (status & AE_STATUS_TOO_DEEP)
+      snprintf(err->message, sizeof err->message,
+               "analysis too large for '%s': its indexing maps would nest expressions more than %u deep", in->name,
+               AE_DEFAULT_MAX_DEPTH);
+    else
+      snprintf(err->message, sizeof err->message,
+               "analysis too large for '%s': computing its indexing maps exceeds the budget of %zu expression nodes",
+               in->name, c->node_budget);
   }
   return st;
 }
