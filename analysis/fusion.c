@@ -201,7 +201,10 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
           if (st != II_OK) break;
           ii_set_insert(c, dst, m);
           if (dst->n > (uint32_t)II_MAX_SET) {
-            st = too_large(err, x, "more than " II_STR(II_MAX_SET) " distinct indexing maps for one operand");
+            char what[200];
+            snprintf(what, sizeof what, "more than %d distinct indexing maps for '%s' (through '%s' in '%s')",
+                     II_MAX_SET, key->name, x->name, comp->name);
+            st = too_large(err, in, what);
             break;
           }
         }

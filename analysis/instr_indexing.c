@@ -215,10 +215,13 @@ static ii_status check_shape(const hlo_instr *in, const hlo_shape *s, const char
   int64_t n = 1;
   for (int i = 0; i < s->rank; i++) {
     if (s->unbounded && s->unbounded[i])
-      return ii_fail(err, in, "%s '%s' has an unbounded dynamic dimension; indexing maps need static sizes", what,
-                     in->name);
+      return ii_fail(err, in, "'%s': %s has an unbounded dynamic dimension; indexing maps need static sizes",
+                     in->name, what);
     if (s->dims[i] < 0 || s->dims[i] > II_MAX_DIM || !ck_mul(n, s->dims[i] ? s->dims[i] : 1, &n))
-      return ii_fail(err, in, "%s '%s' is too large for the analysis", what, in->name);
+      return ii_fail(err, in,
+                     "analysis too large for '%s': %s has a dimension of %lld elements (the analysis takes up to "
+                     "2^40 per dimension and 2^63-1 in all)",
+                     in->name, what, (long long)s->dims[i]);
   }
   return II_OK;
 }
@@ -239,7 +242,8 @@ static ii_status check_attrs(const hlo_instr *in, ii_error *err) {
   for (int i = 0; i < in->dynamic_slice_sizes.n; i++) bad |= big(in->dynamic_slice_sizes.v[i]);
   if (in->gather)
     for (int i = 0; i < in->gather->slice_sizes.n; i++) bad |= big(in->gather->slice_sizes.v[i]);
-  if (bad) return ii_fail(err, in, "'%s' has attribute values too large for the analysis", in->name);
+  if (bad)
+    return ii_fail(err, in, "analysis too large for '%s': an attribute value is beyond +-2^40", in->name);
   return II_OK;
 }
 
@@ -274,9 +278,9 @@ static ii_status check_shapes(const hlo_instr *in, ii_error *err) {
   if (in->n_operands < need)
     return ii_fail(err, in, "%s '%s' needs at least %d operand%s, it has %d", in->opcode_text, in->name, need,
                    need == 1 ? "" : "s", in->n_operands);
-  if (check_shape(in, in->shape, "the result of", err) != II_OK) return II_ERROR;
+  if (check_shape(in, in->shape, "its result", err) != II_OK) return II_ERROR;
   for (int k = 0; k < in->n_operands; k++)
-    if (check_shape(in, in->operands[k]->shape, "an operand of", err) != II_OK) return II_ERROR;
+    if (check_shape(in, in->operands[k]->shape, "an operand", err) != II_OK) return II_ERROR;
   return check_attrs(in, err);
 }
 
