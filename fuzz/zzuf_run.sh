@@ -26,9 +26,10 @@
 #   ok        exit 0
 #   rejected  exit 1, and stderr starts with a `NAME:LINE:COL: error: ` line
 #   failure   anything else: a signal, a sanitizer report, a timeout (10 s),
-#             exit 1 without such a line, exit 2 or 3, or stdout that is not
+#             exit 1 without such a line, exit 2 or 3, stdout that is not
 #             clean text (valid UTF-8 without control characters other than
-#             tab and newline)
+#             tab and newline), or stderr that is not printable ASCII (input
+#             bytes are echoed as '?')
 # The summary counts each outcome per mode; the exit status is 1 when there
 # was any failure. Everything is deterministic: rerunning gives the same
 # inputs.
@@ -107,6 +108,8 @@ one() {
       outcome=failure why="stdout is not valid UTF-8"
     elif LC_ALL=C grep -qaP '[\x00-\x08\x0b-\x1f\x7f]' "$dir/stdout"; then
       outcome=failure why="control characters on stdout"
+    elif LC_ALL=C grep -qaP '[^\x09\x0a\x20-\x7e]' "$dir/stderr"; then
+      outcome=failure why="stderr is not printable ASCII"
     fi
   fi
   if [ "$outcome" = failure ]; then
