@@ -196,6 +196,14 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
       ii_set *dst = group_get(c, &g, key, true);
       for (uint32_t a = 0; a < ps->n && st == II_OK; a++) {
         for (uint32_t b = 0; b < cur->n; b++) {
+          /* Duplicates cost as much as new maps: without this bound, many
+           * maps through an op with many operands (a map() of 1000 copies
+           * of one value) compose for minutes into the same few maps. */
+          if (++c->composed > (uint64_t)II_MAX_COMPOSE) {
+            st = too_large(err, in, "composing its indexing maps takes more than " II_STR(II_MAX_COMPOSE)
+                                    " map compositions");
+            break;
+          }
           ii_operand *m = ii_operand_compose(c, cur->items[b], ps->items[a]);
           st = ii_operand_simplify(c, m, true, true);
           if (st != II_OK) break;

@@ -10,6 +10,7 @@
 #include "simplify.h"
 
 /* Limits. */
+#define II_MAX_COMPOSE 65536              /* map compositions per top-level query (fusions) */
 #define II_MAX_SET 20000                 /* members of one operand set */
 #define II_MAX_NESTING 200                /* nested fusions (also catches call cycles) */
 #define II_MAX_DIM ((int64_t)1 << 40)     /* largest dimension size and |attribute value| accepted */
@@ -25,6 +26,7 @@ struct ii_ctx {
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */
   bool over;          /* a simplification stopped on its limits during this query */
+  uint64_t composed;  /* map compositions during this query (fusion.c) */
   uint64_t text_limit; /* ii_ctx_set_text_limit */
   size_t node_budget;  /* ii_ctx_set_node_budget */
 };

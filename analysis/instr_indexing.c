@@ -343,6 +343,7 @@ ii_status ii_i2o_logical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_in
 static void enter(ii_ctx *c) {
   if (c->depth++ == 0) {
     c->over = false;
+    c->composed = 0;
     ae_ctx_clear_status(c->ae);
     ae_ctx_set_node_limit(c->ae, c->node_budget ? ae_ctx_node_count(c->ae) + c->node_budget : 0);
   }
