@@ -76,6 +76,7 @@ static void header(run *r, const hlo_instr *in, const char *dir, const char *wha
 static bool block(run *r, const source_file *src, const hlo_instr *in, bool o2i, long id) {
   ii_indexing x;
   ii_error err;
+  ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
   bool phys = r->o->physical == PHYS_MAJOR;
   ii_status st = o2i ? (phys ? ii_o2i_physical : ii_o2i)(r->ctx, in, id, &x, &err)
                      : (phys ? ii_i2o_physical : ii_i2o)(r->ctx, in, id, &x, &err);
