@@ -207,6 +207,17 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
           ii_operand *m = ii_operand_compose(c, cur->items[b], ps->items[a]);
           st = ii_operand_simplify(c, m, true, true);
           if (st != II_OK) break;
+          /* A map whose text is already beyond the text limit only grows
+           * (runtime variables pile up through chains of dynamic slices):
+           * stop now rather than after minutes of composing it further. */
+          if (c->text_limit && ii_operand_text_nodes(m) > c->text_limit) {
+            char what[200];
+            snprintf(what, sizeof what,
+                     "an indexing map through '%s' in '%s' would have more than %llu expression nodes as text",
+                     x->name, comp->name, (unsigned long long)c->text_limit);
+            st = too_large(err, in, what);
+            break;
+          }
           ii_set_insert(c, dst, m);
           if (dst->n > (uint32_t)II_MAX_SET) {
             char what[200];

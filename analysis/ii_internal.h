@@ -78,6 +78,8 @@ const ae **ii_exprs(ii_ctx *c, size_t n);
 /* Runs the simplifier; a stop on its limits is remembered (c->over) and
  * reported as II_TOO_LARGE. */
 ii_status ii_simplify_map(ii_ctx *c, imap *m, simplify_mode mode);
+/* The text size of one operand indexing (see ii_indexing_text_nodes). */
+uint64_t ii_operand_text_nodes(const ii_operand *o);
 /* Checks the ae_ctx budget. */
 ii_status ii_budget_status(ii_ctx *c);
 

@@ -400,15 +400,16 @@ static uint64_t map_text_nodes(const imap *m) {
   return n;
 }
 
+uint64_t ii_operand_text_nodes(const ii_operand *o) {
+  uint64_t n = sat_add(map_text_nodes(o->map), map_text_nodes(o->replica));
+  for (uint32_t j = 0; j < o->nrt; j++) n = sat_add(n, map_text_nodes(o->rt[j].map));
+  return n;
+}
+
 uint64_t ii_indexing_text_nodes(const ii_indexing *x) {
   uint64_t n = 0;
   for (uint32_t k = 0; k < x->n; k++)
-    for (uint32_t i = 0; i < x->sets[k].n; i++) {
-      const ii_operand *o = x->sets[k].items[i];
-      n = sat_add(n, map_text_nodes(o->map));
-      n = sat_add(n, map_text_nodes(o->replica));
-      for (uint32_t j = 0; j < o->nrt; j++) n = sat_add(n, map_text_nodes(o->rt[j].map));
-    }
+    for (uint32_t i = 0; i < x->sets[k].n; i++) n = sat_add(n, ii_operand_text_nodes(x->sets[k].items[i]));
   return n;
 }
 

@@ -71,12 +71,25 @@ int main(void) {
   CHECK(ii_o2i(c, f, 0, &x, &err) == II_OK, "after the budget error: %s", err.message);
   ii_ctx_free(c);
 
-  /* the text limit */
+  /* the text limit: on a map inside the fusion (it stops the composition) */
   c = ii_ctx_new();
   ii_ctx_set_text_limit(c, 3);
   CHECK(ii_o2i(c, f, 0, &x, &err) == II_TOO_LARGE, "text limit 3 must be crossed");
-  CHECK_STR(err.message, "analysis too large for 'f': its indexing maps would have more than 3 expression nodes as text",
-            "text limit message");
+  CHECK_STR(err.message,
+            "analysis too large for 'f': an indexing map through 'v36' in 'fused' would have more than 3 expression "
+            "nodes as text",
+            "text limit message (fusion)");
+  /* ... and on the result of a single op: the transpose v1 (3 results) */
+  const hlo_instr *v1 = hlo_computation_find_instr(r.modules[0]->computations[0], "v1");
+  CHECK(v1 && v1->op == HLO_OP_TRANSPOSE, "v1 is the transpose");
+  ii_ctx_set_text_limit(c, 2);
+  ii_ctx_reset(c);
+  CHECK(ii_o2i(c, v1, 0, &x, &err) == II_TOO_LARGE, "text limit 2 must be crossed");
+  CHECK_STR(err.message, "analysis too large for 'v1': its indexing maps would have more than 2 expression nodes as text",
+            "text limit message (single op)");
+  ii_ctx_set_text_limit(c, 3);
+  ii_ctx_reset(c);
+  CHECK(ii_o2i(c, v1, 0, &x, &err) == II_OK, "text limit 3 is enough for the transpose: %s", err.message);
   ii_ctx_free(c);
 
   hlo_parse_result_free(&r);
