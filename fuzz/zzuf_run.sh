@@ -65,7 +65,7 @@ nfiles=${#files[@]}
 
 rm -rf "$out"
 mkdir -p "$out/failures" "$out/work"
-ratios=(0.0005 0.002 0.005 0.01 0.03)
+ratios=(0.0001 0.0005 0.002 0.005 0.01 0.03)
 hlo_modes=("--check" "" "--physical" "--layout --all" "--layout")
 
 is_map() {
