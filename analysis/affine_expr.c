@@ -181,9 +181,11 @@ const ae *ae_add(ae_ctx *c, const ae *a, const ae *b) {
   if (a->kind == AE_CONST || (ae_is_symbolic(a) && !ae_is_symbolic(b))) return ae_add(c, b, a);
   /* 3. x + 0 */
   if (ae_is_const_value(b, 0)) return a;
-  /* 4. (x + c1) + c2 */
-  int64_t c1;
-  if (b->kind == AE_CONST && const_rhs(a, AE_ADD, &c1)) return ae_add(c, a->lhs, ae_add(c, a->rhs, b));
+  /* 4. (x + c1) + c2, when c1 + c2 folds (an overflowing sum stays as written: folding it would
+   * only rebuild the same two additions, forever) */
+  int64_t c1, c12;
+  if (b->kind == AE_CONST && const_rhs(a, AE_ADD, &c1) && ck_add(c1, b->value, &c12))
+    return ae_add(c, a->lhs, ae_const(c, c12));
   /* 5. x*k1 + x*k2 */
   {
     const ae *x1 = a, *x2 = b, *k1 = NULL, *k2 = NULL;
@@ -194,8 +196,8 @@ const ae *ae_add(ae_ctx *c, const ae *a, const ae *b) {
       return ae_mul(c, x1, ae_add(c, k1 ? k1 : one, k2 ? k2 : one));
     }
   }
-  /* 6. (x + c) + b -> (x + b) + c */
-  if (const_rhs(a, AE_ADD, &c1)) return ae_add(c, ae_add(c, a->lhs, b), a->rhs);
+  /* 6. (x + c) + b -> (x + b) + c (b not a constant: that is rule 4, or an overflowing sum) */
+  if (b->kind != AE_CONST && const_rhs(a, AE_ADD, &c1)) return ae_add(c, ae_add(c, a->lhs, b), a->rhs);
   /* 7. x - (x floordiv c) * c -> x mod c */
   if (!ae_is_binary(b)) return intern(c, AE_ADD, 0, a, b);
   const ae *p = b->lhs, *q = b->rhs;
@@ -226,11 +228,12 @@ const ae *ae_mul(ae_ctx *c, const ae *a, const ae *b) {
     if (b->value == 1) return a;
     if (b->value == 0) return b;
   }
-  /* 5. (x * c1) * c2 */
-  int64_t c1;
-  if (b->kind == AE_CONST && const_rhs(a, AE_MUL, &c1)) return ae_mul(c, a->lhs, ae_mul(c, a->rhs, b));
-  /* 6. (x * c1) * y -> (x * y) * c1 */
-  if (const_rhs(a, AE_MUL, &c1)) return ae_mul(c, ae_mul(c, a->lhs, b), a->rhs);
+  /* 5. (x * c1) * c2, when c1 * c2 folds (see ae_add rule 4) */
+  int64_t c1, c12;
+  if (b->kind == AE_CONST && const_rhs(a, AE_MUL, &c1) && ck_mul(c1, b->value, &c12))
+    return ae_mul(c, a->lhs, ae_const(c, c12));
+  /* 6. (x * c1) * y -> (x * y) * c1 (y not a constant) */
+  if (b->kind != AE_CONST && const_rhs(a, AE_MUL, &c1)) return ae_mul(c, ae_mul(c, a->lhs, b), a->rhs);
   return intern(c, AE_MUL, 0, a, b);
 }
 

@@ -122,7 +122,7 @@ static ii_status inner_o2i(ii_ctx *c, const hlo_instr *x, const ii_indexing **re
 static ii_status too_large(ii_error *err, const hlo_instr *in, const char *what) {
   if (err) {
     err->instr = in;
-    snprintf(err->message, sizeof err->message, "analysis too large: %s", what);
+    snprintf(err->message, sizeof err->message, "analysis too large for '%s': %s", in->name, what);
   }
   return II_TOO_LARGE;
 }
@@ -133,7 +133,7 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
   if (comp->n_params != in->n_operands)
     return ii_fail(err, in, "fusion '%s' has %d operands, but '%s' has %d parameters", in->name, in->n_operands,
                    comp->name, comp->n_params);
-  if (c->nest >= II_MAX_NESTING) return too_large(err, in, "fusions nested too deeply (or calling themselves)");
+  if (c->nest >= II_MAX_NESTING) return too_large(err, in, "fusions nested more than " II_STR(II_MAX_NESTING) " deep");
   /* a top-level fusion whose fused computation has the structure of one
    * analysed before in this module: the same result (fusion_cache.c) */
   bool cacheable = c->fusion_cache && c->nest == 0;
@@ -200,12 +200,34 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
       ii_set *dst = group_get(c, &g, key, true);
       for (uint32_t a = 0; a < ps->n && st == II_OK; a++) {
         for (uint32_t b = 0; b < cur->n; b++) {
+          /* Duplicates cost as much as new maps: without this bound, many
+           * maps through an op with many operands (a map() of 1000 copies
+           * of one value) compose for minutes into the same few maps. */
+          if (++c->composed > (uint64_t)II_MAX_COMPOSE) {
+            st = too_large(err, in, "composing its indexing maps takes more than " II_STR(II_MAX_COMPOSE)
+                                    " map compositions");
+            break;
+          }
           ii_operand *m = ii_operand_compose(c, cur->items[b], ps->items[a]);
           st = ii_operand_simplify(c, m, true, true);
           if (st != II_OK) break;
+          /* A map whose text is already beyond the text limit only grows
+           * (runtime variables pile up through chains of dynamic slices):
+           * stop now rather than after minutes of composing it further. */
+          if (c->text_limit && ii_operand_text_nodes(m) > c->text_limit) {
+            char what[200];
+            snprintf(what, sizeof what,
+                     "an indexing map through '%s' in '%s' would have more than %llu expression nodes as text",
+                     x->name, comp->name, (unsigned long long)c->text_limit);
+            st = too_large(err, in, what);
+            break;
+          }
           ii_set_insert(c, dst, m);
-          if (dst->n > II_MAX_SET) {
-            st = too_large(err, x, "too many distinct indexing maps for one operand");
+          if (dst->n > (uint32_t)II_MAX_SET) {
+            char what[200];
+            snprintf(what, sizeof what, "more than %d distinct indexing maps for '%s' (through '%s' in '%s')",
+                     II_MAX_SET, key->name, x->name, comp->name);
+            st = too_large(err, in, what);
             break;
           }
         }

@@ -10,10 +10,12 @@
 #include "simplify.h"
 
 /* Limits. */
-#define II_NODE_BUDGET ((size_t)4 << 20)  /* new expression nodes per top-level query */
-#define II_MAX_SET 20000u                 /* members of one operand set */
+#define II_MAX_COMPOSE 65536              /* map compositions per top-level query (fusions) */
+#define II_MAX_SET 20000                 /* members of one operand set */
 #define II_MAX_NESTING 200                /* nested fusions (also catches call cycles) */
 #define II_MAX_DIM ((int64_t)1 << 40)     /* largest dimension size and |attribute value| accepted */
+#define II_STR_(x) #x
+#define II_STR(x) II_STR_(x) /* a limit as text, for messages */
 
 struct ii_ctx {
   ae_ctx *ae;
@@ -24,6 +26,7 @@ struct ii_ctx {
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */
   bool over;          /* a simplification stopped on its limits during this query */
+  uint64_t composed;  /* map compositions during this query (fusion.c) */
   uint64_t text_limit; /* ii_ctx_set_text_limit */
   /* fusion_cache.c: results of top-level fusion queries by fused-computation
    * structure (in keep; dropped by ii_ctx_end_module) */
@@ -31,6 +34,7 @@ struct ii_ctx {
   ptrmap fusion_hashes;              /* hlo_computation* -> structural hash */
   struct fc_entry **fusion_buckets;  /* NULL until the first entry */
   uint64_t fusion_hits;
+  size_t node_budget;  /* ii_ctx_set_node_budget */
 };
 
 /* Instructions of a computation in post-order (operands first). */
@@ -80,6 +84,8 @@ const ae **ii_exprs(ii_ctx *c, size_t n);
 /* Runs the simplifier; a stop on its limits is remembered (c->over) and
  * reported as II_TOO_LARGE. */
 ii_status ii_simplify_map(ii_ctx *c, imap *m, simplify_mode mode);
+/* The text size of one operand indexing (see ii_indexing_text_nodes). */
+uint64_t ii_operand_text_nodes(const ii_operand *o);
 /* Checks the ae_ctx budget. */
 ii_status ii_budget_status(ii_ctx *c);
 

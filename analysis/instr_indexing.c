@@ -22,10 +22,12 @@ ii_ctx *ii_ctx_new(void) {
   ptrmap_init(&c->fusion_hashes);
   c->fusion_cache = true;
   c->text_limit = II_DEFAULT_TEXT_NODES;
+  c->node_budget = II_DEFAULT_NODE_BUDGET;
   return c;
 }
 
 void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes) { c->text_limit = nodes; }
+void ii_ctx_set_node_budget(ii_ctx *c, size_t nodes) { c->node_budget = nodes; }
 
 void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
@@ -240,10 +242,13 @@ static ii_status check_shape(const hlo_instr *in, const hlo_shape *s, const char
   int64_t n = 1;
   for (int i = 0; i < s->rank; i++) {
     if (s->unbounded && s->unbounded[i])
-      return ii_fail(err, in, "%s '%s' has an unbounded dynamic dimension; indexing maps need static sizes", what,
-                     in->name);
+      return ii_fail(err, in, "'%s': %s has an unbounded dynamic dimension; indexing maps need static sizes",
+                     in->name, what);
     if (s->dims[i] < 0 || s->dims[i] > II_MAX_DIM || !ck_mul(n, s->dims[i] ? s->dims[i] : 1, &n))
-      return ii_fail(err, in, "%s '%s' is too large for the analysis", what, in->name);
+      return ii_fail(err, in,
+                     "analysis too large for '%s': %s has a dimension of %lld elements (the analysis takes up to "
+                     "2^40 per dimension and 2^63-1 in all)",
+                     in->name, what, (long long)s->dims[i]);
   }
   return II_OK;
 }
@@ -264,7 +269,8 @@ static ii_status check_attrs(const hlo_instr *in, ii_error *err) {
   for (int i = 0; i < in->dynamic_slice_sizes.n; i++) bad |= big(in->dynamic_slice_sizes.v[i]);
   if (in->gather)
     for (int i = 0; i < in->gather->slice_sizes.n; i++) bad |= big(in->gather->slice_sizes.v[i]);
-  if (bad) return ii_fail(err, in, "'%s' has attribute values too large for the analysis", in->name);
+  if (bad)
+    return ii_fail(err, in, "analysis too large for '%s': an attribute value is beyond +-2^40", in->name);
   return II_OK;
 }
 
@@ -299,9 +305,9 @@ static ii_status check_shapes(const hlo_instr *in, ii_error *err) {
   if (in->n_operands < need)
     return ii_fail(err, in, "%s '%s' needs at least %d operand%s, it has %d", in->opcode_text, in->name, need,
                    need == 1 ? "" : "s", in->n_operands);
-  if (check_shape(in, in->shape, "the result of", err) != II_OK) return II_ERROR;
+  if (check_shape(in, in->shape, "its result", err) != II_OK) return II_ERROR;
   for (int k = 0; k < in->n_operands; k++)
-    if (check_shape(in, in->operands[k]->shape, "an operand of", err) != II_OK) return II_ERROR;
+    if (check_shape(in, in->operands[k]->shape, "an operand", err) != II_OK) return II_ERROR;
   return check_attrs(in, err);
 }
 
@@ -397,22 +403,30 @@ ii_status ii_i2o_logical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_in
 static void enter(ii_ctx *c) {
   if (c->depth++ == 0) {
     c->over = false;
+    c->composed = 0;
     ae_ctx_clear_status(c->ae);
-    ae_ctx_set_node_limit(c->ae, ae_ctx_node_count(c->ae) + II_NODE_BUDGET);
+    ae_ctx_set_node_limit(c->ae, c->node_budget ? ae_ctx_node_count(c->ae) + c->node_budget : 0);
   }
 }
 
 static ii_status leave(ii_ctx *c, ii_status st, const hlo_instr *in, ii_error *err) {
+  unsigned status = ae_ctx_status(c->ae);
   if (--c->depth == 0) {
-    bool over = c->over || ae_ctx_status(c->ae) != AE_STATUS_OK;
+    bool over = c->over || status != AE_STATUS_OK;
     ae_ctx_set_node_limit(c->ae, 0);
     ae_ctx_clear_status(c->ae);
     if (over && st == II_OK) st = II_TOO_LARGE;
   }
   if (st == II_TOO_LARGE && err && !err->instr) {
     err->instr = in;
-    snprintf(err->message, sizeof err->message,
-             "analysis too large: the indexing maps of '%s' exceed the size limits", in->name);
+    if (status & AE_STATUS_TOO_DEEP)
+      snprintf(err->message, sizeof err->message,
+               "analysis too large for '%s': its indexing maps would nest expressions more than %u deep", in->name,
+               AE_DEFAULT_MAX_DEPTH);
+    else
+      snprintf(err->message, sizeof err->message,
+               "analysis too large for '%s': computing its indexing maps exceeds the budget of %zu expression nodes",
+               in->name, c->node_budget);
   }
   return st;
 }
@@ -446,15 +460,16 @@ static uint64_t map_text_nodes(const imap *m) {
   return n;
 }
 
+uint64_t ii_operand_text_nodes(const ii_operand *o) {
+  uint64_t n = sat_add(map_text_nodes(o->map), map_text_nodes(o->replica));
+  for (uint32_t j = 0; j < o->nrt; j++) n = sat_add(n, map_text_nodes(o->rt[j].map));
+  return n;
+}
+
 uint64_t ii_indexing_text_nodes(const ii_indexing *x) {
   uint64_t n = 0;
   for (uint32_t k = 0; k < x->n; k++)
-    for (uint32_t i = 0; i < x->sets[k].n; i++) {
-      const ii_operand *o = x->sets[k].items[i];
-      n = sat_add(n, map_text_nodes(o->map));
-      n = sat_add(n, map_text_nodes(o->replica));
-      for (uint32_t j = 0; j < o->nrt; j++) n = sat_add(n, map_text_nodes(o->rt[j].map));
-    }
+    for (uint32_t i = 0; i < x->sets[k].n; i++) n = sat_add(n, ii_operand_text_nodes(x->sets[k].items[i]));
   return n;
 }
 
@@ -463,7 +478,7 @@ static ii_status check_printable(ii_ctx *c, const ii_indexing *x, const hlo_inst
   if (err) {
     err->instr = in;
     snprintf(err->message, sizeof err->message,
-             "analysis too large: the indexing maps of '%s' would have more than %llu expression nodes as text",
+             "analysis too large for '%s': its indexing maps would have more than %llu expression nodes as text",
              in->name, (unsigned long long)c->text_limit);
   }
   return II_TOO_LARGE;

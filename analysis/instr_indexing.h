@@ -103,6 +103,12 @@ void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes);
  * same results, computed again (for tests). Hits so far, for benchmarks. */
 void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled);
 uint64_t ii_ctx_fusion_cache_hits(const ii_ctx *c);
+/* Budget of new expression nodes per top-level query: a query that would
+ * create more (a composition that blows up) stops early and is reported as
+ * II_TOO_LARGE ("analysis too large for NAME: ..."). Default
+ * II_DEFAULT_NODE_BUDGET; 0 = no limit. */
+#define II_DEFAULT_NODE_BUDGET ((size_t)4 << 20)
+void ii_ctx_set_node_budget(ii_ctx *c, size_t nodes);
 /* The text size of an instruction indexing, in the same unit. */
 uint64_t ii_indexing_text_nodes(const ii_indexing *x);
 /* The expression context shared by every map of this context. */

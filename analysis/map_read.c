@@ -46,6 +46,8 @@ typedef struct {
   ae_ctx *ctx;
   name *names;
   uint32_t nnames, ndims, nrange, nrt;
+  uint32_t *slots;   /* hash table of names: index + 1, 0 = empty */
+  uint32_t nslots;   /* a power of two, at least twice the names it can hold */
   int nesting;
   bool failed;
   map_read_error *err;
@@ -170,10 +172,33 @@ static bool is_keyword_tok(const parser *p) {
   return false;
 }
 
+/* Names are found through a hash table: a map may declare thousands of
+ * variables and use them millions of times. */
+static uint32_t name_hash(const char *s, size_t len) {
+  uint32_t h = 2166136261u;
+  for (size_t i = 0; i < len; i++) h = (h ^ (unsigned char)s[i]) * 16777619u;
+  return h;
+}
+
+/* The slot of the name text[start, end): its entry, or the empty slot where it goes. */
+static uint32_t *name_slot(const parser *p, const char *s, size_t len) {
+  uint32_t mask = p->nslots - 1, i = name_hash(s, len) & mask;
+  for (;; i = (i + 1) & mask) {
+    uint32_t k = p->slots[i];
+    if (k == 0) return &p->slots[i];
+    const name *n = &p->names[k - 1];
+    if (n->len == len && !memcmp(n->s, s, len)) return &p->slots[i];
+  }
+}
+
 static const name *lookup(const parser *p, size_t start, size_t end) {
-  for (uint32_t i = 0; i < p->nnames; i++)
-    if (p->names[i].len == end - start && !memcmp(p->names[i].s, p->text + start, end - start)) return &p->names[i];
-  return NULL;
+  uint32_t k = *name_slot(p, p->text + start, end - start);
+  return k ? &p->names[k - 1] : NULL;
+}
+
+static void add_name(parser *p, name n) {
+  p->names[p->nnames] = n;
+  *name_slot(p, n.s, n.len) = ++p->nnames;
 }
 
 /* ---- expressions ----------------------------------------------------------------------------- */
@@ -345,6 +370,7 @@ static bool parse_interval(parser *p, interval *iv) {
 }
 
 static void parse_names(parser *p, int close, const char *close_what, bool is_dim, uint32_t base, uint32_t *count) {
+  const char *what = is_dim ? "dimensions" : "symbols (range and runtime variables together)";
   *count = 0;
   if (p->tok.kind == close) {
     next(p);
@@ -362,11 +388,11 @@ static void parse_names(parser *p, int close, const char *close_what, bool is_di
            p->text + p->tok.start);
       return;
     }
-    name *n = &p->names[p->nnames++];
-    n->s = p->text + p->tok.start;
-    n->len = p->tok.end - p->tok.start;
-    n->is_dim = is_dim;
-    n->pos = base + *count;
+    if (base + *count >= MAP_READ_MAX_VARS) {
+      fail(p, p->tok.start, "too many variables: a map may have at most %d %s", MAP_READ_MAX_VARS, what);
+      return;
+    }
+    add_name(p, (name){p->text + p->tok.start, p->tok.end - p->tok.start, is_dim, base + *count});
     (*count)++;
     next(p);
     if (p->tok.kind == T_COMMA) {
@@ -388,8 +414,10 @@ static void skip_is_simplified(parser *p) {
   else expect(p, -1, "'true' or 'false'");
 }
 
+/* MOST: the most names the parser will hold; the hash table lives in A, or
+ * is malloc'ed when A is NULL (the caller frees p->slots). */
 static void init_parser(parser *p, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err,
-                        name *names) {
+                        name *names, arena *a, size_t most) {
   memset(p, 0, sizeof *p);
   p->text = text;
   p->pos = start;
@@ -397,6 +425,9 @@ static void init_parser(parser *p, ae_ctx *ctx, const char *text, size_t start, 
   p->ctx = ctx;
   p->err = err;
   p->names = names;
+  p->nslots = 16;
+  while (p->nslots < 2 * most) p->nslots *= 2;
+  p->slots = a ? arena_zalloc(a, p->nslots * sizeof *p->slots) : xcalloc(p->nslots, sizeof *p->slots);
   err->offset = start;
   err->message[0] = '\0';
   p->tok.end = start;
@@ -408,7 +439,8 @@ imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end
   /* at most one name per byte of input */
   size_t cap = (end - start) / 2 + 2;
   name *names = arena_array(a, cap, sizeof *names);
-  init_parser(p, ctx, text, start, end, err, names);
+  /* dims and symbols: at most MAP_READ_MAX_VARS each */
+  init_parser(p, ctx, text, start, end, err, names, a, cap < 2 * MAP_READ_MAX_VARS ? cap : 2 * MAP_READ_MAX_VARS);
 
   if (tok_is(p, "UNDEFINED")) {
     next(p);
@@ -446,6 +478,10 @@ imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end
     next(p);
   } else {
     for (;;) {
+      if (nres == MAP_READ_MAX_VARS) {
+        fail(p, p->tok.start, "too many results: a map may have at most %d", MAP_READ_MAX_VARS);
+        return NULL;
+      }
       const ae *e = parse_expr(p);
       if (!e) return NULL;
       if (nres == rcap) {
@@ -503,6 +539,10 @@ imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end
   uint32_t ncons = 0, ccap = 8;
   imap_constraint *cons = arena_array(a, ccap, sizeof *cons);
   while (have_domain && !p->failed && !at_end(p) && !tok_is(p, "is_simplified")) {
+    if (ncons == MAP_READ_MAX_VARS) {
+      fail(p, p->tok.start, "too many constraints: a map may have at most %d", MAP_READ_MAX_VARS);
+      return NULL;
+    }
     const ae *e = parse_expr(p);
     if (!e) return NULL;
     if (!tok_is(p, "in")) {
@@ -536,6 +576,66 @@ imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end
   return m;
 }
 
+/* ---- splitting a text into maps ------------------------------------------------------------ */
+
+static bool blank(const char *s, size_t from, size_t to) {
+  for (size_t i = from; i < to; i++)
+    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\f' && s[i] != '\v') return false;
+  return true;
+}
+
+/* True if [from, to) holds only whitespace and // comments. */
+static bool only_comments(const char *s, size_t from, size_t to) {
+  size_t i = from;
+  while (i < to) {
+    char c = s[i];
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') {
+      i++;
+    } else if (c == '/' && i + 1 < to && s[i + 1] == '/') {
+      while (i < to && s[i] != '\n' && s[i] != '\r') i++;
+    } else {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* End of the line starting at i (the offset of its \n or \r, or len), and
+ * the start of the next line in *next. */
+static size_t line_end(const char *s, size_t len, size_t i, size_t *next) {
+  while (i < len && s[i] != '\n' && s[i] != '\r') i++;
+  *next = i < len ? i + 1 + (s[i] == '\r' && i + 1 < len && s[i + 1] == '\n') : len;
+  return i;
+}
+
+bool map_read_next_chunk(const char *text, size_t len, size_t *pos, size_t *start, size_t *end) {
+  while (*pos < len) {
+    /* skip blank lines */
+    size_t i = *pos, next;
+    while (i < len) {
+      size_t e = line_end(text, len, i, &next);
+      if (!blank(text, i, e)) break;
+      i = next;
+    }
+    if (i >= len) break;
+    /* the chunk runs until a blank line or the end */
+    size_t s = i, e = i;
+    while (i < len) {
+      size_t le = line_end(text, len, i, &next);
+      if (blank(text, i, le)) break;
+      e = le;
+      i = next;
+    }
+    *pos = i;
+    if (only_comments(text, s, e)) continue;
+    *start = s;
+    *end = e;
+    return true;
+  }
+  *pos = len;
+  return false;
+}
+
 const ae *map_read_expr(ae_ctx *ctx, const char *text, uint32_t ndims, uint32_t nrange, uint32_t nrt,
                         map_read_error *err) {
   uint32_t n = ndims + nrange + nrt;
@@ -543,15 +643,14 @@ const ae *map_read_expr(ae_ctx *ctx, const char *text, uint32_t ndims, uint32_t 
   char *buf = xcalloc(n ? n : 1, 16);
   parser P, *p = &P;
   size_t len = strlen(text);
-  init_parser(p, ctx, text, 0, len, err, names);
+  init_parser(p, ctx, text, 0, len, err, names, NULL, n);
   for (uint32_t i = 0; i < n; i++) {
     char *s = buf + 16 * (size_t)i;
     if (i < ndims) snprintf(s, 16, "d%u", i);
     else if (i < ndims + nrange) snprintf(s, 16, "s%u", i - ndims);
     else snprintf(s, 16, "rt%u", i - ndims - nrange);
-    names[i] = (name){s, strlen(s), i < ndims, i < ndims ? i : i - ndims};
+    add_name(p, (name){s, strlen(s), i < ndims, i < ndims ? i : i - ndims});
   }
-  p->nnames = n;
   const ae *e = parse_expr(p);
   if (e && !at_end(p)) {
     char d[64];
@@ -559,6 +658,7 @@ const ae *map_read_expr(ae_ctx *ctx, const char *text, uint32_t ndims, uint32_t 
     fail(p, p->tok.start, "unexpected %s after the expression", d);
     e = NULL;
   }
+  free(p->slots);
   free(names);
   free(buf);
   return p->failed ? NULL : e;

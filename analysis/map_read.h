@@ -35,11 +35,23 @@ typedef struct {
  * expressions built. */
 #define MAP_READ_MAX_NESTING 256
 #define MAP_READ_MAX_DEPTH 1000
+/* Variables of one map: at most this many dimensions, and this many symbols
+ * (range and runtime variables together); also the limit on results and on
+ * constraints. (The analysis produces at most HLO_MAX_RANK = 1024 dimensions;
+ * the simplifier's cost grows faster than linearly with these counts.) */
+#define MAP_READ_MAX_VARS 4096
 
 /* Reads exactly one map from text[start, end) (anything but whitespace and
  * comments after it is an error). Returns NULL and fills *err on error.
  * The map is allocated in `a`, its expressions in `ctx`. */
 imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err);
+
+/* Splits a text holding several maps separated by blank lines (lines of
+ * whitespace only; a line ends at \n, \r\n or a bare \r), as hloidx --map
+ * reads its input: finds the first chunk at or after *pos that holds more
+ * than whitespace and // comments, sets [*start, *end) to it and *pos past
+ * it, and returns true; false when there is none. */
+bool map_read_next_chunk(const char *text, size_t len, size_t *pos, size_t *start, size_t *end);
 
 /* Reads one expression over the canonical names d<i> (i < ndims), s<j>
  * (j < nrange) and rt<k> (k < nrt); for tests and tools. */

@@ -38,7 +38,8 @@ static imap *simplified(imap *m, tl_error *err) {
   ae_ctx_set_node_limit(c, old);
   ae_ctx_clear_status(c);
   if (st != SIMPLIFY_OK)
-    return fail(err, TL_TOO_LARGE, "analysis too large: simplifying the layout map exceeds the size limits");
+    return fail(err, TL_TOO_LARGE, "analysis too large for the layout map: simplifying it exceeds the budget of %zu expression nodes",
+                TL_NODE_BUDGET);
   return m;
 }
 

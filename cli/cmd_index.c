@@ -98,6 +98,7 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
     for (long id = lo; id < hi; id++) {
       ii_indexing x;
       ii_error err;
+      ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
       ii_status st = index_query(r, in, o2i, id, &x, &err);
       if (st != II_OK) {
         index_report_error(r, in, &err);

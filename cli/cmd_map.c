@@ -1,7 +1,8 @@
 /* hloidx --map: read indexing maps in XLA's text form, simplify each and
  * print it back in XLA's form.
  *
- * Input: maps separated by blank lines (a line holding only whitespace);
+ * Input: maps separated by blank lines (a line holding only whitespace; lines
+ * end at \n, \r\n or a bare \r, see map_read_next_chunk);
  * `//` comments are ignored. Each map is simplified exactly like XLA's
  * IndexingMap::Simplify() (replace-points mode, indexing-semantics.md §6.5).
  * Unused symbols are NOT removed: XLA's Simplify() keeps them, and so does
@@ -29,45 +30,11 @@
  * expression nodes than this is reported as too large. */
 #define MAP_NODE_BUDGET ((size_t)4 << 20)
 
-static bool blank_line(const char *s, size_t from, size_t to) {
-  for (size_t i = from; i < to; i++)
-    if (s[i] != ' ' && s[i] != '\t' && s[i] != '\r' && s[i] != '\f' && s[i] != '\v') return false;
-  return true;
-}
-
-/* True if [from, to) holds only whitespace and // comments. */
-static bool only_comments(const char *s, size_t from, size_t to) {
-  size_t i = from;
-  while (i < to) {
-    char c = s[i];
-    if (c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v') {
-      i++;
-    } else if (c == '/' && i + 1 < to && s[i + 1] == '/') {
-      while (i < to && s[i] != '\n') i++;
-    } else {
-      return false;
-    }
-  }
-  return true;
-}
-
 static int run_file(const source_file *src, ae_ctx *ctx, arena *scratch, strbuf *out, int *nprinted) {
   int rc = 0;
   const char *s = src->data;
-  size_t n = src->len, pos = 0;
-  while (pos < n) {
-    /* a chunk runs until a blank line or the end */
-    size_t start = pos, end = pos;
-    while (end < n) {
-      size_t eol = end;
-      while (eol < n && s[eol] != '\n') eol++;
-      if (blank_line(s, end, eol) && end > start) break;
-      end = eol < n ? eol + 1 : eol;
-      if (blank_line(s, start, end)) start = end; /* leading blank lines */
-    }
-    pos = end < n ? end + 1 : end;
-    if (only_comments(s, start, end)) continue;
-
+  size_t pos = 0, start, end;
+  while (map_read_next_chunk(s, src->len, &pos, &start, &end)) {
     arena_reset(scratch);
     map_read_error err;
     imap *m = map_read(scratch, ctx, s, start, end, &err);
@@ -82,7 +49,10 @@ static int run_file(const source_file *src, ae_ctx *ctx, arena *scratch, strbuf 
     ae_ctx_set_node_limit(ctx, 0);
     ae_ctx_clear_status(ctx);
     if (st != SIMPLIFY_OK) {
-      diag_error(src, start, "analysis too large: the simplification of this map exceeds the size limits");
+      char msg[160];
+      snprintf(msg, sizeof msg, "analysis too large for this map: simplifying it exceeds the budget of %zu expression nodes",
+               MAP_NODE_BUDGET);
+      diag_error(src, start, msg);
       rc = 1;
       continue;
     }

@@ -84,6 +84,12 @@ static bool unmap_file(char *data) {
   return false;
 }
 
+static int too_large(const char *name, unsigned long long size, bool exact) {
+  fprintf(stderr, "%s:1:1: error: input too large: %s%llu bytes (the limit is %llu bytes, 2 GiB)\n", name,
+          exact ? "" : "more than ", size, (unsigned long long)SOURCE_MAX_BYTES);
+  return 1;
+}
+
 struct source_memo {
   size_t off, line, start; /* a byte offset, its 1-based line, the offset of that line's start */
   bool cr_known, has_cr;   /* whether the data holds a '\r' (else lines end at '\n' only) */
@@ -110,8 +116,12 @@ int source_read(const char *path, source_file *out) {
   /* A regular file is read into one buffer of its size (plus one byte to
    * see the end); other inputs grow the buffer as they come. */
   struct stat st;
-  if (!is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
-      (unsigned long long)st.st_size < (unsigned long long)(SIZE_MAX / 2)) {
+  bool regular = !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
+  if (regular && (unsigned long long)st.st_size > (unsigned long long)SOURCE_MAX_BYTES) {
+    fclose(f);
+    return too_large(out->name, (unsigned long long)st.st_size, true);
+  }
+  if (regular && st.st_size > 0) {
     char *mapped = map_file(fileno(f), (size_t)st.st_size);
     if (mapped) {
       fclose(f);
@@ -126,6 +136,11 @@ int source_read(const char *path, source_file *out) {
   for (;;) {
     size_t n = fread(buf + len, 1, cap - len, f);
     len += n;
+    if (len > SOURCE_MAX_BYTES) {
+      free(buf);
+      if (!is_stdin) fclose(f);
+      return too_large(out->name, SOURCE_MAX_BYTES, false);
+    }
     if (len < cap) {
       if (ferror(f)) {
         fprintf(stderr, "hloidx: error: cannot read %s: %s\n", out->name, strerror(errno));
@@ -135,7 +150,8 @@ int source_read(const char *path, source_file *out) {
       }
       break;
     }
-    cap *= 2;
+    /* grow, but read at most one byte past the limit */
+    cap = cap > SOURCE_MAX_BYTES / 2 ? SOURCE_MAX_BYTES + 1 : cap * 2;
     buf = xrealloc(buf, cap + SOURCE_PADDING);
   }
   if (!is_stdin) fclose(f);

@@ -8,6 +8,10 @@
  * end without a bounds check. */
 #define SOURCE_PADDING 64
 
+/* Largest input accepted: 2 GiB. Token lengths and counts of the IR are
+ * 32-bit; a larger input is rejected before it is read. */
+#define SOURCE_MAX_BYTES ((size_t)1 << 31)
+
 typedef struct {
   const char *name; /* as given on the command line; "<stdin>" for '-' */
   char *data;       /* len bytes followed by SOURCE_PADDING NUL bytes */
@@ -19,7 +23,8 @@ typedef struct {
 } source_file;
 
 /* Reads PATH ("-" = standard input). Returns 0, or prints
- * "hloidx: error: ..." and returns 1. */
+ * "hloidx: error: ..." (cannot open or read) or "NAME:1:1: error: input too
+ * large ..." (more than SOURCE_MAX_BYTES) and returns 1. */
 int source_read(const char *path, source_file *out);
 void source_free(source_file *s);
 

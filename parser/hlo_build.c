@@ -146,7 +146,7 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
   }
   int64_t *dv = arena_array(P->a, (size_t)rank, sizeof *dv);
   bool any_dyn = false;
-  const pc_dim *src = &PC_AT(P->dims, pc_dim, dims.b);
+  const pc_dim *src = rank ? &PC_AT(P->dims, pc_dim, dims.b) : NULL; /* no dims: the vector may be empty (NULL) */
   int64_t elems = 1;
   bool overflow = false;
   for (int i = 0; i < rank; i++) {
@@ -389,7 +389,7 @@ int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, pc_loc loc, const 
   case 'T': {
     size_t n = r.e - r.b;
     hlo_tile *v = arena_array(P->a, n, sizeof *v);
-    memcpy(v, &PC_AT(P->tiles, hlo_tile, r.b), n * sizeof *v);
+    if (n) memcpy(v, &PC_AT(P->tiles, hlo_tile, r.b), n * sizeof *v);
     L->tiles = v;
     L->n_tiles = (int)n;
     P->tiles.n = r.b;
@@ -410,7 +410,7 @@ int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, pc_loc loc, const 
   case 'C': {
     size_t n = r.e - r.b;
     hlo_split_config *v = arena_array(P->a, n, sizeof *v);
-    memcpy(v, &PC_AT(P->splits, hlo_split_config, r.b), n * sizeof *v);
+    if (n) memcpy(v, &PC_AT(P->splits, hlo_split_config, r.b), n * sizeof *v);
     L->split_configs = v;
     L->n_split_configs = (int)n;
     P->splits.n = r.b;
@@ -733,7 +733,9 @@ int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const h
     cc->root = in;
     in->root_marked = true;
   }
-  if (pc_attrs_apply(P, in, &PC_AT(P->attrs, pc_attr, attrs.b), (int)(attrs.e - attrs.b)) < 0) return -1;
+  /* (no attributes: the vector may still be unallocated, and NULL + 0 is undefined) */
+  const pc_attr *av = attrs.e > attrs.b ? &PC_AT(P->attrs, pc_attr, attrs.b) : NULL;
+  if (pc_attrs_apply(P, in, av, (int)(attrs.e - attrs.b)) < 0) return -1;
   P->attrs.n = attrs.b;
   return finish_instr(P, in, shape);
 }

@@ -634,10 +634,20 @@ static int check_combiner(vctx *V, const hlo_instr *in, int n) {
   return check_called_arity(V, in, HLO_CALL_TO_APPLY, n);
 }
 
+/* fusion / call: the operands are the parameters of the called computation,
+ * and its root gives the result (the analysis composes maps through them). */
 static int check_called_params(vctx *V, const hlo_instr *in, const hlo_computation *c) {
+  char sa[200], sb[200];
   if (c->n_params != in->n_operands)
     return fail(V, in->offset, "%s '%s' has %d operands, but the called computation '%s' has %d parameters",
                 in->opcode_text, in->name, in->n_operands, c->name, c->n_params);
+  for (int k = 0; k < c->n_params; k++)
+    if (c->params[k] && !hlo_shape_compatible(in->operands[k]->shape, c->params[k]->shape))
+      return fail(V, in->offset, "%s '%s': operand %d has shape %s, but parameter %d of '%s' has shape %s",
+                  in->opcode_text, in->name, k, SH(in->operands[k]->shape), k, c->name, SH2(c->params[k]->shape));
+  if (c->root && !hlo_shape_compatible(in->shape, c->root->shape))
+    return fail(V, in->offset, "%s '%s' has shape %s, but the root '%s' of '%s' has shape %s", in->opcode_text,
+                in->name, SH(in->shape), c->root->name, c->name, SH2(c->root->shape));
   return 0;
 }
 
@@ -961,6 +971,137 @@ static int check_async_callees(vctx *V, const hlo_module *m) {
   return rc;
 }
 
+/* ---- cycles ------------------------------------------------------------------
+ * The operand graph of a computation (operands and control predecessors) and
+ * the call graph of the module must be acyclic: an instruction that is its
+ * own operand, or a computation that calls itself through calls=, to_apply=,
+ * body=, ..., has no meaning (XLA rejects both). Both walks are iterative,
+ * so that a chain of 50,000 instructions or computations needs no deep C
+ * stack. */
+
+typedef struct walk_frame {
+  int node;  /* instruction index in the computation / computation index in the module */
+  int edge;  /* next edge to follow */
+  int edge2; /* call graph: next called computation of instruction `edge` */
+} walk_frame;
+
+static void *walk_alloc(size_t n, size_t size) {
+  void *p = calloc(n ? n : 1, size);
+  if (!p) {
+    fputs("hloidx: internal error: out of memory\n", stderr);
+    exit(3);
+  }
+  return p;
+}
+
+/* Appends " -> NAME" (or the first NAME) to buf while it fits; "..." once. */
+static void path_add(char *buf, size_t cap, const char *name, bool *full) {
+  size_t w = strlen(buf);
+  if (*full) return;
+  if (w + strlen(name) + 12 > cap) {
+    snprintf(buf + w, cap - w, " -> ...");
+    *full = true;
+    return;
+  }
+  snprintf(buf + w, cap - w, "%s%s", w ? " -> " : "", name);
+}
+
+static const hlo_instr *operand_edge(const hlo_instr *in, int k) {
+  if (k < in->n_operands) return in->operands[k];
+  k -= in->n_operands;
+  return k < in->n_control_predecessors ? in->control_predecessors[k] : NULL;
+}
+
+static int check_operand_cycles(vctx *V, const hlo_computation *comp) {
+  int n = comp->n_instrs, rc = 0;
+  unsigned char *state = walk_alloc((size_t)n, 1); /* 0 new, 1 on the path, 2 done */
+  walk_frame *st = walk_alloc((size_t)n, sizeof *st);
+  for (int r = 0; r < n && rc == 0; r++) {
+    if (state[r]) continue;
+    int top = 0;
+    st[0] = (walk_frame){r, 0, 0};
+    state[r] = 1;
+    while (top >= 0 && rc == 0) {
+      walk_frame *f = &st[top];
+      const hlo_instr *in = comp->instrs[f->node];
+      const hlo_instr *next = operand_edge(in, f->edge);
+      if (!next) {
+        state[f->node] = 2;
+        top--;
+        continue;
+      }
+      f->edge++;
+      if (next->parent != comp) continue; /* (the parser resolves operands within the computation) */
+      int j = next->index;
+      if (state[j] == 2) continue;
+      if (state[j] == 0) {
+        state[j] = 1;
+        st[++top] = (walk_frame){j, 0, 0};
+        continue;
+      }
+      /* a cycle: from j on the path down to `in`, then back to j */
+      char path[HLO_ERROR_MESSAGE_MAX - 120] = "";
+      bool full = false;
+      int from = top;
+      while (from > 0 && st[from].node != j) from--;
+      for (int k = from; k <= top; k++) path_add(path, sizeof path, comp->instrs[st[k].node]->name, &full);
+      path_add(path, sizeof path, next->name, &full);
+      rc = fail(V, in->offset, "'%s' depends on itself: the operands of computation '%s' form a cycle (%s)",
+                next->name, comp->name, path);
+    }
+  }
+  free(st);
+  free(state);
+  return rc;
+}
+
+static int check_call_cycles(vctx *V, const hlo_module *m) {
+  int n = m->n_computations, rc = 0;
+  unsigned char *state = walk_alloc((size_t)n, 1);
+  walk_frame *st = walk_alloc((size_t)n, sizeof *st);
+  for (int r = 0; r < n && rc == 0; r++) {
+    if (state[r]) continue;
+    int top = 0;
+    st[0] = (walk_frame){r, 0, 0};
+    state[r] = 1;
+    while (top >= 0 && rc == 0) {
+      walk_frame *f = &st[top];
+      const hlo_computation *c = m->computations[f->node];
+      if (f->edge >= c->n_instrs) {
+        state[f->node] = 2;
+        top--;
+        continue;
+      }
+      const hlo_instr *in = c->instrs[f->edge];
+      if (f->edge2 >= in->n_called) {
+        f->edge++;
+        f->edge2 = 0;
+        continue;
+      }
+      const hlo_computation *callee = in->called[f->edge2++];
+      if (!callee || callee->module != m) continue;
+      int j = callee->index;
+      if (state[j] == 2) continue;
+      if (state[j] == 0) {
+        state[j] = 1;
+        st[++top] = (walk_frame){j, 0, 0};
+        continue;
+      }
+      char path[HLO_ERROR_MESSAGE_MAX - 120] = "";
+      bool full = false;
+      int from = top;
+      while (from > 0 && st[from].node != j) from--;
+      for (int k = from; k <= top; k++) path_add(path, sizeof path, m->computations[st[k].node]->name, &full);
+      path_add(path, sizeof path, callee->name, &full);
+      rc = fail(V, in->offset, "computation '%s' calls itself: '%s' closes a cycle of called computations (%s)",
+                callee->name, in->name, path);
+    }
+  }
+  free(st);
+  free(state);
+  return rc;
+}
+
 int hlo_verify_module(const hlo_module *m, hlo_error *err) {
   vctx V = {m, err};
   char sa[200], sb[200];
@@ -972,7 +1113,9 @@ int hlo_verify_module(const hlo_module *m, hlo_error *err) {
                    SH(comp->signature_result), comp->name, SH2(comp->root->shape), comp->root->name);
     for (int i = 0; i < comp->n_instrs; i++)
       if (check_instr(&V, comp->instrs[i]) < 0) return 1;
+    if (check_operand_cycles(&V, comp) < 0) return 1;
   }
+  if (check_call_cycles(&V, m) < 0) return 1;
   /* an async computation belongs to one async chain */
   if (check_async_callees(&V, m) < 0) return 1;
   if (m->has_entry_layout) {

@@ -1,0 +1,107 @@
+/* Fuzz entry point: parser + instruction indexing + layouts (the path of
+ * hloidx --all, driven through the library APIs so that the analysis is
+ * fuzzed independently of the CLI).
+ *
+ * For every instruction of every computation of every module: output-to-
+ * input indexing for each output and input-to-output indexing for each
+ * operand, logical and physical (minor_to_major), printed in both layouts;
+ * for the out2in maps also the tiled composition (--physical=tiled) between
+ * the output's and the operand's tiled layouts. Ids just outside the valid
+ * range are queried too (they must be rejected, not crash). The text limit
+ * stays at its default, as in the CLI. */
+#include <stdio.h>
+
+#include "../parser/arena.h"
+#include "fuzz_common.h"
+#include "hlo_ir.h"
+#include "instr_indexing.h"
+#include "map_print.h"
+#include "strbuf.h"
+#include "tiled_layout.h"
+
+/* Ids queried per instruction and direction (the rest behave alike and
+ * would only slow the fuzzer down on wide tuples). */
+#define MAX_IDS 16
+
+static const hlo_shape *array_of(const hlo_shape *s) {
+  return s->type == HLO_TUPLE || s->type == HLO_BUFFER ? NULL : s;
+}
+
+static void print_all(ii_ctx *c, strbuf *b, const ii_indexing *x) {
+  static const map_print_opts multi = {true, 2}, single = {false, 0};
+  ii_print_indexing(c, b, x, &multi);
+  ii_print_indexing(c, b, x, &single);
+  (void)ii_indexing_text_nodes(x);
+}
+
+/* out2in sets of output `out_id` composed into tiled coordinates. */
+static void tiled(ii_ctx *c, strbuf *b, const hlo_instr *in, int64_t out_id, const ii_indexing *x) {
+  const hlo_shape *from = array_of(in->shape->type == HLO_TUPLE && out_id < in->shape->n_elems
+                                       ? in->shape->elems[out_id]
+                                       : in->shape);
+  if (!from) return;
+  arena *a = ii_ctx_arena(c);
+  tl_layout lf;
+  tl_error err;
+  if (!tl_analyze(a, from, &lf, &err)) return;
+  for (uint32_t k = 0; k < x->n && k < (uint32_t)in->n_operands; k++) {
+    const hlo_shape *to = array_of(in->operands[k]->shape);
+    if (!to) continue;
+    tl_layout lt;
+    if (!tl_analyze(a, to, &lt, &err)) continue;
+    const ii_set *s = &x->sets[k];
+    for (uint32_t j = 0; j < s->n; j++) {
+      imap *m = tl_compose_tiled(a, &lf, s->items[j]->map, &lt, &err);
+      if (m) map_print(b, m, &(map_print_opts){false, 0});
+    }
+  }
+}
+
+static void analyze_instr(ii_ctx *c, strbuf *b, const hlo_instr *in) {
+  ii_indexing x;
+  ii_error err;
+  int64_t nout = ii_num_outputs(in);
+  for (int phys = 0; phys < 2; phys++) {
+    for (int64_t k = -1; k <= nout && k <= MAX_IDS; k++) {
+      ii_ctx_reset(c);
+      ii_status st = (phys ? ii_o2i_physical : ii_o2i)(c, in, k, &x, &err);
+      if (st == II_OK) {
+        print_all(c, b, &x);
+        if (!phys) tiled(c, b, in, k, &x);
+      } else if (memchr(err.message, '\0', sizeof err.message) == NULL) {
+        abort();
+      }
+      sb_reset(b);
+    }
+    for (int64_t k = -1; k <= in->n_operands && k <= MAX_IDS; k++) {
+      ii_ctx_reset(c);
+      ii_status st = (phys ? ii_i2o_physical : ii_i2o)(c, in, k, &x, &err);
+      if (st == II_OK) print_all(c, b, &x);
+      else if (memchr(err.message, '\0', sizeof err.message) == NULL) abort();
+      sb_reset(b);
+    }
+  }
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
+  char *text = fuzz_padded_copy(data, size);
+  hlo_parse_result r;
+  hlo_error perr;
+  if (hlo_parse_file(text, size, &r, &perr) == 0) {
+    ii_ctx *c = ii_ctx_new();
+    strbuf b = STRBUF_INIT;
+    for (int i = 0; i < r.n_modules; i++) {
+      const hlo_module *m = r.modules[i];
+      for (int ci = 0; ci < m->n_computations; ci++) {
+        const hlo_computation *comp = m->computations[ci];
+        for (int k = 0; k < comp->n_instrs; k++) analyze_instr(c, &b, comp->instrs[k]);
+      }
+      ii_ctx_end_module(c);
+    }
+    sb_free(&b);
+    ii_ctx_free(c);
+    hlo_parse_result_free(&r);
+  }
+  free(text);
+  return 0;
+}

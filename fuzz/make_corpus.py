@@ -1,0 +1,95 @@
+#!/usr/bin/env python3
+"""Rebuilds the seed corpus fuzz/corpus/TARGET/ from our own testdata/.
+
+    python3 fuzz/make_corpus.py
+
+parse     every testdata/**/*.hlo file as is
+analysis  the .hlo files of testdata/indexing, examples and layout, and the
+          parser's accept_* files (valid modules the analysis can walk)
+map       every map of every testdata/**/*.map file, one map per seed (the
+          files are split at blank lines as hloidx --map splits them)
+layout    the .hlo files of testdata/layout, plus every distinct shape text
+          written in a testdata .hlo file, one per seed (fuzz_layout wraps a
+          one-line input into a module as the parameter's shape)
+
+Seed names are derived from the source file names, so a rebuild gives the
+same tree; the corpus is committed, the fuzzers' grown corpora are not."""
+import hashlib
+import os
+import re
+import shutil
+import sys
+
+ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+TESTDATA = os.path.join(ROOT, "testdata")
+CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+
+SHAPE = re.compile(
+    rb"\b(?:pred|[suf](?:1|2|4|8|16|32|64)|bf16|f8e\w+|f6e\w+|f4e\w+|c64|c128)"
+    rb"\[[0-9<=?, ]*\](?:\{[^{}\n]*\})?")
+
+
+def files(sub, ext):
+    out = []
+    for d, _, names in os.walk(os.path.join(TESTDATA, sub)):
+        out += [os.path.join(d, n) for n in names if n.endswith(ext)]
+    return sorted(out)
+
+
+def seed_name(path, suffix=""):
+    rel = os.path.relpath(path, TESTDATA)
+    return re.sub(r"[^A-Za-z0-9_.-]", "_", rel.replace(os.sep, "_")) + suffix
+
+
+def write(target, name, data):
+    d = os.path.join(CORPUS, target)
+    os.makedirs(d, exist_ok=True)
+    with open(os.path.join(d, name), "wb") as f:
+        f.write(data)
+
+
+def read(path):
+    with open(path, "rb") as f:
+        return f.read()
+
+
+def split_maps(text):
+    """The chunks hloidx --map reads: maps separated by blank lines."""
+    chunks, cur = [], []
+    for line in text.split(b"\n"):
+        if line.strip(b" \t\r\f\v") == b"":
+            if cur:
+                chunks.append(b"\n".join(cur) + b"\n")
+                cur = []
+        else:
+            cur.append(line)
+    if cur:
+        chunks.append(b"\n".join(cur) + b"\n")
+    return [c for c in chunks if any(not l.strip().startswith(b"//") for l in c.split(b"\n") if l.strip())]
+
+
+def main():
+    if os.path.isdir(CORPUS):
+        shutil.rmtree(CORPUS)
+    hlo = files("", ".hlo")
+    for p in hlo:
+        write("parse", seed_name(p), read(p))
+        rel = os.path.relpath(p, TESTDATA)
+        if rel.startswith(("indexing", "examples", "layout")) or os.path.basename(p).startswith("accept_"):
+            write("analysis", seed_name(p), read(p))
+        if rel.startswith("layout"):
+            write("layout", seed_name(p), read(p))
+    for p in files("", ".map"):
+        for i, chunk in enumerate(split_maps(read(p))):
+            write("map", seed_name(p, "_%d" % i), chunk)
+    shapes = set()
+    for p in hlo:
+        shapes.update(m.group(0) for m in SHAPE.finditer(read(p)))
+    for s in sorted(shapes):
+        write("layout", "shape_" + hashlib.sha1(s).hexdigest()[:12], s)
+    for t in sorted(os.listdir(CORPUS)):
+        print("%-9s %4d seeds" % (t, len(os.listdir(os.path.join(CORPUS, t)))))
+
+
+if __name__ == "__main__":
+    sys.exit(main())

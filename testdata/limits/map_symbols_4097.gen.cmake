@@ -1,0 +1,16 @@
+# --map: 4097 symbols (2048 range and 2049 runtime variables), one more than
+# MAP_READ_MAX_VARS allows.
+set(range "s0")
+set(domain "d0 in [0, 1], s0 in [0, 1]")
+foreach(i RANGE 1 2047)
+  string(APPEND range ", s${i}")
+  string(APPEND domain ", s${i} in [0, 1]")
+endforeach()
+set(rt "rt0")
+set(rtdomain ", rt0 in [0, 1]")
+foreach(i RANGE 1 2048)
+  string(APPEND rt ", rt${i}")
+  string(APPEND rtdomain ", rt${i} in [0, 1]")
+endforeach()
+set(INPUT "${GEN_DIR}/${GEN_NAME}.map")
+file(WRITE "${INPUT}" "// ARGS: --map\n(d0)[${range}]{${rt}} -> (d0), domain: ${domain}${rtdomain}\n")

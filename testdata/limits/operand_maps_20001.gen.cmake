@@ -1,0 +1,23 @@
+# A fusion that reads its parameter through 20,001 different slices: one
+# operand with more than II_MAX_SET (20000) distinct indexing maps.
+set(n 20001)
+set(INPUT "${GEN_DIR}/${GEN_NAME}.hlo")
+file(WRITE "${INPUT}" "// ARGS: --direction=out2in\nHloModule m\n\nfused {\n  p = f32[${n}] parameter(0)\n")
+set(names "")
+math(EXPR last "${n} - 1")
+foreach(base RANGE 0 ${last} 1000)
+  set(chunk "")
+  math(EXPR top "${base} + 999")
+  if(top GREATER last)
+    set(top ${last})
+  endif()
+  foreach(k RANGE ${base} ${top})
+    math(EXPR k1 "${k} + 1")
+    string(APPEND chunk "  x${k} = f32[1] slice(p), slice={[${k}:${k1}]}\n")
+    list(APPEND names "x${k}")
+  endforeach()
+  file(APPEND "${INPUT}" "${chunk}")
+endforeach()
+list(JOIN names ", " operands)
+file(APPEND "${INPUT}" "  ROOT c = f32[${n}] concatenate(${operands}), dimensions={0}\n}\n\n"
+                       "ENTRY e {\n  a = f32[${n}] parameter(0)\n  ROOT f = f32[${n}] fusion(a), kind=kLoop, calls=fused\n}\n")
