@@ -37,18 +37,10 @@ typedef struct {
 
 static json_state *st(index_run *r) { return r->state; }
 
-static void put_iv(strbuf *b, interval iv) {
-  sb_putc(b, '[');
-  sb_put_i64(b, iv.lo);
-  sb_puts(b, ", ");
-  sb_put_i64(b, iv.hi);
-  sb_putc(b, ']');
-}
-
 static void put_var(strbuf *b, const char *prefix, uint32_t i, interval iv, bool first) {
   if (!first) sb_puts(b, ", ");
   sb_printf(b, "{\"name\": \"%s%u\", \"interval\": ", prefix, i);
-  put_iv(b, iv);
+  map_print_interval(b, iv);
   sb_putc(b, '}');
 }
 
