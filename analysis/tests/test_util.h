@@ -140,4 +140,14 @@ __attribute__((unused)) static const char *nows(const char *s) {
   return t_keep(&b);
 }
 
+/* Seeded pseudo-random numbers (splitmix64) for the randomised tests, which
+ * must be deterministic: set rng_state to the seed, then call rnd(). */
+__attribute__((unused)) static uint64_t rng_state;
+__attribute__((unused)) static uint64_t rnd(void) {
+  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
 #endif
