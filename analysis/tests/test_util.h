@@ -150,4 +150,17 @@ __attribute__((unused)) static uint64_t rnd(void) {
   return z ^ (z >> 31);
 }
 
+/* Whether PT (ndims values, no symbols) lies in the map's domain: its
+ * dimension intervals and constraints. Tests check evaluated maps with it. */
+__attribute__((unused)) static bool dims_in_domain(const imap *m, const int64_t *pt) {
+  if (m->known_empty) return false;
+  for (uint32_t i = 0; i < m->ndims; i++)
+    if (!iv_contains(m->dim_iv[i], pt[i])) return false;
+  for (uint32_t i = 0; i < m->ncons; i++) {
+    int64_t v;
+    if (!ae_eval_point(m->cons[i].expr, pt, m->ndims, NULL, 0, &v) || !iv_contains(m->cons[i].iv, v)) return false;
+  }
+  return true;
+}
+
 #endif
