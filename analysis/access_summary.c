@@ -244,13 +244,7 @@ static bool affine(const ae *e, int64_t mult, int64_t *coef, uint32_t nd, uint32
 static imap *simplified_single(ii_ctx *c, const imap *m, const ae *e) {
   ae_ctx *ctx = ii_ctx_ae(c);
   imap *t = imap_new(ii_ctx_arena(c), ctx, m->ndims, m->nrange, m->nrt, m->dim_iv, m->sym_iv, 1, &e);
-  size_t old = ae_ctx_node_limit(ctx);
-  ae_ctx_clear_status(ctx);
-  ae_ctx_set_node_limit(ctx, ae_ctx_node_count(ctx) + NODE_BUDGET);
-  simplify_status st = imap_simplify(t, SIMPLIFY_REPLACE_POINTS, NULL);
-  ae_ctx_set_node_limit(ctx, old);
-  ae_ctx_clear_status(ctx);
-  return st == SIMPLIFY_OK ? t : NULL;
+  return imap_simplify_budgeted(t, SIMPLIFY_REPLACE_POINTS, NODE_BUDGET) == SIMPLIFY_OK ? t : NULL;
 }
 
 typedef struct {
@@ -758,13 +752,7 @@ static as_coalescing member_step(ii_ctx *c, const imap *m, const int64_t *sizes)
     imap_add_constraint(t, m->cons[k].expr, m->cons[k].iv);
     imap_add_constraint(t, ae_subst(ctx, m->cons[k].expr, shift, m->ndims, NULL, 0), m->cons[k].iv);
   }
-  size_t old = ae_ctx_node_limit(ctx);
-  ae_ctx_clear_status(ctx);
-  ae_ctx_set_node_limit(ctx, ae_ctx_node_count(ctx) + NODE_BUDGET);
-  simplify_status st = imap_simplify(t, SIMPLIFY_REPLACE_POINTS, NULL);
-  ae_ctx_set_node_limit(ctx, old);
-  ae_ctx_clear_status(ctx);
-  if (st != SIMPLIFY_OK || t->known_empty) return na;
+  if (imap_simplify_budgeted(t, SIMPLIFY_REPLACE_POINTS, NODE_BUDGET) != SIMPLIFY_OK || t->known_empty) return na;
   const ae *r = t->results[0];
   if (r->kind != AE_CONST) return (as_coalescing){AS_COAL_IRREGULAR, 0};
   return (as_coalescing){r->value == 1 ? AS_COAL_YES : AS_COAL_STRIDE, r->value};

@@ -67,7 +67,7 @@ static void pe(strbuf *b, const ae *e, bool wrap, uint32_t nrange) {
 
 void map_print_expr(strbuf *b, const ae *e, uint32_t nrange) { pe(b, e, false, nrange); }
 
-static void put_iv(strbuf *b, interval iv) {
+void map_print_interval(strbuf *b, interval iv) {
   sb_putc(b, '[');
   sb_put_i64(b, iv.lo);
   sb_puts(b, ", ");
@@ -78,7 +78,7 @@ static void put_iv(strbuf *b, interval iv) {
 void map_print_constraint(strbuf *b, const ae *e, interval iv, uint32_t nrange) {
   pe(b, e, false, nrange);
   sb_puts(b, " in ");
-  put_iv(b, iv);
+  map_print_interval(b, iv);
 }
 
 void map_print_header(strbuf *b, const imap *m) {
@@ -153,7 +153,7 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
       put_sym(b, i - m->ndims, m->nrange);
     }
     sb_puts(b, " in ");
-    put_iv(b, i < m->ndims ? m->dim_iv[i] : m->sym_iv[i - m->ndims]);
+    map_print_interval(b, i < m->ndims ? m->dim_iv[i] : m->sym_iv[i - m->ndims]);
     if (i + 1 < nv || m->ncons) sb_puts(b, sep);
   }
   if (m->ncons == 0) return;

@@ -27,6 +27,9 @@ typedef struct {
 
 /* §2.4. Symbol position p prints as s<p> if p < nrange, else rt<p-nrange>. */
 void map_print_expr(strbuf *b, const ae *e, uint32_t nrange);
+/* `[lo, hi]`: the interval as the domain prints it (also used by the JSON
+ * output, so that both write intervals the same way). */
+void map_print_interval(strbuf *b, interval iv);
 /* `<expr> in [lo, hi]` */
 void map_print_constraint(strbuf *b, const ae *e, interval iv, uint32_t nrange);
 /* `(d0, d1)[s0]{rt0} -> (results)` */

@@ -22,6 +22,19 @@ static ii_status reduce_shapes(const hlo_instr *in, const hlo_shape **pin, const
   return II_OK;
 }
 
+/* The out2in result of reduce and reduce-window (same operand layout: n
+ * inputs, then n init values): every input gets input_map, every init
+ * value the scalar map over the output o. */
+static void inputs_and_inits(ii_ctx *c, const hlo_instr *in, const hlo_shape *o, imap *input_map, ii_indexing *out) {
+  uint32_t n = (uint32_t)in->n_operands / 2;
+  imap *init_map = ii_scalar_map(c, o);
+  ii_indexing_init(c, out, 2 * n);
+  for (uint32_t k = 0; k < n; k++) {
+    ii_add(c, out, k, input_map);
+    ii_add(c, out, n + k, init_map);
+  }
+}
+
 ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
   const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
@@ -37,14 +50,7 @@ ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_err
     }
   }
   if (nd != rout) return ii_fail(err, in, "reduce '%s': the result rank does not match the kept dimensions", in->name);
-  uint32_t n = (uint32_t)in->n_operands / 2;
-  imap *input_map = ii_map(c, rout, ii_dims(o), nsym, sym_sizes, rin, res);
-  imap *init_map = ii_scalar_map(c, o);
-  ii_indexing_init(c, out, 2 * n);
-  for (uint32_t k = 0; k < n; k++) {
-    ii_add(c, out, k, input_map);
-    ii_add(c, out, n + k, init_map);
-  }
+  inputs_and_inits(c, in, o, ii_map(c, rout, ii_dims(o), nsym, sym_sizes, rin, res), out);
   return II_OK;
 }
 
@@ -118,13 +124,7 @@ ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out,
   imap *w;
   ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(o), in->window, &w);
   if (st != II_OK) return st;
-  uint32_t n = (uint32_t)in->n_operands / 2;
-  imap *init_map = ii_scalar_map(c, o);
-  ii_indexing_init(c, out, 2 * n);
-  for (uint32_t k = 0; k < n; k++) {
-    ii_add(c, out, k, w);
-    ii_add(c, out, n + k, init_map);
-  }
+  inputs_and_inits(c, in, o, w, out);
   return II_OK;
 }
 

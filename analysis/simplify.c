@@ -823,3 +823,14 @@ simplify_status imap_simplify(imap *m, simplify_mode mode, bool *changed) {
   if (changed) *changed = any;
   return aborted ? SIMPLIFY_TOO_LARGE : SIMPLIFY_OK;
 }
+
+simplify_status imap_simplify_budgeted(imap *m, simplify_mode mode, size_t node_budget) {
+  ae_ctx *c = m->ctx;
+  size_t old = ae_ctx_node_limit(c);
+  ae_ctx_clear_status(c);
+  ae_ctx_set_node_limit(c, ae_ctx_node_count(c) + node_budget);
+  simplify_status st = imap_simplify(m, mode, NULL);
+  ae_ctx_set_node_limit(c, old);
+  ae_ctx_clear_status(c);
+  return st;
+}

@@ -34,6 +34,11 @@ typedef enum {
 /* XLA's IndexingMap::Simplify(mode). *changed (may be NULL) tells whether
  * constraints, intervals or results changed. Does not remove symbols. */
 simplify_status imap_simplify(imap *m, simplify_mode mode, bool *changed);
+/* imap_simplify under a budget of node_budget new expression nodes in
+ * m->ctx (one place for the save / set / simplify / restore dance the
+ * callers all need): the context's previous node limit is restored and its
+ * status cleared afterwards. SIMPLIFY_TOO_LARGE when the budget was crossed. */
+simplify_status imap_simplify_budgeted(imap *m, simplify_mode mode, size_t node_budget);
 
 /* Expression-level access: an evaluator/simplifier bound to a map. It reads
  * the map's current intervals (and constraints when use_constraints) and

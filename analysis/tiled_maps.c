@@ -30,14 +30,7 @@ static interval *size_ivs(arena *a, int n, const int64_t *sizes) {
 
 /* imap_simplify (replace-points mode) under a node budget. */
 static imap *simplified(imap *m, tl_error *err) {
-  ae_ctx *c = m->ctx;
-  size_t old = ae_ctx_node_limit(c);
-  ae_ctx_clear_status(c);
-  ae_ctx_set_node_limit(c, ae_ctx_node_count(c) + TL_NODE_BUDGET);
-  simplify_status st = imap_simplify(m, SIMPLIFY_REPLACE_POINTS, NULL);
-  ae_ctx_set_node_limit(c, old);
-  ae_ctx_clear_status(c);
-  if (st != SIMPLIFY_OK)
+  if (imap_simplify_budgeted(m, SIMPLIFY_REPLACE_POINTS, TL_NODE_BUDGET) != SIMPLIFY_OK)
     return fail(err, TL_TOO_LARGE, "analysis too large for the layout map: simplifying it exceeds the budget of %zu expression nodes",
                 TL_NODE_BUDGET);
   return m;

@@ -43,12 +43,7 @@ static int run_file(const source_file *src, ae_ctx *ctx, arena *scratch, strbuf 
       rc = 1;
       continue;
     }
-    ae_ctx_clear_status(ctx);
-    ae_ctx_set_node_limit(ctx, ae_ctx_node_count(ctx) + MAP_NODE_BUDGET);
-    simplify_status st = imap_simplify(m, SIMPLIFY_REPLACE_POINTS, NULL);
-    ae_ctx_set_node_limit(ctx, 0);
-    ae_ctx_clear_status(ctx);
-    if (st != SIMPLIFY_OK) {
+    if (imap_simplify_budgeted(m, SIMPLIFY_REPLACE_POINTS, MAP_NODE_BUDGET) != SIMPLIFY_OK) {
       char msg[160];
       snprintf(msg, sizeof msg, "analysis too large for this map: simplifying it exceeds the budget of %zu expression nodes",
                MAP_NODE_BUDGET);

@@ -37,18 +37,25 @@ typedef struct {
 
 static json_state *st(index_run *r) { return r->state; }
 
-static void put_iv(strbuf *b, interval iv) {
-  sb_putc(b, '[');
-  sb_put_i64(b, iv.lo);
-  sb_puts(b, ", ");
-  sb_put_i64(b, iv.hi);
-  sb_putc(b, ']');
+/* The start of an element of one of the document's arrays (modules,
+ * instructions, blocks): a comma unless it is the array's first element,
+ * then OPEN (newline, indentation, the element's opening). */
+static void begin_element(strbuf *b, bool *first, const char *open) {
+  if (!*first) sb_putc(b, ',');
+  *first = false;
+  sb_puts(b, open);
+}
+
+/* `, "KEY": "VALUE"` (VALUE escaped by json_cstr). */
+static void put_str_field(strbuf *b, const char *key, const char *value) {
+  sb_printf(b, ", \"%s\": ", key);
+  json_cstr(b, value);
 }
 
 static void put_var(strbuf *b, const char *prefix, uint32_t i, interval iv, bool first) {
   if (!first) sb_puts(b, ", ");
   sb_printf(b, "{\"name\": \"%s%u\", \"interval\": ", prefix, i);
-  put_iv(b, iv);
+  map_print_interval(b, iv);
   sb_putc(b, '}');
 }
 
@@ -112,8 +119,7 @@ static void put_map(index_run *r, const imap *m, const ii_operand *member) {
     sb_reset(t);
     ii_rt_text(t, member->rt[j].instr);
     json_str(b, sb_str(t), t->len);
-    sb_puts(b, ", \"instr_name\": ");
-    json_cstr(b, member->rt[j].instr->name);
+    put_str_field(b, "instr_name", member->rt[j].instr->name);
     sb_puts(b, ", \"map\": ");
     put_map(r, member->rt[j].map, NULL);
     sb_putc(b, '}');
@@ -147,8 +153,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   json_state *s = st(r);
   strbuf *b = &r->out;
   open_dir(r, o2i ? 0 : 1);
-  sb_puts(b, s->first_block ? "\n      {" : ",\n      {");
-  s->first_block = false;
+  begin_element(b, &s->first_block, "\n      {");
   sb_printf(b, "\"%s\": %ld, \"error\": ", o2i ? "output" : "operand", id);
   if (status != II_OK) json_cstr(b, err->message);
   else sb_puts(b, "null");
@@ -158,10 +163,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   for (long k = 0; k < n; k++) {
     sb_puts(b, k ? ",\n        {" : "\n        {");
     sb_printf(b, "\"%s\": %ld", o2i ? "operand" : "output", k);
-    if (o2i && k < in->n_operands) {
-      sb_puts(b, ", \"name\": ");
-      json_cstr(b, in->operands[k]->name);
-    }
+    if (o2i && k < in->n_operands) put_str_field(b, "name", in->operands[k]->name);
     sb_puts(b, ", \"maps\": [");
     if (unknown) {
       sb_puts(b, "\n          ");
@@ -192,11 +194,9 @@ static void begin(index_run *r) {
 static void module_begin(index_run *r) {
   json_state *s = st(r);
   strbuf *b = &r->out;
-  sb_puts(b, s->first_module ? "\n  {\"name\": " : ",\n  {\"name\": ");
-  s->first_module = false;
+  begin_element(b, &s->first_module, "\n  {\"name\": ");
   json_cstr(b, r->module->name);
-  sb_puts(b, ", \"file\": ");
-  json_cstr(b, r->src->name);
+  put_str_field(b, "file", r->src->name);
   sb_puts(b, ",\n   \"instructions\": [");
   s->first_instr = true;
 }
@@ -204,13 +204,10 @@ static void module_begin(index_run *r) {
 static void instr(index_run *r, const hlo_instr *in) {
   json_state *s = st(r);
   strbuf *b = &r->out;
-  sb_puts(b, s->first_instr ? "\n    {\"computation\": " : ",\n    {\"computation\": ");
-  s->first_instr = false;
+  begin_element(b, &s->first_instr, "\n    {\"computation\": ");
   json_cstr(b, in->parent->name);
-  sb_puts(b, ", \"name\": ");
-  json_cstr(b, in->name);
-  sb_puts(b, ", \"opcode\": ");
-  json_cstr(b, in->opcode_text);
+  put_str_field(b, "name", in->name);
+  put_str_field(b, "opcode", in->opcode_text);
   sb_puts(b, ", \"shape\": ");
   size_t need = hlo_shape_format(in->shape, NULL, 0);
   char *shape = xmalloc(need + 1);

@@ -20,13 +20,7 @@
 #define NODE_BUDGET ((size_t)4 << 20) /* as cli/cmd_map.c */
 
 static bool budgeted_simplify(imap *m, simplify_mode mode) {
-  ae_ctx *ctx = m->ctx;
-  ae_ctx_clear_status(ctx);
-  ae_ctx_set_node_limit(ctx, ae_ctx_node_count(ctx) + NODE_BUDGET);
-  simplify_status st = imap_simplify(m, mode, NULL);
-  ae_ctx_set_node_limit(ctx, 0);
-  ae_ctx_clear_status(ctx);
-  return st == SIMPLIFY_OK;
+  return imap_simplify_budgeted(m, mode, NODE_BUDGET) == SIMPLIFY_OK;
 }
 
 static void print_both(strbuf *b, const imap *m) {

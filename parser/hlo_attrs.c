@@ -187,9 +187,7 @@ static int rd_list(rd *r, hlo_tok_kind open, hlo_tok_kind close, const char *ope
 /* Moves the integers pushed on P->ints since BASE into the arena. */
 static hlo_ints take_ints(parse_ctx *P, size_t base) {
   size_t n = P->ints.n - base;
-  int64_t *v = arena_array(P->a, n, sizeof *v);
-  if (n) memcpy(v, &PC_AT(P->ints, int64_t, base), n * sizeof *v);
-  P->ints.n = base;
+  int64_t *v = pc_vec_take(P->a, &P->ints, sizeof *v, base, P->ints.n);
   return (hlo_ints){(int)n, v};
 }
 

@@ -35,6 +35,14 @@ void pc_vec_free(pc_vec *v) {
   v->n = v->cap = 0;
 }
 
+void *pc_vec_take(arena *a, pc_vec *v, size_t elem, size_t b, size_t e) {
+  size_t n = e - b;
+  void *out = arena_array(a, n, elem);
+  if (n) memcpy(out, (char *)v->p + b * elem, n * elem);
+  v->n = b;
+  return out;
+}
+
 int pc_error(parse_ctx *P, size_t off, const char *fmt, ...) {
   if (P->failed) return -1;
   P->failed = true;
@@ -260,11 +268,7 @@ void pc_push_shape(parse_ctx *P, const hlo_shape *s, pc_range *r) {
 }
 
 const hlo_shape **pc_shapes_take(parse_ctx *P, pc_range r) {
-  size_t n = r.e - r.b;
-  const hlo_shape **v = arena_array(P->a, n, sizeof *v);
-  if (n) memcpy(v, &PC_AT(P->shapes, const hlo_shape *, r.b), n * sizeof *v);
-  P->shapes.n = r.b;
-  return v;
+  return pc_vec_take(P->a, &P->shapes, sizeof(const hlo_shape *), r.b, r.e);
 }
 
 hlo_shape *pc_shape_clone_with_type(parse_ctx *P, const hlo_shape *s, hlo_elem_type t) {
@@ -296,12 +300,8 @@ hlo_layout *pc_layout_end(parse_ctx *P, pc_range m2m) {
   pc_layout *l = &PC_AT(P->lstack, pc_layout, P->lstack.n - 1);
   hlo_layout *out = arena_alloc(P->a, sizeof *out);
   *out = l->lay;
-  size_t n = m2m.e - m2m.b;
-  int64_t *v = arena_array(P->a, n, sizeof *v);
-  if (n) memcpy(v, &PC_AT(P->ints, int64_t, m2m.b), n * sizeof *v);
-  out->minor_to_major = v;
-  out->n_minor_to_major = (int)n;
-  P->ints.n = m2m.b;
+  out->minor_to_major = pc_vec_take(P->a, &P->ints, sizeof(int64_t), m2m.b, m2m.e);
+  out->n_minor_to_major = (int)(m2m.e - m2m.b);
   P->lstack.n--;
   return out;
 }
@@ -329,10 +329,7 @@ int pc_push_tile_dim(parse_ctx *P, const pc_tok *t, bool star, pc_range *r) {
 int pc_push_tile(parse_ctx *P, pc_range dims, pc_range *tiles) {
   hlo_tile tile;
   tile.n_dims = (int)(dims.e - dims.b);
-  int64_t *v = arena_array(P->a, (size_t)tile.n_dims, sizeof *v);
-  if (tile.n_dims) memcpy(v, &PC_AT(P->ints, int64_t, dims.b), (size_t)tile.n_dims * sizeof *v);
-  tile.dims = v;
-  P->ints.n = dims.b;
+  tile.dims = pc_vec_take(P->a, &P->ints, sizeof(int64_t), dims.b, dims.e);
   PC_PUSH(P->tiles, hlo_tile, tile);
   if (tiles) *tiles = (pc_range){(uint32_t)P->tiles.n - 1, (uint32_t)P->tiles.n};
   return 0;
@@ -345,10 +342,7 @@ int pc_push_split(parse_ctx *P, const pc_tok *dim, pc_range offs, pc_range *spli
   sc.dimension = tok_i64(P, dim, &ok);
   if (!ok) return -1;
   sc.offsets.n = (int)(offs.e - offs.b);
-  int64_t *v = arena_array(P->a, (size_t)sc.offsets.n, sizeof *v);
-  if (sc.offsets.n) memcpy(v, &PC_AT(P->ints, int64_t, offs.b), (size_t)sc.offsets.n * sizeof *v);
-  sc.offsets.v = v;
-  P->ints.n = offs.b;
+  sc.offsets.v = pc_vec_take(P->a, &P->ints, sizeof(int64_t), offs.b, offs.e);
   PC_PUSH(P->splits, hlo_split_config, sc);
   if (splits) *splits = (pc_range){(uint32_t)P->splits.n - 1, (uint32_t)P->splits.n};
   return 0;
@@ -386,15 +380,10 @@ int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, pc_loc loc, const 
   hlo_layout *L = &l->lay;
   bool ok = true;
   switch (field) {
-  case 'T': {
-    size_t n = r.e - r.b;
-    hlo_tile *v = arena_array(P->a, n, sizeof *v);
-    if (n) memcpy(v, &PC_AT(P->tiles, hlo_tile, r.b), n * sizeof *v);
-    L->tiles = v;
-    L->n_tiles = (int)n;
-    P->tiles.n = r.b;
+  case 'T':
+    L->tiles = pc_vec_take(P->a, &P->tiles, sizeof(hlo_tile), r.b, r.e);
+    L->n_tiles = (int)(r.e - r.b);
     break;
-  }
   case 'L': case 'E': case 'S': case 'M': {
     if (t->neg) return pc_error(P, t->off, "layout field %c(...) must be non-negative", field);
     int64_t v = tok_i64(P, t, &ok);
@@ -407,25 +396,15 @@ int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, pc_loc loc, const 
   }
   case '#': L->index_primitive_type = (hlo_elem_type)t->sub; break;
   case '*': L->pointer_primitive_type = (hlo_elem_type)t->sub; break;
-  case 'C': {
-    size_t n = r.e - r.b;
-    hlo_split_config *v = arena_array(P->a, n, sizeof *v);
-    if (n) memcpy(v, &PC_AT(P->splits, hlo_split_config, r.b), n * sizeof *v);
-    L->split_configs = v;
-    L->n_split_configs = (int)n;
-    P->splits.n = r.b;
+  case 'C':
+    L->split_configs = pc_vec_take(P->a, &P->splits, sizeof(hlo_split_config), r.b, r.e);
+    L->n_split_configs = (int)(r.e - r.b);
     break;
-  }
   case 'P': L->physical_shape = arg; break;
-  case 'D': {
-    size_t n = r.e - r.b;
-    hlo_dim_level *v = arena_array(P->a, n, sizeof *v);
-    if (n) memcpy(v, &PC_AT(P->dlts, hlo_dim_level, r.b), n * sizeof *v);
-    L->dim_levels = v;
-    L->n_dim_levels = (int)n;
-    P->dlts.n = r.b;
+  case 'D':
+    L->dim_levels = pc_vec_take(P->a, &P->dlts, sizeof(hlo_dim_level), r.b, r.e);
+    L->n_dim_levels = (int)(r.e - r.b);
     break;
-  }
   }
   return 0;
 }
@@ -766,11 +745,7 @@ int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_co
 }
 
 const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r) {
-  size_t n = r.e - r.b;
-  pc_compref *v = arena_array(P->a, n, sizeof *v);
-  if (n) memcpy(v, &PC_AT(P->comprefs, pc_compref, r.b), n * sizeof *v);
-  P->comprefs.n = r.b;
-  return v;
+  return pc_vec_take(P->a, &P->comprefs, sizeof(pc_compref), r.b, r.e);
 }
 
 /* ---- module completion ------------------------------------------------------------ */

@@ -1012,94 +1012,117 @@ static const hlo_instr *operand_edge(const hlo_instr *in, int k) {
   return k < in->n_control_predecessors ? in->control_predecessors[k] : NULL;
 }
 
-static int check_operand_cycles(vctx *V, const hlo_computation *comp) {
-  int n = comp->n_instrs, rc = 0;
+/* The one depth-first search both checks use; a graph is given by two
+ * callbacks. next(g, f, &site, &target_name): the next edge out of node
+ * f->node (advancing f->edge / f->edge2) as its target's index,
+ * WALK_SKIP for an edge that leaves the graph, WALK_DONE when the node has
+ * no edges left; *site is the instruction the edge belongs to.
+ * name(g, node): the node's name for the path. */
+enum { WALK_DONE = -1, WALK_SKIP = -2 };
+typedef int (*walk_next_fn)(const void *g, walk_frame *f, const hlo_instr **site, const char **target_name);
+typedef const char *(*walk_name_fn)(const void *g, int node);
+
+typedef struct {
+  const hlo_instr *site;                  /* the instruction whose edge closes the cycle */
+  const char *target;                     /* the node it goes back to */
+  char path[HLO_ERROR_MESSAGE_MAX - 120]; /* "a -> b -> ... -> a" */
+} walk_cycle;
+
+/* True, with *cyc filled, at the first cycle found (nodes are visited in
+ * index order, edges in the order next gives them). */
+static bool find_cycle(const void *g, int n, walk_next_fn next, walk_name_fn name, walk_cycle *cyc) {
   unsigned char *state = walk_alloc((size_t)n, 1); /* 0 new, 1 on the path, 2 done */
   walk_frame *st = walk_alloc((size_t)n, sizeof *st);
-  for (int r = 0; r < n && rc == 0; r++) {
+  bool found = false;
+  for (int r = 0; r < n && !found; r++) {
     if (state[r]) continue;
     int top = 0;
     st[0] = (walk_frame){r, 0, 0};
     state[r] = 1;
-    while (top >= 0 && rc == 0) {
+    while (top >= 0 && !found) {
       walk_frame *f = &st[top];
-      const hlo_instr *in = comp->instrs[f->node];
-      const hlo_instr *next = operand_edge(in, f->edge);
-      if (!next) {
+      const hlo_instr *site = NULL;
+      const char *target = NULL;
+      int j = next(g, f, &site, &target);
+      if (j == WALK_DONE) {
         state[f->node] = 2;
         top--;
         continue;
       }
-      f->edge++;
-      if (next->parent != comp) continue; /* (the parser resolves operands within the computation) */
-      int j = next->index;
-      if (state[j] == 2) continue;
+      if (j == WALK_SKIP || state[j] == 2) continue;
       if (state[j] == 0) {
         state[j] = 1;
         st[++top] = (walk_frame){j, 0, 0};
         continue;
       }
-      /* a cycle: from j on the path down to `in`, then back to j */
-      char path[HLO_ERROR_MESSAGE_MAX - 120] = "";
+      /* a cycle: from j on the path down to the current node, then back to j */
+      cyc->site = site;
+      cyc->target = target;
+      cyc->path[0] = '\0';
       bool full = false;
       int from = top;
       while (from > 0 && st[from].node != j) from--;
-      for (int k = from; k <= top; k++) path_add(path, sizeof path, comp->instrs[st[k].node]->name, &full);
-      path_add(path, sizeof path, next->name, &full);
-      rc = fail(V, in->offset, "'%s' depends on itself: the operands of computation '%s' form a cycle (%s)",
-                next->name, comp->name, path);
+      for (int k = from; k <= top; k++) path_add(cyc->path, sizeof cyc->path, name(g, st[k].node), &full);
+      path_add(cyc->path, sizeof cyc->path, target, &full);
+      found = true;
     }
   }
   free(st);
   free(state);
-  return rc;
+  return found;
 }
 
-static int check_call_cycles(vctx *V, const hlo_module *m) {
-  int n = m->n_computations, rc = 0;
-  unsigned char *state = walk_alloc((size_t)n, 1);
-  walk_frame *st = walk_alloc((size_t)n, sizeof *st);
-  for (int r = 0; r < n && rc == 0; r++) {
-    if (state[r]) continue;
-    int top = 0;
-    st[0] = (walk_frame){r, 0, 0};
-    state[r] = 1;
-    while (top >= 0 && rc == 0) {
-      walk_frame *f = &st[top];
-      const hlo_computation *c = m->computations[f->node];
-      if (f->edge >= c->n_instrs) {
-        state[f->node] = 2;
-        top--;
-        continue;
-      }
-      const hlo_instr *in = c->instrs[f->edge];
-      if (f->edge2 >= in->n_called) {
-        f->edge++;
-        f->edge2 = 0;
-        continue;
-      }
+/* Operand graph of a computation: edges are operands, then control predecessors. */
+static int operand_next(const void *g, walk_frame *f, const hlo_instr **site, const char **target_name) {
+  const hlo_computation *comp = g;
+  const hlo_instr *in = comp->instrs[f->node];
+  const hlo_instr *next = operand_edge(in, f->edge);
+  if (!next) return WALK_DONE;
+  f->edge++;
+  if (next->parent != comp) return WALK_SKIP; /* (the parser resolves operands within the computation) */
+  *site = in;
+  *target_name = next->name;
+  return next->index;
+}
+
+static const char *operand_name(const void *g, int node) {
+  return ((const hlo_computation *)g)->instrs[node]->name;
+}
+
+static int check_operand_cycles(vctx *V, const hlo_computation *comp) {
+  walk_cycle cyc;
+  if (!find_cycle(comp, comp->n_instrs, operand_next, operand_name, &cyc)) return 0;
+  return fail(V, cyc.site->offset, "'%s' depends on itself: the operands of computation '%s' form a cycle (%s)",
+              cyc.target, comp->name, cyc.path);
+}
+
+/* Call graph of a module: edges are the called computations of each
+ * instruction, in instruction order. */
+static int call_next(const void *g, walk_frame *f, const hlo_instr **site, const char **target_name) {
+  const hlo_module *m = g;
+  const hlo_computation *c = m->computations[f->node];
+  for (;;) {
+    if (f->edge >= c->n_instrs) return WALK_DONE;
+    const hlo_instr *in = c->instrs[f->edge];
+    if (f->edge2 < in->n_called) {
       const hlo_computation *callee = in->called[f->edge2++];
-      if (!callee || callee->module != m) continue;
-      int j = callee->index;
-      if (state[j] == 2) continue;
-      if (state[j] == 0) {
-        state[j] = 1;
-        st[++top] = (walk_frame){j, 0, 0};
-        continue;
-      }
-      char path[HLO_ERROR_MESSAGE_MAX - 120] = "";
-      bool full = false;
-      int from = top;
-      while (from > 0 && st[from].node != j) from--;
-      for (int k = from; k <= top; k++) path_add(path, sizeof path, m->computations[st[k].node]->name, &full);
-      path_add(path, sizeof path, callee->name, &full);
-      rc = fail(V, in->offset, "computation '%s' calls itself: '%s' closes a cycle of called computations (%s)",
-                callee->name, in->name, path);
+      if (!callee || callee->module != m) return WALK_SKIP;
+      *site = in;
+      *target_name = callee->name;
+      return callee->index;
     }
+    f->edge++;
+    f->edge2 = 0;
   }
-  free(st);
-  free(state);
-  return rc;
+}
+
+static const char *call_name(const void *g, int node) { return ((const hlo_module *)g)->computations[node]->name; }
+
+static int check_call_cycles(vctx *V, const hlo_module *m) {
+  walk_cycle cyc;
+  if (!find_cycle(m, m->n_computations, call_next, call_name, &cyc)) return 0;
+  return fail(V, cyc.site->offset, "computation '%s' calls itself: '%s' closes a cycle of called computations (%s)",
+              cyc.target, cyc.site->name, cyc.path);
 }
 
 int hlo_verify_module(const hlo_module *m, hlo_error *err) {

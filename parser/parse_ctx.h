@@ -29,6 +29,10 @@ static inline void *pc_vec_push_raw(pc_vec *v, size_t elem) {
 #define PC_PUSH(v, T, x) (*(T *)pc_vec_push_raw(&(v), sizeof(T)) = (x))
 #define PC_AT(v, T, i) (((T *)(v).p)[i])
 void pc_vec_free(pc_vec *v);
+/* Entries [b, e) of v (the top of the vector) copied into arena a, then
+ * popped (v->n = b): how every list the grammar collects on a scratch
+ * vector ends up in the IR. Returns the arena copy. */
+void *pc_vec_take(arena *a, pc_vec *v, size_t elem, size_t b, size_t e);
 
 /* ---- semantic values ------------------------------------------------- */
 

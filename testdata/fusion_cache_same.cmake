@@ -6,13 +6,9 @@
 # and requires the same stdout and stderr. Prints "SKIPPED: ..." and
 # passes when DIR does not exist (the shared corpus is optional).
 cmake_minimum_required(VERSION 3.20)
+include(${CMAKE_CURRENT_LIST_DIR}/corpus_inputs.cmake)
 
-if(NOT IS_DIRECTORY "${DIR}")
-  message("SKIPPED: no directory ${DIR}")
-  return()
-endif()
-file(GLOB_RECURSE inputs "${DIR}/*.hlo" "${DIR}/*.txt")
-list(SORT inputs)
+corpus_inputs_or_skip(inputs)
 foreach(mode "" "--physical=tiled" "--format=json" "--summary --physical")
   separate_arguments(args UNIX_COMMAND "${mode}")
   execute_process(COMMAND "${HLOIDX}" --all ${args} ${inputs}

@@ -8,13 +8,9 @@
 # corpus is optional) the test prints "SKIPPED: ..." and passes (ctest shows
 # it as skipped).
 cmake_minimum_required(VERSION 3.20)
+include(${CMAKE_CURRENT_LIST_DIR}/corpus_inputs.cmake)
 
-if(NOT IS_DIRECTORY "${DIR}")
-  message("SKIPPED: no directory ${DIR}")
-  return()
-endif()
-file(GLOB_RECURSE inputs "${DIR}/*.hlo" "${DIR}/*.txt")
-list(SORT inputs)
+corpus_inputs_or_skip(inputs)
 list(LENGTH inputs n)
 if(n EQUAL 0)
   message(FATAL_ERROR "no inputs under ${DIR}")

@@ -23,13 +23,6 @@
 #include "test_util.h"
 #include "tiled_layout.h"
 
-static uint64_t rng_state;
-static uint64_t rnd(void) {
-  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
-  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
-  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
-  return z ^ (z >> 31);
-}
 static int rint_in(int lo, int hi) { return lo + (int)(rnd() % (uint64_t)(hi - lo + 1)); }
 
 #define MAXR 5       /* logical rank */
@@ -181,17 +174,6 @@ static imap *reread(const imap *m) {
   return r;
 }
 
-static bool in_domain(const imap *m, const int64_t *pt) {
-  if (m->known_empty) return false;
-  for (uint32_t i = 0; i < m->ndims; i++)
-    if (!iv_contains(m->dim_iv[i], pt[i])) return false;
-  for (uint32_t i = 0; i < m->ncons; i++) {
-    int64_t v;
-    if (!ae_eval_point(m->cons[i].expr, pt, m->ndims, NULL, 0, &v) || !iv_contains(m->cons[i].iv, v)) return false;
-  }
-  return true;
-}
-
 static bool eval_all(const imap *m, const int64_t *pt, int64_t *out) {
   for (uint32_t i = 0; i < m->nresults; i++)
     if (!ae_eval_point(m->results[i], pt, m->ndims, NULL, 0, &out[i])) return false;
@@ -307,14 +289,14 @@ static void check_case(const rshape *r, const rshape *other) {
   do {
     int64_t lin = linear(p, shape, np);
     bool data = hit[lin];
-    CHECK(in_domain(inv, p) == data, "%s: inverse domain at offset %" PRId64 " (%s)", name, lin, data ? "data" : "padding");
+    CHECK(dims_in_domain(inv, p) == data, "%s: inverse domain at offset %" PRId64 " (%s)", name, lin, data ? "data" : "padding");
     if (data) {
       bool ok = eval_all(inv, p, got);
       for (int j = 0; ok && j < s->rank; j++) ok = got[j] == elem_of[lin * MAXR + j];
       CHECK(ok, "%s: inverse at offset %" PRId64, name, lin);
     }
     if (cp) {
-      CHECK(in_domain(cp, p) == data, "%s -> %s: composed domain", name, shape_text(&other->s));
+      CHECK(dims_in_domain(cp, p) == data, "%s -> %s: composed domain", name, shape_text(&other->s));
       if (data) {
         int on = place(&other->s, elem_of + lin * MAXR, oshape, ocoord);
         bool ok = eval_all(cp, p, got);

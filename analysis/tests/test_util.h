@@ -140,4 +140,27 @@ __attribute__((unused)) static const char *nows(const char *s) {
   return t_keep(&b);
 }
 
+/* Seeded pseudo-random numbers (splitmix64) for the randomised tests, which
+ * must be deterministic: set rng_state to the seed, then call rnd(). */
+__attribute__((unused)) static uint64_t rng_state;
+__attribute__((unused)) static uint64_t rnd(void) {
+  uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+  z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+  z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+  return z ^ (z >> 31);
+}
+
+/* Whether PT (ndims values, no symbols) lies in the map's domain: its
+ * dimension intervals and constraints. Tests check evaluated maps with it. */
+__attribute__((unused)) static bool dims_in_domain(const imap *m, const int64_t *pt) {
+  if (m->known_empty) return false;
+  for (uint32_t i = 0; i < m->ndims; i++)
+    if (!iv_contains(m->dim_iv[i], pt[i])) return false;
+  for (uint32_t i = 0; i < m->ncons; i++) {
+    int64_t v;
+    if (!ae_eval_point(m->cons[i].expr, pt, m->ndims, NULL, 0, &v) || !iv_contains(m->cons[i].iv, v)) return false;
+  }
+  return true;
+}
+
 #endif
