@@ -215,7 +215,11 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
   size_t line, col;
   if (offset > s->len) offset = s->len;
   source_line_col(s, offset, &line, &col);
-  fprintf(stderr, "%s:%zu:%zu: %s: %s\n", s->name, line, col, kind, message);
+  fprintf(stderr, "%s:%zu:%zu: %s: ", s->name, line, col, kind);
+  /* Messages quote input text: keep the diagnostic one line of printable ASCII. */
+  for (const unsigned char *m = (const unsigned char *)message; *m; m++)
+    fputc(*m >= 0x20 && *m < 0x7f ? *m : '?', stderr);
+  fputc('\n', stderr);
 
   size_t start = offset - (col - 1), end = offset;
   while (end < s->len && s->data[end] != '\n' && s->data[end] != '\r') end++;

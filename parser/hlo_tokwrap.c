@@ -317,21 +317,30 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
 
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
   const hlo_token *t = &P->last;
-  size_t n = t->len > 48 ? 48 : t->len;
-  const char *more = t->len > 48 ? "..." : "";
+  /* At most 48 bytes of the token, up to its first line end (an
+   * unterminated string runs on over lines), printable ASCII only: the
+   * text goes into a one-line diagnostic. */
+  char text[49];
+  size_t n = 0;
+  while (n < t->len && n < 48 && t->ptr[n] != '\n' && t->ptr[n] != '\r') {
+    unsigned char c = (unsigned char)t->ptr[n];
+    text[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
+  }
+  text[n] = 0;
+  const char *more = n < t->len ? "..." : "";
   switch (t->kind) {
   case HT_EOF: snprintf(buf, cap, "end of input"); return;
   case HT_SEP: snprintf(buf, cap, "'// -----'"); return;
   case HT_RAW_DICT: snprintf(buf, cap, "'{...}'"); return;
-  case HT_PCT_NAME: snprintf(buf, cap, "'%%%.*s%s'", (int)n, t->ptr, more); return;
-  case HT_NAME_COLON: snprintf(buf, cap, "'%.*s%s:'", (int)n, t->ptr, more); return;
-  case HT_ATTR_NAME: snprintf(buf, cap, "'%.*s%s='", (int)n, t->ptr, more); return;
+  case HT_PCT_NAME: snprintf(buf, cap, "'%%%.*s%s'", (int)n, text, more); return;
+  case HT_NAME_COLON: snprintf(buf, cap, "'%.*s%s:'", (int)n, text, more); return;
+  case HT_ATTR_NAME: snprintf(buf, cap, "'%.*s%s='", (int)n, text, more); return;
   default:
     if (P->prev_kind == HT_EQ && name_like(t->kind)) {
-      snprintf(buf, cap, "'%.*s%s ='", (int)n, t->ptr, more);
+      snprintf(buf, cap, "'%.*s%s ='", (int)n, text, more);
       return;
     }
-    snprintf(buf, cap, "'%.*s%s'", (int)n, t->ptr, more);
+    snprintf(buf, cap, "'%.*s%s'", (int)n, text, more);
     return;
   }
 }
