@@ -1,10 +1,4 @@
-# 200 fusions, each calling the next, around one negate: still within
-# II_MAX_NESTING, the map composes through all of them.
-set(text "HloModule deep\n\nfu200 {\n  p = f32[4] parameter(0)\n  ROOT n = f32[4] negate(p)\n}\n")
-foreach(i RANGE 199 1 -1)
-  math(EXPR next "${i} + 1")
-  string(APPEND text "\nfu${i} {\n  p = f32[4] parameter(0)\n  ROOT f = f32[4] fusion(p), kind=kLoop, calls=fu${next}\n}\n")
-endforeach()
-string(APPEND text "\nENTRY e {\n  a = f32[4] parameter(0)\n  ROOT f = f32[4] fusion(a), kind=kLoop, calls=fu1\n}\n")
-set(INPUT "${GEN_DIR}/${GEN_NAME}.hlo")
-file(WRITE "${INPUT}" "// ARGS: --direction=out2in\n${text}")
+# 200 nested fusions: still within II_MAX_NESTING, the map composes through
+# all of them.
+set(DEPTH 200)
+include(${CMAKE_CURRENT_LIST_DIR}/fusion_chain.cmake)
