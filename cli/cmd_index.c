@@ -45,6 +45,7 @@
 #include "hlo_ir.h"
 #include "index_run.h"
 #include "instr_indexing.h"
+#include "oom.h"
 #include "source.h"
 #include "strbuf.h"
 
@@ -130,11 +131,7 @@ static bool selected(const hlo_instr *in) {
  * calls= of a fusion and to_apply= (iteratively: call chains can be long). */
 static void reachable(const hlo_module *m, bool *walk) {
   int n = m->n_computations;
-  const hlo_computation **stack = calloc((size_t)n + 1, sizeof *stack);
-  if (!stack) {
-    fputs("hloidx: internal error: out of memory\n", stderr);
-    exit(3);
-  }
+  const hlo_computation **stack = xcalloc((size_t)n + 1, sizeof *stack);
   int sp = 0;
   if (m->entry) {
     walk[m->entry->index] = true;
@@ -158,11 +155,7 @@ static void reachable(const hlo_module *m, bool *walk) {
 }
 
 static void analyze_all(index_run *r, const hlo_module *m) {
-  bool *walk = calloc((size_t)m->n_computations + 1, sizeof *walk);
-  if (!walk) {
-    fputs("hloidx: internal error: out of memory\n", stderr);
-    exit(3);
-  }
+  bool *walk = xcalloc((size_t)m->n_computations + 1, sizeof *walk);
   reachable(m, walk);
   for (int i = 0; i < m->n_computations; i++) {
     const hlo_computation *c = m->computations[i];

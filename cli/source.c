@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE         /* MAP_ANONYMOUS where the system has it */
 #include "source.h"
 
+#include "oom.h"
+
 #include <errno.h>
 #include <stdbool.h>
 #include <stdint.h>
@@ -12,14 +14,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-static void *xrealloc(void *p, size_t n) {
-  void *q = realloc(p, n);
-  if (!q) {
-    fputs("hloidx: internal error: out of memory\n", stderr);
-    exit(3);
-  }
-  return q;
-}
 
 /* ---- large regular files: mapped, not copied ---------------------------------
  * Reading copies every byte once more and touches fresh pages; for a large

@@ -1,4 +1,5 @@
 #include "arena.h"
+#include "oom.h"
 
 #include <stdint.h>
 #include <stdio.h>
@@ -13,10 +14,7 @@ typedef struct arena_block {
   max_align_t data[]; /* aligned start of the payload */
 } block;
 
-_Noreturn void arena_oom(void) {
-  fputs("hloidx: internal error: out of memory\n", stderr);
-  exit(3);
-}
+_Noreturn void arena_oom(void) { hloidx_oom(); }
 
 
 #ifndef HLOIDX_ARENA_MALLOC

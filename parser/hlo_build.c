@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hlo_parser.h"
+#include "oom.h"
 #include "parse_ctx.h"
 
 #define X_(e, s, b) _Static_assert(HLO_##e > 0, "element type numbering");
@@ -19,12 +20,7 @@ _Static_assert(HLO_PRED == 1 && HLO_S64 == 8 && HLO_U64 == 15 && HLO_F64 == 19 &
 
 void *pc_vec_grow(pc_vec *v, size_t elem) {
   size_t cap = v->cap ? v->cap * 2 : 64;
-  void *p = realloc(v->p, cap * elem);
-  if (!p) {
-    fputs("hloidx: internal error: out of memory\n", stderr);
-    exit(3);
-  }
-  v->p = p;
+  v->p = xrealloc(v->p, cap * elem);
   v->cap = cap;
   return (char *)v->p + elem * v->n++;
 }
@@ -827,11 +823,7 @@ int pc_module_finish(parse_ctx *P) {
 
 static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(hlo_module *, void *), void *ctx,
                      pc_vec *modules, int *stopped) {
-  parse_ctx *P = calloc(1, sizeof *P);
-  if (!P) {
-    fputs("hloidx: internal error: out of memory\n", stderr);
-    exit(3);
-  }
+  parse_ctx *P = xcalloc(1, sizeof *P);
   P->data = data;
   P->len = len;
   P->err = err;
@@ -868,11 +860,7 @@ int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_erro
   out->modules = NULL;
   if (parse_all(data, len, err, NULL, NULL, &mods, &stopped)) return 1;
   out->n_modules = (int)mods.n;
-  out->modules = malloc((mods.n ? mods.n : 1) * sizeof *out->modules);
-  if (!out->modules) {
-    fputs("hloidx: internal error: out of memory\n", stderr);
-    exit(3);
-  }
+  out->modules = xmalloc(mods.n * sizeof *out->modules);
   if (mods.n) memcpy(out->modules, mods.p, mods.n * sizeof *out->modules);
   pc_vec_free(&mods);
   return 0;

@@ -318,16 +318,11 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
   const hlo_token *t = &P->last;
   /* At most 48 bytes of the token, up to its first line end (an
-   * unterminated string runs on over lines), printable ASCII only: the
-   * text goes into a one-line diagnostic. */
-  char text[49];
+   * unterminated string runs on over lines): the text goes into a one-line
+   * diagnostic (whose printer turns other unprintable bytes into '?'). */
   size_t n = 0;
-  while (n < t->len && n < 48 && t->ptr[n] != '\n' && t->ptr[n] != '\r') {
-    unsigned char c = (unsigned char)t->ptr[n];
-    text[n++] = c >= 0x20 && c < 0x7f ? (char)c : '?';
-  }
-  text[n] = 0;
-  const char *more = n < t->len ? "..." : "";
+  while (n < t->len && n < 48 && t->ptr[n] != '\n' && t->ptr[n] != '\r') n++;
+  const char *text = t->ptr, *more = n < t->len ? "..." : "";
   switch (t->kind) {
   case HT_EOF: snprintf(buf, cap, "end of input"); return;
   case HT_SEP: snprintf(buf, cap, "'// -----'"); return;

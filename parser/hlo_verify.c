@@ -9,6 +9,7 @@
 
 #include "checked.h"
 #include "hlo_ir.h"
+#include "oom.h"
 
 typedef struct vctx {
   const hlo_module *m;
@@ -948,13 +949,7 @@ static int check_async_callees(vctx *V, const hlo_module *m) {
       if (!w) continue;
       if (n == cap) {
         cap = cap ? cap * 2 : 16;
-        callee_use *nu = realloc(uses, cap * sizeof *uses);
-        if (!nu) {
-          free(uses);
-          fputs("hloidx: internal error: out of memory\n", stderr);
-          exit(3);
-        }
-        uses = nu;
+        uses = xrealloc(uses, cap * sizeof *uses);
       }
       uses[n++] = (callee_use){w, in};
     }
@@ -984,15 +979,6 @@ typedef struct walk_frame {
   int edge;  /* next edge to follow */
   int edge2; /* call graph: next called computation of instruction `edge` */
 } walk_frame;
-
-static void *walk_alloc(size_t n, size_t size) {
-  void *p = calloc(n ? n : 1, size);
-  if (!p) {
-    fputs("hloidx: internal error: out of memory\n", stderr);
-    exit(3);
-  }
-  return p;
-}
 
 /* Appends " -> NAME" (or the first NAME) to buf while it fits; "..." once. */
 static void path_add(char *buf, size_t cap, const char *name, bool *full) {
@@ -1031,8 +1017,8 @@ typedef struct {
 /* True, with *cyc filled, at the first cycle found (nodes are visited in
  * index order, edges in the order next gives them). */
 static bool find_cycle(const void *g, int n, walk_next_fn next, walk_name_fn name, walk_cycle *cyc) {
-  unsigned char *state = walk_alloc((size_t)n, 1); /* 0 new, 1 on the path, 2 done */
-  walk_frame *st = walk_alloc((size_t)n, sizeof *st);
+  unsigned char *state = xcalloc((size_t)n, 1); /* 0 new, 1 on the path, 2 done */
+  walk_frame *st = xcalloc((size_t)n, sizeof *st);
   bool found = false;
   for (int r = 0; r < n && !found; r++) {
     if (state[r]) continue;

@@ -1,5 +1,6 @@
-/* Out-of-memory policy shared with the arena: message and exit status 3
- * (internal error). Callers never see NULL from these helpers. */
+/* The one out-of-memory policy of hloidx (parser, arena, analysis, cli):
+ * message and exit status 3 (internal error). Callers never see NULL from
+ * these helpers. */
 #ifndef HLOIDX_OOM_H
 #define HLOIDX_OOM_H
 
