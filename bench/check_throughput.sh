@@ -6,8 +6,10 @@
 # Builds a SIZE_MB (default 100) file in $TMPDIR (default /tmp) by
 # concatenating every HLO file of the corpus (../shared/corpus, or
 # $HLOIDX_CORPUS), modules separated by "// -----" lines, repeated until the
-# size is reached. Both commands run RUNS times (default 5) on the cached
-# file; the best time of each is reported, with MB/s and the ratio.
+# size is reached. `wc -l`, `hloidx --check --jobs=1` (one thread) and
+# `hloidx --check` (default: one thread per processor) run RUNS times
+# (default 5) on the cached file; the best time of each is reported, with
+# MB/s and the ratio to `wc -l`.
 set -euo pipefail
 
 root=$(cd "$(dirname "$0")/.." && pwd)
@@ -51,13 +53,16 @@ best() { # best wall time in seconds of "$@" over $runs runs
 }
 
 cat "$out" > /dev/null # warm the page cache
+jobs=$(nproc)
 t_wc=$(best wc -l "$out")
+t_one=$(best "$hloidx" --check --jobs=1 "$out")
 t_check=$(best "$hloidx" --check "$out")
 # awk, not bc: minimal systems may lack bc
-awk -v bytes="$bytes" -v tw="$t_wc" -v tc="$t_check" -v out="$out" -v mods="$(grep -c '^// -----$' "$out")" 'BEGIN {
+awk -v bytes="$bytes" -v tw="$t_wc" -v t1="$t_one" -v tc="$t_check" -v out="$out" -v jobs="$jobs" \
+    -v mods="$(grep -c '^// -----$' "$out")" 'BEGIN {
   mb = bytes / 1048576
-  printf "input        %s (%.1f MB, %d modules)\n", out, mb, mods
-  printf "wc -l        %.3f s  %8.1f MB/s\n", tw, mb / tw
-  printf "hloidx check %.3f s  %8.1f MB/s\n", tc, mb / tc
-  printf "ratio        %.1fx wc -l\n", tc / tw
+  printf "input                %s (%.1f MB, %d modules)\n", out, mb, mods
+  printf "wc -l                %.3f s  %8.1f MB/s\n", tw, mb / tw
+  printf "hloidx --check --jobs=1%.3f s  %8.1f MB/s  %5.1fx wc -l\n", t1, mb / t1, t1 / tw
+  printf "hloidx --check (%2d)   %.3f s  %8.1f MB/s  %5.1fx wc -l   (default --jobs: %d processors)\n", jobs, tc, mb / tc, tc / tw, jobs
 }'

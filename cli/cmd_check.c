@@ -1,23 +1,24 @@
 /* --check: parse and verify every input; print nothing when all are valid. */
+#define _POSIX_C_SOURCE 200809L /* sysconf */
 #include <stdio.h>
+#include <unistd.h>
 
 #include "commands.h"
 #include "hlo_ir.h"
 #include "source.h"
 
-/* Modules are released as soon as they are verified. */
-static int drop_module(hlo_module *m, void *ctx) {
-  (void)ctx;
-  hlo_module_free(m);
-  return 0;
+/* Default --jobs: one thread per processor, at most 16. */
+static int default_jobs(void) {
+  long n = sysconf(_SC_NPROCESSORS_ONLN);
+  return n < 1 ? 1 : n > 16 ? 16 : (int)n;
 }
 
-static int check_one(const char *path) {
+static int check_one(const char *path, int jobs) {
   source_file src;
   if (source_read(path, &src)) return 1;
   hlo_error err;
   int rc = 0;
-  if (hlo_parse_file_each(src.data, src.len, drop_module, NULL, &err)) {
+  if (hlo_check_text(src.data, src.len, jobs, &err)) {
     diag_error(&src, err.offset, err.message);
     rc = 1;
   }
@@ -26,8 +27,9 @@ static int check_one(const char *path) {
 }
 
 int cmd_check(const hloidx_options *o) {
-  if (o->nfiles == 0) return check_one("-");
+  int jobs = o->jobs > 0 ? o->jobs : default_jobs();
+  if (o->nfiles == 0) return check_one("-", jobs);
   for (int i = 0; i < o->nfiles; i++)
-    if (check_one(o->files[i])) return 1;
+    if (check_one(o->files[i], jobs)) return 1;
   return 0;
 }

@@ -18,6 +18,10 @@ static const char usage_text[] =
     "Modes:\n"
     "  (default)           indexing maps of the ENTRY root (or --instr, or --all)\n"
     "  --check             parse and verify only; prints nothing when valid\n"
+    "  --jobs=N            --check: threads for a file of several modules (at\n"
+    "                      least 2 MB; spans of modules are checked side by side,\n"
+    "                      errors are the same as with N = 1); default: one per\n"
+    "                      processor, at most 16\n"
     "  --map               read indexing maps (XLA text, separated by blank lines),\n"
     "                      simplify each as XLA's IndexingMap::Simplify() does\n"
     "                      (unused symbols are kept) and print them\n"
@@ -94,7 +98,7 @@ static long parse_index(const char *s) {
 
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
-  OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_HELP, OPT_VERSION,
+  OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
 };
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
@@ -111,6 +115,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"format", required_argument, NULL, OPT_FORMAT},
       {"summary", no_argument, NULL, OPT_SUMMARY},
       {"verify", no_argument, NULL, OPT_VERIFY},
+      {"jobs", required_argument, NULL, OPT_JOBS},
       {"help", no_argument, NULL, OPT_HELP},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -160,6 +165,12 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       break;
     case OPT_SUMMARY: o->summary = true; break;
     case OPT_VERIFY: o->verify = true; break;
+    case OPT_JOBS: {
+      long j = parse_index(optarg);
+      if (j < 1 || j > 256) return usage_error("--jobs needs an integer from 1 to 256, not '%s'", optarg);
+      o->jobs = (int)j;
+      break;
+    }
     case OPT_HELP: fputs(usage_text, stdout); return 0;
     case OPT_VERSION: printf("hloidx %s\n", HLOIDX_VERSION); return 0;
     case ':':

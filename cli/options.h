@@ -30,6 +30,7 @@ typedef struct {
   bool all;                 /* --all */
   bool summary;             /* --summary */
   bool verify;              /* --verify */
+  int jobs;                 /* --jobs N; 0 = one per processor */
   int nfiles;               /* 0 = standard input */
   char **files;
 } hloidx_options;

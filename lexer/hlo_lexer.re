@@ -6,6 +6,7 @@
 #include "hlo_token.h"
 
 #include <string.h>
+#include <pthread.h>
 
 void hlo_lexer_init(hlo_lexer *lx, const char *data, size_t len, size_t start) {
   lx->base = data;
@@ -59,24 +60,24 @@ static const word_entry words[] = {
 #define NWORDS (sizeof words / sizeof words[0])
 #define MAXWORD 24
 
-/* by_len[n] lists the table entries of length n; built on first use. */
+/* by_len[n] lists the table entries of length n; built once, on first use
+ * (pthread_once: modules may be lexed by several threads, parse_parallel.c). */
 static unsigned char by_len[MAXWORD + 1][16];
 static unsigned char by_len_n[MAXWORD + 1];
-static int by_len_ready;
+static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
 
 static void build_by_len(void) {
   for (size_t i = 0; i < NWORDS; i++) {
     unsigned l = words[i].len;
     by_len[l][by_len_n[l]++] = (unsigned char)i;
   }
-  by_len_ready = 1;
 }
 
 static void classify_word(hlo_token *t) {
   size_t len = t->len;
   t->kind = HT_IDENT;
   if (len > MAXWORD) return;
-  if (!by_len_ready) build_by_len();
+  pthread_once(&by_len_once, build_by_len);
   unsigned n = by_len_n[len];
   const unsigned char *cand = by_len[len];
   for (unsigned i = 0; i < n; i++) {

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 #include "parse_ctx.h"
 #include "pc_reader.h"
@@ -110,20 +111,22 @@ static const struct {
 #undef X_
 };
 
+/* Sorted once, on first use (pthread_once: several threads may parse). */
 static int sorted_ids[AT_COUNT];
-static int sorted_ready;
+static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
 
 static int cmp_id(const void *a, const void *b) {
   return strcmp(catalogue[*(const int *)a].name, catalogue[*(const int *)b].name);
 }
 
+static void sort_ids(void) {
+  for (int i = 0; i < AT_COUNT; i++) sorted_ids[i] = i;
+  qsort(sorted_ids, AT_COUNT, sizeof sorted_ids[0], cmp_id);
+}
+
 int pc_attr_id(hlo_istr *name) {
   if (name->attr >= 0) return name->attr == AT_COUNT ? -1 : name->attr;
-  if (!sorted_ready) {
-    for (int i = 0; i < AT_COUNT; i++) sorted_ids[i] = i;
-    qsort(sorted_ids, AT_COUNT, sizeof sorted_ids[0], cmp_id);
-    sorted_ready = 1;
-  }
+  pthread_once(&sorted_once, sort_ids);
   const char *s = hlo_istr_str(name);
   int id = AT_COUNT, lo = 0, hi = AT_COUNT - 1;
   while (lo <= hi) {

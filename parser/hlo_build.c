@@ -821,21 +821,31 @@ int pc_module_finish(parse_ctx *P) {
 
 /* ---- driver -------------------------------------------------------------------------- */
 
-static int parse_all(const char *data, size_t len, hlo_error *err, int (*each)(hlo_module *, void *), void *ctx,
-                     pc_vec *modules, int *stopped) {
+/* Parses DATA[START..]: to the end of input, or (STOP < LEN) to the
+ * separator token at offset STOP, where a span of modules ends (see
+ * hlo_parse_span). */
+static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
+                     int (*each)(hlo_module *, void *), void *ctx, pc_vec *modules, int *stopped) {
   parse_ctx *P = xcalloc(1, sizeof *P);
   P->data = data;
   P->len = len;
   P->err = err;
   P->each = each;
   P->each_ctx = ctx;
+  P->stop_at = stop < len ? stop : SIZE_MAX;
+  P->end_off = SIZE_MAX;
+  if (start > 0) P->prev_kind = HT_SEP; /* a span starts right after a separator */
   err->offset = 0;
   err->message[0] = '\0';
-  hlo_lexer_init(&P->lx, data, len, 0);
+  hlo_lexer_init(&P->lx, data, len, start);
   int rc = hlo_yyparse(P);
   if (!P->stopped) {
     if (rc == 0 && !P->failed && P->n_done == 0) pc_error(P, len, "no HLO module found");
     if (rc != 0 && !P->failed) pc_error(P, P->last.off, "syntax error");
+    /* The span must end at the separator it was cut at: if that line was
+     * inside a comment or a string, the lexer went on past it. */
+    if (rc == 0 && !P->failed && P->end_off != (stop < len ? stop : len))
+      pc_error(P, P->end_off, "module span does not end at its separator");
   }
   if (P->mod) hlo_module_free(P->mod); /* unfinished, or begun by an empty chunk */
   if (P->failed || P->stopped)
@@ -858,7 +868,7 @@ int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_erro
   int stopped;
   out->n_modules = 0;
   out->modules = NULL;
-  if (parse_all(data, len, err, NULL, NULL, &mods, &stopped)) return 1;
+  if (parse_all(data, len, 0, len, err, NULL, NULL, &mods, &stopped)) return 1;
   out->n_modules = (int)mods.n;
   out->modules = xmalloc(mods.n * sizeof *out->modules);
   if (mods.n) memcpy(out->modules, mods.p, mods.n * sizeof *out->modules);
@@ -870,7 +880,16 @@ int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m,
                         hlo_error *err) {
   pc_vec mods = {0};
   int stopped;
-  int rc = parse_all(data, len, err, each, ctx, &mods, &stopped);
+  int rc = parse_all(data, len, 0, len, err, each, ctx, &mods, &stopped);
+  pc_vec_free(&mods);
+  return rc;
+}
+
+int hlo_parse_span(const char *data, size_t len, size_t start, size_t stop, int (*each)(hlo_module *m, void *ctx),
+                   void *ctx, hlo_error *err) {
+  pc_vec mods = {0};
+  int stopped;
+  int rc = parse_all(data, len, start, stop, err, each, ctx, &mods, &stopped);
   pc_vec_free(&mods);
   return rc;
 }

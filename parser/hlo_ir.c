@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <pthread.h>
 
 #include "hlo_ir.h"
 #include "intern.h"
@@ -50,19 +51,21 @@ const char *hlo_opcode_name(hlo_opcode op) {
   return (unsigned)op < HLO_OP_COUNT ? op_names[op] : "unknown";
 }
 
+/* Sorted once, on first use (pthread_once: several threads may parse). */
 static int op_sorted[HLO_OP_COUNT];
-static int op_sorted_ready;
+static pthread_once_t op_sorted_once = PTHREAD_ONCE_INIT;
 
 static int cmp_op(const void *a, const void *b) {
   return strcmp(op_names[*(const int *)a], op_names[*(const int *)b]);
 }
 
+static void sort_ops(void) {
+  for (int i = 1; i < HLO_OP_COUNT; i++) op_sorted[i - 1] = i;
+  qsort(op_sorted, HLO_OP_COUNT - 1, sizeof op_sorted[0], cmp_op);
+}
+
 hlo_opcode hlo_opcode_from_name(const char *s, size_t len) {
-  if (!op_sorted_ready) {
-    for (int i = 1; i < HLO_OP_COUNT; i++) op_sorted[i - 1] = i;
-    qsort(op_sorted, HLO_OP_COUNT - 1, sizeof op_sorted[0], cmp_op);
-    op_sorted_ready = 1;
-  }
+  pthread_once(&op_sorted_once, sort_ops);
   int lo = 0, hi = HLO_OP_COUNT - 2;
   while (lo <= hi) {
     int mid = (lo + hi) / 2;

@@ -509,6 +509,19 @@ void hlo_parse_result_free(hlo_parse_result *r);
  * modules already handed out stay valid), or EACH's value. */
 int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
                         hlo_error *err);
+/* hlo_parse_file_each on a span of the modules of DATA: from START (0, or
+ * the end of a separator line's text) up to the separator token at offset
+ * STOP (STOP == LEN: the end of input). Succeeds only if the parse ends
+ * exactly there; when the cut was not a separator token (a "// -----" line
+ * inside a comment or string) it fails. Offsets stay relative to DATA. */
+int hlo_parse_span(const char *data, size_t len, size_t start, size_t stop, int (*each)(hlo_module *m, void *ctx),
+                   void *ctx, hlo_error *err);
+/* --check's parse: every module of DATA is parsed, verified and freed.
+ * With JOBS > 1 and a large text of several modules, spans of modules are
+ * parsed by up to JOBS threads (parse_parallel.c); if any span fails, the
+ * whole text is parsed again in one pass, so that the error reported is the
+ * same as with JOBS == 1. Returns 0, or 1 with the first error in *ERR. */
+int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err);
 void hlo_module_free(hlo_module *m);
 
 /* The semantic checks (§9.5 and per-opcode checks); hlo_parse_file runs

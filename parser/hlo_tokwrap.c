@@ -216,6 +216,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
 
   switch (t.kind) {
   case HT_EOF:
+    P->end_off = t.off;
     return HLO_YYEOF;
   case HT_ERROR: {
     unsigned char c = (unsigned char)P->data[t.off];
@@ -228,6 +229,10 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     return HLO_YYerror;
   }
   case HT_SEP:
+    if (t.off >= P->stop_at) { /* the end of a span of modules (hlo_parse_span) */
+      P->end_off = t.off;
+      return HLO_YYEOF;
+    }
     return SEP;
   case HT_ATTR_NAME: {
     if (P->fa_depth == 1) {

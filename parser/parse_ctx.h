@@ -198,6 +198,8 @@ typedef struct parse_ctx {
   void *each_ctx;
   int stopped;               /* non-zero value returned by each */
   int n_done;                /* modules finished */
+  size_t stop_at;            /* a separator token at or after this offset ends the input (SIZE_MAX: none) */
+  size_t end_off;            /* offset of the token that ended the input */
 
   /* scratch stacks */
   pc_vec dims, ints, tiles, splits, dlts, shapes, operands, attrs, comprefs;

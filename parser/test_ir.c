@@ -6,16 +6,7 @@
 #include <string.h>
 
 #include "hlo_ir.h"
-
-static int failures;
-
-#define CHECK(cond)                                                      \
-  do {                                                                   \
-    if (!(cond)) {                                                       \
-      fprintf(stderr, "%s:%d: check failed: %s\n", __FILE__, __LINE__, #cond); \
-      failures++;                                                        \
-    }                                                                    \
-  } while (0)
+#include "test_check.h"
 
 static hlo_parse_result parse_ok(const char *text) {
   hlo_parse_result r;

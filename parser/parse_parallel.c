@@ -1,0 +1,128 @@
+/* --check on several threads: a large text of several modules is cut at
+ * "// -----" separator lines into spans of modules, and the spans are
+ * parsed and verified side by side (each module is independent of the
+ * others: its own arena, names and shape cache).
+ *
+ * Why this is exact: a span is parsed from the end of a separator line's
+ * text, in the state the one-pass parse is in after that separator token,
+ * and must end at the separator token where the next span starts
+ * (hlo_parse_span checks it; a "// -----" line inside a comment or a string
+ * fails there). So when every span succeeds the one-pass parse succeeds too;
+ * when any span fails, the text is parsed again in one pass, which reports
+ * the same first error as without threads. */
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdlib.h>
+#include <string.h>
+#include <pthread.h>
+
+#include "hlo_ir.h"
+#include "oom.h"
+
+/* Spans smaller than this are not worth a thread. */
+#define MIN_SPAN ((size_t)1 << 20)
+/* Spans per thread: a few, so that one slow span does not leave the other
+ * threads idle at the end. */
+#define SPANS_PER_JOB 4
+#define MAX_JOBS 256
+
+typedef struct {
+  size_t start, stop;
+} span;
+
+typedef struct {
+  const char *data;
+  size_t len;
+  const span *spans;
+  int n_spans;
+  atomic_int next;
+  atomic_bool failed;
+} check_job;
+
+/* The separator line starting at P (after a '\n'): "// -----" alone on its
+ * line, blanks after it at most (the lexer's is_separator). Returns the end
+ * of the line's text (where the lexer goes on), or NULL. DATA[LEN] is '\0',
+ * so the comparison stops there. */
+static const char *separator_end(const char *p) {
+  if (strncmp(p, "// -----", 8) != 0) return NULL;
+  const char *e = p + 8;
+  while (*e == ' ' || *e == '\t') e++;
+  return *e == '\n' || *e == '\r' || *e == '\0' ? e : NULL;
+}
+
+/* The first separator line starting after a '\n' at or after FROM; its
+ * offset in *AT and the end of its text in *END. (A separator after a bare
+ * '\r' is not found: one cut fewer, nothing else.) */
+static bool next_separator(const char *data, size_t len, size_t from, size_t *at, size_t *end) {
+  const char *p = data + from, *lim = data + len;
+  while (p < lim && (p = memchr(p, '\n', (size_t)(lim - p))) != NULL) {
+    p++;
+    const char *e = separator_end(p);
+    if (e) {
+      *at = (size_t)(p - data);
+      *end = (size_t)(e - data);
+      return true;
+    }
+  }
+  return false;
+}
+
+/* Cuts DATA into at most MAX spans of about equal size, at separator lines.
+ * Returns the number of spans (1: no cut was found). */
+static int cut_spans(const char *data, size_t len, span *spans, int max) {
+  int n = 0;
+  size_t start = 0;
+  for (int i = 1; i < max; i++) {
+    size_t want = len / (size_t)max * (size_t)i, at, end;
+    if (want < start + MIN_SPAN) want = start + MIN_SPAN;
+    if (want >= len || !next_separator(data, len, want, &at, &end)) break;
+    spans[n++] = (span){start, at};
+    start = end;
+  }
+  spans[n++] = (span){start, len};
+  return n;
+}
+
+static int drop_module(hlo_module *m, void *ctx) {
+  (void)ctx;
+  hlo_module_free(m);
+  return 0;
+}
+
+static void *check_worker(void *arg) {
+  check_job *J = arg;
+  while (!atomic_load(&J->failed)) {
+    int i = atomic_fetch_add(&J->next, 1);
+    if (i >= J->n_spans) break;
+    hlo_error err; /* not reported: a failure means the one-pass parse runs */
+    if (hlo_parse_span(J->data, J->len, J->spans[i].start, J->spans[i].stop, drop_module, NULL, &err))
+      atomic_store(&J->failed, true);
+  }
+  return NULL;
+}
+
+int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err) {
+  if (jobs > MAX_JOBS) jobs = MAX_JOBS;
+  if (jobs > 1 && len >= 2 * MIN_SPAN) {
+    span *spans = xmalloc((size_t)jobs * SPANS_PER_JOB * sizeof *spans);
+    int n = cut_spans(data, len, spans, jobs * SPANS_PER_JOB);
+    if (n > 1) {
+      check_job J = {.data = data, .len = len, .spans = spans, .n_spans = n};
+      atomic_init(&J.next, 0);
+      atomic_init(&J.failed, false);
+      pthread_t th[MAX_JOBS];
+      int started = 0;
+      for (int t = 1; t < jobs && t < n; t++) {
+        if (pthread_create(&th[started], NULL, check_worker, &J) != 0) break; /* fewer threads */
+        started++;
+      }
+      check_worker(&J);
+      for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+      free(spans);
+      if (!atomic_load(&J.failed)) return 0;
+    } else {
+      free(spans);
+    }
+  }
+  return hlo_parse_file_each(data, len, drop_module, NULL, err);
+}
