@@ -834,6 +834,8 @@ static int parse_all(const char *data, size_t len, size_t start, size_t stop, hl
   P->each_ctx = ctx;
   P->stop_at = stop < len ? stop : SIZE_MAX;
   P->end_off = SIZE_MAX;
+  P->last = &P->tokbuf[0];
+  P->before_last = &P->tokbuf[1];
   if (start > 0) P->prev_kind = HT_SEP; /* a span starts right after a separator */
   err->offset = 0;
   err->message[0] = '\0';
@@ -841,7 +843,7 @@ static int parse_all(const char *data, size_t len, size_t start, size_t stop, hl
   int rc = hlo_yyparse(P);
   if (!P->stopped) {
     if (rc == 0 && !P->failed && P->n_done == 0) pc_error(P, len, "no HLO module found");
-    if (rc != 0 && !P->failed) pc_error(P, P->last.off, "syntax error");
+    if (rc != 0 && !P->failed) pc_error(P, P->last->off, "syntax error");
     /* The span must end at the separator it was cut at: if that line was
      * inside a comment or a string, the lexer went on past it. */
     if (rc == 0 && !P->failed && P->end_off != (stop < len ? stop : len))

@@ -674,7 +674,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   yysymbol_kind_t exp[YYNTOKENS];
   int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
   const pc_loc *loc = yypcontext_location(ctx);
-  const hlo_token *last = &P->last, *prev = &P->before_last;
+  const hlo_token *last = P->last, *prev = P->before_last;
   /* "g32[...]": an identifier where an element type belongs */
   if (last->kind == HT_LBRACKET && prev->kind == HT_IDENT && prev->off + prev->len == last->off)
     return pc_error(P, prev->off, "unknown element type '%.*s'", (int)(prev->len > 40 ? 40 : prev->len), prev->ptr), 0;

@@ -153,7 +153,10 @@ static void close_bracket(parse_ctx *P, char open) {
 }
 
 int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
-  hlo_token t;
+  /* the new token goes where the one before the last was */
+  hlo_token *tp = P->before_last;
+  P->before_last = P->last;
+  P->last = tp;
   if (P->metadata_next) {
     P->metadata_next = false;
     const char *start, *end;
@@ -166,45 +169,43 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       l->first = (size_t)(start - P->data);
       l->last = (size_t)(end - P->data);
       P->prev_kind = HT_RBRACE;
-      P->last.kind = HT_RAW_DICT;
-      P->last.ptr = start;
-      P->last.len = (size_t)(end - start);
-      P->last.off = l->first;
+      tp->kind = HT_RAW_DICT;
+      tp->ptr = start;
+      tp->len = (size_t)(end - start);
+      tp->off = l->first;
       return METADATA_VALUE;
     }
   }
   if (P->raw_next) {
     P->raw_next = false;
-    if (!hlo_lex_raw_dict(&P->lx, &t)) hlo_lex(&P->lx, &t);
+    if (!hlo_lex_raw_dict(&P->lx, tp)) hlo_lex(&P->lx, tp);
   } else {
-    hlo_lex(&P->lx, &t);
+    hlo_lex(&P->lx, tp);
   }
   int prev = P->prev_kind;
-  P->prev_kind = t.kind;
+  P->prev_kind = tp->kind;
   P->closed_now = false;
-  P->before_last = P->last;
-  P->last = t;
   pc_tok *o = &v->PCT_NAME;
-  o->ptr = t.ptr;
-  o->len = t.len;
-  o->off = t.off;
-  o->u = t.u;
-  o->sub = t.sub;
-  o->neg = t.neg;
-  o->kind = t.kind;
-  l->first = t.off;
-  l->last = (size_t)(t.ptr - P->data) + t.len;
-  if (t.kind != HT_EOF && t.kind != HT_SEP && t.kind != HT_ERROR && !P->mod)
-    pc_module_begin_if_needed(P, t.off);
+  o->ptr = tp->ptr;
+  o->len = tp->len;
+  o->off = tp->off;
+  o->u = tp->u;
+  o->sub = tp->sub;
+  o->neg = tp->neg;
+  o->kind = tp->kind;
+  l->first = tp->off;
+  l->last = (size_t)(tp->ptr - P->data) + tp->len;
+  if (tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR && !P->mod)
+    pc_module_begin_if_needed(P, tp->off);
   bool fa_pending = P->fa_pending;
   P->fa_pending = false;
   /* '(' starts a tuple shape only where a shape may start, never right
    * after an opcode (that is the operand list) */
-  if (t.kind == HT_PRIM_TYPE ||
-      (t.kind == HT_LPAREN && (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
+  if (tp->kind == HT_PRIM_TYPE ||
+      (tp->kind == HT_LPAREN && (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
                                prev == HT_COLON || prev == HT_ARROW || prev == HT_ATTR_NAME || prev == HT_LBRACE))) {
     const char *end;
-    const hlo_shape *s = pc_shape_cache_find(P, P->data + t.off, t.kind == HT_LPAREN, &end);
+    const hlo_shape *s = pc_shape_cache_find(P, P->data + tp->off, tp->kind == HT_LPAREN, &end);
     if (s) {
       hlo_lex_skip_to(&P->lx, end);
       o->shape = s;
@@ -214,23 +215,23 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     }
   }
 
-  switch (t.kind) {
+  switch (tp->kind) {
   case HT_EOF:
-    P->end_off = t.off;
+    P->end_off = tp->off;
     return HLO_YYEOF;
   case HT_ERROR: {
-    unsigned char c = (unsigned char)P->data[t.off];
-    if (strcmp(t.msg, "unexpected character") == 0 && c >= 0x20 && c < 0x7f)
-      pc_error(P, t.off, "unexpected character '%c'", c);
-    else if (strcmp(t.msg, "unexpected character") == 0)
-      pc_error(P, t.off, "unexpected byte 0x%02x", c);
+    unsigned char c = (unsigned char)P->data[tp->off];
+    if (strcmp(tp->msg, "unexpected character") == 0 && c >= 0x20 && c < 0x7f)
+      pc_error(P, tp->off, "unexpected character '%c'", c);
+    else if (strcmp(tp->msg, "unexpected character") == 0)
+      pc_error(P, tp->off, "unexpected byte 0x%02x", c);
     else
-      pc_error(P, t.off, "%s", t.msg);
+      pc_error(P, tp->off, "%s", tp->msg);
     return HLO_YYerror;
   }
   case HT_SEP:
-    if (t.off >= P->stop_at) { /* the end of a span of modules (hlo_parse_span) */
-      P->end_off = t.off;
+    if (tp->off >= P->stop_at) { /* the end of a span of modules (hlo_parse_span) */
+      P->end_off = tp->off;
       return HLO_YYEOF;
     }
     return SEP;
@@ -239,7 +240,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       P->raw_next = true;
       return FA_KEY;
     }
-    hlo_istr *is = hlo_intern_get(P->in, t.ptr, t.len);
+    hlo_istr *is = hlo_intern_get(P->in, tp->ptr, tp->len);
     o->is = is;
     int cls = pc_attr_class(pc_attr_id(is));
     if (cls == PC_A_METADATA) P->metadata_next = true;
@@ -264,7 +265,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     }
     if (fa_pending) P->fa_depth = 1;
     else if (P->fa_depth > 0) P->fa_depth++;
-    if (open_bracket(P, &t, ctx) < 0) return HLO_YYerror;
+    if (open_bracket(P, tp, ctx) < 0) return HLO_YYerror;
     return tok;
   }
   case HT_RBRACE:
@@ -282,14 +283,14 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       if (ctx == BK_OPERANDS || ctx == BK_TUPLE_SHAPE) ctx = BK_TUPLE_SHAPE;
       else if (ctx != BK_LITERAL) ctx = BK_OTHER;
     }
-    if (open_bracket(P, &t, ctx) < 0) return HLO_YYerror;
+    if (open_bracket(P, tp, ctx) < 0) return HLO_YYerror;
     return LPAREN;
   }
   case HT_RPAREN:
     close_bracket(P, '(');
     return RPAREN;
   case HT_LBRACKET:
-    if (open_bracket(P, &t, prev == HT_PRIM_TYPE ? BK_DIMS : BK_OTHER) < 0) return HLO_YYerror;
+    if (open_bracket(P, tp, prev == HT_PRIM_TYPE ? BK_DIMS : BK_OTHER) < 0) return HLO_YYerror;
     return LBRACKET;
   case HT_RBRACKET:
     close_bracket(P, '[');
@@ -301,14 +302,14 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   case HT_IDENT:
     if (P->lay_track.n && top_ctx(P) == BK_LAYOUT &&
         PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields) {
-      int lf = layout_letter(&t);
+      int lf = layout_letter(tp);
       if (lf) return lf;
     }
     break;
   default:
     break;
   }
-  if (name_like(t.kind)) {
+  if (name_like(tp->kind)) {
     const char *at;
     if (hlo_lex_peek(&P->lx, &at) == '=') {
       hlo_lex_skip_to(&P->lx, at + 1);
@@ -317,11 +318,11 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       return NAME_DEF;
     }
   }
-  return lexer_to_grammar(t.kind);
+  return lexer_to_grammar(tp->kind);
 }
 
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
-  const hlo_token *t = &P->last;
+  const hlo_token *t = P->last;
   /* At most 48 bytes of the token, up to its first line end (an
    * unterminated string runs on over lines): the text goes into a one-line
    * diagnostic (whose printer turns other unprintable bytes into '?'). */
@@ -350,7 +351,7 @@ const char *pc_bracket_context(parse_ctx *P) {
   if (!P->brackets.n) return NULL;
   /* An opener just read belongs to the bracket around it. */
   size_t i = P->brackets.n - 1;
-  hlo_tok_kind k = P->last.kind;
+  hlo_tok_kind k = P->last->kind;
   if (k == HT_LBRACE || k == HT_LPAREN || k == HT_LBRACKET) {
     if (i == 0) return NULL;
     i--;

@@ -171,8 +171,9 @@ typedef struct parse_ctx {
   bool fa_pending;           /* frontend_attributes= just seen */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
-  hlo_token last;            /* last token returned (for error messages) */
-  hlo_token before_last;     /* the one before it */
+  hlo_token *last;           /* last token returned (for error messages) */
+  hlo_token *before_last;    /* the one before it */
+  hlo_token tokbuf[2];       /* where they are (swapped, not copied) */
   /* shape cache: shape text -> shape, per module (shape_cache.c) */
   pc_shape_ent *scache;
   size_t scache_mask;        /* slots - 1 (0 = not allocated) */
