@@ -1,7 +1,9 @@
 /* Fuzz entry point: the parser and the verifier alone (what --check runs).
  * Both driver functions are exercised: hlo_parse_file (all modules kept)
  * and hlo_parse_file_each (modules handed out one by one), which must agree
- * on success, on the number of modules and on the first error. Every
+ * on success, on the number of modules and on the first error; so must the
+ * threaded --check cut into spans at every separator line (a span never
+ * accepts what the one-pass parse rejects). Every
  * instruction's shape is formatted (the text the analysis and the layout
  * report print), with a buffer too small and one large enough. */
 #include <stdio.h>
@@ -47,6 +49,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   if (rc1 != rc2) abort();
   if (rc1 == 0 && n != r.n_modules) abort();
   if (rc1 != 0 && (err1.offset != err2.offset || strcmp(err1.message, err2.message) != 0)) abort();
+  hlo_error err3;
+  int rc3 = hlo_check_text_spans(text, size, 1 + (int)(size & 1), 1, &err3);
+  if (rc1 != rc3) abort();
+  if (rc1 != 0 && (err1.offset != err3.offset || strcmp(err1.message, err3.message) != 0)) abort();
   if (rc1 == 0) hlo_parse_result_free(&r);
   free(text);
   return 0;

@@ -25,6 +25,7 @@
  * threads idle at the end. */
 #define SPANS_PER_JOB 4
 #define MAX_JOBS 256
+#define MAX_SPANS 1024 /* hlo_check_text_spans */
 
 typedef struct {
   size_t start, stop;
@@ -67,14 +68,15 @@ static bool next_separator(const char *data, size_t len, size_t from, size_t *at
   return false;
 }
 
-/* Cuts DATA into at most MAX spans of about equal size, at separator lines.
- * Returns the number of spans (1: no cut was found). */
-static int cut_spans(const char *data, size_t len, span *spans, int max) {
+/* Cuts DATA into at most MAX spans of about equal size and at least
+ * MIN_BYTES each (but the last), at separator lines. Returns the number of
+ * spans (1: no cut was found). */
+static int cut_spans(const char *data, size_t len, size_t min_bytes, span *spans, int max) {
   int n = 0;
   size_t start = 0;
   for (int i = 1; i < max; i++) {
     size_t want = len / (size_t)max * (size_t)i, at, end;
-    if (want < start + MIN_SPAN) want = start + MIN_SPAN;
+    if (want < start + min_bytes) want = start + min_bytes;
     if (want >= len || !next_separator(data, len, want, &at, &end)) break;
     spans[n++] = (span){start, at};
     start = end;
@@ -101,28 +103,39 @@ static void *check_worker(void *arg) {
   return NULL;
 }
 
+/* Parses the spans of DATA (at most MAX_SPANS of at least MIN_BYTES) on
+ * JOBS threads; returns whether all of them succeeded. */
+static bool spans_ok(const char *data, size_t len, int jobs, size_t min_bytes, int max_spans) {
+  span *spans = xmalloc((size_t)max_spans * sizeof *spans);
+  int n = cut_spans(data, len, min_bytes, spans, max_spans);
+  bool ok = false;
+  if (n > 1) {
+    check_job J = {.data = data, .len = len, .spans = spans, .n_spans = n};
+    atomic_init(&J.next, 0);
+    atomic_init(&J.failed, false);
+    pthread_t th[MAX_JOBS];
+    int started = 0;
+    for (int t = 1; t < jobs && t < n && t < MAX_JOBS; t++) {
+      if (pthread_create(&th[started], NULL, check_worker, &J) != 0) break; /* fewer threads */
+      started++;
+    }
+    check_worker(&J);
+    for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
+    ok = !atomic_load(&J.failed);
+  }
+  free(spans);
+  return ok;
+}
+
 int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err) {
   if (jobs > MAX_JOBS) jobs = MAX_JOBS;
-  if (jobs > 1 && len >= 2 * MIN_SPAN) {
-    span *spans = xmalloc((size_t)jobs * SPANS_PER_JOB * sizeof *spans);
-    int n = cut_spans(data, len, spans, jobs * SPANS_PER_JOB);
-    if (n > 1) {
-      check_job J = {.data = data, .len = len, .spans = spans, .n_spans = n};
-      atomic_init(&J.next, 0);
-      atomic_init(&J.failed, false);
-      pthread_t th[MAX_JOBS];
-      int started = 0;
-      for (int t = 1; t < jobs && t < n; t++) {
-        if (pthread_create(&th[started], NULL, check_worker, &J) != 0) break; /* fewer threads */
-        started++;
-      }
-      check_worker(&J);
-      for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
-      free(spans);
-      if (!atomic_load(&J.failed)) return 0;
-    } else {
-      free(spans);
-    }
-  }
+  if (jobs > 1 && len >= 2 * MIN_SPAN && spans_ok(data, len, jobs, MIN_SPAN, jobs * SPANS_PER_JOB)) return 0;
+  return hlo_parse_file_each(data, len, drop_module, NULL, err);
+}
+
+int hlo_check_text_spans(const char *data, size_t len, int jobs, size_t min_bytes, hlo_error *err) {
+  if (jobs < 1) jobs = 1;
+  if (jobs > MAX_JOBS) jobs = MAX_JOBS;
+  if (spans_ok(data, len, jobs, min_bytes, MAX_SPANS)) return 0;
   return hlo_parse_file_each(data, len, drop_module, NULL, err);
 }

@@ -1,8 +1,8 @@
 /* Unit test of hlo_parse_span and of the threaded --check (parse_parallel.c):
- * spans end exactly at their separator token, and hlo_check_text gives the
- * same result and the same error with 2..8 threads as with one, also when a
- * "// -----" line sits inside a comment or a string where a span would be
- * cut. Run by CTest as parser/parallel. */
+ * spans end exactly at their separator token, and checking by spans on 1..8
+ * threads gives the same result and the same error as one pass, also when a
+ * "// -----" line sits inside a comment or a string where a span is cut.
+ * Run by CTest as parser/parallel. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,16 +90,17 @@ static void test_spans(void) {
   CHECK(span(c, 0, real, &n, &err) == 0 && n == 1);
 }
 
-/* ---- hlo_check_text: threads against one pass ----------------------------------- */
+/* ---- hlo_check_text: spans and threads against one pass ------------------------- */
 
-/* The one-pass result and error of T, and the same with 2..8 threads. */
-static void same_with_threads(const char *what, const text *t) {
+/* The one-pass result and error of T, and the same from spans of about
+ * 1 KB on 1..8 threads. */
+static void same_from_spans(const char *what, const text *t) {
   hlo_error want, got;
   memset(&want, 0, sizeof want);
   int rc1 = hlo_check_text(t->p, t->n, 1, &want);
-  for (int jobs = 2; jobs <= 8; jobs *= 2) {
+  for (int jobs = 1; jobs <= 8; jobs *= 2) {
     memset(&got, 0, sizeof got);
-    int rc = hlo_check_text(t->p, t->n, jobs, &got);
+    int rc = hlo_check_text_spans(t->p, t->n, jobs, 1000, &got);
     if (rc != rc1 || (rc && (got.offset != want.offset || strcmp(got.message, want.message) != 0))) {
       fprintf(stderr, "%s, %d threads: rc %d at %zu '%s'; one pass: rc %d at %zu '%s'\n", what, jobs, rc,
               got.offset, got.message, rc1, want.offset, want.message);
@@ -108,18 +109,9 @@ static void same_with_threads(const char *what, const text *t) {
   }
 }
 
-static void expect_rc(const char *what, const text *t, int want) {
-  hlo_error err;
-  int rc = hlo_check_text(t->p, t->n, 4, &err);
-  if (rc != want) {
-    fprintf(stderr, "%s: rc %d, want %d (%s)\n", what, rc, want, rc ? err.message : "");
-    failures++;
-  }
-}
-
-static void test_threads(void) {
-  /* 300 modules of ~18 KB: about 5.3 MB, cut into up to 5 spans */
-  const int N = 300, L = 500;
+static void test_spans_against_one_pass(void) {
+  /* 60 modules of ~2 KB */
+  const int N = 60, L = 50;
   struct {
     const char *what, *middle, *sep;
     int special, bad_at, rc;
@@ -129,7 +121,7 @@ static void test_threads(void) {
       {"valid, blanks after separators", NULL, "// -----  \t\n", -1, -1, 0, NULL},
       {"valid, CRLF separators", NULL, "\r\n// -----\r\n", -1, -1, 0, NULL},
       {"error in the first module", NULL, "// -----\n", 0, 7, 1, NULL},
-      {"error in a middle module", NULL, "// -----\n", 121, 300, 1, NULL},
+      {"error in a middle module", NULL, "// -----\n", 31, 30, 1, NULL},
       {"error in the last module", NULL, "// -----\n", N - 1, L, 1, NULL},
       /* separators inside a comment and a string near the end of every
        * module past the middle: the cuts there are not separator tokens */
@@ -138,7 +130,9 @@ static void test_threads(void) {
        "// -----\n", -2, -1, 0, NULL},
       /* a comment opened before a separator and closed after it swallows
        * the separator: one pass reads one long module, with an error */
-      {"comment over a separator", "/*\n", "// -----\n", 100, -1, 1, "*/\n"},
+      {"comment over a separator", "/*\n", "// -----\n", 20, -1, 1, "*/\n"},
+      /* an empty chunk between two separators, and one at the end */
+      {"empty chunks", NULL, "// -----\n\n// -----\n", -1, -1, 0, NULL},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     text t = {0};
@@ -150,16 +144,40 @@ static void test_threads(void) {
       bool mark = special == -2 ? m >= N / 2 : m == special;
       put_module(&t, m, L, mark ? cases[i].middle : NULL, mark ? cases[i].bad_at : -1);
     }
-    CHECK(t.n > 4 * 1024 * 1024);
-    expect_rc(cases[i].what, &t, cases[i].rc);
-    same_with_threads(cases[i].what, &t);
+    if (i + 1 == sizeof cases / sizeof cases[0]) put(&t, "// -----\n");
+    hlo_error err;
+    int rc = hlo_check_text(t.p, t.n, 1, &err);
+    if (rc != cases[i].rc) {
+      fprintf(stderr, "%s: rc %d, want %d (%s)\n", cases[i].what, rc, cases[i].rc, rc ? err.message : "");
+      failures++;
+    }
+    same_from_spans(cases[i].what, &t);
+    free(t.p);
+  }
+}
+
+/* hlo_check_text itself cuts only texts of 2 MB and more: 150 modules of
+ * ~18 KB, with an error in the last one or none. */
+static void test_large_text(void) {
+  for (int bad = 0; bad <= 1; bad++) {
+    text t = {0};
+    for (int m = 0; m < 150; m++) {
+      if (m) put(&t, "// -----\n");
+      put_module(&t, m, 500, NULL, bad && m == 149 ? 250 : -1);
+    }
+    CHECK(t.n > 2 * 1024 * 1024);
+    hlo_error e1, e4;
+    int rc1 = hlo_check_text(t.p, t.n, 1, &e1), rc4 = hlo_check_text(t.p, t.n, 4, &e4);
+    CHECK(rc1 == bad && rc4 == bad);
+    if (bad) CHECK(e1.offset == e4.offset && strcmp(e1.message, e4.message) == 0);
     free(t.p);
   }
 }
 
 int main(void) {
   test_spans();
-  test_threads();
+  test_spans_against_one_pass();
+  test_large_text();
   if (failures) {
     fprintf(stderr, "%d failure(s)\n", failures);
     return 1;
