@@ -61,8 +61,8 @@ t_check=$(best "$hloidx" --check "$out")
 awk -v bytes="$bytes" -v tw="$t_wc" -v t1="$t_one" -v tc="$t_check" -v out="$out" -v jobs="$jobs" \
     -v mods="$(grep -c '^// -----$' "$out")" 'BEGIN {
   mb = bytes / 1048576
-  printf "input                %s (%.1f MB, %d modules)\n", out, mb, mods
-  printf "wc -l                %.3f s  %8.1f MB/s\n", tw, mb / tw
-  printf "hloidx --check --jobs=1%.3f s  %8.1f MB/s  %5.1fx wc -l\n", t1, mb / t1, t1 / tw
-  printf "hloidx --check (%2d)   %.3f s  %8.1f MB/s  %5.1fx wc -l   (default --jobs: %d processors)\n", jobs, tc, mb / tc, tc / tw, jobs
+  printf "input                  %s (%.1f MB, %d modules)\n", out, mb, mods
+  printf "wc -l                  %.3f s  %8.1f MB/s\n", tw, mb / tw
+  printf "hloidx --check --jobs=1 %.3f s  %8.1f MB/s  %5.1fx wc -l\n", t1, mb / t1, t1 / tw
+  printf "hloidx --check (%2d)    %.3f s  %8.1f MB/s  %5.1fx wc -l   (default --jobs: %d processors)\n", jobs, tc, mb / tc, tc / tw, jobs
 }'

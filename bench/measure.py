@@ -8,7 +8,8 @@ count Python's own memory in its peak.
     measure.py RUNS HLOIDX INPUT...
 
 For each INPUT (a file, or several files joined with '+' given to one
-hloidx run) runs `hloidx --check` and `hloidx --all` RUNS times each and
+hloidx run) runs `hloidx --check --jobs=1` (one thread, as --all runs) and
+`hloidx --all` RUNS times each and
 prints one Markdown table row: input size, best and median wall time of
 both, the --all/--check ratio of the medians and of the best times, the
 peak RSS of both and the ratio of --all's to the input size."""
@@ -58,7 +59,8 @@ def main():
         res = {"--check": [], "--all": []}
         for _ in range(runs):
             for mode in res:
-                res[mode].append(run([hloidx, mode] + files, rss_file))
+                args = [mode, "--jobs=1"] if mode == "--check" else [mode]
+                res[mode].append(run([hloidx] + args + files, rss_file))
         wall = {m: [r[0] for r in v] for m, v in res.items()}
         rss = max(r[1] for r in res["--all"])
         rss_check = max(r[1] for r in res["--check"])
