@@ -877,16 +877,7 @@ static bool attr_allowed(int id, hlo_opcode op) {
     default:
       return false;
     }
-  case AT_REPLICA_GROUPS:
-    switch (op) {
-    case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
-    case HLO_OP_ALL_TO_ALL: case HLO_OP_RAGGED_ALL_TO_ALL: case HLO_OP_REDUCE_SCATTER:
-    case HLO_OP_COLLECTIVE_BROADCAST: case HLO_OP_COLLECTIVE_REDUCE:
-      return true;
-    default:
-      return false;
-    }
-  case AT_CONSTRAIN_LAYOUT: case AT_USE_GLOBAL_DEVICE_IDS:
+  case AT_REPLICA_GROUPS: case AT_CONSTRAIN_LAYOUT: case AT_USE_GLOBAL_DEVICE_IDS: /* the collectives */
     switch (op) {
     case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
     case HLO_OP_ALL_TO_ALL: case HLO_OP_RAGGED_ALL_TO_ALL: case HLO_OP_REDUCE_SCATTER:
