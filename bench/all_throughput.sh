@@ -5,7 +5,7 @@
 #
 # Inputs: the two largest files of the corpus (../shared/corpus, or
 # $HLOIDX_CORPUS), the whole corpus in one run, and a SIZE_MB (default 100)
-# file built as check_throughput.sh builds it (every corpus file followed
+# file built by bench/make_input.sh (every corpus file followed
 # by a "// -----" line, repeated; kept in $TMPDIR, default /tmp). Each
 # command runs RUNS times (default 10), --check and --all alternated; see
 # bench/measure.py for what is measured. Prints a Markdown table.
@@ -16,7 +16,6 @@ hloidx=${1:-$root/build/hloidx}
 size_mb=${2:-100}
 runs=${RUNS:-10}
 corpus=${HLOIDX_CORPUS:-$root/../shared/corpus}
-big=${TMPDIR:-/tmp}/hloidx_bench_${size_mb}mb.hlo
 
 [ -x "$hloidx" ] || { echo "no hloidx binary at $hloidx" >&2; exit 2; }
 [ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 2; }
@@ -25,17 +24,7 @@ command -v python3 > /dev/null || { echo "python3 is needed" >&2; exit 2; }
 mapfile -t files < <(find "$corpus" -type f \( -name '*.hlo' -o -name '*.txt' \) | LC_ALL=C sort)
 [ ${#files[@]} -gt 0 ] || { echo "no .hlo/.txt files in $corpus" >&2; exit 2; }
 
-target=$((size_mb * 1024 * 1024))
-if [ ! -f "$big" ] || [ "$(stat -c %s "$big")" -lt "$target" ]; then
-  one=$(mktemp)
-  for f in "${files[@]}"; do
-    cat "$f"
-    printf '\n// -----\n'
-  done > "$one"
-  : > "$big"
-  while [ "$(stat -c %s "$big")" -lt "$target" ]; do cat "$one" >> "$big"; done
-  rm -f "$one"
-fi
+big=$("$root/bench/make_input.sh" "$size_mb")
 
 # Both commands must accept every input, or the timing would measure an
 # early exit (analysis warnings under --all are fine: exit status 0).

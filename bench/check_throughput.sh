@@ -3,8 +3,8 @@
 #
 #   bench/check_throughput.sh [HLOIDX] [SIZE_MB]
 #
-# Builds a SIZE_MB (default 100) file in $TMPDIR (default /tmp) by
-# concatenating every HLO file of the corpus (../shared/corpus, or
+# Builds a SIZE_MB (default 100) file in $TMPDIR (default /tmp) with
+# bench/make_input.sh: every HLO file of the corpus (../shared/corpus, or
 # $HLOIDX_CORPUS), modules separated by "// -----" lines, repeated until the
 # size is reached. `wc -l`, `hloidx --check --jobs=1` (one thread) and
 # `hloidx --check` (default: one thread per processor) run RUNS times
@@ -16,26 +16,9 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 hloidx=${1:-$root/build/hloidx}
 size_mb=${2:-100}
 runs=${RUNS:-5}
-corpus=${HLOIDX_CORPUS:-$root/../shared/corpus}
-out=${TMPDIR:-/tmp}/hloidx_bench_${size_mb}mb.hlo
 
 [ -x "$hloidx" ] || { echo "no hloidx binary at $hloidx" >&2; exit 2; }
-[ -d "$corpus" ] || { echo "no corpus at $corpus" >&2; exit 2; }
-
-mapfile -t files < <(find "$corpus" -type f \( -name '*.hlo' -o -name '*.txt' \) | LC_ALL=C sort)
-[ ${#files[@]} -gt 0 ] || { echo "no .hlo/.txt files in $corpus" >&2; exit 2; }
-
-target=$((size_mb * 1024 * 1024))
-if [ ! -f "$out" ] || [ "$(stat -c %s "$out")" -lt "$target" ]; then
-  one=$(mktemp)
-  for f in "${files[@]}"; do
-    cat "$f"
-    printf '\n// -----\n'
-  done > "$one"
-  : > "$out"
-  while [ "$(stat -c %s "$out")" -lt "$target" ]; do cat "$one" >> "$out"; done
-  rm -f "$one"
-fi
+out=$("$root/bench/make_input.sh" "$size_mb")
 bytes=$(stat -c %s "$out")
 
 # The input must be valid, or the timing would measure an early exit.
