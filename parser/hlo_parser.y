@@ -82,6 +82,7 @@ static const pc_range no_range = {0, 0};
 %token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
+%token <pc_tok> OPERAND_LIST "operand list"
 
 %type <pc_tok> name comp_name module_name root_opt entry_opt attr_plain def_name opcode
 %type <hlo_shape *> shape array_shape shape_opt signature_opt
@@ -251,10 +252,12 @@ rhs
   : KW_PARAMETER LPAREN INT RPAREN      { NN($$ = pc_rhs_parameter(P, &$1, &$3)); }
   | KW_CONSTANT LPAREN literal RPAREN   { NN($$ = pc_rhs_constant(P, &$1, @3)); }
   | opcode LPAREN operands_opt RPAREN   { NN($$ = pc_rhs_op(P, &$1, $3)); }
+  | opcode OPERAND_LIST                 { NN($$ = pc_rhs_op(P, &$1, $2.ops)); }
   ;
 
+/* Tells the token wrapper that an operand list may follow (operand_scan.c). */
 opcode
-  : IDENT
+  : IDENT                               { $$ = $1; P->after_opcode = true; }
   ;
 
 operands_opt
@@ -659,6 +662,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_KW_CONSTANT: case YYSYMBOL_KW_PARAMETER: case YYSYMBOL_IDENT: case YYSYMBOL_PCT_NAME:
     return "name";
   case YYSYMBOL_SHAPE_TOK: return "shape";
+  case YYSYMBOL_OPERAND_LIST: return "'('"; /* stands for '(' operands ')' */
   default: return yysymbol_name(k);
   }
 }

@@ -157,6 +157,8 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   hlo_token *tp = P->before_last;
   P->before_last = P->last;
   P->last = tp;
+  bool after_opcode = P->after_opcode; /* set by the grammar's opcode rule */
+  P->after_opcode = false;
   if (P->metadata_next) {
     P->metadata_next = false;
     const char *start, *end;
@@ -274,6 +276,24 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     close_bracket(P, '{');
     return RBRACE;
   case HT_LPAREN: {
+    /* Right after the opcode, the usual operand list is read in one go
+     * (operand_scan.c). In a nested operand the opcode is reduced only after
+     * its '(' was read, so after_opcode then comes with prev == HT_LPAREN. */
+    if (after_opcode && prev == HT_IDENT && P->depth < HLO_MAX_NESTING) {
+      const char *end;
+      if (pc_operand_scan(P, P->data + tp->off, &end, &o->ops)) {
+        hlo_lex_skip_to(&P->lx, end);
+        l->last = (size_t)(end - P->data);
+        P->prev_kind = HT_RPAREN;
+        /* the last token read is ')' (the one before it is never looked
+         * at: the token is always accepted, and the next call moves it out) */
+        tp->kind = HT_RPAREN;
+        tp->ptr = end - 1;
+        tp->len = 1;
+        tp->off = (size_t)(end - 1 - P->data);
+        return OPERAND_LIST;
+      }
+    }
     int ctx = BK_OTHER;
     if (prev == HT_IDENT) ctx = BK_OPERANDS;
     else if (prev == HT_KW_CONSTANT) ctx = BK_LITERAL;

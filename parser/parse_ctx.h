@@ -36,6 +36,10 @@ void *pc_vec_take(arena *a, pc_vec *v, size_t elem, size_t b, size_t e);
 
 /* ---- semantic values ------------------------------------------------- */
 
+typedef struct pc_range {
+  uint32_t b, e; /* [b, e) of a scratch vector */
+} pc_range;
+
 typedef struct pc_tok {
   const char *ptr; /* token value (see hlo_token) */
   uint32_t len;
@@ -47,12 +51,9 @@ typedef struct pc_tok {
     uint64_t u;               /* HT_INT magnitude */
     hlo_istr *is;             /* attribute tokens: the interned name */
     const hlo_shape *shape;   /* SHAPE_TOK: the cached shape */
+    pc_range ops;             /* OPERAND_LIST: its operands on P->operands */
   };
 } pc_tok;
-
-typedef struct pc_range {
-  uint32_t b, e; /* [b, e) of a scratch vector */
-} pc_range;
 
 typedef struct pc_loc {
   size_t first; /* byte offset of the first byte */
@@ -169,6 +170,7 @@ typedef struct parse_ctx {
   bool raw_next;             /* scan a RAW_DICT if the next byte is '{' */
   bool metadata_next;        /* try the metadata fast path */
   bool fa_pending;           /* frontend_attributes= just seen */
+  bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
@@ -314,6 +316,14 @@ void pc_shape_cache_free(parse_ctx *P);
  * it has the usual form (see metadata_scan.c) returns true with its first
  * ('{') and past-the-end bytes. */
 bool pc_metadata_scan(const hlo_lexer *lx, const char **start, const char **end);
+
+/* ---- operand lists (operand_scan.c) ------------------------------------ */
+
+/* Reads the operand list whose '(' is at OPEN when it has the usual form
+ * (see operand_scan.c): pushes its operands as pc_operand_name does, and
+ * returns true with their range and the end of the list (past ')').
+ * Otherwise pushes nothing. */
+bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range *ops);
 
 /* ---- misc -------------------------------------------------------------- */
 
