@@ -6,88 +6,11 @@
 #include "hlo_token.h"
 
 #include <string.h>
-#include <pthread.h>
 
 void hlo_lexer_init(hlo_lexer *lx, const char *data, size_t len, size_t start) {
   lx->base = data;
   lx->lim = data + len;
   lx->cur = data + (start <= len ? start : len);
-}
-
-/* ---- identifier classification by table lookup (§2.9, §9.1) ---------- */
-
-typedef struct {
-  const char *word;
-  unsigned char len;
-  unsigned char kind; /* hlo_tok_kind */
-  unsigned char sub;  /* element type number for HT_PRIM_TYPE */
-} word_entry;
-
-/* Element-type numbers follow hlo_elem_type in parser/hlo_ir.h (1 = pred). */
-#define W(s, k, sub) {s, sizeof(s) - 1, k, sub}
-static const word_entry words[] = {
-    W("pred", HT_PRIM_TYPE, 1),
-    W("s1", HT_PRIM_TYPE, 2), W("s2", HT_PRIM_TYPE, 3), W("s4", HT_PRIM_TYPE, 4),
-    W("s8", HT_PRIM_TYPE, 5), W("s16", HT_PRIM_TYPE, 6), W("s32", HT_PRIM_TYPE, 7),
-    W("s64", HT_PRIM_TYPE, 8),
-    W("u1", HT_PRIM_TYPE, 9), W("u2", HT_PRIM_TYPE, 10), W("u4", HT_PRIM_TYPE, 11),
-    W("u8", HT_PRIM_TYPE, 12), W("u16", HT_PRIM_TYPE, 13), W("u32", HT_PRIM_TYPE, 14),
-    W("u64", HT_PRIM_TYPE, 15),
-    W("f16", HT_PRIM_TYPE, 16), W("bf16", HT_PRIM_TYPE, 17), W("f32", HT_PRIM_TYPE, 18),
-    W("f64", HT_PRIM_TYPE, 19),
-    W("f8e5m2", HT_PRIM_TYPE, 20), W("f8e4m3", HT_PRIM_TYPE, 21), W("f8e4m3fn", HT_PRIM_TYPE, 22),
-    W("f8e4m3b11fnuz", HT_PRIM_TYPE, 23), W("f8e3m4", HT_PRIM_TYPE, 24),
-    W("f8e5m2fnuz", HT_PRIM_TYPE, 25), W("f8e4m3fnuz", HT_PRIM_TYPE, 26),
-    W("f8e8m0fnu", HT_PRIM_TYPE, 27), W("f6e2m3fn", HT_PRIM_TYPE, 28),
-    W("f6e3m2fn", HT_PRIM_TYPE, 29), W("f4e2m1fn", HT_PRIM_TYPE, 30),
-    W("c64", HT_PRIM_TYPE, 31), W("c128", HT_PRIM_TYPE, 32),
-    W("token", HT_PRIM_TYPE, 33), W("opaque", HT_PRIM_TYPE, 34),
-    W("opaque_type", HT_PRIM_TYPE, 34), /* lenient spelling of opaque */
-    W("nan", HT_FLOAT, 0),
-    W("true", HT_KW_TRUE, 0), W("false", HT_KW_FALSE, 0), W("inf", HT_KW_INF, 0),
-    W("HloModule", HT_KW_HLOMODULE, 0), W("ENTRY", HT_KW_ENTRY, 0), W("ROOT", HT_KW_ROOT, 0),
-    W("FileNames", HT_KW_FILENAMES, 0), W("FunctionNames", HT_KW_FUNCTIONNAMES, 0),
-    W("FileLocations", HT_KW_FILELOCATIONS, 0), W("StackFrames", HT_KW_STACKFRAMES, 0),
-    W("maximal", HT_KW_MAXIMAL, 0), W("replicated", HT_KW_REPLICATED, 0),
-    W("manual", HT_KW_MANUAL, 0), W("unknown", HT_KW_UNKNOWN, 0),
-    W("unreduced", HT_KW_UNREDUCED, 0),
-    W("last_tile_dim_replicate", HT_KW_LAST_TILE_DIM_REPLICATE, 0),
-    W("shard_as", HT_KW_SHARD_AS, 0), W("shard_like", HT_KW_SHARD_LIKE, 0),
-    W("constant", HT_KW_CONSTANT, 0), W("parameter", HT_KW_PARAMETER, 0),
-};
-#undef W
-
-#define NWORDS (sizeof words / sizeof words[0])
-#define MAXWORD 24
-
-/* by_len[n] lists the table entries of length n; built once, on first use
- * (pthread_once: modules may be lexed by several threads, parse_parallel.c). */
-static unsigned char by_len[MAXWORD + 1][16];
-static unsigned char by_len_n[MAXWORD + 1];
-static pthread_once_t by_len_once = PTHREAD_ONCE_INIT;
-
-static void build_by_len(void) {
-  for (size_t i = 0; i < NWORDS; i++) {
-    unsigned l = words[i].len;
-    by_len[l][by_len_n[l]++] = (unsigned char)i;
-  }
-}
-
-static void classify_word(hlo_token *t) {
-  size_t len = t->len;
-  t->kind = HT_IDENT;
-  if (len > MAXWORD) return;
-  pthread_once(&by_len_once, build_by_len);
-  unsigned n = by_len_n[len];
-  const unsigned char *cand = by_len[len];
-  for (unsigned i = 0; i < n; i++) {
-    const word_entry *w = &words[cand[i]];
-    if (w->word[0] == t->ptr[0] && memcmp(w->word, t->ptr, len) == 0) {
-      t->kind = (hlo_tok_kind)w->kind;
-      t->sub = w->sub;
-      return;
-    }
-  }
 }
 
 /* ---- helpers ------------------------------------------------------------ */
@@ -232,6 +155,11 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
     lx->cur = (const char *)YYCURSOR;                \
     return;                                          \
   } while (0)
+#define WORD(k, s)                                   \
+  do {                                               \
+    t->sub = (s);                                    \
+    TOK(k, 0);                                       \
+  } while (0)
 #define ERR(at, m)                                   \
   do {                                               \
     set_error(t, (const char *)(at), base, (m));     \
@@ -276,6 +204,65 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
       spars        { TOK(HT_IDENT, 0); /* old dot sparsity descriptors, L.1@2:4 */ }
       "-nan" nanpl? { TOK(HT_FLOAT, 0); }
       "-inf"       { TOK(HT_NEG_INF, 0); }
+      /* keywords and element types (§2.9): a word that is exactly one of
+       * these; a longer word is an id (longest match), "f32:" a NAME_COLON.
+       * Element-type numbers follow hlo_elem_type in parser/hlo_ir.h. */
+      "pred"                 { WORD(HT_PRIM_TYPE, 1); }
+      "s1"                   { WORD(HT_PRIM_TYPE, 2); }
+      "s2"                   { WORD(HT_PRIM_TYPE, 3); }
+      "s4"                   { WORD(HT_PRIM_TYPE, 4); }
+      "s8"                   { WORD(HT_PRIM_TYPE, 5); }
+      "s16"                  { WORD(HT_PRIM_TYPE, 6); }
+      "s32"                  { WORD(HT_PRIM_TYPE, 7); }
+      "s64"                  { WORD(HT_PRIM_TYPE, 8); }
+      "u1"                   { WORD(HT_PRIM_TYPE, 9); }
+      "u2"                   { WORD(HT_PRIM_TYPE, 10); }
+      "u4"                   { WORD(HT_PRIM_TYPE, 11); }
+      "u8"                   { WORD(HT_PRIM_TYPE, 12); }
+      "u16"                  { WORD(HT_PRIM_TYPE, 13); }
+      "u32"                  { WORD(HT_PRIM_TYPE, 14); }
+      "u64"                  { WORD(HT_PRIM_TYPE, 15); }
+      "f16"                  { WORD(HT_PRIM_TYPE, 16); }
+      "bf16"                 { WORD(HT_PRIM_TYPE, 17); }
+      "f32"                  { WORD(HT_PRIM_TYPE, 18); }
+      "f64"                  { WORD(HT_PRIM_TYPE, 19); }
+      "f8e5m2"               { WORD(HT_PRIM_TYPE, 20); }
+      "f8e4m3"               { WORD(HT_PRIM_TYPE, 21); }
+      "f8e4m3fn"             { WORD(HT_PRIM_TYPE, 22); }
+      "f8e4m3b11fnuz"        { WORD(HT_PRIM_TYPE, 23); }
+      "f8e3m4"               { WORD(HT_PRIM_TYPE, 24); }
+      "f8e5m2fnuz"           { WORD(HT_PRIM_TYPE, 25); }
+      "f8e4m3fnuz"           { WORD(HT_PRIM_TYPE, 26); }
+      "f8e8m0fnu"            { WORD(HT_PRIM_TYPE, 27); }
+      "f6e2m3fn"             { WORD(HT_PRIM_TYPE, 28); }
+      "f6e3m2fn"             { WORD(HT_PRIM_TYPE, 29); }
+      "f4e2m1fn"             { WORD(HT_PRIM_TYPE, 30); }
+      "c64"                  { WORD(HT_PRIM_TYPE, 31); }
+      "c128"                 { WORD(HT_PRIM_TYPE, 32); }
+      "token"                { WORD(HT_PRIM_TYPE, 33); }
+      "opaque"               { WORD(HT_PRIM_TYPE, 34); }
+      "opaque_type"          { WORD(HT_PRIM_TYPE, 34); }
+      "nan"                  { WORD(HT_FLOAT, 0); }
+      "true"                 { WORD(HT_KW_TRUE, 0); }
+      "false"                { WORD(HT_KW_FALSE, 0); }
+      "inf"                  { WORD(HT_KW_INF, 0); }
+      "HloModule"            { WORD(HT_KW_HLOMODULE, 0); }
+      "ENTRY"                { WORD(HT_KW_ENTRY, 0); }
+      "ROOT"                 { WORD(HT_KW_ROOT, 0); }
+      "FileNames"            { WORD(HT_KW_FILENAMES, 0); }
+      "FunctionNames"        { WORD(HT_KW_FUNCTIONNAMES, 0); }
+      "FileLocations"        { WORD(HT_KW_FILELOCATIONS, 0); }
+      "StackFrames"          { WORD(HT_KW_STACKFRAMES, 0); }
+      "maximal"              { WORD(HT_KW_MAXIMAL, 0); }
+      "replicated"           { WORD(HT_KW_REPLICATED, 0); }
+      "manual"               { WORD(HT_KW_MANUAL, 0); }
+      "unknown"              { WORD(HT_KW_UNKNOWN, 0); }
+      "unreduced"            { WORD(HT_KW_UNREDUCED, 0); }
+      "last_tile_dim_replicate" { WORD(HT_KW_LAST_TILE_DIM_REPLICATE, 0); }
+      "shard_as"             { WORD(HT_KW_SHARD_AS, 0); }
+      "shard_like"           { WORD(HT_KW_SHARD_LIKE, 0); }
+      "constant"             { WORD(HT_KW_CONSTANT, 0); }
+      "parameter"            { WORD(HT_KW_PARAMETER, 0); }
       id {
         t->ptr = (const char *)tok;
         t->len = (size_t)(YYCURSOR - tok);
@@ -285,7 +272,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
           t->kind = HT_B_PAREN;
           return;
         }
-        classify_word(t);
+        t->kind = HT_IDENT;
         return;
       }
       dlab         { TOK(HT_DIM_LABELS, 0); }
@@ -328,6 +315,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
     */
 #undef TOK
 #undef ERR
+#undef WORD
   }
 }
 

@@ -46,7 +46,7 @@ typedef enum hlo_tok_kind {
   HT_RBRACE,      /* } */
   HT_LPAREN,      /* ( */
   HT_RPAREN,      /* ) */
-  /* keywords (identifier-shaped words classified by table, §2.9) */
+  /* keywords (identifier-shaped words matched whole by the lexer, §2.9) */
   HT_KW_TRUE,
   HT_KW_FALSE,
   HT_KW_INF,
