@@ -112,15 +112,10 @@ static const char *integer(const char *p) {
 
 /* An identifier directly followed by '=' (one ATTR_NAME token). */
 static const char *key(const char *p) {
-  char c = *p;
-  if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_')) return NULL;
-  for (p++;; p++) {
-    c = *p;
-    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' ||
-          c == '-'))
-      break;
+  if (!pc_id_start(*p)) return NULL;
+  for (p++; pc_id_char(*p); p++) {
   }
-  return c == '=' ? p + 1 : NULL;
+  return *p == '=' ? p + 1 : NULL;
 }
 
 static const char *value(const char *p, const char *lim) {

@@ -15,10 +15,6 @@
  * tokens it replaces would be accepted. */
 #include "parse_ctx.h"
 
-/* The lexer's id = [A-Za-z_][A-Za-z0-9_.\-]* (hlo_lexer.re). */
-static bool id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static bool id_char(char c) { return id_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-'; }
-
 static const char *skip_spaces(const char *p) {
   while (*p == ' ') p++;
   return p;
@@ -39,8 +35,8 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
         if (*p != '%') goto give_up;
       }
       const char *name = p + 1;
-      if (!id_start(*name)) goto give_up;
-      for (p = name + 1; id_char(*p); p++) {
+      if (!pc_id_start(*name)) goto give_up;
+      for (p = name + 1; pc_id_char(*p); p++) {
       }
       pc_tok t = {.ptr = name, .len = (uint32_t)(p - name), .kind = HT_PCT_NAME, .off = (size_t)(name - 1 - P->data)};
       pc_operand_name(P, decl, &t, NULL);

@@ -34,6 +34,12 @@ void pc_vec_free(pc_vec *v);
  * vector ends up in the IR. Returns the arena copy. */
 void *pc_vec_take(arena *a, pc_vec *v, size_t elem, size_t b, size_t e);
 
+/* ---- the lexer's identifiers, for the byte-level fast paths ------------ */
+
+/* id = [A-Za-z_][A-Za-z0-9_.\-]* (lexer/hlo_lexer.re) */
+static inline bool pc_id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
+static inline bool pc_id_char(char c) { return pc_id_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-'; }
+
 /* ---- semantic values ------------------------------------------------- */
 
 typedef struct pc_range {
