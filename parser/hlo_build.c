@@ -821,11 +821,16 @@ int pc_module_finish(parse_ctx *P) {
 
 /* ---- driver -------------------------------------------------------------------------- */
 
-/* Parses DATA[START..]: to the end of input, or (STOP < LEN) to the
- * separator token at offset STOP, where a span of modules ends (see
- * hlo_parse_span). */
-static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
-                     int (*each)(hlo_module *, void *), void *ctx, pc_vec *modules, int *stopped) {
+/* The same grammar with LAC (hlo_parser_lac.c; see hlo_parser.y). */
+int hlo_yyparse_lac(parse_ctx *P);
+
+/* Parses DATA[START..] with PARSE: to the end of input, or (STOP < LEN) to
+ * the separator token at offset STOP, where a span of modules ends (see
+ * hlo_parse_span). *CHUNK_START: where the module being read when it ended
+ * began. */
+static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, size_t start, size_t stop,
+                      hlo_error *err, int (*each)(hlo_module *, void *), void *ctx, pc_vec *modules, int *stopped,
+                      size_t *chunk_start) {
   parse_ctx *P = xcalloc(1, sizeof *P);
   P->data = data;
   P->len = len;
@@ -837,10 +842,11 @@ static int parse_all(const char *data, size_t len, size_t start, size_t stop, hl
   P->last = &P->tokbuf[0];
   P->before_last = &P->tokbuf[1];
   if (start > 0) P->prev_kind = HT_SEP; /* a span starts right after a separator */
+  P->chunk_start = start;
   err->offset = 0;
   err->message[0] = '\0';
   hlo_lexer_init(&P->lx, data, len, start);
-  int rc = hlo_yyparse(P);
+  int rc = parse(P);
   if (!P->stopped) {
     if (rc == 0 && !P->failed && P->n_done == 0) pc_error(P, len, "no HLO module found");
     if (rc != 0 && !P->failed) pc_error(P, P->last->off, "syntax error");
@@ -861,8 +867,33 @@ static int parse_all(const char *data, size_t len, size_t start, size_t stop, hl
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
   *stopped = P->stopped;
+  *chunk_start = P->chunk_start;
   free(P);
   return result;
+}
+
+/* parse_with the parser without LAC; when that fails, the module it failed
+ * in is parsed again with LAC, from its start, for the diagnostic. Both
+ * parsers accept the same text and run the same actions in the same order,
+ * except that without LAC a few default reductions (and their actions) may
+ * run before a syntax error is seen, so its "expected" list can be short,
+ * or an action's error can come first. The modules before that one were
+ * already handed to EACH and are not read again. */
+static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
+                     int (*each)(hlo_module *, void *), void *ctx, pc_vec *modules, int *stopped) {
+  size_t chunk_start;
+  int rc = parse_with(hlo_yyparse, data, len, start, stop, err, each, ctx, modules, stopped, &chunk_start);
+  if (rc != 1 || *stopped) return rc;
+  hlo_error first = *err;
+  pc_vec again = {0};
+  rc = parse_with(hlo_yyparse_lac, data, len, chunk_start, stop, err, each, ctx, &again, stopped, &chunk_start);
+  if (rc == 0) { /* cannot happen (the same language); keep the first diagnostic */
+    for (size_t i = 0; i < again.n; i++) hlo_module_free(PC_AT(again, hlo_module *, i));
+    *err = first;
+    rc = 1;
+  }
+  pc_vec_free(&again);
+  return rc;
 }
 
 int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {

@@ -208,6 +208,7 @@ typedef struct parse_ctx {
   int stopped;               /* non-zero value returned by each */
   int n_done;                /* modules finished */
   size_t stop_at;            /* a separator token at or after this offset ends the input (SIZE_MAX: none) */
+  size_t chunk_start;        /* where the module being read began: after the last separator shifted */
   size_t end_off;            /* offset of the token that ended the input */
 
   /* scratch stacks */
