@@ -701,7 +701,7 @@ int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const h
   in->offset = name->off;
   if (define_name(P, is, in, name->off) < 0) return -1;
   pc_comp *cc = top_comp(P);
-  if (root->ptr) {
+  if (root) {
     if (cc->root)
       return pc_error(P, root->off, "computation '%s' has more than one ROOT instruction (the first is '%s')",
                       cc->comp->name, cc->root->name);

@@ -91,8 +91,8 @@ static const pc_range no_range = {0, 0};
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
 %token <pc_tok> OPERAND_LIST "operand list"
 
-%type <pc_tok> name comp_name module_name root_opt entry_opt attr_plain def_name opcode
-%type <hlo_shape *> shape array_shape shape_opt signature_opt
+%type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
+%type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
 %type <hlo_layout *> layout layout_opt
 %type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
 %type <pc_range> shape_list_opt shape_list operands_opt operands attrs comp_refs_opt comp_refs comp_ref
@@ -236,24 +236,21 @@ instr_list
   | instr_list instruction
   ;
 
+/* Spelled out (ROOT or not, 'name =' or the lenient 'name=' without a
+ * space) rather than through optional nonterminals: every instruction would
+ * otherwise pay a reduction for each (about 85 instructions of the parser). */
 instruction
-  : root_opt def_name shape_opt rhs attrs { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
+  : NAME_DEF shape_opt rhs attrs                { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
+  | KW_ROOT NAME_DEF shape_opt rhs attrs        { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
+  | A_GENERIC shape_opt rhs attrs               { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
+  | KW_ROOT A_GENERIC shape_opt rhs attrs       { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
   ;
 
-root_opt
-  : %empty                              { memset(&$$, 0, sizeof $$); }
-  | KW_ROOT
-  ;
-
-/* 'name =' (NAME_DEF), or the lenient 'name=' without a space. */
-def_name
-  : NAME_DEF
-  | A_GENERIC
-  ;
-
+/* A shape the shape cache knew (SHAPE_TOK) is taken directly. */
 shape_opt
   : %empty                              { $$ = NULL; }
-  | shape
+  | SHAPE_TOK                           { $$ = (hlo_shape *)$1.shape; }
+  | shape_read
   ;
 
 rhs
@@ -304,6 +301,7 @@ attribute
       { pc_loc v = {$2.off, @4.last};
         CHECK(pc_attr_push(P, &$1, v, (int)($3.e - $3.b), pc_comprefs_take(P, $3), NULL, NULL)); }
   | A_SHARDING sharding                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_METADATA METADATA_VALUE           { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_METADATA metadata                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
@@ -361,10 +359,11 @@ fa_item
   | FA_KEY RAW_DICT
   ;
 
-/* metadata={op_type="..." op_name="..." ...} or a list of those. */
+/* metadata={op_type="..." op_name="..." ...} or a list of those. The usual
+ * form is one METADATA_VALUE token (metadata_scan.c), which the attribute
+ * rules take directly: one reduction less per instruction. */
 metadata
-  : METADATA_VALUE
-  | LBRACE md_items_opt RBRACE
+  : LBRACE md_items_opt RBRACE
   | LBRACE md_list RBRACE
   ;
 
@@ -427,6 +426,7 @@ sh_item
   | A_GENERIC INT
   | A_GENERIC LBRACKET ints RBRACKET sh_devices
   | A_GENERIC LBRACE sg_list_opt RBRACE
+  | A_METADATA METADATA_VALUE
   | A_METADATA metadata
   ;
 
@@ -524,8 +524,13 @@ gv_inner_item
 /* ---- shapes (§4) ---------------------------------------------------------- */
 
 shape
+  : SHAPE_TOK                           { $$ = (hlo_shape *)$1.shape; }
+  | shape_read
+  ;
+
+/* A shape read token by token (the first time it is seen). */
+shape_read
   : array_shape                         { pc_shape_cache_put(P, $1, @$); }
-  | SHAPE_TOK                           { $$ = (hlo_shape *)$1.shape; }
   | LPAREN shape_list_opt RPAREN        { NN($$ = pc_tuple_shape(P, $2)); pc_shape_cache_put(P, $$, @$); }
   | B_PAREN LPAREN shape RPAREN         { NN($$ = pc_buffer_shape(P, $3)); }
   ;

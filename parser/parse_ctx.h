@@ -261,6 +261,7 @@ hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num);
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit);
 int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name, pc_range *r);
 int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_range *r);
+/* ROOT: the 'ROOT' token, NULL without one. */
 int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape,
                    hlo_instr *in, pc_range attrs);
 
