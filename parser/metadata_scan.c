@@ -70,13 +70,6 @@ static bool md_tokens(hlo_lexer lx, const char **start, const char **end) {
  * Each function returns the position after what it read, or NULL for "not
  * the usual spelling" (which is not an error: the token level decides). */
 
-static bool blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-static const char *blanks(const char *p) {
-  while (blank(*p)) p++;
-  return p;
-}
-
 #define ONES 0x0101010101010101ull
 #define HIGHS 0x8080808080808080ull
 
@@ -123,39 +116,39 @@ static const char *value(const char *p, const char *lim) {
   if (c == '"') return str(p, lim);
   if (c == '-' || (c >= '0' && c <= '9')) return integer(p);
   if (c != '{') return NULL;
-  p = blanks(p + 1);
+  p = pc_skip_blanks(p + 1);
   if (*p == '}') return p + 1;
   for (;;) {
     if (!(p = integer(p))) return NULL;
-    p = blanks(p);
+    p = pc_skip_blanks(p);
     if (*p == '}') return p + 1;
     if (*p != ',') return NULL;
-    p = blanks(p + 1);
+    p = pc_skip_blanks(p + 1);
   }
 }
 
 /* Fields after a '{' up to and including the '}'. */
 static const char *body(const char *p, const char *lim) {
   for (;;) {
-    p = blanks(p);
+    p = pc_skip_blanks(p);
     if (*p == '}') return p + 1;
     if (!(p = key(p)) || !(p = value(p, lim))) return NULL;
-    p = blanks(p);
+    p = pc_skip_blanks(p);
     if (*p == ',') p++;
   }
 }
 
 static const char *md_bytes(const char *p, const char *lim) {
-  p = blanks(p);
+  p = pc_skip_blanks(p);
   if (*p != '{') return NULL;
-  const char *q = blanks(p + 1);
+  const char *q = pc_skip_blanks(p + 1);
   if (*q != '{') return body(p + 1, lim);
   for (;;) { /* a list of metadata */
     if (!(q = body(q + 1, lim))) return NULL;
-    q = blanks(q);
+    q = pc_skip_blanks(q);
     if (*q == '}') return q + 1;
     if (*q != ',') return NULL;
-    q = blanks(q + 1);
+    q = pc_skip_blanks(q + 1);
     if (*q != '{') return NULL;
   }
 }
@@ -163,7 +156,7 @@ static const char *md_bytes(const char *p, const char *lim) {
 bool pc_metadata_scan(const hlo_lexer *lx, const char **start, const char **end) {
   const char *e = md_bytes(lx->cur, lx->lim);
   if (e) {
-    *start = blanks(lx->cur);
+    *start = pc_skip_blanks(lx->cur);
     *end = e;
     return true;
   }

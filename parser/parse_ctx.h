@@ -36,9 +36,23 @@ void *pc_vec_take(arena *a, pc_vec *v, size_t elem, size_t b, size_t e);
 
 /* ---- the lexer's identifiers, for the byte-level fast paths ------------ */
 
-/* id = [A-Za-z_][A-Za-z0-9_.\-]* (lexer/hlo_lexer.re) */
-static inline bool pc_id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
-static inline bool pc_id_char(char c) { return pc_id_start(c) || (c >= '0' && c <= '9') || c == '.' || c == '-'; }
+/* id = [A-Za-z_][A-Za-z0-9_.\-]* (lexer/hlo_lexer.re), as a table: bit 1
+ * for a first byte, bit 2 for a later one (one load per byte). */
+static const unsigned char pc_id_class[256] = {
+    ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3, ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3,
+    ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
+    ['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3, ['G'] = 3, ['H'] = 3, ['I'] = 3, ['J'] = 3, ['K'] = 3, ['L'] = 3, ['M'] = 3,
+    ['N'] = 3, ['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3, ['S'] = 3, ['T'] = 3, ['U'] = 3, ['V'] = 3, ['W'] = 3, ['X'] = 3, ['Y'] = 3, ['Z'] = 3,
+    ['_'] = 3, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2, ['.'] = 2, ['-'] = 2,
+};
+static inline bool pc_id_start(char c) { return pc_id_class[(unsigned char)c] & 1; }
+static inline bool pc_id_char(char c) { return pc_id_class[(unsigned char)c] & 2; }
+/* the lexer's blanks: ' ' and \t \n \v \f \r (9 to 13) */
+static inline bool pc_blank(char c) { return c == ' ' || (unsigned char)(c - '\t') < 5; }
+static inline const char *pc_skip_blanks(const char *p) {
+  while (pc_blank(*p)) p++;
+  return p;
+}
 
 /* ---- semantic values ------------------------------------------------- */
 

@@ -15,14 +15,6 @@
 
 #include "parse_ctx.h"
 
-/* The lexer's blanks. */
-static bool is_blank(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
-
-static const char *skip_blanks(const char *p) {
-  while (is_blank(*p)) p++;
-  return p;
-}
-
 /* Where an array shape's text ends when its ']' ends just before AFTER:
  * past a layout written right there, at AFTER, or NULL when the text is
  * unusual (the grammar decides then). */
@@ -30,7 +22,7 @@ static const char *array_end(parse_ctx *P, const char *after) {
   const char *p = after;
   if (*p == '{') {
     char c = p[1];
-    if (is_blank(c) || c == '/' || c == '-') {
+    if (pc_blank(c) || c == '/' || c == '-') {
       /* "{ 1,0}", "{-1}", a comment after the brace: the grammar looks past
        * blanks and comments for a layout (layout_brace_follows in hlo_tokwrap.c) */
       hlo_lexer lx = {P->data, p + 1, P->data + P->len};
@@ -46,10 +38,10 @@ static const char *array_end(parse_ctx *P, const char *after) {
     }
   }
   /* a layout after blanks is still the shape's layout (§9.3): give up */
-  const char *q = skip_blanks(p);
+  const char *q = pc_skip_blanks(p);
   if (*q == '/') return NULL;
   if (*q == '{') {
-    const char *r = skip_blanks(q + 1);
+    const char *r = pc_skip_blanks(q + 1);
     char c = *r;
     if ((c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' || c == '/') return NULL;
   }
@@ -181,7 +173,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   const hlo_shape *s = recent(P, start, tuple, end);
   if (s) return s;
   if (tuple) {
-    char c = *skip_blanks(start + 1);
+    char c = *pc_skip_blanks(start + 1);
     if (!((c >= 'a' && c <= 'z') || c == '(' || c == '/')) return NULL;
   }
   const char *e = tuple ? scan_tuple(start, P->data + P->len) : scan_array(P, start);
