@@ -501,6 +501,7 @@ gv_unit
   | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
   | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
+  | METADATA_VALUE                      /* after a nested 'metadata=' (the wrapper reads it whole) */
   | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
   | LBRACE gv_inner RBRACE
   | LAYOUT_LBRACE gv_inner RBRACE
