@@ -91,18 +91,6 @@ static const int attr_class_token[] = {
     [PC_A_LITERAL] = A_LITERAL,     [PC_A_HDR_LAYOUT] = A_HDR_LAYOUT,
 };
 
-static bool name_like(hlo_tok_kind k) {
-  switch (k) {
-  case HT_PCT_NAME: case HT_IDENT: case HT_KW_CONSTANT: case HT_KW_PARAMETER:
-  case HT_KW_MAXIMAL: case HT_KW_REPLICATED: case HT_KW_MANUAL: case HT_KW_UNKNOWN:
-  case HT_KW_UNREDUCED: case HT_KW_LAST_TILE_DIM_REPLICATE: case HT_KW_SHARD_AS:
-  case HT_KW_SHARD_LIKE: case HT_KW_INF:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /* The '{' just read followed ']': does a layout start here (§9.3)? */
 static bool layout_brace_follows(parse_ctx *P) {
   const char *at;
@@ -178,6 +166,21 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       return METADATA_VALUE;
     }
   }
+  if (P->value_next) {
+    P->value_next = false;
+    const char *start;
+    if (pc_value_scan(P, tp, &start)) { /* tp: the value's last token */
+      l->first = (size_t)(start - P->data);
+      l->last = (size_t)(tp->ptr - P->data) + tp->len;
+      v->PCT_NAME.ptr = start;
+      v->PCT_NAME.len = (uint32_t)(l->last - l->first);
+      v->PCT_NAME.off = l->first;
+      v->PCT_NAME.kind = (uint8_t)tp->kind;
+      P->prev_kind = tp->kind;
+      P->closed_now = false;
+      return GV_VALUE;
+    }
+  }
   if (P->raw_next) {
     P->raw_next = false;
     if (!hlo_lex_raw_dict(&P->lx, tp)) hlo_lex(&P->lx, tp);
@@ -248,6 +251,8 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     if (cls == PC_A_METADATA) P->metadata_next = true;
     if (cls == PC_A_BACKEND) P->raw_next = true;
     if (cls == PC_A_FRONTEND) P->fa_pending = true;
+    /* an instruction attribute: 'attrs , A_GENERIC' (value_scan.c) */
+    if (cls == PC_A_GENERIC && prev == HT_COMMA && P->fa_depth == 0 && top_ctx(P) == BK_BODY) P->value_next = true;
     return attr_class_token[cls];
   }
   case HT_LBRACE: {
@@ -329,7 +334,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   default:
     break;
   }
-  if (name_like(tp->kind)) {
+  if (pc_name_like(tp->kind)) {
     const char *at;
     if (hlo_lex_peek(&P->lx, &at) == '=') {
       hlo_lex_skip_to(&P->lx, at + 1);
@@ -357,7 +362,7 @@ void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
   case HT_NAME_COLON: snprintf(buf, cap, "'%.*s%s:'", (int)n, text, more); return;
   case HT_ATTR_NAME: snprintf(buf, cap, "'%.*s%s='", (int)n, text, more); return;
   default:
-    if (P->prev_kind == HT_EQ && name_like(t->kind)) {
+    if (P->prev_kind == HT_EQ && pc_name_like(t->kind)) {
       snprintf(buf, cap, "'%.*s%s ='", (int)n, text, more);
       return;
     }

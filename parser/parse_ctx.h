@@ -47,6 +47,19 @@ static const unsigned char pc_id_class[256] = {
 };
 static inline bool pc_id_start(char c) { return pc_id_class[(unsigned char)c] & 1; }
 static inline bool pc_id_char(char c) { return pc_id_class[(unsigned char)c] & 2; }
+/* Tokens the grammar takes as a name (and as NAME_DEF before '='). */
+static inline bool pc_name_like(hlo_tok_kind k) {
+  switch (k) {
+  case HT_PCT_NAME: case HT_IDENT: case HT_KW_CONSTANT: case HT_KW_PARAMETER:
+  case HT_KW_MAXIMAL: case HT_KW_REPLICATED: case HT_KW_MANUAL: case HT_KW_UNKNOWN:
+  case HT_KW_UNREDUCED: case HT_KW_LAST_TILE_DIM_REPLICATE: case HT_KW_SHARD_AS:
+  case HT_KW_SHARD_LIKE: case HT_KW_INF:
+    return true;
+  default:
+    return false;
+  }
+}
+
 /* the lexer's blanks: ' ' and \t \n \v \f \r (9 to 13) */
 static inline bool pc_blank(char c) { return c == ' ' || (unsigned char)(c - '\t') < 5; }
 static inline const char *pc_skip_blanks(const char *p) {
@@ -191,6 +204,7 @@ typedef struct parse_ctx {
   bool metadata_next;        /* try the metadata fast path */
   bool fa_pending;           /* frontend_attributes= just seen */
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
+  bool value_next;           /* try the generic-value fast path */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
@@ -346,6 +360,14 @@ bool pc_metadata_scan(const hlo_lexer *lx, const char **start, const char **end)
  * returns true with their range and the end of the list (past ')').
  * Otherwise pushes nothing. */
 bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range *ops);
+
+/* ---- generic attribute values (value_scan.c) -------------------------- */
+
+/* Reads the attribute value at the lexer's position when the grammar would
+ * accept it as gv_top (see value_scan.c): moves the lexer past it and
+ * returns true with its first byte and its last token. Otherwise moves
+ * nothing. */
+bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start);
 
 /* ---- misc -------------------------------------------------------------- */
 
