@@ -4,8 +4,8 @@
  * would take it), the kind of its last token, and that the lexer stands
  * right after the value; when it gives up, the lexer must not have moved.
  * The whole-parse behaviour (same results and diagnostics as token by
- * token) is checked by the goldens and by differential fuzzing (see
- * bench/README.md). Run by CTest as parser/value_scan. */
+ * token) is checked by the goldens and by fuzz/diff_builds.sh against the
+ * build before the fast path. Run by CTest as parser/value_scan. */
 #include <stdlib.h>
 #include <string.h>
 
