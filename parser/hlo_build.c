@@ -843,6 +843,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   P->before_last = &P->tokbuf[1];
   if (start > 0) P->prev_kind = HT_SEP; /* a span starts right after a separator */
   P->chunk_start = start;
+  P->token_by_token = parse == hlo_yyparse_lac;
   err->offset = 0;
   err->message[0] = '\0';
   hlo_lexer_init(&P->lx, data, len, start);
@@ -872,28 +873,22 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   return result;
 }
 
-/* parse_with the parser without LAC; when that fails, the module it failed
- * in is parsed again with LAC, from its start, for the diagnostic. Both
- * parsers accept the same text and run the same actions in the same order,
- * except that without LAC a few default reductions (and their actions) may
- * run before a syntax error is seen, so its "expected" list can be short,
- * or an action's error can come first. The modules before that one were
- * already handed to EACH and are not read again. */
+/* parse_with the parser without LAC and with every fast path; when that
+ * fails, the input is parsed again with LAC and token by token (no folded
+ * tokens, see hlo_tokwrap.c), and that result is the one that counts.
+ * Both accept the same text, but without LAC a few default reductions (and
+ * their actions) may run before a syntax error is seen, so its "expected"
+ * list can be short or an action's error can come first, and a folded
+ * token hides what could have continued a value. With EACH, the modules
+ * before the one that failed were handed on already: the second parse
+ * starts at that module; otherwise at the start. */
 static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
                      int (*each)(hlo_module *, void *), void *ctx, pc_vec *modules, int *stopped) {
   size_t chunk_start;
   int rc = parse_with(hlo_yyparse, data, len, start, stop, err, each, ctx, modules, stopped, &chunk_start);
   if (rc != 1 || *stopped) return rc;
-  hlo_error first = *err;
-  pc_vec again = {0};
-  rc = parse_with(hlo_yyparse_lac, data, len, chunk_start, stop, err, each, ctx, &again, stopped, &chunk_start);
-  if (rc == 0) { /* cannot happen (the same language); keep the first diagnostic */
-    for (size_t i = 0; i < again.n; i++) hlo_module_free(PC_AT(again, hlo_module *, i));
-    *err = first;
-    rc = 1;
-  }
-  pc_vec_free(&again);
-  return rc;
+  return parse_with(hlo_yyparse_lac, data, len, each ? chunk_start : start, stop, err, each, ctx, modules, stopped,
+                    &chunk_start);
 }
 
 int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {

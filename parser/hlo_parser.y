@@ -11,8 +11,9 @@
  * which detects a syntax error before any default reduction, so that its
  * "expected ..." lists are exact. LAC costs about 6% of the whole parse, and
  * errors are rare: when the first parser fails, the driver (hlo_build.c)
- * parses the failing module again with the LAC parser, and that diagnostic
- * is the one reported. */
+ * parses the failing module again with the LAC parser, token by token (the
+ * wrapper folds no COMMA_ATTR then), and that diagnostic is the one
+ * reported. */
 
 %require "3.8"
 %define api.pure full
@@ -89,7 +90,7 @@ static const pc_range no_range = {0, 0};
 %token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
-%token <pc_tok> OPERAND_LIST "operand list" GV_VALUE "attribute value"
+%token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -289,9 +290,13 @@ name
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE | KW_INF
   ;
 
+/* COMMA_ATTR: ', name=value' in one token, for the usual metadata and raw
+ * values (attr_fold in hlo_tokwrap.c); its location is the value's. */
 attrs
   : %empty                              { $$ = (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
   | attrs COMMA attribute               { $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
+  | attrs COMMA_ATTR                    { CHECK(pc_attr_push(P, &$2, @2, 0, NULL, NULL, NULL));
+                                          $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
   ;
 
 attribute
@@ -492,8 +497,7 @@ sl_list
  * Values interpreted later from their text (hlo_attrs.c), or kept raw. */
 
 gv_top
-  : GV_VALUE                            /* the whole value in one token (value_scan.c) */
-  | gv_unit
+  : gv_unit
   | gv_top gv_unit
   ;
 
@@ -516,7 +520,7 @@ gv_inner
   ;
 
 gv_inner_item
-  : gv_unit | GV_VALUE | COMMA | NAME_DEF | KW_ROOT | KW_ENTRY | KW_HLOMODULE
+  : gv_unit | COMMA_ATTR | COMMA | NAME_DEF | KW_ROOT | KW_ENTRY | KW_HLOMODULE
   | KW_FILENAMES | KW_FUNCTIONNAMES | KW_FILELOCATIONS | KW_STACKFRAMES
   | A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
   | A_SHAPE | A_SHAPE_LIST | A_LITERAL | A_HDR_LAYOUT | FA_KEY
@@ -678,7 +682,7 @@ static const char *sym_display(yysymbol_kind_t k) {
     return "name";
   case YYSYMBOL_SHAPE_TOK: return "shape";
   case YYSYMBOL_OPERAND_LIST: return "'('"; /* stands for '(' operands ')' */
-  case YYSYMBOL_GV_VALUE: return NULL; /* always expected with the tokens it stands for */
+  case YYSYMBOL_COMMA_ATTR: return "','"; /* stands for ',' name '=' value */
   default: return yysymbol_name(k);
   }
 }
@@ -711,7 +715,6 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   for (int i = 0; i < n; i++) {
     if (has_def && exp[i] == YYSYMBOL_A_GENERIC) continue; /* the lenient 'name=' form */
     const char *d = sym_display(exp[i]);
-    if (!d) continue;
     int dup = 0;
     for (int j = 0; j < m; j++) dup |= strcmp(names[j], d) == 0;
     if (!dup) names[m++] = d;

@@ -8,7 +8,9 @@
  *   - RAW_DICT after backend_config= and after a key of
  *     frontend_attributes={...}, §9.2;
  *   - the layout field letters T L E S SC P M D after a layout's ':';
- *   - attribute names classified by the attribute catalogue, §9.1.
+ *   - attribute names classified by the attribute catalogue, §9.1;
+ *   - COMMA_ATTR: ', name=value' inside a computation body, for metadata
+ *     and raw values (attr_fold), except in the diagnostic re-parse.
  * It also limits the bracket nesting depth (HLO_MAX_NESTING). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -140,6 +142,48 @@ static void close_bracket(parse_ctx *P, char open) {
   }
 }
 
+/* The ',' in TP was read directly inside a computation body, where it can
+ * only separate an instruction's attributes. When 'name=value' follows and
+ * is the usual metadata value (metadata_scan.c) or a raw value
+ * (value_scan.c), all of it becomes one COMMA_ATTR token: the name in *O,
+ * the value's extent in *L. TP stays the ','. Returns 0 (and moves
+ * nothing) otherwise. The grammar takes COMMA_ATTR wherever ',' may start
+ * an attribute; the diagnostic re-parse (token_by_token) reads the pieces,
+ * so the "expected" lists of what may follow a value stay exact. */
+static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
+  hlo_lexer save = P->lx;
+  hlo_token name;
+  hlo_lex(&P->lx, &name);
+  if (name.kind == HT_ATTR_NAME) {
+    hlo_istr *is = hlo_intern_get(P->in, name.ptr, name.len);
+    int cls = pc_attr_class(pc_attr_id(is));
+    const char *start = NULL, *end = NULL;
+    int last_kind = HT_RBRACE;
+    if (cls == PC_A_METADATA && pc_metadata_scan(&P->lx, &start, &end)) {
+      P->lx.cur = end;
+    } else if (cls == PC_A_GENERIC) {
+      hlo_token last;
+      if (pc_value_scan(P, &last, &start)) {
+        end = last.ptr + last.len;
+        last_kind = last.kind;
+      }
+    }
+    if (end) {
+      o->ptr = name.ptr;
+      o->len = (uint32_t)name.len;
+      o->off = name.off;
+      o->kind = HT_ATTR_NAME;
+      o->is = is;
+      l->first = (size_t)(start - P->data);
+      l->last = (size_t)(end - P->data);
+      P->prev_kind = last_kind;
+      return COMMA_ATTR;
+    }
+  }
+  P->lx = save;
+  return 0;
+}
+
 int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   /* the new token goes where the one before the last was */
   hlo_token *tp = P->before_last;
@@ -164,21 +208,6 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       tp->len = (size_t)(end - start);
       tp->off = l->first;
       return METADATA_VALUE;
-    }
-  }
-  if (P->value_next) {
-    P->value_next = false;
-    const char *start;
-    if (pc_value_scan(P, tp, &start)) { /* tp: the value's last token */
-      l->first = (size_t)(start - P->data);
-      l->last = (size_t)(tp->ptr - P->data) + tp->len;
-      v->PCT_NAME.ptr = start;
-      v->PCT_NAME.len = (uint32_t)(l->last - l->first);
-      v->PCT_NAME.off = l->first;
-      v->PCT_NAME.kind = (uint8_t)tp->kind;
-      P->prev_kind = tp->kind;
-      P->closed_now = false;
-      return GV_VALUE;
     }
   }
   if (P->raw_next) {
@@ -251,8 +280,6 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     if (cls == PC_A_METADATA) P->metadata_next = true;
     if (cls == PC_A_BACKEND) P->raw_next = true;
     if (cls == PC_A_FRONTEND) P->fa_pending = true;
-    /* an instruction attribute: 'attrs , A_GENERIC' (value_scan.c) */
-    if (cls == PC_A_GENERIC && prev == HT_COMMA && P->fa_depth == 0 && top_ctx(P) == BK_BODY) P->value_next = true;
     return attr_class_token[cls];
   }
   case HT_LBRACE: {
@@ -320,6 +347,12 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   case HT_RBRACKET:
     close_bracket(P, '[');
     return RBRACKET;
+  case HT_COMMA:
+    if (!P->token_by_token && P->fa_depth == 0 && top_ctx(P) == BK_BODY) {
+      int tok = attr_fold(P, o, l);
+      if (tok) return tok;
+    }
+    return COMMA;
   case HT_COLON:
     if (P->lay_track.n && top_ctx(P) == BK_LAYOUT)
       PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields = true;

@@ -204,7 +204,7 @@ typedef struct parse_ctx {
   bool metadata_next;        /* try the metadata fast path */
   bool fa_pending;           /* frontend_attributes= just seen */
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
-  bool value_next;           /* try the generic-value fast path */
+  bool token_by_token;       /* no folded tokens (COMMA_ATTR): the diagnostic re-parse */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */

@@ -1,8 +1,9 @@
-/* The generic-value fast path: the value of an instruction attribute that
- * the grammar keeps raw (gv_top in hlo_parser.y: dimensions={1,0},
- * index=2, slice={[0:8]}, kind=kLoop), read as one token (GV_VALUE).
+/* The generic-value fast path: the extent of the value of an instruction
+ * attribute that the grammar keeps raw (gv_top in hlo_parser.y:
+ * dimensions={1,0}, index=2, slice={[0:8]}, kind=kLoop), for the token
+ * wrapper's COMMA_ATTR token (attr_fold in hlo_tokwrap.c).
  *
- * Token by token, every byte of such a value costs a shift and two or
+ * Token by token, every token of such a value costs a shift and two or
  * three reductions of the grammar (gv_unit, gv_inner_item, gv_inner) on
  * top of the lexer. Here the same lexer reads the tokens and only checks
  * what the grammar would: units as gv_top takes them, and inside brackets
@@ -13,10 +14,7 @@
  * specially (an attribute name inside, which may switch the lexer to raw
  * dictionaries or metadata values), a lexical error, a separator, the end
  * of input, a mismatched bracket or deep nesting makes it give up, and the
- * value is read token by token (so diagnostics are those of the grammar).
- * The wrapper asks for it only after an attribute name that follows a
- * comma directly inside a computation body: there the grammar has just
- * shifted 'attrs , A_GENERIC' and expects gv_top. */
+ * value is read token by token (so diagnostics are those of the grammar). */
 #include "parse_ctx.h"
 
 enum { VS_MAX_DEPTH = 64 };
