@@ -8,7 +8,8 @@
 #  1. every input file (testdata/, fuzz/corpus/, fuzz/regress/,
 #     ../shared/corpus/) with --check and with --all;
 #  2. N (default 1500) zzuf mutations of the small inputs, with --check;
-#  3. N modules with mutated attribute values (fuzz/mutate_attrs.py), --check.
+#  3. N modules with mutated attribute values and instruction heads
+#     (fuzz/mutate_attrs.py), --check.
 # Inputs that differ are listed (DIFF MODE FILE; mutated ones are kept in
 # $TMPDIR/hloidx-diff); the exit status is 1 when any did.
 set -uo pipefail

@@ -1,15 +1,18 @@
 #!/usr/bin/env python3
-"""Writes N one-instruction modules whose attribute values are mutated.
+"""Writes N one-instruction modules whose attribute values (and, one time in
+three, other parts of the line) are mutated.
 
     fuzz/mutate_attrs.py SEED N OUTDIR [CORPUS]
 
 Lines of real dumps (CORPUS, default ../shared/corpus) that carry an
 attribute other than metadata are taken at random; one to three edits
-(insert, delete or replace) go after the start of one of their attributes,
-with pieces of HLO syntax that end, nest, or break values. Each line goes
-into a module of its own (OUTDIR/cN.hlo). For fuzz/diff_builds.sh: the
-token wrapper reads such values in one go (parser/value_scan.c), and the
-grammar must see the same thing either way."""
+(insert, delete or replace) go after the start of one of their attributes
+(or anywhere in the line), with pieces of HLO syntax that end, nest, or
+break values. Each line goes into a module of its own (OUTDIR/cN.hlo). For
+fuzz/diff_builds.sh: the token wrapper reads such attributes and the
+instruction's head in one go (COMMA_ATTR, INSTR_HEAD in
+parser/hlo_tokwrap.c), and the grammar must see the same thing either
+way."""
 import os
 import random
 import re
@@ -38,7 +41,7 @@ def main():
     for i in range(n):
         line = rnd.choice(lines)
         starts = [m.end() for m in re.finditer(r', [a-z_]+=', line)]
-        k = rnd.choice(starts)
+        k = rnd.choice(starts) if rnd.random() < 2 / 3 else 0
         for _ in range(rnd.randint(1, 3)):
             pos, op, piece = rnd.randint(k, len(line)), rnd.random(), rnd.choice(PIECES)
             if op < 0.5:

@@ -695,11 +695,28 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_ra
   return 0;
 }
 
+/* The instruction of an INSTR_HEAD token (head_fold in hlo_tokwrap.c): the
+ * one rhs would build, with its name and declared shape kept in it until
+ * pc_instruction (called with NAME NULL) defines it. */
+hlo_instr *pc_rhs_head(parse_ctx *P, const pc_tok *name) {
+  hlo_instr *in = pc_rhs_op(P, &P->head.opcode, P->head.ops);
+  in->name = hlo_istr_str(hlo_intern_get(P->in, name->ptr, name->len));
+  in->offset = name->off;
+  in->shape = P->head.shape;
+  return in;
+}
+
 int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape, hlo_instr *in,
                    pc_range attrs) {
-  hlo_istr *is = name->is ? name->is : hlo_intern_get(P->in, name->ptr, name->len);
-  in->offset = name->off;
-  if (define_name(P, is, in, name->off) < 0) return -1;
+  hlo_istr *is;
+  if (name) {
+    is = name->is ? name->is : hlo_intern_get(P->in, name->ptr, name->len);
+    in->offset = name->off;
+  } else { /* from pc_rhs_head */
+    is = hlo_istr_of(in->name);
+    shape = in->shape;
+  }
+  if (define_name(P, is, in, in->offset) < 0) return -1;
   pc_comp *cc = top_comp(P);
   if (root) {
     if (cc->root)

@@ -90,14 +90,14 @@ static const pc_range no_range = {0, 0};
 %token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
-%token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'"
+%token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'" INSTR_HEAD "instruction"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
 %type <hlo_layout *> layout layout_opt
 %type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
 %type <pc_range> shape_list_opt shape_list operands_opt operands attrs comp_refs_opt comp_refs comp_ref
-%type <hlo_instr *> rhs
+%type <hlo_instr *> rhs instr_head
 %type <int> dlt_mods
 
 %%
@@ -245,6 +245,13 @@ instruction
   | KW_ROOT NAME_DEF shape_opt rhs attrs        { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
   | A_GENERIC shape_opt rhs attrs               { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
   | KW_ROOT A_GENERIC shape_opt rhs attrs       { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
+  | instr_head attrs                            { CHECK(pc_instruction(P, NULL, NULL, NULL, $1, $2)); }
+  | KW_ROOT instr_head attrs                    { CHECK(pc_instruction(P, &$1, NULL, NULL, $2, $3)); }
+  ;
+
+/* 'name = shape opcode(operands)' in one token (head_fold in hlo_tokwrap.c) */
+instr_head
+  : INSTR_HEAD                          { NN($$ = pc_rhs_head(P, &$1)); }
   ;
 
 /* A shape the shape cache knew (SHAPE_TOK) is taken directly. */
@@ -683,6 +690,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_SHAPE_TOK: return "shape";
   case YYSYMBOL_OPERAND_LIST: return "'('"; /* stands for '(' operands ')' */
   case YYSYMBOL_COMMA_ATTR: return "','"; /* stands for ',' name '=' value */
+  case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(operands) */
   default: return yysymbol_name(k);
   }
 }

@@ -10,7 +10,8 @@
  *   - the layout field letters T L E S SC P M D after a layout's ':';
  *   - attribute names classified by the attribute catalogue, §9.1;
  *   - COMMA_ATTR: ', name=value' inside a computation body, for metadata
- *     and raw values (attr_fold), except in the diagnostic re-parse.
+ *     and raw values (attr_fold), and INSTR_HEAD: 'name = shape
+ *     opcode(operands)' (head_fold), except in the diagnostic re-parse.
  * It also limits the bracket nesting depth (HLO_MAX_NESTING). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -182,6 +183,38 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   }
   P->lx = save;
   return 0;
+}
+
+/* 'name =' was just read (the name in *O, TP) directly inside a top-level
+ * computation body, where it can only start an instruction. When the shape
+ * cache knows the shape that follows, an opcode comes next and its operand
+ * list has the usual form (operand_scan.c), all of it becomes one
+ * INSTR_HEAD token: the name in *O, the rest in P->head, TP the ')'.
+ * Returns 0 (and moves nothing) otherwise. */
+static int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp) {
+  hlo_lexer lx = P->lx;
+  hlo_token t;
+  hlo_lex(&lx, &t);
+  if (t.kind != HT_PRIM_TYPE && t.kind != HT_LPAREN) return 0;
+  const char *end, *open;
+  const hlo_shape *s = pc_shape_cache_find(P, P->data + t.off, t.kind == HT_LPAREN, &end);
+  if (!s) return 0;
+  hlo_lex_skip_to(&lx, end);
+  hlo_lex(&lx, &t);
+  if (t.kind != HT_IDENT || hlo_lex_peek(&lx, &open) != '(') return 0;
+  pc_range ops;
+  if (!pc_operand_scan(P, open, &end, &ops)) return 0;
+  P->head.shape = s;
+  P->head.opcode = (pc_tok){.ptr = t.ptr, .len = (uint32_t)t.len, .kind = HT_IDENT, .off = t.off};
+  P->head.ops = ops;
+  hlo_lex_skip_to(&P->lx, end);
+  l->last = (size_t)(end - P->data);
+  P->prev_kind = HT_RPAREN;
+  tp->kind = HT_RPAREN;
+  tp->ptr = end - 1;
+  tp->len = 1;
+  tp->off = (size_t)(end - 1 - P->data);
+  return INSTR_HEAD;
 }
 
 int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
@@ -373,6 +406,10 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       hlo_lex_skip_to(&P->lx, at + 1);
       l->last = (size_t)(at + 1 - P->data);
       P->prev_kind = HT_EQ;
+      if (!P->token_by_token && P->depth == 1 && top_ctx(P) == BK_BODY) {
+        int tok = head_fold(P, l, tp);
+        if (tok) return tok;
+      }
       return NAME_DEF;
     }
   }

@@ -190,6 +190,14 @@ typedef struct pc_declcheck {
   size_t off;
 } pc_declcheck;
 
+/* An instruction's 'name = shape opcode(operands)' read as one token
+ * (INSTR_HEAD): the parts besides the name. */
+typedef struct pc_head {
+  const hlo_shape *shape; /* the declared shape (from the shape cache) */
+  pc_tok opcode;
+  pc_range ops;           /* on parse_ctx.operands (pc_operand_scan) */
+} pc_head;
+
 typedef struct parse_ctx {
   const char *data;
   size_t len;
@@ -204,7 +212,8 @@ typedef struct parse_ctx {
   bool metadata_next;        /* try the metadata fast path */
   bool fa_pending;           /* frontend_attributes= just seen */
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
-  bool token_by_token;       /* no folded tokens (COMMA_ATTR): the diagnostic re-parse */
+  bool token_by_token;       /* no folded tokens (COMMA_ATTR, INSTR_HEAD): the diagnostic re-parse */
+  pc_head head;              /* the parts of the last INSTR_HEAD token */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
@@ -285,11 +294,13 @@ int pc_inline_begin(parse_ctx *P, size_t off);
 hlo_computation *pc_inline_end(parse_ctx *P);
 
 hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands);
+hlo_instr *pc_rhs_head(parse_ctx *P, const pc_tok *name);
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num);
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit);
 int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name, pc_range *r);
 int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_range *r);
-/* ROOT: the 'ROOT' token, NULL without one. */
+/* ROOT: the 'ROOT' token, NULL without one. NAME NULL: IN comes from
+ * pc_rhs_head, which holds the name and the declared shape. */
 int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape,
                    hlo_instr *in, pc_range attrs);
 
