@@ -185,6 +185,19 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   return 0;
 }
 
+/* A folded token ends with the ')' before END: the lexer goes on there, and
+ * TP, the last token read, is that ')' (the one before it is never looked
+ * at: such a token is always accepted, and the next call moves it out). */
+static void end_at_rparen(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, const char *end) {
+  hlo_lex_skip_to(&P->lx, end);
+  l->last = (size_t)(end - P->data);
+  P->prev_kind = HT_RPAREN;
+  tp->kind = HT_RPAREN;
+  tp->ptr = end - 1;
+  tp->len = 1;
+  tp->off = (size_t)(end - 1 - P->data);
+}
+
 /* 'name =' was just read (the name in *O, TP) directly inside a top-level
  * computation body, where it can only start an instruction. When the shape
  * cache knows the shape that follows, an opcode comes next and its operand
@@ -207,13 +220,7 @@ static int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp) {
   P->head.shape = s;
   P->head.opcode = (pc_tok){.ptr = t.ptr, .len = (uint32_t)t.len, .kind = HT_IDENT, .off = t.off};
   P->head.ops = ops;
-  hlo_lex_skip_to(&P->lx, end);
-  l->last = (size_t)(end - P->data);
-  P->prev_kind = HT_RPAREN;
-  tp->kind = HT_RPAREN;
-  tp->ptr = end - 1;
-  tp->len = 1;
-  tp->off = (size_t)(end - 1 - P->data);
+  end_at_rparen(P, l, tp, end);
   return INSTR_HEAD;
 }
 
@@ -347,15 +354,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     if (after_opcode && prev == HT_IDENT && P->depth < HLO_MAX_NESTING) {
       const char *end;
       if (pc_operand_scan(P, P->data + tp->off, &end, &o->ops)) {
-        hlo_lex_skip_to(&P->lx, end);
-        l->last = (size_t)(end - P->data);
-        P->prev_kind = HT_RPAREN;
-        /* the last token read is ')' (the one before it is never looked
-         * at: the token is always accepted, and the next call moves it out) */
-        tp->kind = HT_RPAREN;
-        tp->ptr = end - 1;
-        tp->len = 1;
-        tp->off = (size_t)(end - 1 - P->data);
+        end_at_rparen(P, l, tp, end);
         return OPERAND_LIST;
       }
     }
