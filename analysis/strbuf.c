@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void reserve(strbuf *b, size_t extra) {
+void sb_reserve(strbuf *b, size_t extra) {
   if (extra >= SIZE_MAX - b->len - 1) goto oom;
   size_t need = b->len + extra + 1;
   if (need <= b->cap) return;
@@ -37,14 +37,6 @@ void sb_reset(strbuf *b) {
   b->len = 0;
   if (b->data) b->data[0] = '\0';
 }
-void sb_putn(strbuf *b, const char *s, size_t n) {
-  reserve(b, n);
-  if (n) memcpy(b->data + b->len, s, n);
-  b->len += n;
-  b->data[b->len] = '\0';
-}
-void sb_putc(strbuf *b, char c) { sb_putn(b, &c, 1); }
-void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
 /* Decimal digits without snprintf (the printers call these for every
  * index and bound). */
 void sb_put_u64(strbuf *b, uint64_t v) {
@@ -76,7 +68,7 @@ void sb_printf(strbuf *b, const char *fmt, ...) {
   int n = vsnprintf(NULL, 0, fmt, ap);
   va_end(ap);
   if (n > 0) {
-    reserve(b, (size_t)n);
+    sb_reserve(b, (size_t)n);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
     b->len += (size_t)n;
   }
