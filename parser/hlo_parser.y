@@ -249,7 +249,11 @@ instruction
   | KW_ROOT instr_head attrs                    { CHECK(pc_instruction(P, &$1, NULL, NULL, $2, $3)); }
   ;
 
-/* 'name = shape opcode(operands)' in one token (head_fold in hlo_tokwrap.c) */
+/* 'name = shape opcode(operands)' in one token (head_fold in hlo_tokwrap.c).
+ * Its parts wait in P->head, a single slot, which is safe because the state
+ * after INSTR_HEAD has this reduction as its only action: Bison reduces it
+ * before reading the next token (which may be the next INSTR_HEAD). Keep it
+ * that way (bison -r all: "$default  reduce using rule ... (instr_head)"). */
 instr_head
   : INSTR_HEAD                          { NN($$ = pc_rhs_head(P, &$1)); }
   ;

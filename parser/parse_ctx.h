@@ -213,7 +213,7 @@ typedef struct parse_ctx {
   bool fa_pending;           /* frontend_attributes= just seen */
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
   bool token_by_token;       /* no folded tokens (COMMA_ATTR, INSTR_HEAD): the diagnostic re-parse */
-  pc_head head;              /* the parts of the last INSTR_HEAD token */
+  pc_head head;              /* the parts of the last INSTR_HEAD token (read before the next: see instr_head) */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
