@@ -699,7 +699,15 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_ra
  * one rhs would build, with its name and declared shape kept in it until
  * pc_instruction (called with NAME NULL) defines it. */
 hlo_instr *pc_rhs_head(parse_ctx *P, const pc_tok *name) {
-  hlo_instr *in = pc_rhs_op(P, &P->head.opcode, P->head.ops);
+  const pc_head *h = &P->head;
+  hlo_instr *in;
+  if (h->opcode.kind == HT_KW_PARAMETER)
+    in = pc_rhs_parameter(P, &h->opcode, &h->arg);
+  else if (h->opcode.kind == HT_KW_CONSTANT)
+    in = pc_rhs_constant(P, &h->opcode, (pc_loc){h->arg.off, (size_t)(h->arg.ptr - P->data) + h->arg.len});
+  else
+    in = pc_rhs_op(P, &h->opcode, h->ops);
+  if (!in) return NULL;
   in->name = hlo_istr_str(hlo_intern_get(P->in, name->ptr, name->len));
   in->offset = name->off;
   in->shape = P->head.shape;

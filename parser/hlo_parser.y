@@ -249,7 +249,8 @@ instruction
   | KW_ROOT instr_head attrs                    { CHECK(pc_instruction(P, &$1, NULL, NULL, $2, $3)); }
   ;
 
-/* 'name = shape opcode(operands)' in one token (head_fold in hlo_tokwrap.c).
+/* 'name = shape opcode(operands)', 'name = shape parameter(N)' or 'name =
+ * shape constant(scalar)' in one token (head_fold in hlo_tokwrap.c).
  * Its parts wait in P->head, a single slot, which is safe because the state
  * after INSTR_HEAD has this reduction as its only action: Bison reduces it
  * before reading the next token (which may be the next INSTR_HEAD). Keep it
@@ -301,8 +302,9 @@ name
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE | KW_INF
   ;
 
-/* COMMA_ATTR: ', name=value' in one token, for the usual metadata and raw
- * values (attr_fold in hlo_tokwrap.c); its location is the value's. */
+/* COMMA_ATTR: ', name=value' in one token, for the usual metadata and
+ * shardings and raw values (attr_fold in hlo_tokwrap.c); its location is
+ * the value's. */
 attrs
   : %empty                              { $$ = (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
   | attrs COMMA attribute               { $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
@@ -694,7 +696,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_SHAPE_TOK: return "shape";
   case YYSYMBOL_OPERAND_LIST: return "'('"; /* stands for '(' operands ')' */
   case YYSYMBOL_COMMA_ATTR: return "','"; /* stands for ',' name '=' value */
-  case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(operands) */
+  case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(...) */
   default: return yysymbol_name(k);
   }
 }

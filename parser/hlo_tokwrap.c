@@ -9,9 +9,10 @@
  *     frontend_attributes={...}, §9.2;
  *   - the layout field letters T L E S SC P M D after a layout's ':';
  *   - attribute names classified by the attribute catalogue, §9.1;
- *   - COMMA_ATTR: ', name=value' inside a computation body, for metadata
- *     and raw values (attr_fold), and INSTR_HEAD: 'name = shape
- *     opcode(operands)' (head_fold), except in the diagnostic re-parse.
+ *   - COMMA_ATTR: ', name=value' inside a computation body, for metadata,
+ *     the usual shardings and raw values (attr_fold), and INSTR_HEAD:
+ *     'name = shape opcode(operands)' and 'name = shape parameter(N)' or
+ *     'constant(scalar)' (head_fold), except in the diagnostic re-parse.
  * It also limits the bracket nesting depth (HLO_MAX_NESTING). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -145,12 +146,13 @@ static void close_bracket(parse_ctx *P, char open) {
 
 /* The ',' in TP was read directly inside a computation body, where it can
  * only separate an instruction's attributes. When 'name=value' follows and
- * is the usual metadata value (metadata_scan.c) or a raw value
- * (value_scan.c), all of it becomes one COMMA_ATTR token: the name in *O,
- * the value's extent in *L. TP stays the ','. Returns 0 (and moves
- * nothing) otherwise. The grammar takes COMMA_ATTR wherever ',' may start
- * an attribute; the diagnostic re-parse (token_by_token) reads the pieces,
- * so the "expected" lists of what may follow a value stay exact. */
+ * is the usual metadata value (metadata_scan.c), the usual sharding
+ * (sharding_scan.c) or a raw value (value_scan.c), all of it becomes one
+ * COMMA_ATTR token: the name in *O, the value's extent in *L. TP stays the
+ * ','. Returns 0 (and moves nothing) otherwise. The grammar takes
+ * COMMA_ATTR wherever ',' may start an attribute; the diagnostic re-parse
+ * (token_by_token) reads the pieces, so the "expected" lists of what may
+ * follow a value stay exact. */
 static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   hlo_lexer save = P->lx;
   hlo_token name;
@@ -160,7 +162,8 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
     int cls = pc_attr_class(pc_attr_id(is));
     const char *start = NULL, *end = NULL;
     int last_kind = HT_RBRACE;
-    if (cls == PC_A_METADATA && pc_metadata_scan(&P->lx, &start, &end)) {
+    if ((cls == PC_A_METADATA && pc_metadata_scan(&P->lx, &start, &end)) ||
+        (cls == PC_A_SHARDING && pc_sharding_scan(P, &start, &end))) {
       P->lx.cur = end;
     } else if (cls == PC_A_GENERIC) {
       hlo_token last;
@@ -198,15 +201,39 @@ static void end_at_rparen(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, const cha
   tp->off = (size_t)(end - 1 - P->data);
 }
 
+static pc_tok tok_of(const hlo_token *t) {
+  return (pc_tok){.ptr = t->ptr, .len = (uint32_t)t->len, .kind = t->kind, .off = t->off, .u = t->u, .neg = t->neg};
+}
+
+/* After 'parameter' or 'constant' (KW, read from LX): '(' one token ')'
+ * where the grammar's rhs rules take it without an error: a parameter
+ * number in range, or a scalar literal. Its end in *END. */
+static bool one_arg(hlo_lexer *lx, const hlo_token *kw, hlo_token *arg, const char **end) {
+  hlo_token t;
+  hlo_lex(lx, &t);
+  if (t.kind != HT_LPAREN) return false;
+  hlo_lex(lx, arg);
+  if (kw->kind == HT_KW_PARAMETER) {
+    if (arg->kind != HT_INT || arg->neg || arg->u > (1u << 30)) return false;
+  } else if (arg->kind != HT_INT && arg->kind != HT_FLOAT && arg->kind != HT_KW_INF && arg->kind != HT_NEG_INF &&
+             arg->kind != HT_KW_TRUE && arg->kind != HT_KW_FALSE) {
+    return false;
+  }
+  hlo_lex(lx, &t);
+  if (t.kind != HT_RPAREN) return false;
+  *end = t.ptr + 1;
+  return true;
+}
+
 /* 'name =' was just read (the name in *O, TP) directly inside a top-level
  * computation body, where it can only start an instruction. When the shape
- * cache knows the shape that follows, an opcode comes next and its operand
- * list has the usual form (operand_scan.c), all of it becomes one
- * INSTR_HEAD token: the name in *O, the rest in P->head, TP the ')'.
- * Returns 0 (and moves nothing) otherwise. */
+ * cache knows the shape that follows and an opcode with an operand list of
+ * the usual form (operand_scan.c), 'parameter(N)' or 'constant(scalar)'
+ * comes next, all of it becomes one INSTR_HEAD token: the name in *O, the
+ * rest in P->head, TP the ')'. Returns 0 (and moves nothing) otherwise. */
 static int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp) {
   hlo_lexer lx = P->lx;
-  hlo_token t;
+  hlo_token t, arg;
   hlo_lex(&lx, &t);
   if (t.kind != HT_PRIM_TYPE && t.kind != HT_LPAREN) return 0;
   const char *end, *open;
@@ -214,12 +241,19 @@ static int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp) {
   if (!s) return 0;
   hlo_lex_skip_to(&lx, end);
   hlo_lex(&lx, &t);
-  if (t.kind != HT_IDENT || hlo_lex_peek(&lx, &open) != '(') return 0;
-  pc_range ops;
-  if (!pc_operand_scan(P, open, &end, &ops)) return 0;
+  if (t.kind == HT_IDENT) {
+    if (hlo_lex_peek(&lx, &open) != '(') return 0;
+    pc_range ops;
+    if (!pc_operand_scan(P, open, &end, &ops)) return 0;
+    P->head.ops = ops;
+  } else if (t.kind == HT_KW_PARAMETER || t.kind == HT_KW_CONSTANT) {
+    if (!one_arg(&lx, &t, &arg, &end)) return 0;
+    P->head.arg = tok_of(&arg);
+  } else {
+    return 0;
+  }
   P->head.shape = s;
-  P->head.opcode = (pc_tok){.ptr = t.ptr, .len = (uint32_t)t.len, .kind = HT_IDENT, .off = t.off};
-  P->head.ops = ops;
+  P->head.opcode = tok_of(&t);
   end_at_rparen(P, l, tp, end);
   return INSTR_HEAD;
 }

@@ -190,12 +190,14 @@ typedef struct pc_declcheck {
   size_t off;
 } pc_declcheck;
 
-/* An instruction's 'name = shape opcode(operands)' read as one token
+/* An instruction's 'name = shape opcode(operands)', 'name = shape
+ * parameter(N)' or 'name = shape constant(scalar)' read as one token
  * (INSTR_HEAD): the parts besides the name. */
 typedef struct pc_head {
   const hlo_shape *shape; /* the declared shape (from the shape cache) */
-  pc_tok opcode;
-  pc_range ops;           /* on parse_ctx.operands (pc_operand_scan) */
+  pc_tok opcode;          /* an IDENT, or the keyword 'parameter' or 'constant' */
+  pc_range ops;           /* IDENT: on parse_ctx.operands (pc_operand_scan) */
+  pc_tok arg;             /* parameter: the number; constant: the literal's one token */
 } pc_head;
 
 typedef struct parse_ctx {
@@ -379,6 +381,13 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
  * returns true with its first byte and its last token. Otherwise moves
  * nothing. */
 bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start);
+
+/* ---- sharding values (sharding_scan.c) --------------------------------- */
+
+/* Checks the sharding={...} value at the lexer's position without moving
+ * the lexer; when it has the usual form (see sharding_scan.c) returns true
+ * with its first ('{') and past-the-end bytes. */
+bool pc_sharding_scan(parse_ctx *P, const char **start, const char **end);
 
 /* ---- misc -------------------------------------------------------------- */
 
