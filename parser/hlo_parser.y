@@ -736,10 +736,17 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   char want[256];
   size_t w = 0;
   want[0] = '\0';
-  if (has_sym(exp, n, YYSYMBOL_KW_ENTRY)) {
+  /* the closer of the innermost open bracket, when it may come here */
+  bool inside = pc_unclosed_bracket(P, &boff, &bopen);
+  char closer = !inside ? 0 : bopen == '{' ? '}' : bopen == '(' ? ')' : ']';
+  yysymbol_kind_t closer_sym = closer == '}' ? YYSYMBOL_RBRACE : closer == ')' ? YYSYMBOL_RPAREN : YYSYMBOL_RBRACKET;
+  if (closer && !has_sym(exp, n, closer_sym)) closer = 0;
+  if (has_sym(exp, n, YYSYMBOL_KW_ENTRY) && !inside) {
+    /* (inside brackets, ENTRY is only one of the words a raw value may hold) */
     snprintf(want, sizeof want, "a computation");
   } else if (has_sym(exp, n, YYSYMBOL_INT) && has_sym(exp, n, YYSYMBOL_FLOAT) && m > 3) {
-    snprintf(want, sizeof want, "a value");
+    if (closer) snprintf(want, sizeof want, "a value or '%c'", closer);
+    else snprintf(want, sizeof want, "a value");
   } else {
     int show = m > MAXSHOW ? MAXSHOW : m;
     for (int i = 0; i < show && w < sizeof want; i++) {
