@@ -8,8 +8,8 @@
 #  1. every input file (testdata/, fuzz/corpus/, fuzz/regress/,
 #     ../shared/corpus/) with --check and with --all;
 #  2. N (default 1500) zzuf mutations of the small inputs, with --check;
-#  3. N modules with mutated attribute values and instruction heads
-#     (fuzz/mutate_attrs.py), --check.
+#  3. N modules with mutated attribute values and instruction heads, and N
+#     files with mutated stack-frame tables (fuzz/mutate_attrs.py), --check.
 # Inputs that differ are listed (DIFF MODE FILE; mutated ones are kept in
 # $TMPDIR/hloidx-diff); the exit status is 1 when any did.
 set -uo pipefail
@@ -45,4 +45,8 @@ fi
 python3 "$root/fuzz/mutate_attrs.py" 1 "$n" "$work/attrs" "$root/../shared/corpus"
 for i in $(seq 0 $((n - 1))); do same --check "$work/attrs/c$i.hlo" && rm "$work/attrs/c$i.hlo"; done
 echo "attribute values: $n modules, runs $runs, differences $diffs"
+for i in $(seq 0 $((n - 1))); do
+  [ -f "$work/attrs/t$i.hlo" ] && same --check "$work/attrs/t$i.hlo" && rm "$work/attrs/t$i.hlo"
+done
+echo "stack-frame tables: $n files, runs $runs, differences $diffs"
 [ "$diffs" -eq 0 ]

@@ -91,6 +91,7 @@ static const pc_range no_range = {0, 0};
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
 %token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'" INSTR_HEAD "instruction"
+%token <pc_tok> ST_ENTRIES "stack-frame entries"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -178,9 +179,11 @@ st_strings
   | st_strings INT STRING
   ;
 
+/* ST_ENTRIES: 'INT { ... }' entries in one token (pc_stack_entries_scan). */
 st_braces
   : %empty
   | st_braces INT LBRACE gv_inner RBRACE
+  | st_braces ST_ENTRIES
   ;
 
 /* ---- computations ------------------------------------------------------ */
@@ -697,6 +700,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_OPERAND_LIST: return "'('"; /* stands for '(' operands ')' */
   case YYSYMBOL_COMMA_ATTR: return "','"; /* stands for ',' name '=' value */
   case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(...) */
+  case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
   default: return yysymbol_name(k);
   }
 }

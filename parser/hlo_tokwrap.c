@@ -9,6 +9,7 @@
  *     frontend_attributes={...}, §9.2;
  *   - the layout field letters T L E S SC P M D after a layout's ':';
  *   - attribute names classified by the attribute catalogue, §9.1;
+ *   - ST_ENTRIES: the entries of a FileLocations or StackFrames table;
  *   - COMMA_ATTR: ', name=value' inside a computation body, for metadata,
  *     the usual shardings and raw values (attr_fold), and INSTR_HEAD:
  *     'name = shape opcode(operands)' and 'name = shape parameter(N)' or
@@ -188,14 +189,15 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   return 0;
 }
 
-/* A folded token ends with the ')' before END: the lexer goes on there, and
- * TP, the last token read, is that ')' (the one before it is never looked
- * at: such a token is always accepted, and the next call moves it out). */
-static void end_at_rparen(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, const char *end) {
+/* A folded token ends with the ')' (or '}', KIND) before END: the lexer goes
+ * on there, and TP, the last token read, is that bracket (the one before it
+ * is never looked at: such a token is always accepted, and the next call
+ * moves it out). */
+static void end_at_closer(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, const char *end, hlo_tok_kind kind) {
   hlo_lex_skip_to(&P->lx, end);
   l->last = (size_t)(end - P->data);
-  P->prev_kind = HT_RPAREN;
-  tp->kind = HT_RPAREN;
+  P->prev_kind = kind;
+  tp->kind = kind;
   tp->ptr = end - 1;
   tp->len = 1;
   tp->off = (size_t)(end - 1 - P->data);
@@ -254,7 +256,7 @@ static int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp) {
   }
   P->head.shape = s;
   P->head.opcode = tok_of(&t);
-  end_at_rparen(P, l, tp, end);
+  end_at_closer(P, l, tp, end, HT_RPAREN);
   return INSTR_HEAD;
 }
 
@@ -388,7 +390,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     if (after_opcode && prev == HT_IDENT && P->depth < HLO_MAX_NESTING) {
       const char *end;
       if (pc_operand_scan(P, P->data + tp->off, &end, &o->ops)) {
-        end_at_rparen(P, l, tp, end);
+        end_at_closer(P, l, tp, end, HT_RPAREN);
         return OPERAND_LIST;
       }
     }
@@ -419,6 +421,16 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       if (tok) return tok;
     }
     return COMMA;
+  case HT_INT: {
+    /* the entries of a stack-frame table, read in one go (value_scan.c) */
+    const char *end;
+    if (!P->token_by_token && (prev == HT_KW_FILELOCATIONS || prev == HT_KW_STACKFRAMES) &&
+        pc_stack_entries_scan(P, &end)) {
+      end_at_closer(P, l, tp, end, HT_RBRACE);
+      return ST_ENTRIES;
+    }
+    break;
+  }
   case HT_COLON:
     if (P->lay_track.n && top_ctx(P) == BK_LAYOUT)
       PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields = true;

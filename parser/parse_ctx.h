@@ -381,6 +381,12 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
  * returns true with its first byte and its last token. Otherwise moves
  * nothing. */
 bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start);
+/* Right after the number of a FileLocations or StackFrames entry at the top
+ * level: reads the entry's {...} as the grammar's st_braces would, and the
+ * entries after it up to the first that does not have that form. Returns
+ * true with the end of the last entry read (where the lexer now stands),
+ * or false (and moves nothing) when not even the first one has it. */
+bool pc_stack_entries_scan(parse_ctx *P, const char **end);
 
 /* ---- sharding values (sharding_scan.c) --------------------------------- */
 

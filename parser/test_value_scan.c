@@ -3,12 +3,14 @@
  * the scan reads it, and then how much (the value as the grammar's gv_top
  * would take it), the kind of its last token, and that the lexer stands
  * right after the value; when it gives up, the lexer must not have moved.
+ * The same for the entries of a stack-frame table (pc_stack_entries_scan).
  * The whole-parse behaviour (same results and diagnostics as token by
  * token) is checked by the goldens and by fuzz/diff_builds.sh against the
  * build before the fast path. Run by CTest as parser/value_scan. */
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "parse_ctx.h"
 #include "test_check.h"
 
@@ -44,7 +46,10 @@ static const value_case cases[] = {
     {"{1,0)", NULL, 0},
     {"(1]", NULL, 0},
     {"{1, 2", NULL, 0},
-    {"{size=3x3}", NULL, 0},                /* an attribute name inside */
+    {"{size=3x3 stride=2x2}, x=1", "{size=3x3 stride=2x2}", HT_RBRACE}, /* plain attribute names inside */
+    {"{metadata={op_name=\"a\"}}", NULL, 0},   /* names whose value the wrapper reads its own way */
+    {"{backend_config={}}", NULL, 0},
+    {"{frontend_attributes={a=\"b\"}}", NULL, 0},
     {"{1 @}", NULL, 0},
     {"{1 \"unterminated}", NULL, 0},
     {"{1\n// -----\n}", NULL, 0},
@@ -57,6 +62,8 @@ static void test_case(const value_case *c, int depth) {
   parse_ctx *P = calloc(1, sizeof *P);
   if (!P) abort();
   P->data = c->text;
+  P->a = arena_new();
+  P->in = hlo_intern_new(P->a);
   P->len = strlen(c->text);
   P->depth = depth;
   hlo_lexer_init(&P->lx, P->data, P->len, 0);
@@ -75,7 +82,52 @@ static void test_case(const value_case *c, int depth) {
     CHECK(P->lx.cur == c->text);
   }
   if (failures > before) fprintf(stderr, "  in case \"%s\" (depth %d)\n", c->text, depth);
+  arena_free(P->a);
   free(P);
+}
+
+/* pc_stack_entries_scan, right after an entry's number: the text after it,
+ * and what the scan reads (NULL: nothing). */
+static const struct {
+  const char *text, *entries;
+} entry_cases[] = {
+    {" {file_name_id=1 line=2}\n 2 {file_name_id=2 line=3}\n\nENTRY", " {file_name_id=1 line=2}\n 2 {file_name_id=2 line=3}"},
+    {" {file_location_id=1 parent_frame_id=0}\n%c", " {file_location_id=1 parent_frame_id=0}"},
+    {" {a=1}\n2 {a=2}\n3 x", " {a=1}\n2 {a=2}"}, /* the third has no '{': token by token */
+    {" {a=1}\n2 {a=(}", " {a=1}"},
+    {" {}", " {}"},
+    {" {metadata={}}", NULL},
+    {" {a=1", NULL},
+    {" x", NULL},
+};
+
+static void test_entries(void) {
+  for (size_t i = 0; i < sizeof entry_cases / sizeof entry_cases[0]; i++) {
+    int before = failures;
+    const char *text = entry_cases[i].text, *want = entry_cases[i].entries;
+    parse_ctx *P = calloc(1, sizeof *P);
+    if (!P) abort();
+    P->a = arena_new();
+    P->in = hlo_intern_new(P->a);
+    P->data = text;
+    P->len = strlen(text);
+    hlo_lexer_init(&P->lx, P->data, P->len, 0);
+    const char *end = NULL;
+    bool ok = pc_stack_entries_scan(P, &end);
+    CHECK(ok == (want != NULL));
+    if (ok && want) {
+      CHECK(end == text + strlen(want) && strncmp(text, want, strlen(want)) == 0);
+      CHECK(P->lx.cur == end);
+    } else {
+      CHECK(P->lx.cur == text);
+    }
+    P->depth = 1; /* only at the top level */
+    hlo_lexer_init(&P->lx, P->data, P->len, 0);
+    CHECK(!pc_stack_entries_scan(P, &end) && P->lx.cur == text);
+    if (failures > before) fprintf(stderr, "  in entries case \"%s\"\n", text);
+    arena_free(P->a);
+    free(P);
+  }
 }
 
 /* Brackets nested deeper than the scan or the parser allows. */
@@ -97,6 +149,7 @@ static void test_nesting(void) {
 int main(void) {
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) test_case(&cases[i], 1);
   test_nesting();
+  test_entries();
   if (failures) fprintf(stderr, "%d check(s) failed\n", failures);
   return failures != 0;
 }

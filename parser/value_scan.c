@@ -11,10 +11,14 @@
  * value ends, as in the grammar (gv_top is greedy: nothing that can follow
  * an attribute can start a unit), before the first token at its outer
  * level that cannot start a unit. Anything the token wrapper would treat
- * specially (an attribute name inside, which may switch the lexer to raw
- * dictionaries or metadata values), a lexical error, a separator, the end
- * of input, a mismatched bracket or deep nesting makes it give up, and the
- * value is read token by token (so diagnostics are those of the grammar). */
+ * specially (metadata=, backend_config= or frontend_attributes= inside,
+ * which switch the lexer to raw dictionaries or metadata values), a
+ * lexical error, a separator, the end of input, a mismatched bracket or
+ * deep nesting makes it give up, and the value is read token by token (so
+ * diagnostics are those of the grammar).
+ *
+ * The entries of the FileLocations and StackFrames tables (§3.3), '1
+ * {file_name_id=1 ...}', are such groups too (pc_stack_entries_scan). */
 #include "parse_ctx.h"
 
 enum { VS_MAX_DEPTH = 64 };
@@ -39,37 +43,71 @@ static char closer_of(hlo_tok_kind k) {
   return k == HT_RBRACE ? '{' : k == HT_RPAREN ? '(' : k == HT_RBRACKET ? '[' : 0;
 }
 
+/* An attribute name inside a bracket group: the grammar's gv_inner takes
+ * any, but the token wrapper reads what follows metadata=, backend_config=
+ * and frontend_attributes= (and any name inside the latter) its own way. */
+static bool plain_attr_name(parse_ctx *P, const hlo_token *t) {
+  if (P->fa_depth != 0) return false;
+  int cls = pc_attr_class(pc_attr_id(hlo_intern_get(P->in, t->ptr, t->len)));
+  return cls != PC_A_METADATA && cls != PC_A_BACKEND && cls != PC_A_FRONTEND;
+}
+
+/* Reads from LX the rest of a bracket group whose opener OPEN0 was just
+ * read (at P->depth + 1): what gv_inner takes, then the matching closer,
+ * the group's last token, into *LAST. */
+static bool group_rest(parse_ctx *P, hlo_lexer *lx, char open0, hlo_token *last) {
+  char open[VS_MAX_DEPTH];
+  int depth = 1;
+  open[0] = open0;
+  for (;;) {
+    hlo_lex(lx, last);
+    hlo_tok_kind k = last->kind;
+    if (k == HT_LBRACE || k == HT_LPAREN || k == HT_LBRACKET) {
+      if (depth == VS_MAX_DEPTH || P->depth + depth >= HLO_MAX_NESTING) return false;
+      open[depth++] = last->ptr[0];
+    } else if (closer_of(k)) {
+      if (open[depth - 1] != closer_of(k)) return false;
+      if (--depth == 0) return true;
+    } else if (k == HT_EOF || k == HT_ERROR || k == HT_SEP || (k == HT_ATTR_NAME && !plain_attr_name(P, last))) {
+      return false;
+    }
+  }
+}
+
 bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start) {
   hlo_lexer lx = P->lx;
   hlo_token t;
-  char open[VS_MAX_DEPTH];
-  int depth = 0;
   *start = NULL;
   for (;;) {
     const char *before = lx.cur;
     hlo_lex(&lx, &t);
     bool opener = t.kind == HT_LBRACE || t.kind == HT_LPAREN || t.kind == HT_LBRACKET;
-    if (depth == 0) {
-      const char *at;
-      bool unit = opener || unit_leaf(t.kind);
-      /* a name followed by '=' is the next instruction (NAME_DEF) */
-      if (unit && pc_name_like(t.kind) && hlo_lex_peek(&lx, &at) == '=') unit = false;
-      if (!unit) {
-        if (!*start) return false;
-        P->lx.cur = before; /* the grammar reads that token */
-        return true;
-      }
-      if (!*start) *start = P->data + t.off;
+    const char *at;
+    bool unit = opener || unit_leaf(t.kind);
+    /* a name followed by '=' is the next instruction (NAME_DEF) */
+    if (unit && pc_name_like(t.kind) && hlo_lex_peek(&lx, &at) == '=') unit = false;
+    if (!unit) {
+      if (!*start) return false;
+      P->lx.cur = before; /* the grammar reads that token */
+      return true;
     }
-    if (opener) {
-      if (depth == VS_MAX_DEPTH || P->depth + depth >= HLO_MAX_NESTING) return false;
-      open[depth++] = t.ptr[0];
-    } else if (closer_of(t.kind)) {
-      if (open[depth - 1] != closer_of(t.kind)) return false;
-      depth--;
-    } else if (t.kind == HT_EOF || t.kind == HT_ERROR || t.kind == HT_SEP || t.kind == HT_ATTR_NAME) {
-      return false;
-    }
+    if (!*start) *start = P->data + t.off;
+    if (opener && (P->depth >= HLO_MAX_NESTING || !group_rest(P, &lx, t.ptr[0], &t))) return false;
     *last = t;
+  }
+}
+
+bool pc_stack_entries_scan(parse_ctx *P, const char **end) {
+  if (P->depth != 0) return false;
+  hlo_lexer lx = P->lx;
+  hlo_token t;
+  *end = NULL;
+  for (;;) {
+    hlo_lex(&lx, &t);
+    if (t.kind != HT_LBRACE || !group_rest(P, &lx, '{', &t)) return *end != NULL;
+    *end = t.ptr + 1;
+    P->lx.cur = lx.cur;
+    hlo_lex(&lx, &t); /* the next entry's number, or the end of the table */
+    if (t.kind != HT_INT) return true;
   }
 }
