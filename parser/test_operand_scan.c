@@ -13,11 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
 #include "hlo_ir.h"
 #include "intern.h"
 #include "parse_ctx.h"
 #include "test_check.h"
+#include "test_scan_ctx.h"
 
 /* ---- 1. pc_operand_scan ---------------------------------------------------------- */
 
@@ -68,12 +68,7 @@ static void test_scan(const scan_case *c) {
   if (!data) abort();
   memcpy(data, PREFIX, plen);
   memcpy(data + plen, c->text, tlen + 1);
-  parse_ctx *P = calloc(1, sizeof *P);
-  if (!P) abort();
-  P->data = data;
-  P->len = plen + tlen;
-  P->a = arena_new();
-  P->in = hlo_intern_new(P->a);
+  parse_ctx *P = scan_ctx_new(data, plen + tlen, 0);
   P->scache_gen = 1; /* as for a module begun (0 marks free slots) */
   hlo_shape array = {0}, tuple = {0};
   pc_shape_cache_put(P, &array, (pc_loc){0, 9});
@@ -109,10 +104,7 @@ static void test_scan(const scan_case *c) {
     CHECK(P->operands.n == 1); /* given up: nothing pushed */
   }
   if (failures > before) fprintf(stderr, "  in scan case \"%s\"\n", c->text);
-  pc_vec_free(&P->operands);
-  pc_shape_cache_free(P);
-  arena_free(P->a);
-  free(P);
+  scan_ctx_free(P);
   free(data);
 }
 

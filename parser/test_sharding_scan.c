@@ -8,9 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "parse_ctx.h"
 #include "test_check.h"
+#include "test_scan_ctx.h"
 
 typedef struct {
   const char *text;  /* the bytes after 'sharding=' */
@@ -44,14 +43,7 @@ static const sharding_case cases[] = {
 
 static void test_case(const sharding_case *c, int depth) {
   int before = failures;
-  parse_ctx *P = calloc(1, sizeof *P);
-  if (!P) abort();
-  P->a = arena_new();
-  P->in = hlo_intern_new(P->a);
-  P->data = c->text;
-  P->len = strlen(c->text);
-  P->depth = depth;
-  hlo_lexer_init(&P->lx, P->data, P->len, 0);
+  parse_ctx *P = scan_ctx_new(c->text, strlen(c->text), depth);
   const char *start = NULL, *end = NULL;
   bool ok = pc_sharding_scan(P, &start, &end);
   CHECK(ok == (c->value != NULL));
@@ -62,8 +54,7 @@ static void test_case(const sharding_case *c, int depth) {
   }
   CHECK(P->lx.cur == c->text);
   if (failures > before) fprintf(stderr, "  in case \"%s\" (depth %d)\n", c->text, depth);
-  arena_free(P->a);
-  free(P);
+  scan_ctx_free(P);
 }
 
 int main(void) {

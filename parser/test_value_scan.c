@@ -10,9 +10,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "parse_ctx.h"
 #include "test_check.h"
+#include "test_scan_ctx.h"
 
 typedef struct {
   const char *text;  /* the bytes after 'name=' */
@@ -59,14 +58,7 @@ static const value_case cases[] = {
 
 static void test_case(const value_case *c, int depth) {
   int before = failures;
-  parse_ctx *P = calloc(1, sizeof *P);
-  if (!P) abort();
-  P->data = c->text;
-  P->a = arena_new();
-  P->in = hlo_intern_new(P->a);
-  P->len = strlen(c->text);
-  P->depth = depth;
-  hlo_lexer_init(&P->lx, P->data, P->len, 0);
+  parse_ctx *P = scan_ctx_new(c->text, strlen(c->text), depth);
   hlo_token last = {0};
   const char *start = NULL;
   bool ok = pc_value_scan(P, &last, &start);
@@ -82,8 +74,7 @@ static void test_case(const value_case *c, int depth) {
     CHECK(P->lx.cur == c->text);
   }
   if (failures > before) fprintf(stderr, "  in case \"%s\" (depth %d)\n", c->text, depth);
-  arena_free(P->a);
-  free(P);
+  scan_ctx_free(P);
 }
 
 /* pc_stack_entries_scan, right after an entry's number: the text after it,
@@ -105,13 +96,7 @@ static void test_entries(void) {
   for (size_t i = 0; i < sizeof entry_cases / sizeof entry_cases[0]; i++) {
     int before = failures;
     const char *text = entry_cases[i].text, *want = entry_cases[i].entries;
-    parse_ctx *P = calloc(1, sizeof *P);
-    if (!P) abort();
-    P->a = arena_new();
-    P->in = hlo_intern_new(P->a);
-    P->data = text;
-    P->len = strlen(text);
-    hlo_lexer_init(&P->lx, P->data, P->len, 0);
+    parse_ctx *P = scan_ctx_new(text, strlen(text), 0);
     const char *end = NULL;
     bool ok = pc_stack_entries_scan(P, &end);
     CHECK(ok == (want != NULL));
@@ -125,8 +110,7 @@ static void test_entries(void) {
     hlo_lexer_init(&P->lx, P->data, P->len, 0);
     CHECK(!pc_stack_entries_scan(P, &end) && P->lx.cur == text);
     if (failures > before) fprintf(stderr, "  in entries case \"%s\"\n", text);
-    arena_free(P->a);
-    free(P);
+    scan_ctx_free(P);
   }
 }
 
