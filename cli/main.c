@@ -1,4 +1,6 @@
 /* hloidx entry point: parse options, run the chosen command. */
+#include <stdlib.h> /* first: any libc header defines __GLIBC__, tested below */
+
 #include "commands.h"
 #include "options.h"
 
