@@ -7,7 +7,9 @@
 #
 #  1. every input file (testdata/, fuzz/corpus/, fuzz/regress/,
 #     ../shared/corpus/) with --check and with --all;
-#  2. N (default 1500) zzuf mutations of the small inputs, with --check;
+#  2. N (default 1500) zzuf mutations of the small inputs, with --check,
+#     alone and after an unmutated copy and a "// -----" line (so that the
+#     mutated module meets shapes known from an earlier module);
 #  3. N modules with mutated attribute values and instruction heads, and N
 #     files with mutated stack-frame tables (fuzz/mutate_attrs.py), --check.
 # Inputs that differ are listed (DIFF MODE FILE; mutated ones are kept in
@@ -36,7 +38,11 @@ if command -v zzuf > /dev/null; then
     f=${small[$((i % ${#small[@]}))]}
     r=$(awk -v i="$i" 'BEGIN { srand(i); printf "%.4f", 0.0005 + rand() * 0.01 }')
     zzuf -s "$i" -r "$r" < "$f" > "$work/mut/m$i.hlo" 2> /dev/null
-    same --check "$work/mut/m$i.hlo" && rm "$work/mut/m$i.hlo"
+    keep=0
+    same --check "$work/mut/m$i.hlo" || keep=1
+    { cat "$f"; printf '\n// -----\n'; cat "$work/mut/m$i.hlo"; } > "$work/mut/p$i.hlo"
+    if same --check "$work/mut/p$i.hlo"; then rm "$work/mut/p$i.hlo"; else keep=1; fi
+    [ "$keep" = 1 ] || rm "$work/mut/m$i.hlo"
   done
   echo "zzuf: $n mutations, runs $runs, differences $diffs"
 else

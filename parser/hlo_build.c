@@ -94,7 +94,7 @@ int pc_header_done(parse_ctx *P) {
 
 /* ---- shapes ---------------------------------------------------------------- */
 
-static const bool zero_flags[HLO_MAX_RANK];
+const bool pc_zero_flags[HLO_MAX_RANK];
 
 static const int64_t *default_m2m(parse_ctx *P, int rank) {
   int64_t *v = arena_array(P->a, (size_t)rank, sizeof *v);
@@ -172,8 +172,8 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
     s->dynamic = dyn;
     s->unbounded = unb;
   } else {
-    s->dynamic = zero_flags;
-    s->unbounded = zero_flags;
+    s->dynamic = pc_zero_flags;
+    s->unbounded = pc_zero_flags;
   }
   P->dims.n = dims.b;
   if (overflow) {
@@ -240,8 +240,8 @@ hlo_shape *pc_tuple_shape(parse_ctx *P, pc_range elems) {
   if (s->n_elems) memcpy(e, &PC_AT(P->shapes, const hlo_shape *, elems.b), (size_t)s->n_elems * sizeof *e);
   s->elems = e;
   s->dims = NULL;
-  s->dynamic = zero_flags;
-  s->unbounded = zero_flags;
+  s->dynamic = pc_zero_flags;
+  s->unbounded = pc_zero_flags;
   P->shapes.n = elems.b;
   return s;
 }
@@ -253,8 +253,8 @@ hlo_shape *pc_buffer_shape(parse_ctx *P, const hlo_shape *inner) {
   const hlo_shape **e = arena_alloc(P->a, sizeof *e);
   e[0] = inner;
   s->elems = e;
-  s->dynamic = zero_flags;
-  s->unbounded = zero_flags;
+  s->dynamic = pc_zero_flags;
+  s->unbounded = pc_zero_flags;
   return s;
 }
 
@@ -276,8 +276,8 @@ hlo_shape *pc_shape_clone_with_type(parse_ctx *P, const hlo_shape *s, hlo_elem_t
 const hlo_shape *pc_default_scalar(parse_ctx *P, hlo_elem_type t) {
   hlo_shape *s = arena_zalloc(P->a, sizeof *s);
   s->type = t;
-  s->dynamic = zero_flags;
-  s->unbounded = zero_flags;
+  s->dynamic = pc_zero_flags;
+  s->unbounded = pc_zero_flags;
   pc_default_layout(P, s);
   return s;
 }

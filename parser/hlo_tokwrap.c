@@ -309,10 +309,13 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     pc_module_begin_if_needed(P, tp->off);
   bool fa_pending = P->fa_pending;
   P->fa_pending = false;
+  /* the '(' of a program shape's parameter list */
+  bool params_paren = P->layout_paren_in && --P->layout_paren_in == 0;
   /* '(' starts a tuple shape only where a shape may start, never right
-   * after an opcode (that is the operand list) */
+   * after an opcode (that is the operand list) nor where a program shape's
+   * parameter list starts (its text may be that of a tuple shape) */
   if (tp->kind == HT_PRIM_TYPE ||
-      (tp->kind == HT_LPAREN && (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
+      (tp->kind == HT_LPAREN && !params_paren && (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
                                  prev == HT_COLON || prev == HT_ARROW || prev == HT_ATTR_NAME || prev == HT_LBRACE))) {
     const char *end;
     const hlo_shape *s = pc_shape_cache_find(P, P->data + tp->off, tp->kind == HT_LPAREN, &end);
@@ -356,6 +359,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     if (cls == PC_A_METADATA) P->metadata_next = true;
     if (cls == PC_A_BACKEND) P->raw_next = true;
     if (cls == PC_A_FRONTEND) P->fa_pending = true;
+    if (cls == PC_A_HDR_LAYOUT) P->layout_paren_in = 2; /* '{' then '(' */
     return attr_class_token[cls];
   }
   case HT_LBRACE: {

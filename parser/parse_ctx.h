@@ -171,8 +171,9 @@ typedef struct pc_shape_ent {
   const char *text; /* the shape's text in the input */
   uint32_t len;
   uint32_t hash;
-  uint32_t gen;     /* valid iff == parse_ctx.scache_gen */
-  const hlo_shape *shape;
+  uint32_t gen;     /* shape is valid iff gen == parse_ctx.scache_gen */
+  const hlo_shape *shape; /* in the module's arena */
+  const hlo_shape *kept;  /* a copy in parse_ctx.scache_arena, for later modules */
 } pc_shape_ent;
 
 #define PC_RECENT_SHAPES 4
@@ -213,6 +214,7 @@ typedef struct parse_ctx {
   bool raw_next;             /* scan a RAW_DICT if the next byte is '{' */
   bool metadata_next;        /* try the metadata fast path */
   bool fa_pending;           /* frontend_attributes= just seen */
+  uint8_t layout_paren_in;   /* tokens to go to the '(' of "entry_computation_layout={(" */
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
   bool token_by_token;       /* no folded tokens (COMMA_ATTR, INSTR_HEAD): the diagnostic re-parse */
   pc_head head;              /* the parts of the last INSTR_HEAD token (read before the next: see instr_head) */
@@ -221,11 +223,12 @@ typedef struct parse_ctx {
   hlo_token *last;           /* last token returned (for error messages) */
   hlo_token *before_last;    /* the one before it */
   hlo_token tokbuf[2];       /* where they are (swapped, not copied) */
-  /* shape cache: shape text -> shape, per module (shape_cache.c) */
+  /* shape cache: shape text -> shape (shape_cache.c) */
   pc_shape_ent *scache;
   size_t scache_mask;        /* slots - 1 (0 = not allocated) */
-  size_t scache_n;           /* entries of the current module */
-  uint32_t scache_gen;       /* generation of the current module's entries */
+  size_t scache_n;           /* entries (texts seen in this parse) */
+  uint32_t scache_gen;       /* generation of the current module */
+  arena *scache_arena;       /* the kept copies, for the whole parse */
   pc_shape_ent scache_recent[2][PC_RECENT_SHAPES]; /* arrays [0] and tuples [1] found last */
   pc_vec brackets;           /* pc_bracket per open bracket (for messages) */
   bool closed_now;           /* the last token closed a bracket ... */
@@ -353,9 +356,10 @@ int pc_infer_shapes(parse_ctx *P, hlo_module *m);
 /* Remembers the shape parsed from the text LOC. */
 void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc);
 /* The shape whose text starts at START ('(' when TUPLE), if that exact text
- * was parsed before in this module; *end receives the end of the text. */
+ * was parsed before in this parse (in an earlier module: copied into this
+ * module's arena); *end receives the end of the text. */
 const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple, const char **end);
-/* Forgets every entry (a new module begins). */
+/* A new module begins: the shapes of the last one are no longer valid. */
 void pc_shape_cache_reset(parse_ctx *P);
 void pc_shape_cache_free(parse_ctx *P);
 
@@ -399,6 +403,8 @@ bool pc_sharding_scan(parse_ctx *P, const char **start, const char **end);
 
 hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped);
 const hlo_shape *pc_default_scalar(parse_ctx *P, hlo_elem_type t);
+/* The dynamic/unbounded flags of shapes without dynamic dimensions. */
+extern const bool pc_zero_flags[HLO_MAX_RANK];
 hlo_shape *pc_shape_clone_with_type(parse_ctx *P, const hlo_shape *s, hlo_elem_type t);
 void pc_default_layout(parse_ctx *P, hlo_shape *s);
 

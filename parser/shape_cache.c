@@ -1,19 +1,30 @@
-/* The per-module shape cache: shape text -> parsed shape.
+/* The shape cache: shape text -> parsed shape.
  *
  * Dumps repeat the same shape text over and over (operand shapes, tuple
- * types of get-tuple-element operands). A shape's text always denotes the
- * same shape, so the first parse of a text is remembered and a later
- * occurrence of the same bytes (delimited by a quick byte scan) reuses it.
- * The scan is conservative: anything unusual (comments in odd places, a
- * layout separated from its ']', nested braces in a layout) makes it give
- * up, and the text is parsed normally.
+ * types of get-tuple-element operands), within a module and from one
+ * module to the next. A shape's text always denotes the same shape, so the
+ * first parse of a text is remembered and a later occurrence of the same
+ * bytes (delimited by a quick byte scan) reuses it. The scan is
+ * conservative: anything unusual (comments in odd places, a layout
+ * separated from its ']', nested braces in a layout) makes it give up, and
+ * the text is parsed normally.
  *
- * Entries carry the generation of the module that made them, so starting
- * a module is O(1) instead of clearing the table. */
+ * A module's instructions may only point into the module's own arena, so
+ * an entry holds two shapes: the one of the current module (valid while
+ * its generation is the current one: starting a module is O(1)), and a
+ * copy kept for the whole parse in parse_ctx.scache_arena. A text met
+ * again in a later module is copied from the kept shape, which is much
+ * cheaper than parsing it again, and lets the token wrapper fold the lines
+ * that use it (hlo_tokwrap.c). The diagnostic re-parse starts with an
+ * empty cache, so what it reports does not depend on earlier modules. */
 #include <stdlib.h>
 #include <string.h>
 
 #include "parse_ctx.h"
+
+/* Past this many bytes of kept copies the cache starts over (at a module
+ * boundary), so that memory stays bounded on inputs with few repeats. */
+#define KEPT_BYTES_MAX ((size_t)16 << 20)
 
 /* Where an array shape's text ends when its ']' ends just before AFTER:
  * past a layout written right there, at AFTER, or NULL when the text is
@@ -92,7 +103,57 @@ static const char *scan_tuple(const char *p, const char *lim) {
 
 void pc_shape_cache_reset(parse_ctx *P) {
   P->scache_gen++;
-  P->scache_n = 0;
+  if (P->scache_arena && arena_used(P->scache_arena) > KEPT_BYTES_MAX) {
+    memset(P->scache, 0, (P->scache_mask + 1) * sizeof *P->scache);
+    P->scache_n = 0;
+    arena_free(P->scache_arena);
+    P->scache_arena = NULL;
+  }
+}
+
+/* ---- deep copies of shapes ---------------------------------------------------- */
+
+static const hlo_shape *shape_copy(arena *a, const hlo_shape *s);
+
+static const int64_t *ints_copy(arena *a, const int64_t *v, int n) {
+  return v ? arena_dup(a, v, (size_t)n * sizeof *v) : NULL;
+}
+
+static const bool *flags_copy(arena *a, const bool *f, int n) {
+  return f && f != pc_zero_flags ? arena_dup(a, f, (size_t)n) : f;
+}
+
+/* Every pointer of hlo_layout (hlo_ir.h) is followed here. */
+static void layout_copy(arena *a, hlo_layout *l) {
+  l->minor_to_major = ints_copy(a, l->minor_to_major, l->n_minor_to_major);
+  if (l->tiles) {
+    hlo_tile *t = arena_dup(a, l->tiles, (size_t)l->n_tiles * sizeof *t);
+    for (int i = 0; i < l->n_tiles; i++) t[i].dims = ints_copy(a, t[i].dims, t[i].n_dims);
+    l->tiles = t;
+  }
+  if (l->split_configs) {
+    hlo_split_config *c = arena_dup(a, l->split_configs, (size_t)l->n_split_configs * sizeof *c);
+    for (int i = 0; i < l->n_split_configs; i++) c[i].offsets.v = ints_copy(a, c[i].offsets.v, c[i].offsets.n);
+    l->split_configs = c;
+  }
+  if (l->physical_shape) l->physical_shape = shape_copy(a, l->physical_shape);
+  if (l->dim_levels) l->dim_levels = arena_dup(a, l->dim_levels, (size_t)l->n_dim_levels * sizeof *l->dim_levels);
+}
+
+/* S and everything it points to, in A. (Recursion: tuples nest at most
+ * HLO_MAX_NESTING deep.) */
+static const hlo_shape *shape_copy(arena *a, const hlo_shape *s) {
+  hlo_shape *c = arena_dup(a, s, sizeof *s);
+  c->dims = ints_copy(a, s->dims, s->rank);
+  c->dynamic = flags_copy(a, s->dynamic, s->rank);
+  c->unbounded = flags_copy(a, s->unbounded, s->rank);
+  if (s->elems) {
+    const hlo_shape **e = arena_array(a, (size_t)s->n_elems, sizeof *e);
+    for (int i = 0; i < s->n_elems; i++) e[i] = shape_copy(a, s->elems[i]);
+    c->elems = e;
+  }
+  layout_copy(a, &c->layout);
+  return c;
 }
 
 /* The arrays and tuples found last (most recent first). An instruction's
@@ -136,11 +197,11 @@ static void remember(parse_ctx *P, const pc_shape_ent *e, bool tuple) {
   r[0] = *e;
 }
 
+/* The entry of TEXT, or the empty slot where it would go (text NULL). */
 static pc_shape_ent *slot_of(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
-  uint32_t gen = P->scache_gen;
   for (size_t i = h & P->scache_mask;; i = (i + 1) & P->scache_mask) {
     pc_shape_ent *e = &P->scache[i];
-    if (e->gen != gen || (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)) return e;
+    if (!e->text || (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)) return e;
   }
 }
 
@@ -151,11 +212,18 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
     P->scache = calloc(P->scache_mask + 1, sizeof *P->scache);
     if (!P->scache) return;
   }
+  if (!P->scache_arena) P->scache_arena = arena_new();
   const char *text = P->data + loc.first;
   uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_bytes(text, len);
   pc_shape_ent *e = slot_of(P, text, len, h);
-  if (e->gen == P->scache_gen) return;
-  *e = (pc_shape_ent){text, len, h, P->scache_gen, s};
+  if (e->text) {
+    if (e->gen != P->scache_gen) { /* known from an earlier module: this module's own shape now */
+      e->shape = s;
+      e->gen = P->scache_gen;
+    }
+    return;
+  }
+  *e = (pc_shape_ent){text, len, h, P->scache_gen, s, shape_copy(P->scache_arena, s)};
   if (++P->scache_n * 2 > P->scache_mask + 1) {
     size_t n = (P->scache_mask + 1) * 2, oldn = P->scache_mask + 1;
     pc_shape_ent *old = P->scache, *nw = calloc(n, sizeof *nw);
@@ -163,7 +231,7 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
     P->scache = nw;
     P->scache_mask = n - 1;
     for (size_t i = 0; i < oldn; i++)
-      if (old[i].gen == P->scache_gen) *slot_of(P, old[i].text, old[i].len, old[i].hash) = old[i];
+      if (old[i].text) *slot_of(P, old[i].text, old[i].len, old[i].hash) = old[i];
     free(old);
   }
 }
@@ -180,13 +248,19 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   if (!e || e - start > 4096) return NULL;
   uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
   pc_shape_ent *slot = slot_of(P, start, len, h);
-  if (slot->gen != P->scache_gen) return NULL;
+  if (!slot->text) return NULL;
+  if (slot->gen != P->scache_gen) { /* first use in this module */
+    slot->shape = shape_copy(P->a, slot->kept);
+    slot->gen = P->scache_gen;
+  }
   remember(P, slot, tuple);
   *end = e;
   return slot->shape;
 }
 
 void pc_shape_cache_free(parse_ctx *P) {
+  if (P->scache_arena) arena_free(P->scache_arena);
+  P->scache_arena = NULL;
   free(P->scache);
   P->scache = NULL;
   P->scache_mask = 0;

@@ -238,8 +238,44 @@ static void test_modules_and_errors(void) {
   CHECK(strcmp(err.message, "expected ',' or ']' in dimensions, found '}'") == 0);
 }
 
+/* The shape cache keeps shapes from one module to the next (shape_cache.c):
+ * a later module's shapes are copies, which must equal those of the same
+ * text parsed alone and live in their own module's arena (the first module
+ * is freed before they are read: ASan would see a dangling pointer). */
+static void test_shapes_across_modules(void) {
+  const char *body =
+      "ENTRY e {\n"
+      "  a = f32[8,128]{0,1:T(8,128)(2,1)L(1024)#(u16)*(u32)E(4)S(1)SC(0:1,2)M(8)} parameter(0)\n"
+      "  b = s32[2,<=3,?]{2,1,0} parameter(1)\n"
+      "  c = f32[10,10]{1,0:D(D,C+~)P(f32[100]{0})} parameter(2)\n"
+      "  d = ((f32[2]{0}, ()), token[], bf16[4,6,10]{2,1,0:T(*,*,2,*,3)}) parameter(3)\n"
+      "  e = f32[8,128]{0,1:T(8,128)(2,1)L(1024)#(u16)*(u32)E(4)S(1)SC(0:1,2)M(8)} negate("
+      "f32[8,128]{0,1:T(8,128)(2,1)L(1024)#(u16)*(u32)E(4)S(1)SC(0:1,2)M(8)} a)\n"
+      "  ROOT t = (s32[2,<=3,?]{2,1,0}, f32[10,10]{1,0:D(D,C+~)P(f32[100]{0})}) tuple(b, c)\n"
+      "}\n";
+  char two[4096], one[2048];
+  snprintf(two, sizeof two, "HloModule first\n%s// -----\nHloModule second\n%s", body, body);
+  snprintf(one, sizeof one, "HloModule alone\n%s", body);
+  hlo_parse_result r2 = parse_ok(two), r1 = parse_ok(one);
+  CHECK(r2.n_modules == 2 && r1.n_modules == 1);
+  hlo_module_free(r2.modules[0]);
+  r2.modules[0] = NULL;
+  const char *names[] = {"a", "b", "c", "d", "e", "t"};
+  for (int i = 0; i < 6; i++) {
+    const hlo_shape *later = find(r2.modules[1], NULL, names[i])->shape;
+    const hlo_shape *alone = find(r1.modules[0], NULL, names[i])->shape;
+    char fl[512], fa[512];
+    hlo_shape_format(later, fl, sizeof fl);
+    hlo_shape_format(alone, fa, sizeof fa);
+    CHECK(hlo_shape_equal(later, alone) && strcmp(fl, fa) == 0);
+  }
+  hlo_parse_result_free(&r2);
+  hlo_parse_result_free(&r1);
+}
+
 int main(void) {
   test_shapes_and_layouts();
+  test_shapes_across_modules();
   test_constants();
   test_instructions();
   test_modules_and_errors();
