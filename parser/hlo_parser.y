@@ -91,7 +91,7 @@ static const pc_range no_range = {0, 0};
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
 %token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'" INSTR_HEAD "instruction"
-%token <pc_tok> ST_ENTRIES "stack-frame entries"
+%token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -210,6 +210,7 @@ comp_name
 signature_opt
   : %empty                              { $$ = NULL; }
   | LPAREN params_opt RPAREN ARROW shape { $$ = $5; }
+  | SIGNATURE                           { $$ = (hlo_shape *)$1.shape; } /* pc_signature_scan */
   ;
 
 params_opt
@@ -701,6 +702,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_COMMA_ATTR: return "','"; /* stands for ',' name '=' value */
   case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(...) */
   case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
+  case YYSYMBOL_SIGNATURE: return "'('"; /* stands for '(' parameters ')' '->' shape */
   default: return yysymbol_name(k);
   }
 }

@@ -189,10 +189,10 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   return 0;
 }
 
-/* A folded token ends with the ')' (or '}', KIND) before END: the lexer goes
- * on there, and TP, the last token read, is that bracket (the one before it
- * is never looked at: such a token is always accepted, and the next call
- * moves it out). */
+/* A folded token ends with the closing bracket (KIND) before END: the lexer
+ * goes on there, and TP, the last token read, is that bracket (the one
+ * before it is never looked at: the next call moves it out, and an error at
+ * a folded token is reported by the token-by-token re-parse). */
 static void end_at_closer(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, const char *end, hlo_tok_kind kind) {
   hlo_lex_skip_to(&P->lx, end);
   l->last = (size_t)(end - P->data);
@@ -388,6 +388,17 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     close_bracket(P, '{');
     return RBRACE;
   case HT_LPAREN: {
+    /* after a computation's name, the usual signature in one go
+     * (signature_scan.c) */
+    if (!P->token_by_token && P->depth == 0 && pc_name_like(prev)) {
+      const char *end;
+      const hlo_shape *result = pc_signature_scan(P, P->data + tp->off, &end);
+      if (result) {
+        o->shape = result;
+        end_at_closer(P, l, tp, end, end[-1] == ')' ? HT_RPAREN : end[-1] == '}' ? HT_RBRACE : HT_RBRACKET);
+        return SIGNATURE;
+      }
+    }
     /* Right after the opcode, the usual operand list is read in one go
      * (operand_scan.c). In a nested operand the opcode is reduced only after
      * its '(' was read, so after_opcode then comes with prev == HT_LPAREN. */

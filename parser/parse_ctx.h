@@ -378,6 +378,13 @@ bool pc_metadata_scan(const hlo_lexer *lx, const char **start, const char **end)
  * Otherwise pushes nothing. */
 bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range *ops);
 
+/* ---- computation signatures (signature_scan.c) ------------------------- */
+
+/* Reads the signature whose '(' is at OPEN when it has the usual form (see
+ * signature_scan.c): returns its result shape, with the end of the
+ * signature in *END. Otherwise returns NULL. */
+const hlo_shape *pc_signature_scan(parse_ctx *P, const char *open, const char **end);
+
 /* ---- generic attribute values (value_scan.c) -------------------------- */
 
 /* Reads the attribute value at the lexer's position when the grammar would

@@ -17,6 +17,7 @@
 #include "intern.h"
 #include "parse_ctx.h"
 #include "test_check.h"
+#include "test_fast_slow.h"
 #include "test_scan_ctx.h"
 
 /* ---- 1. pc_operand_scan ---------------------------------------------------------- */
@@ -27,9 +28,6 @@ typedef struct {
   const char *names; /* the names, joined by ' ' */
   int with_shape;    /* how many carry the cached shape */
 } scan_case;
-
-/* The cache knows "f32[2]{0}" and "(f32[], s32[2])" (put from PREFIX). */
-static const char PREFIX[] = "f32[2]{0} (f32[], s32[2]) ";
 
 static const scan_case scan_cases[] = {
     {"()", 0, "", 0},
@@ -63,16 +61,10 @@ static const scan_case scan_cases[] = {
 
 static void test_scan(const scan_case *c) {
   int before = failures;
-  size_t plen = strlen(PREFIX), tlen = strlen(c->text);
-  char *data = malloc(plen + tlen + 1);
-  if (!data) abort();
-  memcpy(data, PREFIX, plen);
-  memcpy(data + plen, c->text, tlen + 1);
-  parse_ctx *P = scan_ctx_new(data, plen + tlen, 0);
-  P->scache_gen = 1; /* as for a module begun (0 marks free slots) */
-  hlo_shape array = {0}, tuple = {0};
-  pc_shape_cache_put(P, &array, (pc_loc){0, 9});
-  pc_shape_cache_put(P, &tuple, (pc_loc){10, 25});
+  char *data;
+  hlo_shape array, tuple;
+  parse_ctx *P = scan_ctx_with_shapes(c->text, &data, &array, &tuple);
+  size_t plen = strlen(SCAN_SHAPES_PREFIX), tlen = strlen(c->text);
   /* something already on the operand vector, which the scan must keep */
   pc_tok outer = {.ptr = "outer", .len = 5, .kind = HT_PCT_NAME};
   pc_operand_name(P, NULL, &outer, NULL);
@@ -110,17 +102,6 @@ static void test_scan(const scan_case *c) {
 
 /* ---- 2. fast path against token by token ------------------------------------------- */
 
-/* The text with every '@' made a blank (fast) or a line break (slow). */
-static char *variant(const char *t, char at) {
-  size_t n = strlen(t) + 1;
-  char *s = malloc(n);
-  if (!s) abort();
-  memcpy(s, t, n);
-  for (char *p = s; *p; p++)
-    if (*p == '@') *p = at;
-  return s;
-}
-
 static void names_of(const hlo_instr *in, char *buf, size_t cap) {
   size_t n = (size_t)snprintf(buf, cap, "%s=%s(", in->name, in->opcode_text);
   for (int i = 0; i < in->n_operands && n < cap; i++)
@@ -144,15 +125,10 @@ static bool same_modules(const hlo_module *a, const hlo_module *b) {
   return true;
 }
 
-typedef struct {
-  const char *text;
-  const char *error; /* the expected error's start, or NULL when valid */
-} parse_case;
-
 #define HEAD "HloModule m\n\nENTRY e {\n  a = f32[2]{0} parameter(0)\n  b = f32[2]{0} parameter(1)\n" \
              "  t = (f32[], s32[2]) parameter(2)\n  w = f32[3]{0} parameter(3)\n"
 
-static const parse_case parse_cases[] = {
+static const fast_slow_case parse_cases[] = {
     {HEAD "  ROOT c = f32[2]{0} add(@a, b)\n}\n", NULL},
     {HEAD "  ROOT c = f32[2]{0} add(@%a, %b)\n}\n", NULL},
     {HEAD "  ROOT c = f32[2]{0} add(@f32[2]{0} %a, f32[2]{0} %b)\n}\n", NULL},
@@ -175,37 +151,9 @@ static const parse_case parse_cases[] = {
     {HEAD "  c = f32[2]{0} add(@%a, %b)\n  ROOT c = f32[2]{0} add(@%a, %b)\n}\n", "instruction 'c' is already defined"},
 };
 
-static void test_parse(const parse_case *c) {
-  int before = failures;
-  char *fast = variant(c->text, ' '), *slow = variant(c->text, '\n');
-  hlo_parse_result rf = {0}, rs = {0};
-  hlo_error ef, es;
-  int cf = hlo_parse_file(fast, strlen(fast), &rf, &ef);
-  int cs = hlo_parse_file(slow, strlen(slow), &rs, &es);
-  CHECK(cf == cs);
-  if (cf == 0 && cs == 0) {
-    CHECK(c->error == NULL);
-    CHECK(rf.n_modules == 1 && rs.n_modules == 1 && same_modules(rf.modules[0], rs.modules[0]));
-  } else {
-    CHECK(strcmp(ef.message, es.message) == 0 && ef.offset == es.offset);
-    if (c->error) CHECK(strncmp(ef.message, c->error, strlen(c->error)) == 0);
-  }
-  if (failures > before) fprintf(stderr, "  in parse case:\n%s  fast: %d %s\n  slow: %d %s\n", c->text, cf, ef.message, cs,
-                        es.message);
-  if (cf == 0) hlo_parse_result_free(&rf);
-  if (cs == 0) hlo_parse_result_free(&rs);
-  free(fast);
-  free(slow);
-}
+static void scan_at(size_t i) { test_scan(&scan_cases[i]); }
 
 int main(void) {
-  for (size_t i = 0; i < sizeof scan_cases / sizeof scan_cases[0]; i++) test_scan(&scan_cases[i]);
-  for (size_t i = 0; i < sizeof parse_cases / sizeof parse_cases[0]; i++) test_parse(&parse_cases[i]);
-  if (failures) {
-    fprintf(stderr, "%d check(s) failed\n", failures);
-    return 1;
-  }
-  printf("operand_scan: %zu scan cases, %zu parse cases passed\n", sizeof scan_cases / sizeof scan_cases[0],
-         sizeof parse_cases / sizeof parse_cases[0]);
-  return 0;
+  return run_scanner_test("operand_scan", sizeof scan_cases / sizeof scan_cases[0], scan_at, parse_cases,
+                          sizeof parse_cases / sizeof parse_cases[0], same_modules);
 }

@@ -1,0 +1,47 @@
+/* The signature fast path: "(p0: f32[2]{0}, p1: (s32[], f32[])) -> f32[2]{0}"
+ * after a computation's name, read as one token (SIGNATURE).
+ *
+ * Every computation of a dump has a signature. Token by token, the grammar
+ * shifts a name, a shape and a comma per parameter, then ')', '->' and the
+ * result shape, and reduces three rules per parameter; yet it keeps only
+ * the result shape (the parameter instructions carry their own shapes).
+ * Here a byte scan recognises the usual spelling: 'name:' (or '%name:'),
+ * a shape whose text the shape cache has seen before, commas, single
+ * spaces. Anything else (a comment, a line break, a shape not seen before)
+ * makes it give up, and the signature is read token by token, which also
+ * puts its shapes in the cache. The wrapper asks for it only for a '('
+ * after a name outside any bracket, where only a signature may start; a
+ * misplaced one is a syntax error that the token-by-token re-parse
+ * reports. */
+#include "parse_ctx.h"
+
+static const char *skip_spaces(const char *p) {
+  while (*p == ' ') p++;
+  return p;
+}
+
+/* The shape at P when the cache knows its text; its end in *END. */
+static const hlo_shape *known_shape(parse_ctx *P, const char *p, const char **end) {
+  if (!((*p >= 'a' && *p <= 'z') || *p == '(')) return NULL;
+  return pc_shape_cache_find(P, p, *p == '(', end);
+}
+
+const hlo_shape *pc_signature_scan(parse_ctx *P, const char *open, const char **end) {
+  const char *p = skip_spaces(open + 1), *q;
+  if (*p != ')') {
+    for (;;) {
+      if (*p == '%') p++; /* '%name' ':' is a name and a colon: the grammar takes both */
+      if (!pc_id_start(*p)) return NULL;
+      for (p++; pc_id_char(*p); p++) {
+      }
+      if (*p != ':' || !known_shape(P, skip_spaces(p + 1), &q)) return NULL;
+      p = skip_spaces(q);
+      if (*p == ')') break;
+      if (*p != ',') return NULL;
+      p = skip_spaces(p + 1);
+    }
+  }
+  p = skip_spaces(p + 1);
+  if (p[0] != '-' || p[1] != '>') return NULL;
+  return known_shape(P, skip_spaces(p + 2), end);
+}
