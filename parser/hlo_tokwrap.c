@@ -145,6 +145,23 @@ static void close_bracket(parse_ctx *P, char open) {
   }
 }
 
+/* The next token, when it is the usual 'name=' (blanks, then an identifier
+ * directly followed by '=': what hlo_lex reads as HT_ATTR_NAME) without
+ * running the lexer; anything else is left to hlo_lex. */
+static void lex_attr_name(hlo_lexer *lx, hlo_token *t) {
+  const char *p = pc_skip_blanks(lx->cur), *q = p;
+  if (pc_id_start(*q)) {
+    for (q++; pc_id_char(*q); q++) {
+    }
+    if (*q == '=') {
+      *t = (hlo_token){.kind = HT_ATTR_NAME, .ptr = p, .len = (size_t)(q - p), .off = (size_t)(p - lx->base)};
+      lx->cur = q + 1;
+      return;
+    }
+  }
+  hlo_lex(lx, t);
+}
+
 /* The ',' in TP was read directly inside a computation body, where it can
  * only separate an instruction's attributes. When 'name=value' follows and
  * is the usual metadata value (metadata_scan.c), the usual sharding
@@ -157,7 +174,7 @@ static void close_bracket(parse_ctx *P, char open) {
 static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   hlo_lexer save = P->lx;
   hlo_token name;
-  hlo_lex(&P->lx, &name);
+  lex_attr_name(&P->lx, &name);
   if (name.kind == HT_ATTR_NAME) {
     hlo_istr *is = hlo_intern_get(P->in, name.ptr, name.len);
     int cls = pc_attr_class(pc_attr_id(is));
@@ -236,10 +253,11 @@ static bool one_arg(hlo_lexer *lx, const hlo_token *kw, hlo_token *arg, const ch
 static int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp) {
   hlo_lexer lx = P->lx;
   hlo_token t, arg;
-  hlo_lex(&lx, &t);
-  if (t.kind != HT_PRIM_TYPE && t.kind != HT_LPAREN) return 0;
-  const char *end, *open;
-  const hlo_shape *s = pc_shape_cache_find(P, P->data + t.off, t.kind == HT_LPAREN, &end);
+  /* a shape the cache knows (its text starts with '(' or an element type;
+   * after a comment the fold is not tried) */
+  const char *end, *open, *at = pc_skip_blanks(lx.cur);
+  if (!(*at == '(' || (*at >= 'a' && *at <= 'z'))) return 0;
+  const hlo_shape *s = pc_shape_cache_find(P, at, *at == '(', &end);
   if (!s) return 0;
   hlo_lex_skip_to(&lx, end);
   hlo_lex(&lx, &t);
