@@ -1,7 +1,9 @@
 /* Unit test of the lexer's whole-word rules (§2.9): every element type of
  * parser/hlo_ir.h lexes as HT_PRIM_TYPE with its number, every keyword as
  * its kind, and words that only start like one (or differ in case) stay
- * identifiers. Run by CTest as lexer/words. */
+ * identifiers. Also the tokens hlo_lex reads before running its automaton
+ * (one punctuation byte, a %name): kind, slice and offset after blanks.
+ * Run by CTest as lexer/words. */
 #include <stdbool.h>
 #include <stdio.h>
 #include <string.h>
@@ -21,6 +23,45 @@ static void expect(const char *text, hlo_tok_kind kind, int sub, size_t len) {
             t.len, hlo_tok_kind_name(kind), sub, len);
     failures++;
   }
+}
+
+/* The first token of TEXT: KIND, its slice at PTR_OFF of LEN bytes, the
+ * token starting at OFF. */
+static void expect_at(const char *text, hlo_tok_kind kind, size_t ptr_off, size_t len, size_t off) {
+  hlo_lexer lx;
+  hlo_token t;
+  hlo_lexer_init(&lx, text, strlen(text), 0);
+  hlo_lex(&lx, &t);
+  if (t.kind != kind || t.len != len || t.off != off || t.ptr != text + ptr_off || t.u != 0 || t.neg) {
+    fprintf(stderr, "'%s': got %s at %zu, slice %zd+%zu; want %s at %zu, slice %zu+%zu\n", text,
+            hlo_tok_kind_name(t.kind), t.off, t.ptr - text, t.len, hlo_tok_kind_name(kind), off, ptr_off, len);
+    failures++;
+  }
+}
+
+static void test_fast_tokens(void) {
+  static const struct {
+    char c;
+    hlo_tok_kind kind;
+  } punct[] = {{',', HT_COMMA},     {':', HT_COLON},     {'=', HT_EQ},       {'*', HT_STAR},     {'?', HT_QUESTION},
+               {'#', HT_HASH},      {'+', HT_PLUS},      {'~', HT_TILDE},    {'[', HT_LBRACKET}, {']', HT_RBRACKET},
+               {'{', HT_LBRACE},    {'}', HT_RBRACE},    {'(', HT_LPAREN},   {')', HT_RPAREN}};
+  char buf[16];
+  for (size_t i = 0; i < sizeof punct / sizeof punct[0]; i++) {
+    snprintf(buf, sizeof buf, " \n %c%c", punct[i].c, punct[i].c);
+    expect_at(buf, punct[i].kind, 3, 1, 3);
+    snprintf(buf, sizeof buf, "\t%c", punct[i].c);
+    expect_at(buf, punct[i].kind, 1, 1, 1);
+  }
+  expect_at("%a", HT_PCT_NAME, 1, 1, 0);
+  expect_at("\n  %add.1-b_C9(%x)", HT_PCT_NAME, 4, 10, 3);
+  expect_at("%_x: f32[]", HT_PCT_NAME, 1, 2, 0);
+  expect_at("%p=1", HT_PCT_NAME, 1, 1, 0);
+  expect_at("%", HT_ERROR, 0, 1, 0);
+  expect_at(" %9", HT_ERROR, 1, 1, 1);
+  expect_at("% a", HT_ERROR, 0, 1, 0);
+  expect_at("->", HT_ARROW, 0, 2, 0);
+  expect_at("<=", HT_LEQ, 0, 2, 0);
 }
 
 static bool is_type_name(const char *s) {
@@ -74,6 +115,7 @@ int main(void) {
   }
   expect("root", HT_IDENT, 0, 4);
   expect("Entry", HT_IDENT, 0, 5);
+  test_fast_tokens();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;
