@@ -45,8 +45,13 @@ static uint64_t mix(uint64_t h, uint64_t v) {
 }
 
 static bool ignored_attr(const char *name) {
-  return !strcmp(name, "metadata") || !strcmp(name, "backend_config") || !strcmp(name, "frontend_attributes") ||
-         !strcmp(name, "sharding");
+  switch (name[0]) { /* one comparison at most: this runs for every attribute */
+  case 'm': return strcmp(name, "metadata") == 0;
+  case 'b': return strcmp(name, "backend_config") == 0;
+  case 'f': return strcmp(name, "frontend_attributes") == 0;
+  case 's': return strcmp(name, "sharding") == 0;
+  default: return false;
+  }
 }
 
 /* A cheap hash of the structure (instruction count, opcodes, operand
