@@ -14,54 +14,75 @@ static size_t slot_of(const void *key, size_t cap) {
   return (size_t)h & (cap - 1);
 }
 
-void ptrmap_init(ptrmap *m) { memset(m, 0, sizeof *m); }
+/* The slots (in the map itself while small, so a copied map stays valid). */
+static const void **keys_of(ptrmap *m) { return m->cap > PTRMAP_SMALL ? m->keys : m->small_keys; }
+static ptrmap_val *vals_of(ptrmap *m) { return m->cap > PTRMAP_SMALL ? m->vals : m->small_vals; }
+
+void ptrmap_init(ptrmap *m) {
+  m->keys = NULL;
+  m->vals = NULL;
+  m->cap = 0;
+  m->len = 0;
+}
 
 void ptrmap_free(ptrmap *m) {
-  free(m->keys);
-  free(m->vals);
-  memset(m, 0, sizeof *m);
+  if (m->cap > PTRMAP_SMALL) {
+    free(m->keys);
+    free(m->vals);
+  }
+  ptrmap_init(m);
 }
 
 void ptrmap_clear(ptrmap *m) {
   if (m->len == 0) return;
-  memset(m->keys, 0, m->cap * sizeof *m->keys);
+  memset(keys_of(m), 0, m->cap * sizeof *m->keys);
   m->len = 0;
 }
 
 ptrmap_val *ptrmap_get(const ptrmap *m, const void *key) {
   if (!m->cap) return NULL;
+  const void *const *keys = m->cap > PTRMAP_SMALL ? m->keys : m->small_keys;
   for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-    if (m->keys[i] == key) return &m->vals[i];
-    if (!m->keys[i]) return NULL;
+    if (keys[i] == key) return (ptrmap_val *)(m->cap > PTRMAP_SMALL ? &m->vals[i] : &m->small_vals[i]);
+    if (!keys[i]) return NULL;
   }
 }
 
 static void grow(ptrmap *m) {
-  size_t ncap = m->cap ? m->cap * 2 : 16;
-  const void **ok = m->keys;
-  ptrmap_val *ov = m->vals;
-  size_t ocap = m->cap;
-  m->keys = xcalloc(ncap, sizeof *m->keys);
-  m->vals = xcalloc(ncap, sizeof *m->vals);
-  m->cap = ncap;
+  if (m->cap == 0) {
+    memset(m->small_keys, 0, sizeof m->small_keys);
+    m->cap = PTRMAP_SMALL;
+    return;
+  }
+  size_t ocap = m->cap, ncap = ocap * 2;
+  const void **ok = keys_of(m);
+  ptrmap_val *ov = vals_of(m);
+  const void **nk = xcalloc(ncap, sizeof *nk);
+  ptrmap_val *nv = xcalloc(ncap, sizeof *nv);
   for (size_t i = 0; i < ocap; i++) {
     if (!ok[i]) continue;
     size_t j = slot_of(ok[i], ncap);
-    while (m->keys[j]) j = (j + 1) & (ncap - 1);
-    m->keys[j] = ok[i];
-    m->vals[j] = ov[i];
+    while (nk[j]) j = (j + 1) & (ncap - 1);
+    nk[j] = ok[i];
+    nv[j] = ov[i];
   }
-  free(ok);
-  free(ov);
+  if (ocap > PTRMAP_SMALL) {
+    free(ok);
+    free(ov);
+  }
+  m->keys = nk;
+  m->vals = nv;
+  m->cap = ncap;
 }
 
 void ptrmap_put(ptrmap *m, const void *key, ptrmap_val v) {
   if ((m->len + 1) * 4 > m->cap * 3) grow(m);
+  const void **keys = keys_of(m);
   size_t i = slot_of(key, m->cap);
-  while (m->keys[i] && m->keys[i] != key) i = (i + 1) & (m->cap - 1);
-  if (!m->keys[i]) {
-    m->keys[i] = key;
+  while (keys[i] && keys[i] != key) i = (i + 1) & (m->cap - 1);
+  if (!keys[i]) {
+    keys[i] = key;
     m->len++;
   }
-  m->vals[i] = v;
+  vals_of(m)[i] = v;
 }

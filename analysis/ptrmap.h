@@ -12,11 +12,18 @@ typedef struct {
   int64_t a, b;
 } ptrmap_val;
 
+/* Up to PTRMAP_SMALL slots live in the map itself: most memo tables stay
+ * that small, and a malloc/free pair per table was a visible part of
+ * `hloidx --all`. */
+#define PTRMAP_SMALL 16
+
 typedef struct {
-  const void **keys;
+  const void **keys; /* the slots when cap > PTRMAP_SMALL */
   ptrmap_val *vals;
   size_t cap; /* power of two or 0 */
   size_t len;
+  const void *small_keys[PTRMAP_SMALL]; /* the slots when cap == PTRMAP_SMALL */
+  ptrmap_val small_vals[PTRMAP_SMALL];
 } ptrmap;
 
 void ptrmap_init(ptrmap *m);
