@@ -464,58 +464,47 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
 }
 
 /* ---- the frequent tokens first ----------------------------------------------
- * Most calls read blanks and then one punctuation byte or a %name. Those
- * are read here, exactly as the rules above read them (no rule but its own
- * starts with one of these bytes, and "%" id is the only rule that starts
- * with '%'), without the automaton's per-call cost; anything else goes to
- * lex_dfa, which skips the same blanks. */
+ * Most calls read blanks and then one punctuation byte or a %name. This
+ * small automaton reads those (no rule of lex_dfa but its own starts with
+ * one of these bytes, and "%" id is its only rule that starts with '%', so
+ * the tokens are the same) without the big automaton's per-call cost, and
+ * hands anything else to lex_dfa, which skips the same blanks. Bit vectors
+ * classify a name's bytes with one table load each instead of a switch. */
 
-/* HT_ kind + 1 of the one-byte tokens that cannot start a longer one. */
-static const unsigned char single_byte[256] = {
-    [','] = HT_COMMA + 1,    [':'] = HT_COLON + 1,    ['='] = HT_EQ + 1,       ['*'] = HT_STAR + 1,
-    ['?'] = HT_QUESTION + 1, ['#'] = HT_HASH + 1,     ['+'] = HT_PLUS + 1,     ['~'] = HT_TILDE + 1,
-    ['['] = HT_LBRACKET + 1, [']'] = HT_RBRACKET + 1, ['{'] = HT_LBRACE + 1,   ['}'] = HT_RBRACE + 1,
-    ['('] = HT_LPAREN + 1,   [')'] = HT_RPAREN + 1,
-};
-
-/* id = [A-Za-z_][A-Za-z0-9_.\-]*: bit 1 for a first byte, bit 2 for a later one. */
-static const unsigned char id_byte[256] = {
-    ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3, ['j'] = 3,
-    ['k'] = 3, ['l'] = 3, ['m'] = 3, ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3,
-    ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3, ['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3,
-    ['E'] = 3, ['F'] = 3, ['G'] = 3, ['H'] = 3, ['I'] = 3, ['J'] = 3, ['K'] = 3, ['L'] = 3, ['M'] = 3, ['N'] = 3,
-    ['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3, ['S'] = 3, ['T'] = 3, ['U'] = 3, ['V'] = 3, ['W'] = 3, ['X'] = 3,
-    ['Y'] = 3, ['Z'] = 3, ['_'] = 3, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2,
-    ['7'] = 2, ['8'] = 2, ['9'] = 2, ['.'] = 2, ['-'] = 2,
-};
-
-static void token_at(hlo_lexer *lx, hlo_token *t, hlo_tok_kind kind, const char *start, const char *ptr,
-                     const char *end) {
+void hlo_lex(hlo_lexer *lx, hlo_token *t) {
+  const unsigned char *YYCURSOR = (const unsigned char *)lx->cur, *tok;
+  hlo_tok_kind kind;
+  size_t skip = 0;
+  for (;;) {
+    tok = YYCURSOR;
+    /*!re2c
+      re2c:flags:bit-vectors = 1;
+      [ \n]+      { continue; }
+      "%" id      { kind = HT_PCT_NAME; skip = 1; break; }
+      ","         { kind = HT_COMMA; break; }
+      ":"         { kind = HT_COLON; break; }
+      "="         { kind = HT_EQ; break; }
+      "*"         { kind = HT_STAR; break; }
+      "?"         { kind = HT_QUESTION; break; }
+      "#"         { kind = HT_HASH; break; }
+      "+"         { kind = HT_PLUS; break; }
+      "~"         { kind = HT_TILDE; break; }
+      "["         { kind = HT_LBRACKET; break; }
+      "]"         { kind = HT_RBRACKET; break; }
+      "{"         { kind = HT_LBRACE; break; }
+      "}"         { kind = HT_RBRACE; break; }
+      "("         { kind = HT_LPAREN; break; }
+      ")"         { kind = HT_RPAREN; break; }
+      *           { lx->cur = (const char *)tok; lex_dfa(lx, t); return; }
+    */
+  }
   t->kind = kind;
   t->sub = 0;
   t->neg = false;
   t->u = 0;
   t->msg = NULL;
-  t->ptr = ptr;
-  t->len = (size_t)(end - ptr);
-  t->off = (size_t)(start - lx->base);
-  lx->cur = end;
-}
-
-void hlo_lex(hlo_lexer *lx, hlo_token *t) {
-  const char *p = lx->cur;
-  while (*p == ' ' || *p == '\n') p++;
-  unsigned char c = (unsigned char)*p;
-  if (single_byte[c]) {
-    token_at(lx, t, (hlo_tok_kind)(single_byte[c] - 1), p, p, p + 1);
-    return;
-  }
-  if (c == '%' && (id_byte[(unsigned char)p[1]] & 1)) {
-    const char *q = p + 2;
-    while (id_byte[(unsigned char)*q] & 2) q++;
-    token_at(lx, t, HT_PCT_NAME, p, p + 1, q);
-    return;
-  }
-  lx->cur = p;
-  lex_dfa(lx, t);
+  t->ptr = (const char *)tok + skip;
+  t->len = (size_t)(YYCURSOR - tok) - skip;
+  t->off = (size_t)((const char *)tok - lx->base);
+  lx->cur = (const char *)YYCURSOR;
 }
