@@ -333,8 +333,9 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
    * after an opcode (that is the operand list) nor where a program shape's
    * parameter list starts (its text may be that of a tuple shape) */
   if (tp->kind == HT_PRIM_TYPE ||
-      (tp->kind == HT_LPAREN && !params_paren && (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
-                                 prev == HT_COLON || prev == HT_ARROW || prev == HT_ATTR_NAME || prev == HT_LBRACE))) {
+      (tp->kind == HT_LPAREN && !params_paren &&
+       (prev == HT_EQ || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON || prev == HT_COLON ||
+        prev == HT_ARROW || prev == HT_ATTR_NAME || prev == HT_LBRACE))) {
     const char *end;
     const hlo_shape *s = pc_shape_cache_find(P, P->data + tp->off, tp->kind == HT_LPAREN, &end);
     if (s) {
