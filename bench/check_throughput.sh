@@ -24,22 +24,13 @@ bytes=$(stat -c %s "$out")
 # The input must be valid, or the timing would measure an early exit.
 "$hloidx" --check "$out"
 
-best() { # best wall time in seconds of "$@" over $runs runs
-  local b="" t0 t1
-  for _ in $(seq "$runs"); do
-    t0=$(date +%s.%N)
-    "$@" > /dev/null
-    t1=$(date +%s.%N)
-    b=$(awk -v a="$t0" -v z="$t1" -v b="$b" 'BEGIN { t = z - a; if (b == "" || t < b) b = t; printf "%.6f", b }')
-  done
-  echo "$b"
-}
+. "$root/bench/best_time.sh"
 
 cat "$out" > /dev/null # warm the page cache
 jobs=$(nproc)
-t_wc=$(best wc -l "$out")
-t_one=$(best "$hloidx" --check --jobs=1 "$out")
-t_check=$(best "$hloidx" --check "$out")
+t_wc=$(best_time wc -l "$out")
+t_one=$(best_time "$hloidx" --check --jobs=1 "$out")
+t_check=$(best_time "$hloidx" --check "$out")
 # awk, not bc: minimal systems may lack bc
 awk -v bytes="$bytes" -v tw="$t_wc" -v t1="$t_one" -v tc="$t_check" -v out="$out" -v jobs="$jobs" \
     -v mods="$(grep -c '^// -----$' "$out")" 'BEGIN {

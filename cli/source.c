@@ -25,15 +25,9 @@
 
 #define MAP_MIN ((size_t)256 * 1024)
 
-typedef struct mapping {
-  char *data;
-  size_t size;
-  struct mapping *next;
-} mapping;
-
-static mapping *mappings; /* live mappings, so that source_free can tell */
-
-static char *map_file(int fd, size_t len) {
+/* The mapping of LEN bytes of FD with zero padding after them, or NULL;
+ * *SPAN: the bytes mapped (for munmap). */
+static char *map_file(int fd, size_t len, size_t *span_out) {
   long page = sysconf(_SC_PAGESIZE);
   if (len < MAP_MIN || page <= 0 || len > SIZE_MAX - 2 * (size_t)page) return NULL;
   size_t pg = (size_t)page, file_span = (len + pg - 1) / pg * pg,
@@ -56,31 +50,14 @@ static char *map_file(int fd, size_t len) {
     return NULL;
 #endif
   }
-  mapping *m = malloc(sizeof *m);
-  if (!m) {
-    munmap(p, span);
-    return NULL;
-  }
-  *m = (mapping){p, span, mappings};
-  mappings = m;
+  *span_out = span;
   return p;
 }
 
-static bool unmap_file(char *data) {
-  for (mapping **pm = &mappings; *pm; pm = &(*pm)->next) {
-    mapping *m = *pm;
-    if (m->data != data) continue;
-    munmap(m->data, m->size);
-    *pm = m->next;
-    free(m);
-    return true;
-  }
-  return false;
-}
-
-static int too_large(const char *name, unsigned long long size, bool exact) {
-  fprintf(stderr, "%s:1:1: error: input too large: %s%llu bytes (the limit is %llu bytes, 2 GiB)\n", name,
-          exact ? "" : "more than ", size, (unsigned long long)SOURCE_MAX_BYTES);
+static int too_large(const char *name, unsigned long long size, bool exact, bool quiet) {
+  if (!quiet)
+    fprintf(stderr, "%s:1:1: error: input too large: %s%llu bytes (the limit is %llu bytes, 2 GiB)\n", name,
+            exact ? "" : "more than ", size, (unsigned long long)SOURCE_MAX_BYTES);
   return 1;
 }
 
@@ -95,15 +72,17 @@ static struct source_memo *memo_new(void) {
   return m;
 }
 
-int source_read(const char *path, source_file *out) {
+/* source_read; QUIET: print nothing. */
+static int read_source(const char *path, source_file *out, bool quiet) {
   int is_stdin = strcmp(path, "-") == 0;
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   out->name = is_stdin ? "<stdin>" : path;
   out->memo = NULL;
   out->data = NULL;
   out->len = 0;
+  out->mapped = 0;
   if (!f) {
-    fprintf(stderr, "hloidx: error: cannot open %s: %s\n", path, strerror(errno));
+    if (!quiet) fprintf(stderr, "hloidx: error: cannot open %s: %s\n", path, strerror(errno));
     return 1;
   }
   size_t cap = 1 << 16, len = 0;
@@ -113,10 +92,10 @@ int source_read(const char *path, source_file *out) {
   bool regular = !is_stdin && fstat(fileno(f), &st) == 0 && S_ISREG(st.st_mode);
   if (regular && (unsigned long long)st.st_size > (unsigned long long)SOURCE_MAX_BYTES) {
     fclose(f);
-    return too_large(out->name, (unsigned long long)st.st_size, true);
+    return too_large(out->name, (unsigned long long)st.st_size, true, quiet);
   }
   if (regular && st.st_size > 0) {
-    char *mapped = map_file(fileno(f), (size_t)st.st_size);
+    char *mapped = map_file(fileno(f), (size_t)st.st_size, &out->mapped);
     if (mapped) {
       fclose(f);
       out->data = mapped;
@@ -133,11 +112,11 @@ int source_read(const char *path, source_file *out) {
     if (len > SOURCE_MAX_BYTES) {
       free(buf);
       if (!is_stdin) fclose(f);
-      return too_large(out->name, SOURCE_MAX_BYTES, false);
+      return too_large(out->name, SOURCE_MAX_BYTES, false, quiet);
     }
     if (len < cap) {
       if (ferror(f)) {
-        fprintf(stderr, "hloidx: error: cannot read %s: %s\n", out->name, strerror(errno));
+        if (!quiet) fprintf(stderr, "hloidx: error: cannot read %s: %s\n", out->name, strerror(errno));
         free(buf);
         if (!is_stdin) fclose(f);
         return 1;
@@ -156,12 +135,18 @@ int source_read(const char *path, source_file *out) {
   return 0;
 }
 
+int source_read(const char *path, source_file *out) { return read_source(path, out, false); }
+
+int source_read_quiet(const char *path, source_file *out) { return read_source(path, out, true); }
+
 void source_free(source_file *s) {
-  if (!s->data || !unmap_file(s->data)) free(s->data);
+  if (s->mapped) munmap(s->data, s->mapped);
+  else free(s->data);
   free(s->memo);
   s->memo = NULL;
   s->data = NULL;
   s->len = 0;
+  s->mapped = 0;
 }
 
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col) {

@@ -16,6 +16,7 @@ typedef struct {
   const char *name; /* as given on the command line; "<stdin>" for '-' */
   char *data;       /* len bytes followed by SOURCE_PADDING NUL bytes */
   size_t len;
+  size_t mapped;    /* bytes mapped (mmap) at data; 0 when data was allocated */
   /* The last position source_line_col computed: later positions are found
    * by scanning on from it, so many diagnostics in a large file cost one
    * pass over it (allocated by source_read; NULL = none). */
@@ -26,6 +27,8 @@ typedef struct {
  * "hloidx: error: ..." (cannot open or read) or "NAME:1:1: error: input too
  * large ..." (more than SOURCE_MAX_BYTES) and returns 1. */
 int source_read(const char *path, source_file *out);
+/* The same, printing nothing (for worker threads: the caller reports). */
+int source_read_quiet(const char *path, source_file *out);
 void source_free(source_file *s);
 
 /* Prints "NAME:LINE:COL: error: MESSAGE", the source line and a caret under
