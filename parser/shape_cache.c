@@ -15,8 +15,10 @@
  * copy kept for the whole parse in parse_ctx.scache_arena. A text met
  * again in a later module is copied from the kept shape, which is much
  * cheaper than parsing it again, and lets the token wrapper fold the lines
- * that use it (hlo_tokwrap.c). The diagnostic re-parse starts with an
- * empty cache, so what it reports does not depend on earlier modules. */
+ * that use it (hlo_tokwrap.c). The diagnostic re-parse (token by token)
+ * uses only the shapes of the module it is in, so what it reports does not
+ * depend on earlier modules (whether it starts at the module or, for
+ * hlo_parse_file, at the start of the text). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -250,6 +252,9 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   pc_shape_ent *slot = slot_of(P, start, len, h);
   if (!slot->text) return NULL;
   if (slot->gen != P->scache_gen) { /* first use in this module */
+    /* Not in the diagnostic re-parse: its "expected" lists after a cached
+     * shape (no layout may follow) must not depend on earlier modules. */
+    if (P->token_by_token) return NULL;
     slot->shape = shape_copy(P->a, slot->kept);
     slot->gen = P->scache_gen;
   }

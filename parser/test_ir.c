@@ -238,6 +238,12 @@ static void test_modules_and_errors(void) {
   CHECK(strcmp(err.message, "expected ',' or ']' in dimensions, found '}'") == 0);
 }
 
+static int drop(hlo_module *m, void *ctx) {
+  (void)ctx;
+  hlo_module_free(m);
+  return 0;
+}
+
 /* The shape cache keeps shapes from one module to the next (shape_cache.c):
  * a later module's shapes are copies, which must equal those of the same
  * text parsed alone and live in their own module's arena (the first module
@@ -271,6 +277,19 @@ static void test_shapes_across_modules(void) {
   }
   hlo_parse_result_free(&r2);
   hlo_parse_result_free(&r1);
+
+  /* An error right after a shape known from an earlier module: both drivers
+   * report what the module alone would ("or '{'": a layout may follow a
+   * shape read token by token), although hlo_parse_file parses the text
+   * again from its start and hlo_parse_file_each from the module. */
+  const char *bad = "ENTRY a {\n  ROOT p = f32[2,3] parameter(0)\n}\n// -----\n"
+                    "ENTRY b {\n  ROOT p = f32[2,3] paramx: 0\n}\n";
+  hlo_parse_result r;
+  hlo_error e1, e2;
+  CHECK(hlo_parse_file(bad, strlen(bad), &r, &e1) == 1 && hlo_parse_file_each(bad, strlen(bad), drop, NULL, &e2) == 1);
+  CHECK(e1.offset == (size_t)(strstr(bad, "paramx") - bad) && e1.offset == e2.offset);
+  CHECK(strcmp(e1.message, "expected name or '{' in computation body, found 'paramx:'") == 0);
+  CHECK(strcmp(e1.message, e2.message) == 0);
 }
 
 int main(void) {
