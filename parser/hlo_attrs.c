@@ -124,8 +124,7 @@ static void sort_ids(void) {
   qsort(sorted_ids, AT_COUNT, sizeof sorted_ids[0], cmp_id);
 }
 
-int pc_attr_id(hlo_istr *name) {
-  if (name->attr >= 0) return name->attr == AT_COUNT ? -1 : name->attr;
+int pc_attr_id_search(hlo_istr *name) {
   pthread_once(&sorted_once, sort_ids);
   const char *s = hlo_istr_str(name);
   int id = AT_COUNT, lo = 0, hi = AT_COUNT - 1;
@@ -138,7 +137,7 @@ int pc_attr_id(hlo_istr *name) {
     if (c < 0) lo = mid + 1;
     else hi = mid - 1;
   }
-  name->attr = id;
+  name->attr = id == AT_COUNT ? PC_ATTR_NONE : id;
   return id == AT_COUNT ? -1 : id;
 }
 

@@ -332,8 +332,15 @@ enum {
   PC_A_LITERAL,
   PC_A_HDR_LAYOUT,
 };
-/* Catalogue lookup (cached in the interned name). */
-int pc_attr_id(hlo_istr *name);
+/* The attribute-catalogue index of NAME, or -1 when the catalogue does not
+ * know it. The answer is cached in NAME (hlo_istr.attr; PC_ATTR_NONE: not
+ * an attribute), so after the first time this is one load. */
+#define PC_ATTR_NONE INT32_MAX
+int pc_attr_id_search(hlo_istr *name); /* the catalogue search (hlo_attrs.c) */
+static inline int pc_attr_id(hlo_istr *name) {
+  int32_t a = name->attr;
+  return a < 0 ? pc_attr_id_search(name) : a == PC_ATTR_NONE ? -1 : a;
+}
 int pc_attr_class(int id);
 /* Interprets the attributes of a finished instruction. */
 int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n);
