@@ -7,9 +7,10 @@
  * token by the grammar.
  *
  * The definition of "conforming" is the token-level check below. A byte
- * scanner handles the usual spelling first (plain keys, strings without
- * escapes, short integers, blanks); whenever it meets anything else it
- * defers to the token-level check, so both always agree. */
+ * scanner handles the usual spelling first (plain keys, strings whose
+ * escapes are one letter, short integers, blanks); whenever it meets
+ * anything else it defers to the token-level check, so both always
+ * agree. */
 #include <string.h>
 
 #include "parse_ctx.h"
@@ -76,20 +77,34 @@ static bool md_tokens(hlo_lexer lx, const char **start, const char **end) {
 /* Bytes of X that are zero get their high bit set (the first one exactly). */
 static inline uint64_t zero_bytes(uint64_t x) { return (x - ONES) & ~x & HIGHS; }
 
-/* "..." without escapes; P is at the quote. Eight bytes at a time while
- * they lie inside the buffer (LIM is its terminating NUL). */
+/* The escapes of one letter after the backslash (the lexer's esc rule has
+ * these and octal, \x, \u and \U ones, which are left to the lexer). */
+static bool simple_escape(char c) {
+  switch (c) {
+  case 'n': case 't': case 'r': case 'a': case 'b': case 'f': case 'v':
+  case '\\': case '\'': case '"': case '?':
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* "..." whose escapes are simple ones; P is at the quote. Eight bytes at a
+ * time while they lie inside the buffer (LIM is its terminating NUL). */
 static const char *str(const char *p, const char *lim) {
   p++;
-  while (p + 8 <= lim) {
-    uint64_t v;
-    memcpy(&v, p, 8);
-    if (zero_bytes(v) | zero_bytes(v ^ (ONES * '"')) | zero_bytes(v ^ (ONES * '\\'))) break;
-    p += 8;
-  }
-  for (;; p++) {
-    char c = *p;
-    if (c == '"') return p + 1;
-    if (c == '\\' || c == '\0') return NULL;
+  for (;;) {
+    while (p + 8 <= lim) {
+      uint64_t v;
+      memcpy(&v, p, 8);
+      if (zero_bytes(v) | zero_bytes(v ^ (ONES * '"')) | zero_bytes(v ^ (ONES * '\\'))) break;
+      p += 8;
+    }
+    /* the quote, backslash or NUL the word held (or the buffer's last bytes) */
+    while (*p != '"' && *p != '\\' && *p != '\0') p++;
+    if (*p == '"') return p + 1;
+    if (*p == '\0' || !simple_escape(p[1])) return NULL;
+    p += 2;
   }
 }
 
