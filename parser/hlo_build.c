@@ -765,6 +765,15 @@ int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_co
   return 0;
 }
 
+int pc_comp_attr_push(parse_ctx *P, const pc_tok *attr, pc_loc name) {
+  const char *p = P->data + name.first;
+  size_t pct = *p == '%'; /* a %name's value is without the '%' */
+  pc_tok n = {.ptr = p + pct, .len = (uint32_t)(name.last - name.first - pct), .off = name.first};
+  pc_range r;
+  if (pc_compref_push(P, &n, NULL, name.first, &r) < 0) return -1;
+  return pc_attr_push(P, attr, name, 1, pc_comprefs_take(P, r), NULL, NULL);
+}
+
 const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r) {
   return pc_vec_take(P->a, &P->comprefs, sizeof(pc_compref), r.b, r.e);
 }

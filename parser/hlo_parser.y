@@ -91,7 +91,7 @@ static const pc_range no_range = {0, 0};
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
 %token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'" INSTR_HEAD "instruction"
-%token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature"
+%token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature" COMMA_COMP "', computation attribute'"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -308,11 +308,14 @@ name
 
 /* COMMA_ATTR: ', name=value' in one token, for the usual metadata and
  * shardings and raw values (attr_fold in hlo_tokwrap.c); its location is
- * the value's. */
+ * the value's. COMMA_COMP: ', name=computation' (calls=%f, to_apply=add);
+ * its location is the computation name's. */
 attrs
   : %empty                              { $$ = (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
   | attrs COMMA attribute               { $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
   | attrs COMMA_ATTR                    { CHECK(pc_attr_push(P, &$2, @2, 0, NULL, NULL, NULL));
+                                          $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
+  | attrs COMMA_COMP                    { CHECK(pc_comp_attr_push(P, &$2, @2));
                                           $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
   ;
 
@@ -537,7 +540,7 @@ gv_inner
   ;
 
 gv_inner_item
-  : gv_unit | COMMA_ATTR | COMMA | NAME_DEF | KW_ROOT | KW_ENTRY | KW_HLOMODULE
+  : gv_unit | COMMA_ATTR | COMMA_COMP | COMMA | NAME_DEF | KW_ROOT | KW_ENTRY | KW_HLOMODULE
   | KW_FILENAMES | KW_FUNCTIONNAMES | KW_FILELOCATIONS | KW_STACKFRAMES
   | A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
   | A_SHAPE | A_SHAPE_LIST | A_LITERAL | A_HDR_LAYOUT | FA_KEY
@@ -700,6 +703,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_SHAPE_TOK: return "shape";
   case YYSYMBOL_OPERAND_LIST: return "'('"; /* stands for '(' operands ')' */
   case YYSYMBOL_COMMA_ATTR: return "','"; /* stands for ',' name '=' value */
+  case YYSYMBOL_COMMA_COMP: return "','"; /* stands for ',' name '=' computation name */
   case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(...) */
   case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
   case YYSYMBOL_SIGNATURE: return "'('"; /* stands for '(' parameters ')' '->' shape */

@@ -166,8 +166,10 @@ static void lex_attr_name(hlo_lexer *lx, hlo_token *t) {
  * only separate an instruction's attributes. When 'name=value' follows and
  * is the usual metadata value (metadata_scan.c), the usual sharding
  * (sharding_scan.c) or a raw value (value_scan.c), all of it becomes one
- * COMMA_ATTR token: the name in *O, the value's extent in *L. TP stays the
- * ','. Returns 0 (and moves nothing) otherwise. The grammar takes
+ * COMMA_ATTR token: the name in *O, the value's extent in *L; when it is a
+ * computation attribute with a name, one COMMA_COMP token (the computation
+ * name's extent in *L). TP stays the ','. Returns 0 (and moves nothing)
+ * otherwise. The grammar takes
  * COMMA_ATTR wherever ',' may start an attribute; the diagnostic re-parse
  * (token_by_token) reads the pieces, so the "expected" lists of what may
  * follow a value stay exact. */
@@ -177,7 +179,7 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   lex_attr_name(&P->lx, &name);
   if (name.kind == HT_ATTR_NAME) {
     hlo_istr *is = hlo_intern_get(P->in, name.ptr, name.len);
-    int cls = pc_attr_class(pc_attr_id(is));
+    int cls = pc_attr_class(pc_attr_id(is)), tok = COMMA_ATTR;
     const char *start = NULL, *end = NULL;
     int last_kind = HT_RBRACE;
     if ((cls == PC_A_METADATA && pc_metadata_scan(&P->lx, &start, &end)) ||
@@ -189,6 +191,18 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
         end = last.ptr + last.len;
         last_kind = last.kind;
       }
+    } else if (cls == PC_A_COMP) { /* calls=%f, to_apply=add, ...: a name not followed by '=' */
+      hlo_lexer lx = P->lx;
+      hlo_token t;
+      const char *at;
+      hlo_lex(&lx, &t);
+      if ((t.kind == HT_PCT_NAME || t.kind == HT_IDENT) && hlo_lex_peek(&lx, &at) != '=') {
+        P->lx = lx;
+        start = P->data + t.off;
+        end = t.ptr + t.len;
+        last_kind = t.kind;
+        tok = COMMA_COMP;
+      }
     }
     if (end) {
       o->ptr = name.ptr;
@@ -199,7 +213,7 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
       l->first = (size_t)(start - P->data);
       l->last = (size_t)(end - P->data);
       P->prev_kind = last_kind;
-      return COMMA_ATTR;
+      return tok;
     }
   }
   P->lx = save;

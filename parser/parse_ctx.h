@@ -313,6 +313,9 @@ int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void
                  const hlo_shape *shape2, pc_range *r);
 int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_comp, size_t off,
                     pc_range *r);
+/* The attribute ATTR=NAME read as one COMMA_COMP token: NAME is the extent
+ * of the computation's name (a %name or an identifier). */
+int pc_comp_attr_push(parse_ctx *P, const pc_tok *attr, pc_loc name);
 const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r);
 const hlo_shape **pc_shapes_take(parse_ctx *P, pc_range r);
 
