@@ -2,16 +2,18 @@
  * instruction's opcode, read as one token (OPERAND_LIST).
  *
  * Most instructions of a dump list plain operands: an optional shape whose
- * text the shape cache has seen before, then a %name, separated by commas.
- * Token by token, the grammar shifts '(' and ')', a name, a shape and a
- * comma per operand and reduces four rules for each; here a byte scan
- * recognises the list and pushes the operands exactly as the grammar's
- * operand actions would (pc_operand_name, in order). Anything else (a
- * name without '%', a nested instruction, a shape not seen before, a
- * comment, a line break, an unbalanced list) makes it give up, and the
- * list is read token by token. The wrapper asks for it only right after
- * the grammar reduced an opcode (parse_ctx.after_opcode), where '(' can
- * only start the operand list, so the token stands exactly where the
+ * text the shape cache has seen before, then a name (%a, or a without the
+ * '%' as JAX prints them), separated by commas. Token by token, the grammar
+ * shifts '(' and ')', a name, a shape and a comma per operand and reduces
+ * four rules for each; here a byte scan recognises the list and pushes the
+ * operands exactly as the grammar's operand actions would
+ * (pc_operand_name, in order). A name without '%' must be one the lexer
+ * reads as a name (with a '.' it always is: no keyword has one; else the
+ * lexer is asked). Anything else (a nested instruction, a shape not seen
+ * before, a comment, a line break, an unbalanced list) makes it give up,
+ * and the list is read token by token. The wrapper asks for it only right
+ * after the grammar reduced an opcode (parse_ctx.after_opcode), where '('
+ * can only start the operand list, so the token stands exactly where the
  * tokens it replaces would be accepted. */
 #include "parse_ctx.h"
 
@@ -20,25 +22,40 @@ static const char *skip_spaces(const char *p) {
   return p;
 }
 
+/* Whether the identifier [NAME, END) is read by the lexer as a name (and as
+ * nothing longer: END is where the scan stopped). */
+static bool plain_name(parse_ctx *P, const char *name, const char *end, hlo_tok_kind *kind) {
+  *kind = HT_IDENT;
+  for (const char *c = name; c < end; c++)
+    if (*c == '.') return true; /* no keyword or element type has a '.' */
+  hlo_lexer lx = {P->data, name, P->data + P->len};
+  hlo_token t;
+  hlo_lex(&lx, &t);
+  *kind = t.kind;
+  return pc_name_like(t.kind) && t.ptr + t.len == end;
+}
+
 bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range *ops) {
   size_t base = P->operands.n;
   const char *p = skip_spaces(open + 1);
   if (*p != ')') {
     for (;;) {
       const hlo_shape *decl = NULL;
-      if (*p != '%') { /* a shape first: one the cache knows, or give up */
-        const char *q;
-        if (!((*p >= 'a' && *p <= 'z') || *p == '(')) goto give_up;
+      const char *q;
+      /* a shape first when the cache knows the text here ('(' must be one) */
+      if (*p == '(' || (*p >= 'a' && *p <= 'z')) {
         decl = pc_shape_cache_find(P, p, *p == '(', &q);
-        if (!decl) goto give_up;
-        p = skip_spaces(q);
-        if (*p != '%') goto give_up;
+        if (!decl && *p == '(') goto give_up;
+        if (decl) p = skip_spaces(q);
       }
-      const char *name = p + 1;
+      bool pct = *p == '%';
+      const char *name = p + pct;
       if (!pc_id_start(*name)) goto give_up;
       for (p = name + 1; pc_id_char(*p); p++) {
       }
-      pc_tok t = {.ptr = name, .len = (uint32_t)(p - name), .kind = HT_PCT_NAME, .off = (size_t)(name - 1 - P->data)};
+      hlo_tok_kind kind = HT_PCT_NAME;
+      if (!pct && !plain_name(P, name, p, &kind)) goto give_up;
+      pc_tok t = {.ptr = name, .len = (uint32_t)(p - name), .kind = (uint8_t)kind, .off = (size_t)(name - pct - P->data)};
       pc_operand_name(P, decl, &t, NULL);
       p = skip_spaces(p);
       if (*p == ')') break;

@@ -38,12 +38,24 @@ static const scan_case scan_cases[] = {
     {"(f32[2]{0} %a, %b)", 2, "a b", 1},
     {"(f32[2]{0}%a)", 1, "a", 1},
     {"((f32[], s32[2]) %t, f32[2]{0} %u)", 2, "t u", 2},
+    /* names without '%' (JAX): with a '.', or words the lexer reads as names */
+    {"(a)", 1, "a", 0},
+    {"(a.1, %b, c-d_2.x)", 3, "a.1 b c-d_2.x", 0},
+    {"(f32[2]{0} x, (f32[], s32[2]) y.2)", 2, "x y.2", 2},
+    {"(b, constant, maximal)", 3, "b constant maximal", 0},
     /* left to the grammar */
     {"(%a %b)", -1, NULL, 0},
     {"(%a,)", -1, NULL, 0},
     {"(%a, )", -1, NULL, 0},
     {"(,%a)", -1, NULL, 0},
-    {"(a)", -1, NULL, 0},
+    {"(true)", -1, NULL, 0},             /* words that are not names */
+    {"(f32)", -1, NULL, 0},
+    {"(ROOT, a)", -1, NULL, 0},
+    {"(a:b)", -1, NULL, 0},
+    {"(a=b)", -1, NULL, 0},
+    {"(a b)", -1, NULL, 0},
+    {"(f32[3]{0} a)", -1, NULL, 0},
+    {"(L.1@2:4)", -1, NULL, 0},
     {"(%1a)", -1, NULL, 0},
     {"(%)", -1, NULL, 0},
     {"(%a /* c */)", -1, NULL, 0},
@@ -83,8 +95,9 @@ static void test_scan(const scan_case *c) {
       const char *nm = hlo_istr_str(o->name);
       if (i > r.b) strcat(names, " ");
       strcat(names, nm);
-      /* the offset is the '%' */
-      CHECK(data[o->off] == '%' && strncmp(data + o->off + 1, nm, strlen(nm)) == 0);
+      /* the offset is the '%', or the name's first byte */
+      size_t at = o->off + (data[o->off] == '%');
+      CHECK(strncmp(data + at, nm, strlen(nm)) == 0);
       if (o->decl_shape) {
         shaped++;
         CHECK(o->decl_shape == (data[o->off - 2] == ')' ? &tuple : &array));
@@ -130,6 +143,9 @@ static bool same_modules(const hlo_module *a, const hlo_module *b) {
 
 static const fast_slow_case parse_cases[] = {
     {HEAD "  ROOT c = f32[2]{0} add(@a, b)\n}\n", NULL},
+    {HEAD "  ROOT c = f32[2]{0} add(@f32[2]{0} a, f32[2]{0} b)\n}\n", NULL},
+    {HEAD "  ROOT c = f32[2]{0} add(@a, zz.1)\n}\n", "operand 'zz.1' is not defined"},
+    {HEAD "  ROOT c = f32[2]{0} add(@a, true)\n}\n", "expected"},
     {HEAD "  ROOT c = f32[2]{0} add(@%a, %b)\n}\n", NULL},
     {HEAD "  ROOT c = f32[2]{0} add(@f32[2]{0} %a, f32[2]{0} %b)\n}\n", NULL},
     {HEAD "  g = f32[] get-tuple-element(@(f32[], s32[2]) %t), index=0\n"
