@@ -64,6 +64,8 @@ static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg);
 #define CHECK(x) do { if ((x) < 0) YYABORT; } while (0)
 #define NN(x) do { if (!(x)) YYABORT; } while (0)
 static const pc_range no_range = {0, 0};
+/* An empty attribute list, where the next one would start. */
+static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
 }
 
 %token <pc_tok> PCT_NAME "name" NAME_COLON "'name:'" IDENT "identifier" PRIM_TYPE "element type"
@@ -97,7 +99,7 @@ static const pc_range no_range = {0, 0};
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
 %type <hlo_layout *> layout layout_opt
 %type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
-%type <pc_range> shape_list_opt shape_list operands_opt operands attrs comp_refs_opt comp_refs comp_ref
+%type <pc_range> shape_list_opt shape_list operands_opt operands attrs attrs1 comp_refs_opt comp_refs comp_ref
 %type <hlo_instr *> rhs instr_head
 %type <int> dlt_mods
 
@@ -249,8 +251,10 @@ instruction
   | KW_ROOT NAME_DEF shape_opt rhs attrs        { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
   | A_GENERIC shape_opt rhs attrs               { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
   | KW_ROOT A_GENERIC shape_opt rhs attrs       { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
-  | instr_head attrs                            { CHECK(pc_instruction(P, NULL, NULL, NULL, $1, $2)); }
-  | KW_ROOT instr_head attrs                    { CHECK(pc_instruction(P, &$1, NULL, NULL, $2, $3)); }
+  | instr_head                                  { CHECK(pc_instruction(P, NULL, NULL, NULL, $1, no_attrs(P))); }
+  | instr_head attrs1                           { CHECK(pc_instruction(P, NULL, NULL, NULL, $1, $2)); }
+  | KW_ROOT instr_head                          { CHECK(pc_instruction(P, &$1, NULL, NULL, $2, no_attrs(P))); }
+  | KW_ROOT instr_head attrs1                   { CHECK(pc_instruction(P, &$1, NULL, NULL, $2, $3)); }
   ;
 
 /* 'name = shape opcode(operands)', 'name = shape parameter(N)' or 'name =
@@ -311,11 +315,20 @@ name
  * the value's. COMMA_COMP: ', name=computation' (calls=%f, to_apply=add);
  * its location is the computation name's. */
 attrs
-  : %empty                              { $$ = (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
-  | attrs COMMA attribute               { $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
-  | attrs COMMA_ATTR                    { CHECK(pc_attr_push(P, &$2, @2, 0, NULL, NULL, NULL));
+  : %empty                              { $$ = no_attrs(P); }
+  | attrs1
+  ;
+
+/* Not empty: after an INSTR_HEAD, an instruction without attributes pays
+ * no reduction for an empty list (each attribute pushes one pc_attr). */
+attrs1
+  : COMMA attribute                     { $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
+  | COMMA_ATTR                          { CHECK(pc_attr_push(P, &$1, @1, 0, NULL, NULL, &$$)); }
+  | COMMA_COMP                          { CHECK(pc_comp_attr_push(P, &$1, @1)); $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
+  | attrs1 COMMA attribute              { $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
+  | attrs1 COMMA_ATTR                   { CHECK(pc_attr_push(P, &$2, @2, 0, NULL, NULL, NULL));
                                           $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
-  | attrs COMMA_COMP                    { CHECK(pc_comp_attr_push(P, &$2, @2));
+  | attrs1 COMMA_COMP                   { CHECK(pc_comp_attr_push(P, &$2, @2));
                                           $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
   ;
 
