@@ -384,6 +384,7 @@ typedef struct {
   ae_ctx *c;
   const ae *const *dims, *const *syms;
   size_t nd, ns;
+  bool use_memo; /* false for small trees */
   ptrmap memo;
 } subst_ctx;
 
@@ -394,18 +395,27 @@ static const ae *subst_rec(subst_ctx *s, const ae *e) {
   case AE_SYM: return ((uint64_t)e->value < s->ns && s->syms[e->value]) ? s->syms[e->value] : e;
   default: break;
   }
-  bool found;
-  const ae *m = ptrmap_get_ptr(&s->memo, e, &found);
-  if (found) return m;
+  if (s->use_memo) {
+    bool found;
+    const ae *m = ptrmap_get_ptr(&s->memo, e, &found);
+    if (found) return m;
+  }
   const ae *l = subst_rec(s, e->lhs), *r = subst_rec(s, e->rhs);
   const ae *res = (l == e->lhs && r == e->rhs) ? e : ae_binary(s->c, (ae_kind)e->kind, l, r);
-  ptrmap_put_ptr(&s->memo, e, res);
+  if (s->use_memo) ptrmap_put_ptr(&s->memo, e, res);
   return res;
 }
 
+/* Shared sub-DAGs are substituted once through the memo; small inputs
+ * (512 nodes in all when walked as trees, like ae_eval_point) are walked
+ * without it, which is cheaper than its lookups. Hash-consing makes both
+ * give the same nodes. */
 void ae_subst_many(ae_ctx *c, size_t n, const ae *const *in, const ae **out, const ae *const *dims,
                    size_t ndims, const ae *const *syms, size_t nsyms) {
-  subst_ctx s = {c, dims, syms, dims ? ndims : 0, syms ? nsyms : 0, {0}};
+  uint64_t nodes = 0;
+  for (size_t i = 0; i < n && nodes <= 512; i++) /* (tree sizes saturate: no sum of them) */
+    nodes = in[i]->tree_size > 512 ? 513 : nodes + in[i]->tree_size;
+  subst_ctx s = {c, dims, syms, dims ? ndims : 0, syms ? nsyms : 0, nodes > 512, {0}};
   ptrmap_init(&s.memo);
   for (size_t i = 0; i < n; i++) out[i] = subst_rec(&s, in[i]);
   ptrmap_free(&s.memo);
