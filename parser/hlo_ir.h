@@ -112,6 +112,8 @@ typedef struct hlo_dim_level {
   bool not_ordered;        /* written with '~' */
 } hlo_dim_level;
 
+/* (A new pointer field of hlo_layout or hlo_shape must also be copied by
+ * shape_copy in parser/shape_cache.c, which copies shapes between arenas.) */
 typedef struct hlo_layout {
   bool explicit_layout;                         /* a {...} layout was written in the text */
   int n_minor_to_major;                         /* == rank of the shape */

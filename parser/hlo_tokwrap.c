@@ -9,11 +9,14 @@
  *     frontend_attributes={...}, §9.2;
  *   - the layout field letters T L E S SC P M D after a layout's ':';
  *   - attribute names classified by the attribute catalogue, §9.1;
- *   - ST_ENTRIES: the entries of a FileLocations or StackFrames table;
- *   - COMMA_ATTR: ', name=value' inside a computation body, for metadata,
- *     the usual shardings and raw values (attr_fold), and INSTR_HEAD:
- *     'name = shape opcode(operands)' and 'name = shape parameter(N)' or
- *     'constant(scalar)' (head_fold), except in the diagnostic re-parse.
+ *   - folded tokens, one token for what the grammar would read as several:
+ *     SHAPE_TOK (a shape the shape cache knows) and OPERAND_LIST, also in
+ *     the diagnostic re-parse (from its own module's shapes only); and,
+ *     never there, SIGNATURE, ST_ENTRIES (the entries of a FileLocations
+ *     or StackFrames table), COMMA_ATTR and COMMA_COMP (', name=value'
+ *     inside a computation body: attr_fold), and INSTR_HEAD ('name = shape
+ *     opcode(operands)', 'name = shape parameter(N)' or 'constant(scalar)':
+ *     head_fold).
  * It also limits the bracket nesting depth (HLO_MAX_NESTING). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -169,10 +172,9 @@ static void lex_attr_name(hlo_lexer *lx, hlo_token *t) {
  * COMMA_ATTR token: the name in *O, the value's extent in *L; when it is a
  * computation attribute with a name, one COMMA_COMP token (the computation
  * name's extent in *L). TP stays the ','. Returns 0 (and moves nothing)
- * otherwise. The grammar takes
- * COMMA_ATTR wherever ',' may start an attribute; the diagnostic re-parse
- * (token_by_token) reads the pieces, so the "expected" lists of what may
- * follow a value stay exact. */
+ * otherwise. The grammar takes both wherever ',' may start an attribute;
+ * the diagnostic re-parse (token_by_token) reads the pieces, so the
+ * "expected" lists of what may follow a value stay exact. */
 static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   hlo_lexer save = P->lx;
   hlo_token name;
@@ -232,6 +234,11 @@ static void end_at_closer(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, const cha
   tp->ptr = end - 1;
   tp->len = 1;
   tp->off = (size_t)(end - 1 - P->data);
+}
+
+/* The kind of the closing bracket a folded shape or signature text ends with. */
+static hlo_tok_kind closer_kind(const char *end) {
+  return end[-1] == ')' ? HT_RPAREN : end[-1] == '}' ? HT_RBRACE : HT_RBRACKET;
 }
 
 static pc_tok tok_of(const hlo_token *t) {
@@ -356,7 +363,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       hlo_lex_skip_to(&P->lx, end);
       o->shape = s;
       l->last = (size_t)(end - P->data);
-      P->prev_kind = end[-1] == ')' ? HT_RPAREN : end[-1] == '}' ? HT_RBRACE : HT_RBRACKET;
+      P->prev_kind = closer_kind(end);
       return SHAPE_TOK;
     }
   }
@@ -428,7 +435,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       const hlo_shape *result = pc_signature_scan(P, P->data + tp->off, &end);
       if (result) {
         o->shape = result;
-        end_at_closer(P, l, tp, end, end[-1] == ')' ? HT_RPAREN : end[-1] == '}' ? HT_RBRACE : HT_RBRACKET);
+        end_at_closer(P, l, tp, end, closer_kind(end));
         return SIGNATURE;
       }
     }

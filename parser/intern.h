@@ -18,7 +18,7 @@ typedef struct hlo_istr {
   uint32_t len;                  /* bytes, without the NUL */
   uint32_t hash;                 /* hash of the bytes */
   int32_t opcode;                /* cached opcode lookup: -1 = not looked up yet */
-  int32_t attr;                  /* cached attribute-catalogue index: -1 = not looked up yet (pc_attr_id) */
+  int32_t attr;                  /* cached pc_attr_id: -1 = not looked up yet, PC_ATTR_NONE = not an attribute */
   uint32_t def_gen;              /* scope generation in which def is valid */
   uint32_t attr_gen;             /* last attribute list that used this name (duplicate check) */
   uint32_t anon_next;            /* "<op>.anon" names: last numeric suffix handed out */

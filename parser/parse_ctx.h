@@ -216,7 +216,7 @@ typedef struct parse_ctx {
   bool fa_pending;           /* frontend_attributes= just seen */
   uint8_t layout_paren_in;   /* tokens to go to the '(' of "entry_computation_layout={(" */
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
-  bool token_by_token;       /* no folded tokens (COMMA_ATTR, INSTR_HEAD): the diagnostic re-parse */
+  bool token_by_token;       /* the diagnostic re-parse: only SHAPE_TOK and OPERAND_LIST fold (hlo_tokwrap.c) */
   pc_head head;              /* the parts of the last INSTR_HEAD token (read before the next: see instr_head) */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
