@@ -77,6 +77,8 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   P->in = m->strings;
   P->comps.n = 0;
   P->called_pending.n = 0;
+  P->async_checks.n = 0;
+  P->n_shapeless = 0;
   P->declchecks.n = 0;
   P->entry_marked = NULL;
   pc_shape_cache_reset(P);
@@ -493,7 +495,9 @@ static hlo_computation *comp_close(parse_ctx *P) {
     c->params = arena_alloc(P->a, sizeof *c->params);
   }
   if (P->failed) return NULL;
-  /* operands and control predecessors */
+  /* operands and control predecessors; those resolved before (pc_rhs_op)
+   * were defined before their user */
+  c->operands_first = true;
   for (size_t i = cc.pend_base; i < P->pending.n; i++) {
     pc_pending *pd = &PC_AT(P->pending, pc_pending, i);
     hlo_instr *def = pd->name->def_gen == cc.gen ? pd->name->def : NULL;
@@ -505,6 +509,7 @@ static hlo_computation *comp_close(parse_ctx *P) {
                  c->name);
       return NULL;
     }
+    if (def->index >= pd->in->index) c->operands_first = false;
     if (pd->kind == 0) {
       pd->in->operands[pd->index] = def;
       if (pd->decl_shape)
@@ -597,10 +602,19 @@ hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
   size_t n = operands.e - operands.b;
   in->n_operands = (int)n;
   in->operands = arena_array(P->a, n, sizeof *in->operands);
+  uint32_t gen = top_comp(P)->gen;
   for (size_t i = 0; i < n; i++) {
     pc_operand *o = &PC_AT(P->operands, pc_operand, operands.b + i);
-    if (o->direct) {
-      in->operands[i] = o->direct;
+    /* A name defined before (the usual case) is resolved now, while its
+     * definition is in the cache, and so is its declared shape's check when
+     * it passes; comp_close resolves the others (later definitions,
+     * undefined names) and pc_module_finish reports declared shapes in the
+     * order it always does. comp_close would find this same definition:
+     * a name is defined once per computation, and an inline body's
+     * definitions are undone at its end. */
+    hlo_instr *def = o->direct ? o->direct : o->name->def_gen == gen ? o->name->def : NULL;
+    if (def && (o->direct || !o->decl_shape || (def->shape && hlo_shape_compatible(o->decl_shape, def->shape)))) {
+      in->operands[i] = def;
     } else {
       in->operands[i] = NULL;
       PC_PUSH(P->pending, pc_pending, ((pc_pending){in, 0, (int)i, o->name, o->off, o->decl_shape}));
@@ -664,6 +678,9 @@ static int define_name(parse_ctx *P, hlo_istr *name, hlo_instr *in, size_t off) 
 /* Common completion of top-level and nested instructions. */
 static int finish_instr(parse_ctx *P, hlo_instr *in, const hlo_shape *shape) {
   in->shape = shape;
+  /* what pc_module_finish looks at again: only these instructions */
+  P->n_shapeless += !shape;
+  if (in->op == HLO_OP_ASYNC_UPDATE || in->op == HLO_OP_ASYNC_DONE) PC_PUSH(P->async_checks, hlo_instr *, in);
   if (in->op == HLO_OP_CONSTANT) {
     if (!shape) return pc_error(P, in->offset, "constant '%s' needs an explicit shape", in->name);
     if (pc_literal_check(P, shape, (size_t)(in->literal->text - P->data),
@@ -797,6 +814,21 @@ static int check_decl_shapes(parse_ctx *P) {
   return 0;
 }
 
+/* An async-update/-done runs on its chain's thread unless it says otherwise. */
+static int async_thread(parse_ctx *P, hlo_instr *in) {
+  const hlo_instr *start = in;
+  for (int guard = 0; start && start->op != HLO_OP_ASYNC_START && guard < (1 << 20); guard++)
+    start = (start->op == HLO_OP_ASYNC_UPDATE || start->op == HLO_OP_ASYNC_DONE) && start->n_operands == 1
+                ? start->operands[0]
+                : NULL;
+  const char *want = start && start->op == HLO_OP_ASYNC_START ? start->async_execution_thread : "main";
+  if (!in->async_execution_thread) in->async_execution_thread = want;
+  else if (strcmp(in->async_execution_thread, want) != 0)
+    return pc_error(P, in->offset, "expect async_execution_thread to be %s, but got %s", want,
+                    in->async_execution_thread);
+  return 0;
+}
+
 int pc_module_finish(parse_ctx *P) {
   hlo_module *m = P->mod;
   m->n_computations = (int)P->comps.n;
@@ -817,23 +849,9 @@ int pc_module_finish(parse_ctx *P) {
     snprintf(buf, sizeof buf, "module_%.240s", m->entry->name);
     m->name = hlo_intern_str(P->in, buf, strlen(buf));
   }
-  /* async-update/-done run on their chain's thread unless they say otherwise */
-  for (int c = 0; c < m->n_computations; c++)
-    for (int i = 0; i < cv[c]->n_instrs; i++) {
-      hlo_instr *in = cv[c]->instrs[i];
-      if (in->op != HLO_OP_ASYNC_UPDATE && in->op != HLO_OP_ASYNC_DONE) continue;
-      const hlo_instr *start = in;
-      for (int guard = 0; start && start->op != HLO_OP_ASYNC_START && guard < (1 << 20); guard++)
-        start = (start->op == HLO_OP_ASYNC_UPDATE || start->op == HLO_OP_ASYNC_DONE) && start->n_operands == 1
-                    ? start->operands[0]
-                    : NULL;
-      const char *want = start && start->op == HLO_OP_ASYNC_START ? start->async_execution_thread : "main";
-      if (!in->async_execution_thread) in->async_execution_thread = want;
-      else if (strcmp(in->async_execution_thread, want) != 0)
-        return pc_error(P, in->offset, "expect async_execution_thread to be %s, but got %s", want,
-                        in->async_execution_thread);
-    }
-  if (pc_infer_shapes(P, m) < 0) return -1;
+  for (size_t i = 0; i < P->async_checks.n; i++)
+    if (async_thread(P, PC_AT(P->async_checks, hlo_instr *, i)) < 0) return -1;
+  if (P->n_shapeless && pc_infer_shapes(P, m) < 0) return -1;
   if (check_decl_shapes(P) < 0) return -1;
   if (hlo_verify_module(m, P->err)) {
     P->failed = true;
@@ -896,7 +914,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   else
     *modules = P->modules, P->modules = (pc_vec){0};
   pc_shape_cache_free(P);
-  pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->declchecks,
+  pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);

@@ -452,6 +452,8 @@ struct hlo_computation {
   size_t offset;                /* byte offset of the computation's name */
   hlo_module *module;           /* parent module */
   int index;                    /* position in module->computations */
+  bool operands_first;          /* every operand and control predecessor of an instruction comes before it
+                                   in instrs (set by the parser; the verifier then needs no cycle search) */
 };
 
 struct hlo_module {

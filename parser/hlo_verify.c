@@ -938,32 +938,15 @@ static int cmp_use(const void *a, const void *b) {
   return x->user->offset < y->user->offset ? -1 : x->user->offset > y->user->offset;
 }
 
-static int check_async_callees(vctx *V, const hlo_module *m) {
-  size_t n = 0, cap = 0;
-  callee_use *uses = NULL;
-  for (int c = 0; c < m->n_computations; c++) {
-    const hlo_computation *comp = m->computations[c];
-    for (int i = 0; i < comp->n_instrs; i++) {
-      const hlo_instr *in = comp->instrs[i];
-      const hlo_computation *w = in->op == HLO_OP_ASYNC_START ? calls_of(in) : NULL;
-      if (!w) continue;
-      if (n == cap) {
-        cap = cap ? cap * 2 : 16;
-        uses = xrealloc(uses, cap * sizeof *uses);
-      }
-      uses[n++] = (callee_use){w, in};
-    }
-  }
-  int rc = 0;
+/* USES: the async-start instructions of the module with the computation
+ * each calls (collected by hlo_verify_module's pass over the instructions). */
+static int check_async_callees(vctx *V, callee_use *uses, size_t n) {
   if (n > 1) qsort(uses, n, sizeof *uses, cmp_use);
   for (size_t i = 1; i < n; i++)
-    if (uses[i].callee == uses[i - 1].callee) {
-      rc = fail(V, uses[i].user->offset, "computation %s is called by more than one async op ('%s' and '%s')",
-                uses[i].callee->name, uses[i - 1].user->name, uses[i].user->name);
-      break;
-    }
-  free(uses);
-  return rc;
+    if (uses[i].callee == uses[i - 1].callee)
+      return fail(V, uses[i].user->offset, "computation %s is called by more than one async op ('%s' and '%s')",
+                  uses[i].callee->name, uses[i - 1].user->name, uses[i].user->name);
+  return 0;
 }
 
 /* ---- cycles ------------------------------------------------------------------
@@ -1014,25 +997,9 @@ typedef struct {
   char path[HLO_ERROR_MESSAGE_MAX - 120]; /* "a -> b -> ... -> a" */
 } walk_cycle;
 
-/* Whether every edge goes to a node of lower index: then the index order is
- * a topological order and there is no cycle. That is the usual case (dumps
- * define operands before their users, and callees before their callers),
- * and this pass needs no search and no memory. */
-static bool edges_go_back(const void *g, int n, walk_next_fn next) {
-  for (int r = 0; r < n; r++) {
-    walk_frame f = {r, 0, 0};
-    const hlo_instr *site;
-    const char *target;
-    for (int j; (j = next(g, &f, &site, &target)) != WALK_DONE;)
-      if (j != WALK_SKIP && j >= r) return false;
-  }
-  return true;
-}
-
 /* True, with *cyc filled, at the first cycle found (nodes are visited in
  * index order, edges in the order next gives them). */
 static bool find_cycle(const void *g, int n, walk_next_fn next, walk_name_fn name, walk_cycle *cyc) {
-  if (edges_go_back(g, n, next)) return false;
   unsigned char *state = xcalloc((size_t)n, 1); /* 0 new, 1 on the path, 2 done */
   walk_frame *st = xcalloc((size_t)n, sizeof *st);
   bool found = false;
@@ -1127,22 +1094,57 @@ static int check_call_cycles(vctx *V, const hlo_module *m) {
               cyc.target, cyc.site->name, cyc.path);
 }
 
-int hlo_verify_module(const hlo_module *m, hlo_error *err) {
-  vctx V = {m, err};
+/* Whether every computation IN (in computation C of M) calls comes before C. */
+static bool callees_come_first(const hlo_module *m, int c, const hlo_instr *in) {
+  for (int k = 0; k < in->n_called; k++)
+    if (in->called[k] && in->called[k]->module == m && in->called[k]->index >= c) return false;
+  return true;
+}
+
+/* One pass over the instructions checks each of them and gathers what the
+ * module-wide checks need. The cycle searches run only where an edge may go
+ * forward: when every edge goes to a node of lower index, the index order
+ * is a topological order and there is no cycle. That is the usual case
+ * (dumps define operands before their users, and callees before their
+ * callers): the parser says so for operands (operands_first, which it
+ * knows as it resolves them), and the calls are looked at here. */
+static int verify_computations(vctx *V, const hlo_module *m, callee_use **uses, size_t *n_uses) {
   char sa[200], sb[200];
+  size_t cap = 0;
+  bool calls_back = true;
   for (int c = 0; c < m->n_computations; c++) {
     const hlo_computation *comp = m->computations[c];
     if (comp->signature_result && !hlo_shape_compatible(comp->signature_result, comp->root->shape))
-      return -fail(&V, comp->offset,
-                   "the result shape %s of computation '%s' is not compatible with the shape %s of its root '%s'",
-                   SH(comp->signature_result), comp->name, SH2(comp->root->shape), comp->root->name);
-    for (int i = 0; i < comp->n_instrs; i++)
-      if (check_instr(&V, comp->instrs[i]) < 0) return 1;
-    if (check_operand_cycles(&V, comp) < 0) return 1;
+      return fail(V, comp->offset,
+                  "the result shape %s of computation '%s' is not compatible with the shape %s of its root '%s'",
+                  SH(comp->signature_result), comp->name, SH2(comp->root->shape), comp->root->name);
+    for (int i = 0; i < comp->n_instrs; i++) {
+      const hlo_instr *in = comp->instrs[i];
+      if (check_instr(V, in) < 0) return -1;
+      if (in->n_called && calls_back) calls_back = callees_come_first(m, c, in);
+      const hlo_computation *w = in->op == HLO_OP_ASYNC_START ? calls_of(in) : NULL;
+      if (!w) continue;
+      if (*n_uses == cap) {
+        cap = cap ? cap * 2 : 16;
+        *uses = xrealloc(*uses, cap * sizeof **uses);
+      }
+      (*uses)[(*n_uses)++] = (callee_use){w, in};
+    }
+    if (!comp->operands_first && check_operand_cycles(V, comp) < 0) return -1;
   }
-  if (check_call_cycles(&V, m) < 0) return 1;
+  if (!calls_back && check_call_cycles(V, m) < 0) return -1;
   /* an async computation belongs to one async chain */
-  if (check_async_callees(&V, m) < 0) return 1;
+  return check_async_callees(V, *uses, *n_uses);
+}
+
+int hlo_verify_module(const hlo_module *m, hlo_error *err) {
+  vctx V = {m, err};
+  char sa[200], sb[200];
+  callee_use *uses = NULL;
+  size_t n_uses = 0;
+  int rc = verify_computations(&V, m, &uses, &n_uses);
+  free(uses);
+  if (rc < 0) return 1;
   if (m->has_entry_layout) {
     const hlo_computation *e = m->entry;
     const hlo_attr *a = hlo_module_find_attr(m, "entry_computation_layout");

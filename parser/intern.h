@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <string.h>
 
 typedef struct arena arena;
 typedef struct hlo_intern hlo_intern;
@@ -38,7 +39,39 @@ hlo_istr *hlo_intern_lookup(const hlo_intern *t, const char *s, size_t len);
 static inline hlo_istr *hlo_istr_of(const char *interned) { return (hlo_istr *)(uintptr_t)interned - 1; }
 static inline const char *hlo_istr_str(const hlo_istr *h) { return (const char *)(h + 1); }
 size_t hlo_intern_count(const hlo_intern *t);
-/* The hash used by the table. */
+/* The hash used by the table (hlo_hash_inline, as a function). */
 uint32_t hlo_hash_bytes(const char *s, size_t len);
+
+static inline uint64_t hlo_hash_mix_(uint64_t h, uint64_t w) {
+  h = (h ^ w) * 0x9e3779b97f4a7c15ull;
+  return h ^ (h >> 32);
+}
+
+/* Multiply-mixing of 8-byte words; the last word overlaps the previous one
+ * instead of a loop over the remaining bytes (names are short), and strings
+ * under 8 bytes take two overlapping 4-byte loads or up to three bytes.
+ * Nothing outside s[0..len) is read. Inline: names are hashed once per
+ * occurrence, and the call cost as much as the hash. */
+static inline uint32_t hlo_hash_inline(const char *s, size_t len) {
+  uint64_t h = 0xcbf29ce484222325ull ^ len, w;
+  uint32_t a, b;
+  if (len >= 8) {
+    size_t i = 0;
+    for (; i + 8 < len; i += 8) {
+      memcpy(&w, s + i, 8);
+      h = hlo_hash_mix_(h, w);
+    }
+    memcpy(&w, s + len - 8, 8);
+    h = hlo_hash_mix_(h, w);
+  } else if (len >= 4) {
+    memcpy(&a, s, 4);
+    memcpy(&b, s + len - 4, 4);
+    h = hlo_hash_mix_(h, (uint64_t)a << 32 | b);
+  } else if (len > 0) {
+    h = hlo_hash_mix_(h, (uint64_t)(unsigned char)s[0] << 16 | (uint64_t)(unsigned char)s[len / 2] << 8 |
+                             (unsigned char)s[len - 1]);
+  }
+  return (uint32_t)((h * 0xff51afd7ed558ccdull) >> 32); /* the high half depends on every bit */
+}
 
 #endif

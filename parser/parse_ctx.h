@@ -240,6 +240,8 @@ typedef struct parse_ctx {
   hlo_intern *in;
   pc_vec comps;              /* hlo_computation* of the module */
   pc_vec called_pending;     /* pc_pending (kind 2) for the module */
+  pc_vec async_checks;       /* hlo_instr *: the module's async-update/-done (async_thread) */
+  size_t n_shapeless;        /* the module's instructions without a written shape */
   pc_vec declchecks;         /* pc_declcheck */
   uint32_t gen;              /* last scope generation handed out */
   uint32_t attr_gen;         /* attribute-list generation (duplicate check) */

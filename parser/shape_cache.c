@@ -216,7 +216,7 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
   }
   if (!P->scache_arena) P->scache_arena = arena_new();
   const char *text = P->data + loc.first;
-  uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_bytes(text, len);
+  uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_inline(text, len);
   pc_shape_ent *e = slot_of(P, text, len, h);
   if (e->text) {
     if (e->gen != P->scache_gen) { /* known from an earlier module: this module's own shape now */
@@ -248,7 +248,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   }
   const char *e = tuple ? scan_tuple(start, P->data + P->len) : scan_array(P, start);
   if (!e || e - start > 4096) return NULL;
-  uint32_t len = (uint32_t)(e - start), h = hlo_hash_bytes(start, len);
+  uint32_t len = (uint32_t)(e - start), h = hlo_hash_inline(start, len);
   pc_shape_ent *slot = slot_of(P, start, len, h);
   if (!slot->text) return NULL;
   if (slot->gen != P->scache_gen) { /* first use in this module */
