@@ -939,7 +939,7 @@ static int cmp_use(const void *a, const void *b) {
 }
 
 /* USES: the async-start instructions of the module with the computation
- * each calls (collected by hlo_verify_module's pass over the instructions). */
+ * each calls (collected by verify_computations' pass over the instructions). */
 static int check_async_callees(vctx *V, callee_use *uses, size_t n) {
   if (n > 1) qsort(uses, n, sizeof *uses, cmp_use);
   for (size_t i = 1; i < n; i++)

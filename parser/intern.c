@@ -32,8 +32,6 @@ static uint64_t load32(const char *p) {
   return v;
 }
 
-uint32_t hlo_hash_bytes(const char *s, size_t len) { return hlo_hash_inline(s, len); }
-
 /* s == t for LEN bytes, without a call for short strings. */
 static bool same_bytes(const char *s, const char *t, size_t len) {
   if (len > 16) return memcmp(s, t, len) == 0;
@@ -85,7 +83,6 @@ hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
   hlo_istr *e = arena_alloc(t->a, sizeof *e + len + 1);
   memset(e, 0, sizeof *e);
   e->len = (uint32_t)len;
-  e->hash = h;
   e->opcode = -1;
   e->attr = -1;
   char *p = (char *)(e + 1);

@@ -17,7 +17,6 @@ struct hlo_computation;
 
 typedef struct hlo_istr {
   uint32_t len;                  /* bytes, without the NUL */
-  uint32_t hash;                 /* hash of the bytes */
   int32_t opcode;                /* cached opcode lookup: -1 = not looked up yet */
   int32_t attr;                  /* cached pc_attr_id: -1 = not looked up yet, PC_ATTR_NONE = not an attribute */
   uint32_t def_gen;              /* scope generation in which def is valid */
@@ -39,19 +38,18 @@ hlo_istr *hlo_intern_lookup(const hlo_intern *t, const char *s, size_t len);
 static inline hlo_istr *hlo_istr_of(const char *interned) { return (hlo_istr *)(uintptr_t)interned - 1; }
 static inline const char *hlo_istr_str(const hlo_istr *h) { return (const char *)(h + 1); }
 size_t hlo_intern_count(const hlo_intern *t);
-/* The hash used by the table (hlo_hash_inline, as a function). */
-uint32_t hlo_hash_bytes(const char *s, size_t len);
 
 static inline uint64_t hlo_hash_mix_(uint64_t h, uint64_t w) {
   h = (h ^ w) * 0x9e3779b97f4a7c15ull;
   return h ^ (h >> 32);
 }
 
-/* Multiply-mixing of 8-byte words; the last word overlaps the previous one
- * instead of a loop over the remaining bytes (names are short), and strings
- * under 8 bytes take two overlapping 4-byte loads or up to three bytes.
- * Nothing outside s[0..len) is read. Inline: names are hashed once per
- * occurrence, and the call cost as much as the hash. */
+/* The hash used by the table (and by the shape cache): multiply-mixing of
+ * 8-byte words; the last word overlaps the previous one instead of a loop
+ * over the remaining bytes (names are short), and strings under 8 bytes
+ * take two overlapping 4-byte loads or up to three bytes. Nothing outside
+ * s[0..len) is read. Inline: it is on the path of every name and shape
+ * lookup. */
 static inline uint32_t hlo_hash_inline(const char *s, size_t len) {
   uint64_t h = 0xcbf29ce484222325ull ^ len, w;
   uint32_t a, b;
