@@ -714,9 +714,12 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_ra
 
 /* The instruction of an INSTR_HEAD token (head_fold in hlo_tokwrap.c): the
  * one rhs would build, with its name and declared shape kept in it until
- * pc_instruction (called with NAME NULL) defines it. */
-hlo_instr *pc_rhs_head(parse_ctx *P, const pc_tok *name) {
+ * pc_instruction (called with NAME NULL) defines it; the attributes folded
+ * into the token are pushed as their COMMA_ATTR and COMMA_COMP tokens
+ * would push them. */
+pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name) {
   const pc_head *h = &P->head;
+  pc_headv r = {NULL, (uint32_t)P->attrs.n};
   hlo_instr *in;
   if (h->opcode.kind == HT_KW_PARAMETER)
     in = pc_rhs_parameter(P, &h->opcode, &h->arg);
@@ -724,11 +727,17 @@ hlo_instr *pc_rhs_head(parse_ctx *P, const pc_tok *name) {
     in = pc_rhs_constant(P, &h->opcode, (pc_loc){h->arg.off, (size_t)(h->arg.ptr - P->data) + h->arg.len});
   else
     in = pc_rhs_op(P, &h->opcode, h->ops);
-  if (!in) return NULL;
+  if (!in) return r;
   in->name = hlo_istr_str(hlo_intern_get(P->in, name->ptr, name->len));
   in->offset = name->off;
   in->shape = P->head.shape;
-  return in;
+  for (size_t i = 0; i < h->attrs.n; i++) {
+    const pc_head_attr *a = &PC_AT(h->attrs, pc_head_attr, i);
+    if ((a->comp ? pc_comp_attr_push(P, &a->name, a->loc) : pc_attr_push(P, &a->name, a->loc, 0, NULL, NULL, NULL)) < 0)
+      return r;
+  }
+  r.in = in;
+  return r;
 }
 
 int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape, hlo_instr *in,
@@ -916,7 +925,8 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   pc_shape_cache_free(P);
   pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
-                    &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack};
+                    &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack,
+                    &P->head.attrs};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
   *stopped = P->stopped;

@@ -66,6 +66,8 @@ static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg);
 static const pc_range no_range = {0, 0};
 /* An empty attribute list, where the next one would start. */
 static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
+/* An INSTR_HEAD's folded attributes and the ATTRS read after it: one run on P->attrs. */
+static pc_range head_attrs(pc_headv h, pc_range attrs) { return (pc_range){h.attrs_b, attrs.e}; }
 }
 
 %token <pc_tok> PCT_NAME "name" NAME_COLON "'name:'" IDENT "identifier" PRIM_TYPE "element type"
@@ -100,7 +102,8 @@ static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->at
 %type <hlo_layout *> layout layout_opt
 %type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
 %type <pc_range> shape_list_opt shape_list operands_opt operands attrs attrs1 comp_refs_opt comp_refs comp_ref
-%type <hlo_instr *> rhs instr_head
+%type <hlo_instr *> rhs
+%type <pc_headv> instr_head
 %type <int> dlt_mods
 
 %%
@@ -251,20 +254,22 @@ instruction
   | KW_ROOT NAME_DEF shape_opt rhs attrs        { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
   | A_GENERIC shape_opt rhs attrs               { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
   | KW_ROOT A_GENERIC shape_opt rhs attrs       { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
-  | instr_head                                  { CHECK(pc_instruction(P, NULL, NULL, NULL, $1, no_attrs(P))); }
-  | instr_head attrs1                           { CHECK(pc_instruction(P, NULL, NULL, NULL, $1, $2)); }
-  | KW_ROOT instr_head                          { CHECK(pc_instruction(P, &$1, NULL, NULL, $2, no_attrs(P))); }
-  | KW_ROOT instr_head attrs1                   { CHECK(pc_instruction(P, &$1, NULL, NULL, $2, $3)); }
+  | instr_head                                  { CHECK(pc_instruction(P, NULL, NULL, NULL, $1.in, head_attrs($1, no_attrs(P)))); }
+  | instr_head attrs1                           { CHECK(pc_instruction(P, NULL, NULL, NULL, $1.in, head_attrs($1, $2))); }
+  | KW_ROOT instr_head                          { CHECK(pc_instruction(P, &$1, NULL, NULL, $2.in, head_attrs($2, no_attrs(P)))); }
+  | KW_ROOT instr_head attrs1                   { CHECK(pc_instruction(P, &$1, NULL, NULL, $2.in, head_attrs($2, $3))); }
   ;
 
 /* 'name = shape opcode(operands)', 'name = shape parameter(N)' or 'name =
- * shape constant(scalar)' in one token (head_fold in hlo_tokwrap.c).
- * Its parts wait in P->head, a single slot, which is safe because the state
- * after INSTR_HEAD has this reduction as its only action: Bison reduces it
- * before reading the next token (which may be the next INSTR_HEAD). Keep it
- * that way (bison -r all: "$default  reduce using rule ... (instr_head)"). */
+ * shape constant(scalar)' in one token (head_fold in hlo_tokwrap.c), with
+ * the ', name=value' attributes after it that COMMA_ATTR and COMMA_COMP
+ * tokens would carry. Its parts wait in P->head, a single slot, which is
+ * safe because the state after INSTR_HEAD has this reduction as its only
+ * action: Bison reduces it before reading the next token (which may be the
+ * next INSTR_HEAD). Keep it that way (bison -r all: "$default  reduce
+ * using rule ... (instr_head)"). */
 instr_head
-  : INSTR_HEAD                          { NN($$ = pc_rhs_head(P, &$1)); }
+  : INSTR_HEAD                          { $$ = pc_rhs_head(P, &$1); NN($$.in); }
   ;
 
 /* A shape the shape cache knew (SHAPE_TOK) is taken directly. */

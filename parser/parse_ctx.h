@@ -199,7 +199,23 @@ typedef struct pc_head {
   pc_tok opcode;          /* an IDENT, or the keyword 'parameter' or 'constant' */
   pc_range ops;           /* IDENT: on parse_ctx.operands (pc_operand_scan) */
   pc_tok arg;             /* parameter: the number; constant: the literal's one token */
+  pc_vec attrs;           /* pc_head_attr: the attributes folded into the token after these */
 } pc_head;
+
+/* An attribute folded into an INSTR_HEAD token: what a COMMA_ATTR or
+ * COMMA_COMP token would have carried. */
+typedef struct pc_head_attr {
+  pc_tok name;
+  pc_loc loc;  /* the value (COMMA_ATTR) or computation name (COMMA_COMP) */
+  bool comp;   /* COMMA_COMP */
+} pc_head_attr;
+
+/* The value of the grammar's instr_head: the instruction, and where its
+ * attributes start on parse_ctx.attrs. */
+typedef struct pc_headv {
+  hlo_instr *in;
+  uint32_t attrs_b;
+} pc_headv;
 
 typedef struct parse_ctx {
   const char *data;
@@ -301,7 +317,7 @@ int pc_inline_begin(parse_ctx *P, size_t off);
 hlo_computation *pc_inline_end(parse_ctx *P);
 
 hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands);
-hlo_instr *pc_rhs_head(parse_ctx *P, const pc_tok *name);
+pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name);
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num);
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit);
 int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name, pc_range *r);
