@@ -20,28 +20,6 @@ struct hlo_intern {
   size_t count;
 };
 
-static uint64_t load64(const char *p) {
-  uint64_t v;
-  memcpy(&v, p, 8);
-  return v;
-}
-
-static uint64_t load32(const char *p) {
-  uint32_t v;
-  memcpy(&v, p, 4);
-  return v;
-}
-
-/* s == t for LEN bytes, without a call for short strings. */
-static bool same_bytes(const char *s, const char *t, size_t len) {
-  if (len > 16) return memcmp(s, t, len) == 0;
-  if (len >= 8) return load64(s) == load64(t) && load64(s + len - 8) == load64(t + len - 8);
-  if (len >= 4) return load32(s) == load32(t) && load32(s + len - 4) == load32(t + len - 4);
-  for (size_t i = 0; i < len; i++)
-    if (s[i] != t[i]) return false;
-  return true;
-}
-
 hlo_intern *hlo_intern_new(arena *a) {
   hlo_intern *t = arena_zalloc(a, sizeof *t);
   t->a = a;
@@ -68,7 +46,7 @@ hlo_istr *hlo_intern_lookup(const hlo_intern *t, const char *s, size_t len) {
   for (size_t i = h & t->mask;; i = (i + 1) & t->mask) {
     hlo_istr *e = t->slots[i].e;
     if (!e) return NULL;
-    if (t->slots[i].hash == h && e->len == len && same_bytes(hlo_istr_str(e), s, len)) return e;
+    if (t->slots[i].hash == h && e->len == len && hlo_same_bytes(hlo_istr_str(e), s, len)) return e;
   }
 }
 
@@ -78,7 +56,7 @@ hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
   for (;; i = (i + 1) & t->mask) {
     hlo_istr *e = t->slots[i].e;
     if (!e) break;
-    if (t->slots[i].hash == h && e->len == len && same_bytes(hlo_istr_str(e), s, len)) return e;
+    if (t->slots[i].hash == h && e->len == len && hlo_same_bytes(hlo_istr_str(e), s, len)) return e;
   }
   hlo_istr *e = arena_alloc(t->a, sizeof *e + len + 1);
   memset(e, 0, sizeof *e);

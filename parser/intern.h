@@ -6,6 +6,7 @@
 #ifndef HLOIDX_INTERN_H
 #define HLOIDX_INTERN_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -42,6 +43,36 @@ size_t hlo_intern_count(const hlo_intern *t);
 static inline uint64_t hlo_hash_mix_(uint64_t h, uint64_t w) {
   h = (h ^ w) * 0x9e3779b97f4a7c15ull;
   return h ^ (h >> 32);
+}
+
+/* s == t for LEN bytes, without a library call: the texts compared while
+ * parsing (names, shapes) are short, and the call's dispatch on the length
+ * costs more than the comparison. Words of eight bytes; the last one
+ * overlaps the one before instead of a loop over the remaining bytes. */
+static inline bool hlo_same_bytes(const char *s, const char *t, size_t len) {
+  uint64_t a, b;
+  if (len >= 8) {
+    size_t i = 0;
+    for (; i + 8 < len; i += 8) {
+      memcpy(&a, s + i, 8);
+      memcpy(&b, t + i, 8);
+      if (a != b) return false;
+    }
+    memcpy(&a, s + len - 8, 8);
+    memcpy(&b, t + len - 8, 8);
+    return a == b;
+  }
+  if (len >= 4) {
+    uint32_t x, y, z, w;
+    memcpy(&x, s, 4);
+    memcpy(&y, t, 4);
+    memcpy(&z, s + len - 4, 4);
+    memcpy(&w, t + len - 4, 4);
+    return x == y && z == w;
+  }
+  for (size_t i = 0; i < len; i++)
+    if (s[i] != t[i]) return false;
+  return true;
 }
 
 /* The hash used by the table (and by the shape cache): multiply-mixing of

@@ -179,7 +179,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
       memcpy(&mh, m->text, 8);
       if (mh != head) continue;
     }
-    if (memcmp(start, m->text, m->len) != 0) continue;
+    if (!hlo_same_bytes(start, m->text, m->len)) continue;
     const char *e = start + m->len;
     if (!tuple && e[-1] == ']' && array_end(P, e) != e) continue;
     if (i) { /* most recent first */
@@ -203,7 +203,7 @@ static void remember(parse_ctx *P, const pc_shape_ent *e, bool tuple) {
 static pc_shape_ent *slot_of(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
   for (size_t i = h & P->scache_mask;; i = (i + 1) & P->scache_mask) {
     pc_shape_ent *e = &P->scache[i];
-    if (!e->text || (e->hash == h && e->len == len && memcmp(e->text, text, len) == 0)) return e;
+    if (!e->text || (e->hash == h && e->len == len && hlo_same_bytes(e->text, text, len))) return e;
   }
 }
 
