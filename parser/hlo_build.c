@@ -81,6 +81,7 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   P->n_shapeless = 0;
   P->declchecks.n = 0;
   P->entry_marked = NULL;
+  memset(P->words, 0, sizeof P->words);
   pc_shape_cache_reset(P);
 }
 
@@ -596,7 +597,7 @@ static hlo_instr *new_instr(parse_ctx *P, size_t off) {
 
 hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
   hlo_instr *in = new_instr(P, opcode->off);
-  hlo_istr *is = hlo_intern_get(P->in, opcode->ptr, opcode->len);
+  hlo_istr *is = pc_word(P, opcode->ptr, opcode->len);
   in->opcode_text = hlo_istr_str(is);
   in->op = pc_opcode_of(is, &in->async_wrapped);
   size_t n = operands.e - operands.b;
@@ -771,7 +772,7 @@ int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const h
 int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void *ptr, const hlo_shape *shape2,
                  pc_range *r) {
   pc_attr a;
-  a.name = name->is ? name->is : hlo_intern_get(P->in, name->ptr, name->len);
+  a.name = name->is ? name->is : pc_word(P, name->ptr, name->len);
   a.id = pc_attr_id(a.name);
   a.off = name->off;
   a.vstart = val.first;

@@ -180,7 +180,7 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   hlo_token name;
   lex_attr_name(&P->lx, &name);
   if (name.kind == HT_ATTR_NAME) {
-    hlo_istr *is = hlo_intern_get(P->in, name.ptr, name.len);
+    hlo_istr *is = pc_word(P, name.ptr, name.len);
     int cls = pc_attr_class(pc_attr_id(is)), tok = COMMA_ATTR;
     const char *start = NULL, *end = NULL;
     int last_kind = HT_RBRACE;
@@ -419,7 +419,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       P->raw_next = true;
       return FA_KEY;
     }
-    hlo_istr *is = hlo_intern_get(P->in, tp->ptr, tp->len);
+    hlo_istr *is = pc_word(P, tp->ptr, tp->len);
     o->is = is;
     int cls = pc_attr_class(pc_attr_id(is));
     if (cls == PC_A_METADATA) P->metadata_next = true;

@@ -234,6 +234,7 @@ typedef struct parse_ctx {
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
   bool token_by_token;       /* the diagnostic re-parse: only SHAPE_TOK and OPERAND_LIST fold (hlo_tokwrap.c) */
   pc_head head;              /* the parts of the last INSTR_HEAD token (read before the next: see instr_head) */
+  hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
@@ -357,6 +358,17 @@ enum {
  * know it. The answer is cached in NAME (hlo_istr.attr; PC_ATTR_NONE: not
  * an attribute), so after the first time this is one load. */
 #define PC_ATTR_NONE INT32_MAX
+/* The interned copy of an attribute name or an opcode: a few words, met
+ * over and over. A small direct-mapped cache (P->words, cleared when a
+ * module begins) answers most of them without the hash and the probe of
+ * the module's table, whose slots and headers are often out of the cache. */
+static inline hlo_istr *pc_word(parse_ctx *P, const char *s, size_t len) {
+  if (len == 0) return hlo_intern_get(P->in, s, len);
+  size_t i = ((unsigned char)s[0] + (unsigned char)s[len - 1] * 7u + len * 13u) & 63u;
+  hlo_istr *w = P->words[i];
+  if (w && w->len == len && hlo_same_bytes(hlo_istr_str(w), s, len)) return w;
+  return P->words[i] = hlo_intern_get(P->in, s, len);
+}
 int pc_attr_id_search(hlo_istr *name); /* the catalogue search (hlo_attrs.c) */
 static inline int pc_attr_id(hlo_istr *name) {
   int32_t a = name->attr;

@@ -28,7 +28,7 @@ bool pc_sharding_scan(parse_ctx *P, const char **start, const char **end) {
     case HT_KW_LAST_TILE_DIM_REPLICATE:
       break;
     case HT_ATTR_NAME:
-      if (pc_attr_class(pc_attr_id(hlo_intern_get(P->in, t.ptr, t.len))) != PC_A_GENERIC) return false;
+      if (pc_attr_class(pc_attr_id(pc_word(P, t.ptr, t.len))) != PC_A_GENERIC) return false;
       hlo_lex(&lx, &t);
       if (t.kind != HT_INT) return false;
       break;

@@ -48,7 +48,7 @@ static char closer_of(hlo_tok_kind k) {
  * and frontend_attributes= (and any name inside the latter) its own way. */
 static bool plain_attr_name(parse_ctx *P, const hlo_token *t) {
   if (P->fa_depth != 0) return false;
-  int cls = pc_attr_class(pc_attr_id(hlo_intern_get(P->in, t->ptr, t->len)));
+  int cls = pc_attr_class(pc_attr_id(pc_word(P, t->ptr, t->len)));
   return cls != PC_A_METADATA && cls != PC_A_BACKEND && cls != PC_A_FRONTEND;
 }
 
