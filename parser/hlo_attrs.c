@@ -12,6 +12,7 @@
 #include <string.h>
 #include <pthread.h>
 
+#include "name_table.h"
 #include "parse_ctx.h"
 #include "pc_reader.h"
 
@@ -111,34 +112,20 @@ static const struct {
 #undef X_
 };
 
-/* Sorted once, on first use (pthread_once: several threads may parse). */
-static int sorted_ids[AT_COUNT];
-static pthread_once_t sorted_once = PTHREAD_ONCE_INIT;
+/* Filled once, on first use (pthread_once: several threads may parse). */
+_Static_assert(AT_COUNT < NAME_TABLE_SLOTS / 4, "the attribute catalogue outgrew name_table");
+static name_table attr_table;
+static pthread_once_t attr_table_once = PTHREAD_ONCE_INIT;
 
-static int cmp_id(const void *a, const void *b) {
-  return strcmp(catalogue[*(const int *)a].name, catalogue[*(const int *)b].name);
-}
+static const char *attr_name(int id) { return catalogue[id].name; }
 
-static void sort_ids(void) {
-  for (int i = 0; i < AT_COUNT; i++) sorted_ids[i] = i;
-  qsort(sorted_ids, AT_COUNT, sizeof sorted_ids[0], cmp_id);
-}
+static void fill_attrs(void) { name_table_fill(&attr_table, AT_COUNT, attr_name); }
 
 int pc_attr_id_search(hlo_istr *name) {
-  pthread_once(&sorted_once, sort_ids);
-  const char *s = hlo_istr_str(name);
-  int id = AT_COUNT, lo = 0, hi = AT_COUNT - 1;
-  while (lo <= hi) {
-    int mid = (lo + hi) / 2, c = strcmp(catalogue[sorted_ids[mid]].name, s);
-    if (c == 0) {
-      id = sorted_ids[mid];
-      break;
-    }
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  name->attr = id == AT_COUNT ? PC_ATTR_NONE : id;
-  return id == AT_COUNT ? -1 : id;
+  pthread_once(&attr_table_once, fill_attrs);
+  int id = name_table_find(&attr_table, hlo_istr_str(name), name->len, attr_name);
+  name->attr = id < 0 ? PC_ATTR_NONE : id;
+  return id;
 }
 
 int pc_attr_class(int id) { return id < 0 ? PC_A_GENERIC : catalogue[id].cls; }

@@ -7,6 +7,7 @@
 
 #include "hlo_ir.h"
 #include "intern.h"
+#include "name_table.h"
 
 /* ---- element types ------------------------------------------------------ */
 
@@ -51,32 +52,19 @@ const char *hlo_opcode_name(hlo_opcode op) {
   return (unsigned)op < HLO_OP_COUNT ? op_names[op] : "unknown";
 }
 
-/* Sorted once, on first use (pthread_once: several threads may parse). */
-static int op_sorted[HLO_OP_COUNT];
-static pthread_once_t op_sorted_once = PTHREAD_ONCE_INIT;
+/* Filled once, on first use (pthread_once: several threads may parse). */
+_Static_assert(HLO_OP_COUNT < NAME_TABLE_SLOTS / 4, "the opcodes outgrew name_table");
+static name_table op_table;
+static pthread_once_t op_table_once = PTHREAD_ONCE_INIT;
 
-static int cmp_op(const void *a, const void *b) {
-  return strcmp(op_names[*(const int *)a], op_names[*(const int *)b]);
-}
+static const char *known_op_name(int i) { return op_names[i + 1]; } /* without HLO_OP_UNKNOWN */
 
-static void sort_ops(void) {
-  for (int i = 1; i < HLO_OP_COUNT; i++) op_sorted[i - 1] = i;
-  qsort(op_sorted, HLO_OP_COUNT - 1, sizeof op_sorted[0], cmp_op);
-}
+static void fill_ops(void) { name_table_fill(&op_table, HLO_OP_COUNT - 1, known_op_name); }
 
 hlo_opcode hlo_opcode_from_name(const char *s, size_t len) {
-  pthread_once(&op_sorted_once, sort_ops);
-  int lo = 0, hi = HLO_OP_COUNT - 2;
-  while (lo <= hi) {
-    int mid = (lo + hi) / 2;
-    const char *n = op_names[op_sorted[mid]];
-    int c = strncmp(n, s, len);
-    if (c == 0) c = n[len] == '\0' ? 0 : 1;
-    if (c == 0) return (hlo_opcode)op_sorted[mid];
-    if (c < 0) lo = mid + 1;
-    else hi = mid - 1;
-  }
-  return HLO_OP_UNKNOWN;
+  pthread_once(&op_table_once, fill_ops);
+  int i = name_table_find(&op_table, s, len, known_op_name);
+  return i < 0 ? HLO_OP_UNKNOWN : (hlo_opcode)(i + 1);
 }
 
 bool hlo_opcode_is_elementwise_unary(hlo_opcode op) {

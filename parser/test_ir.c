@@ -292,7 +292,22 @@ static void test_shapes_across_modules(void) {
   CHECK(strcmp(e1.message, e2.message) == 0);
 }
 
+/* Every opcode's name finds it (the name table holds them all), and text
+ * that is not a name, "unknown" included, finds none. */
+static void test_opcode_names(void) {
+  for (int op = 1; op < HLO_OP_COUNT; op++) {
+    const char *n = hlo_opcode_name((hlo_opcode)op);
+    CHECK(hlo_opcode_from_name(n, strlen(n)) == (hlo_opcode)op);
+    CHECK(hlo_opcode_from_name(n, strlen(n) - 1) != (hlo_opcode)op);
+  }
+  CHECK(hlo_opcode_from_name("unknown", 7) == HLO_OP_UNKNOWN);
+  CHECK(hlo_opcode_from_name("addx", 3) == HLO_OP_ADD);
+  CHECK(hlo_opcode_from_name("addx", 4) == HLO_OP_UNKNOWN);
+  CHECK(hlo_opcode_from_name("", 0) == HLO_OP_UNKNOWN);
+}
+
 int main(void) {
+  test_opcode_names();
   test_shapes_and_layouts();
   test_shapes_across_modules();
   test_constants();
