@@ -13,6 +13,7 @@
  * agree. */
 #include <string.h>
 
+#include "byte_scan.h"
 #include "parse_ctx.h"
 
 /* ---- the definition: token level ------------------------------------------ */
@@ -71,12 +72,6 @@ static bool md_tokens(hlo_lexer lx, const char **start, const char **end) {
  * Each function returns the position after what it read, or NULL for "not
  * the usual spelling" (which is not an error: the token level decides). */
 
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-
-/* Bytes of X that are zero get their high bit set (the first one exactly). */
-static inline uint64_t zero_bytes(uint64_t x) { return (x - ONES) & ~x & HIGHS; }
-
 /* The escapes of one letter after the backslash (the lexer's esc rule has
  * these and octal, \x, \u and \U ones, which are left to the lexer). */
 static bool simple_escape(char c) {
@@ -89,18 +84,12 @@ static bool simple_escape(char c) {
   }
 }
 
-/* "..." whose escapes are simple ones; P is at the quote. Eight bytes at a
- * time while they lie inside the buffer (LIM is its terminating NUL). */
+/* "..." whose escapes are simple ones; P is at the quote. LIM is the
+ * buffer's terminating NUL. */
 static const char *str(const char *p, const char *lim) {
   p++;
   for (;;) {
-    while (p + 8 <= lim) {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      if (zero_bytes(v) | zero_bytes(v ^ (ONES * '"')) | zero_bytes(v ^ (ONES * '\\'))) break;
-      p += 8;
-    }
-    /* the quote, backslash or NUL the word held (or the buffer's last bytes) */
+    p = pc_skip_to3(p, lim, '"', '\\', '"');
     while (*p != '"' && *p != '\\' && *p != '\0') p++;
     if (*p == '"') return p + 1;
     if (*p == '\0' || !simple_escape(p[1])) return NULL;

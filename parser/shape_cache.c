@@ -22,6 +22,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "byte_scan.h"
 #include "parse_ctx.h"
 
 /* Past this many bytes of kept copies the cache starts over (at a module
@@ -73,26 +74,14 @@ static const char *scan_array(parse_ctx *P, const char *p) {
   return array_end(P, p + 1);
 }
 
-#define ONES 0x0101010101010101ull
-#define HIGHS 0x8080808080808080ull
-
-/* Bytes of X that are zero get their high bit set (the first one exactly). */
-static inline uint64_t zero_bytes(uint64_t x) { return (x - ONES) & ~x & HIGHS; }
-
 /* End of a tuple shape's text: its matching ')', or NULL at a quote or the
  * end. Only the extent matters: a cache hit means this exact text was
- * parsed as a shape before. Bytes other than ( ) " NUL are skipped eight
- * at a time while they lie inside the buffer (LIM is its final NUL). */
+ * parsed as a shape before. Bytes other than ( ) " NUL are skipped a block
+ * at a time (byte_scan.h; LIM is the buffer's final NUL). */
 static const char *scan_tuple(const char *p, const char *lim) {
   int depth = 0;
   for (;; p++) {
-    while (p + 8 <= lim) {
-      uint64_t v;
-      memcpy(&v, p, 8);
-      if (zero_bytes(v ^ (ONES * '(')) | zero_bytes(v ^ (ONES * ')')) | zero_bytes(v ^ (ONES * '"')) | zero_bytes(v))
-        break;
-      p += 8;
-    }
+    p = pc_skip_to3(p, lim, '(', ')', '"');
     char c = *p;
     if (c == '(') depth++;
     else if (c == ')') {
