@@ -1,5 +1,6 @@
 /* IR construction: the actions of hlo_parser.y, name scopes and resolution,
  * and the hlo_parse_file driver. */
+#include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -945,11 +946,16 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
  * token hides what could have continued a value. With EACH, the modules
  * before the one that failed were handed on already: the second parse
  * starts at that module; otherwise at the start. */
+static atomic_ulong retries;
+
+unsigned long hlo_parse_retries(void) { return atomic_load_explicit(&retries, memory_order_relaxed); }
+
 static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
                      int (*each)(hlo_module *, void *), void *ctx, pc_vec *modules, int *stopped) {
   size_t chunk_start;
   int rc = parse_with(hlo_yyparse, data, len, start, stop, err, each, ctx, modules, stopped, &chunk_start);
   if (rc != 1 || *stopped) return rc;
+  atomic_fetch_add_explicit(&retries, 1, memory_order_relaxed);
   return parse_with(hlo_yyparse_lac, data, len, each ? chunk_start : start, stop, err, each, ctx, modules, stopped,
                     &chunk_start);
 }

@@ -530,6 +530,10 @@ int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err);
  * even for JOBS == 1 or a small text: for the tests and the fuzzer, which
  * check that spans never accept what the one-pass parse rejects. */
 int hlo_check_text_spans(const char *data, size_t len, int jobs, size_t min_bytes, hlo_error *err);
+/* How many times, in this process, a parse failed and the text was parsed
+ * again token by token for the diagnostic. A valid text never needs it:
+ * the unit tests check that the fast paths accept what they should. */
+unsigned long hlo_parse_retries(void);
 void hlo_module_free(hlo_module *m);
 
 /* The semantic checks (§9.5 and per-opcode checks); hlo_parse_file runs

@@ -87,7 +87,8 @@ static bool same_modules(const hlo_module *a, const hlo_module *b) {
 
 static const fast_slow_case parse_cases[] = {
     {HEAD "ENTRY e (@p: f32[2]{0}) -> f32[2]{0}" BODY, NULL},
-    {HEAD "ENTRY %e (@%p: f32[2]{0}, q: (f32[], s32[2])) -> (f32[], s32[2])" BODY, NULL},
+    {HEAD "ENTRY %e (@%p: f32[2]{0}, q: (f32[], s32[2])) -> f32[2]{0}" BODY, NULL},
+    {HEAD "ENTRY %e (@%p: f32[2]{0}, q: (f32[], s32[2])) -> (f32[], s32[2])" BODY, "the result shape (f32[], s32[2])"},
     {HEAD "second (@p: f32[2]{0}) -> f32[2]{0}" BODY "ENTRY e (@) -> f32[2]{0}" BODY, NULL},
     {HEAD "ENTRY e (@p: f32[2]{0}) -> f32[2]{0}" BODY "\n// -----\n\nHloModule n\n\nENTRY e (@p: f32[2]{0}) -> f32[2]{0}" BODY,
      NULL},
