@@ -6,7 +6,8 @@
 #   fuzz/diff_builds.sh OLD_HLOIDX NEW_HLOIDX [N]
 #
 #  1. every input file (testdata/, fuzz/corpus/, fuzz/regress/,
-#     ../shared/corpus/) with --check and with --all;
+#     ../shared/corpus/) with --check, --all and --layout --all (which
+#     lists every instruction, in the order of the IR);
 #  2. N (default 1500) zzuf mutations of the small inputs, with --check,
 #     alone and after an unmutated copy and a "// -----" line (so that the
 #     mutated module meets shapes known from an earlier module);
@@ -29,7 +30,7 @@ same() { # MODE FILE: compare the two builds on FILE
 }
 mapfile -t files < <(find "$root/testdata" "$root/fuzz/corpus" "$root/fuzz/regress" "$root/../shared/corpus" \
   -type f \( -name '*.hlo' -o -name '*.txt' \) 2>/dev/null | sort)
-for f in "${files[@]}"; do same --check "$f"; same --all "$f"; done
+for f in "${files[@]}"; do same --check "$f"; same --all "$f"; same "--layout --all" "$f"; done
 echo "files: ${#files[@]}, runs $runs, differences $diffs"
 small=()
 for f in "${files[@]}"; do [ "$(stat -c %s "$f")" -lt 200000 ] && small+=("$f"); done
