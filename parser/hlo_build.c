@@ -719,8 +719,7 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_ra
  * pc_instruction (called with NAME NULL) defines it; the attributes folded
  * into the token are pushed as their COMMA_ATTR and COMMA_COMP tokens
  * would push them. */
-pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name) {
-  const pc_head *h = &P->head;
+pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name, const pc_head *h) {
   pc_headv r = {NULL, (uint32_t)P->attrs.n};
   hlo_instr *in;
   if (h->opcode.kind == HT_KW_PARAMETER)
@@ -732,14 +731,32 @@ pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name) {
   if (!in) return r;
   in->name = hlo_istr_str(hlo_intern_get(P->in, name->ptr, name->len));
   in->offset = name->off;
-  in->shape = P->head.shape;
-  for (size_t i = 0; i < h->attrs.n; i++) {
-    const pc_head_attr *a = &PC_AT(h->attrs, pc_head_attr, i);
+  in->shape = h->shape;
+  for (size_t i = h->attrs.b; i < h->attrs.e; i++) {
+    const pc_head_attr *a = &PC_AT(P->head_attrs, pc_head_attr, i);
     if ((a->comp ? pc_comp_attr_push(P, &a->name, a->loc) : pc_attr_push(P, &a->name, a->loc, 0, NULL, NULL, NULL)) < 0)
       return r;
   }
   r.in = in;
   return r;
+}
+
+/* The lines were read one after the other, so their operand ranges follow
+ * each other on P->operands; pc_rhs_op drops each line's after using them
+ * (and nothing in between pushes operands), so the later ones stay. */
+int pc_run_build(parse_ctx *P) {
+  size_t n = P->run.n;
+  P->run.n = 0;
+  for (size_t i = 0; i < n; i++) {
+    const pc_run_line *ln = &PC_AT(P->run, pc_run_line, i);
+    if (ln->head.opcode.kind == HT_IDENT) P->operands.n = ln->head.ops.e;
+    pc_headv h = pc_rhs_head(P, &ln->name, &ln->head);
+    if (!h.in ||
+        pc_instruction(P, ln->root.kind == HT_KW_ROOT ? &ln->root : NULL, NULL, NULL, h.in,
+                       (pc_range){h.attrs_b, (uint32_t)P->attrs.n}) < 0)
+      return -1;
+  }
+  return 0;
 }
 
 int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape, hlo_instr *in,
@@ -928,7 +945,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack,
-                    &P->head.attrs};
+                    &P->head_attrs, &P->run};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
   *stopped = P->stopped;

@@ -96,6 +96,7 @@ static pc_range head_attrs(pc_headv h, pc_range attrs) { return (pc_range){h.att
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
 %token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'" INSTR_HEAD "instruction"
 %token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature" COMMA_COMP "', computation attribute'"
+%token <pc_tok> INSTR_RUN "instructions"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -258,7 +259,12 @@ instruction
   | instr_head attrs1                           { CHECK(pc_instruction(P, NULL, NULL, NULL, $1.in, head_attrs($1, $2))); }
   | KW_ROOT instr_head                          { CHECK(pc_instruction(P, &$1, NULL, NULL, $2.in, head_attrs($2, no_attrs(P)))); }
   | KW_ROOT instr_head attrs1                   { CHECK(pc_instruction(P, &$1, NULL, NULL, $2.in, head_attrs($2, $3))); }
+  | INSTR_RUN                                   { CHECK(pc_run_build(P)); }
   ;
+/* (INSTR_RUN: several instructions read by the token wrapper, instr_run in
+ * hlo_tokwrap.c. The state after it has this reduction as its only action,
+ * like the one after INSTR_HEAD, below: the run is built before the next
+ * token is read, whose head_fold would reuse P->head_attrs.) */
 
 /* 'name = shape opcode(operands)', 'name = shape parameter(N)' or 'name =
  * shape constant(scalar)' in one token (head_fold in hlo_tokwrap.c), with
@@ -269,7 +275,7 @@ instruction
  * next INSTR_HEAD). Keep it that way (bison -r all: "$default  reduce
  * using rule ... (instr_head)"). */
 instr_head
-  : INSTR_HEAD                          { $$ = pc_rhs_head(P, &$1); NN($$.in); }
+  : INSTR_HEAD                          { $$ = pc_rhs_head(P, &$1, &P->head); NN($$.in); }
   ;
 
 /* A shape the shape cache knew (SHAPE_TOK) is taken directly. */
@@ -723,6 +729,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_COMMA_ATTR: return "','"; /* stands for ',' name '=' value */
   case YYSYMBOL_COMMA_COMP: return "','"; /* stands for ',' name '=' computation name */
   case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(...) */
+  case YYSYMBOL_INSTR_RUN: return "'name ='";  /* stands for instructions */
   case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
   case YYSYMBOL_SIGNATURE: return "'('"; /* stands for '(' parameters ')' '->' shape */
   default: return yysymbol_name(k);

@@ -47,6 +47,10 @@ static const unsigned char pc_id_class[256] = {
 };
 static inline bool pc_id_start(char c) { return pc_id_class[(unsigned char)c] & 1; }
 static inline bool pc_id_char(char c) { return pc_id_class[(unsigned char)c] & 2; }
+/* A copy of the lexer P->lx, at CUR. (Copying P->lx itself right after
+ * its cursor was stored makes a 16-byte load of an 8-byte store, which the
+ * store buffer cannot forward: a stall of about a dozen cycles.) */
+#define PC_LEXER_AT(P, cur) ((hlo_lexer){(P)->data, (cur), (P)->data + (P)->len})
 /* Tokens the grammar takes as a name (and as NAME_DEF before '='). */
 static inline bool pc_name_like(hlo_tok_kind k) {
   switch (k) {
@@ -199,8 +203,15 @@ typedef struct pc_head {
   pc_tok opcode;          /* an IDENT, or the keyword 'parameter' or 'constant' */
   pc_range ops;           /* IDENT: on parse_ctx.operands (pc_operand_scan) */
   pc_tok arg;             /* parameter: the number; constant: the literal's one token */
-  pc_vec attrs;           /* pc_head_attr: the attributes folded into the token after these */
+  pc_range attrs;         /* on parse_ctx.head_attrs: the attributes folded into the token after these */
 } pc_head;
+
+/* One instruction of an INSTR_RUN token (instr_run in hlo_tokwrap.c). */
+typedef struct pc_run_line {
+  pc_tok root; /* the 'ROOT' token, or kind HT_EOF without one */
+  pc_tok name;
+  pc_head head;
+} pc_run_line;
 
 /* An attribute folded into an INSTR_HEAD token: what a COMMA_ATTR or
  * COMMA_COMP token would have carried. */
@@ -234,6 +245,12 @@ typedef struct parse_ctx {
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
   bool token_by_token;       /* the diagnostic re-parse: only SHAPE_TOK and OPERAND_LIST fold (hlo_tokwrap.c) */
   pc_head head;              /* the parts of the last INSTR_HEAD token (read before the next: see instr_head) */
+  pc_vec head_attrs;         /* pc_head_attr: of P->head, or of the lines of P->run */
+  pc_vec run;                /* pc_run_line: the instructions of the last INSTR_RUN token */
+  bool stash;                /* the next token is the INSTR_HEAD in stash_* (instr_run) */
+  pc_tok stash_name;
+  pc_loc stash_loc;
+  hlo_token stash_tok;
   hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
@@ -318,7 +335,9 @@ int pc_inline_begin(parse_ctx *P, size_t off);
 hlo_computation *pc_inline_end(parse_ctx *P);
 
 hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands);
-pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name);
+pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name, const pc_head *h);
+/* Builds the instructions of an INSTR_RUN token (parse_ctx.run). */
+int pc_run_build(parse_ctx *P);
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num);
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit);
 int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name, pc_range *r);

@@ -13,7 +13,7 @@
 
 bool pc_sharding_scan(parse_ctx *P, const char **start, const char **end) {
   if (P->depth >= HLO_MAX_NESTING) return false; /* the '{' would be one level too deep */
-  hlo_lexer lx = P->lx;
+  hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
   hlo_token t;
   hlo_lex(&lx, &t);
   if (t.kind != HT_LBRACE) return false;

@@ -75,7 +75,7 @@ static bool group_rest(parse_ctx *P, hlo_lexer *lx, char open0, hlo_token *last)
 }
 
 bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start) {
-  hlo_lexer lx = P->lx;
+  hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
   hlo_token t;
   *start = NULL;
   for (;;) {
@@ -99,7 +99,7 @@ bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start) {
 
 bool pc_stack_entries_scan(parse_ctx *P, const char **end) {
   if (P->depth != 0) return false;
-  hlo_lexer lx = P->lx;
+  hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
   hlo_token t;
   *end = NULL;
   for (;;) {
