@@ -464,15 +464,17 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
 }
 
 /* ---- the frequent tokens first ----------------------------------------------
- * Most calls read blanks and then one punctuation byte or a %name. This
- * small automaton reads those (no rule of lex_dfa but its own starts with
- * one of these bytes, and "%" id is its only rule that starts with '%', so
- * the tokens are the same) without the big automaton's per-call cost, and
- * hands anything else to lex_dfa, which skips the same blanks. Bit vectors
- * classify a name's bytes with one table load each instead of a switch. */
+ * Most calls read blanks and then one punctuation byte, a %name or an
+ * integer. This small automaton reads those (no rule of lex_dfa but its own
+ * starts with one of these bytes, "%" id is its only rule that starts with
+ * '%', and digits followed by a blank, a comma or a closing bracket can
+ * only be its int, so the tokens are the same) without the big automaton's
+ * per-call cost, and hands anything else to lex_dfa, which skips the same
+ * blanks. Bit vectors classify a name's bytes with one table load each
+ * instead of a switch. */
 
 void hlo_lex(hlo_lexer *lx, hlo_token *t) {
-  const unsigned char *YYCURSOR = (const unsigned char *)lx->cur, *tok;
+  const unsigned char *YYCURSOR = (const unsigned char *)lx->cur, *YYMARKER, *tok;
   hlo_tok_kind kind;
   size_t skip = 0;
   for (;;) {
@@ -481,6 +483,23 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
       re2c:flags:bit-vectors = 1;
       [ \n]+      { continue; }
       "%" id      { kind = HT_PCT_NAME; skip = 1; break; }
+      [0-9]+ / [,})\] \n] {
+        /* a plain integer (lex_dfa's only rule for digits followed by one
+         * of these), of at most 18 digits: no overflow */
+        if (YYCURSOR - tok > 18) { lx->cur = (const char *)tok; lex_dfa(lx, t); return; }
+        uint64_t v = 0;
+        for (const unsigned char *d = tok; d < YYCURSOR; d++) v = v * 10 + (uint64_t)(*d - '0');
+        t->kind = HT_INT;
+        t->sub = 0;
+        t->neg = false;
+        t->u = v;
+        t->msg = NULL;
+        t->ptr = (const char *)tok;
+        t->len = (size_t)(YYCURSOR - tok);
+        t->off = (size_t)((const char *)tok - lx->base);
+        lx->cur = (const char *)YYCURSOR;
+        return;
+      }
       ","         { kind = HT_COMMA; break; }
       ":"         { kind = HT_COLON; break; }
       "="         { kind = HT_EQ; break; }

@@ -2,9 +2,12 @@
  * parser/hlo_ir.h lexes as HT_PRIM_TYPE with its number, every keyword as
  * its kind, and words that only start like one (or differ in case) stay
  * identifiers. Also the tokens hlo_lex reads before running its automaton
- * (one punctuation byte, a %name): kind, slice and offset after blanks.
+ * (one punctuation byte, a %name, an integer): kind, slice and offset
+ * after blanks, an integer's value, and the digit tokens it leaves to the
+ * automaton.
  * Run by CTest as lexer/words. */
 #include <stdbool.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -39,6 +42,48 @@ static void expect_at(const char *text, hlo_tok_kind kind, size_t ptr_off, size_
   }
 }
 
+/* The first token of TEXT is KIND of LEN bytes, the lexer then at END;
+ * for an integer, of value U (negative when NEG). */
+static void expect_int(const char *text, hlo_tok_kind kind, size_t len, size_t end, uint64_t u, bool neg) {
+  hlo_lexer lx;
+  hlo_token t;
+  hlo_lexer_init(&lx, text, strlen(text), 0);
+  hlo_lex(&lx, &t);
+  if (t.kind != kind || t.len != len || (kind == HT_INT && (t.u != u || t.neg != neg)) || lx.cur != text + end) {
+    fprintf(stderr, "'%s': got %s len %zu value %llu end %zd, want %s len %zu value %llu end %zu\n", text,
+            hlo_tok_kind_name(t.kind), t.len, (unsigned long long)t.u, lx.cur - text, hlo_tok_kind_name(kind), len,
+            (unsigned long long)u, end);
+    failures++;
+  }
+}
+
+/* Integers that hlo_lex reads itself (digits, then a blank, a comma or a
+ * closing bracket) and the digit tokens it leaves to its automaton. */
+static void test_integers(void) {
+  static const char follow[] = ",})] \n";
+  char buf[48];
+  for (const char *f = follow; *f; f++) {
+    snprintf(buf, sizeof buf, "7%c", *f);
+    expect_int(buf, HT_INT, 1, 1, 7, false);
+    snprintf(buf, sizeof buf, "1024%c9", *f);
+    expect_int(buf, HT_INT, 4, 4, 1024, false);
+    snprintf(buf, sizeof buf, "999999999999999999%c", *f); /* 18 digits */
+    expect_int(buf, HT_INT, 18, 18, 999999999999999999ull, false);
+    snprintf(buf, sizeof buf, "18446744073709551615%c", *f); /* longer: the automaton's value */
+    expect_int(buf, HT_INT, 20, 20, UINT64_MAX, false);
+    snprintf(buf, sizeof buf, "18446744073709551616%c", *f); /* out of range: an error at the first digit */
+    expect_int(buf, HT_ERROR, 1, 0, 0, false);
+  }
+  expect_int(" 12", HT_INT, 2, 3, 12, false); /* at the end of the text: left to the automaton */
+  expect_int("12\t", HT_INT, 2, 2, 12, false);
+  expect_int("1.5,", HT_FLOAT, 3, 3, 0, false);
+  expect_int("2e3)", HT_FLOAT, 3, 3, 0, false);
+  expect_int("2x3,", HT_DXD, 3, 3, 0, false);
+  expect_int("1_2x3_4 ", HT_PAD, 7, 7, 0, false);
+  expect_int("01_io->01,", HT_DIM_LABELS, 9, 9, 0, false);
+  expect_int("-3,", HT_INT, 2, 2, 3, true);
+}
+
 static void test_fast_tokens(void) {
   static const struct {
     char c;
@@ -62,6 +107,7 @@ static void test_fast_tokens(void) {
   expect_at("% a", HT_ERROR, 0, 1, 0);
   expect_at("->", HT_ARROW, 0, 2, 0);
   expect_at("<=", HT_LEQ, 0, 2, 0);
+  test_integers();
 }
 
 static bool is_type_name(const char *s) {
