@@ -11,6 +11,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#if defined(__SSE2__) && defined(__GNUC__) && !defined(HLOIDX_NO_SIMD)
+#include <emmintrin.h>
+#define HLO_SAME_BYTES_SSE2 1
+#endif
+
 typedef struct arena arena;
 typedef struct hlo_intern hlo_intern;
 struct hlo_instr;
@@ -47,10 +52,24 @@ static inline uint64_t hlo_hash_mix_(uint64_t h, uint64_t w) {
 
 /* s == t for LEN bytes, without a library call: the texts compared while
  * parsing (names, shapes) are short, and the call's dispatch on the length
- * costs more than the comparison. Words of eight bytes; the last one
- * overlaps the one before instead of a loop over the remaining bytes. */
+ * costs more than the comparison. Blocks of 16 bytes with SSE2 (from 16
+ * bytes on), else words of eight; the last one overlaps the one before
+ * instead of a loop over the remaining bytes. */
 static inline bool hlo_same_bytes(const char *s, const char *t, size_t len) {
   uint64_t a, b;
+#ifdef HLO_SAME_BYTES_SSE2
+  if (len >= 16) { /* long tuple shape texts: 16 bytes at a time */
+    size_t i = 0;
+    for (; i + 16 < len; i += 16) {
+      __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + i));
+      __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(t + i));
+      if (_mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) != 0xffff) return false;
+    }
+    __m128i x = _mm_loadu_si128((const __m128i *)(const void *)(s + len - 16));
+    __m128i y = _mm_loadu_si128((const __m128i *)(const void *)(t + len - 16));
+    return _mm_movemask_epi8(_mm_cmpeq_epi8(x, y)) == 0xffff;
+  }
+#endif
   if (len >= 8) {
     size_t i = 0;
     for (; i + 8 < len; i += 8) {

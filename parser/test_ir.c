@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "hlo_ir.h"
+#include "intern.h"
 #include "test_check.h"
 
 static hlo_parse_result parse_ok(const char *text) {
@@ -294,6 +295,23 @@ static void test_shapes_across_modules(void) {
 
 /* Every opcode's name finds it (the name table holds them all), and text
  * that is not a name, "unknown" included, finds none. */
+/* hlo_same_bytes (intern.h): every length up to 80 (the 4-, 8- and
+ * 16-byte paths and their overlapping last blocks), with a difference at
+ * each position, at unaligned addresses. */
+static void test_same_bytes(void) {
+  char a[96], b[96];
+  for (int i = 0; i < 96; i++) a[i] = b[i] = (char)('a' + i % 26);
+  for (size_t len = 0; len <= 80; len++) {
+    CHECK(hlo_same_bytes(a + 3, b + 3, len));
+    for (size_t k = 0; k < len; k++) {
+      b[3 + k] ^= 0x20;
+      CHECK(!hlo_same_bytes(a + 3, b + 3, len));
+      CHECK(hlo_same_bytes(a + 3, b + 3, k));
+      b[3 + k] ^= 0x20;
+    }
+  }
+}
+
 static void test_opcode_names(void) {
   for (int op = 1; op < HLO_OP_COUNT; op++) {
     const char *n = hlo_opcode_name((hlo_opcode)op);
@@ -307,6 +325,7 @@ static void test_opcode_names(void) {
 }
 
 int main(void) {
+  test_same_bytes();
   test_opcode_names();
   test_shapes_and_layouts();
   test_shapes_across_modules();
