@@ -161,7 +161,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
   uint64_t head = 0;
   if (room >= 8) memcpy(&head, start, 8);
   for (int i = 0; i < PC_RECENT_SHAPES; i++) {
-    const pc_shape_ent *m = &r[i];
+    pc_shape_ent *m = &r[i];
     if (m->gen != P->scache_gen || m->len > room) continue;
     if (m->len >= 8 && room >= 8) {
       uint64_t mh;
@@ -171,6 +171,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
     if (!hlo_same_bytes(start, m->text, m->len)) continue;
     const char *e = start + m->len;
     if (!tuple && e[-1] == ']' && array_end(P, e) != e) continue;
+    m->text = start; /* (see pc_shape_cache_find) */
     if (i) { /* most recent first */
       pc_shape_ent hit = *m;
       memmove(&r[1], &r[0], (size_t)i * sizeof *r);
@@ -247,6 +248,10 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
     slot->shape = shape_copy(P->a, slot->kept);
     slot->gen = P->scache_gen;
   }
+  /* The entry's text is now this occurrence, which is in the cache, while
+   * the first one may be megabytes back: the comparisons with the next
+   * occurrence read these bytes (any copy of the text will do). */
+  slot->text = start;
   remember(P, slot, tuple);
   *end = e;
   return slot->shape;
