@@ -629,7 +629,7 @@ hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
   hlo_instr *in = new_instr(P, kw->off);
   in->op = HLO_OP_PARAMETER;
-  in->opcode_text = hlo_intern_str(P->in, "parameter", 9);
+  in->opcode_text = hlo_istr_str(pc_word(P, kw->ptr, kw->len)); /* "parameter" */
   if (num->neg) {
     pc_error(P, num->off, "parameter number must be non-negative, found %.*s", (int)num->len, num->ptr);
     return NULL;
@@ -646,7 +646,7 @@ hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit) {
   hlo_instr *in = new_instr(P, kw->off);
   in->op = HLO_OP_CONSTANT;
-  in->opcode_text = hlo_intern_str(P->in, "constant", 8);
+  in->opcode_text = hlo_istr_str(pc_word(P, kw->ptr, kw->len)); /* "constant" */
   hlo_literal *l = arena_zalloc(P->a, sizeof *l);
   l->text = P->data + lit.first;
   l->len = lit.last - lit.first;
