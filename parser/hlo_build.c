@@ -908,9 +908,26 @@ int hlo_yyparse_lac(parse_ctx *P);
  * the separator token at offset STOP, where a span of modules ends (see
  * hlo_parse_span). *CHUNK_START: where the module being read when it ended
  * began. */
+/* The shape cache's part of parse_ctx, kept between spans. */
+struct hlo_parse_cache {
+  pc_shape_ent *scache;
+  size_t scache_mask, scache_n;
+  uint32_t scache_gen;
+  arena *scache_arena;
+};
+
+hlo_parse_cache *hlo_parse_cache_new(void) { return xcalloc(1, sizeof(hlo_parse_cache)); }
+
+void hlo_parse_cache_free(hlo_parse_cache *c) {
+  if (!c) return;
+  if (c->scache_arena) arena_free(c->scache_arena);
+  free(c->scache);
+  free(c);
+}
+
 static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, size_t start, size_t stop,
-                      hlo_error *err, int (*each)(hlo_module *, void *), void *ctx, pc_vec *modules, int *stopped,
-                      size_t *chunk_start) {
+                      hlo_error *err, int (*each)(hlo_module *, void *), void *ctx, hlo_parse_cache *cache,
+                      pc_vec *modules, int *stopped, size_t *chunk_start) {
   parse_ctx *P = xcalloc(1, sizeof *P);
   P->data = data;
   P->len = len;
@@ -924,6 +941,13 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   if (start > 0) P->prev_kind = HT_SEP; /* a span starts right after a separator */
   P->chunk_start = start;
   P->token_by_token = parse == hlo_yyparse_lac;
+  if (cache) { /* (the recent lists start empty: their generations would be stale) */
+    P->scache = cache->scache;
+    P->scache_mask = cache->scache_mask;
+    P->scache_n = cache->scache_n;
+    P->scache_gen = cache->scache_gen;
+    P->scache_arena = cache->scache_arena;
+  }
   err->offset = 0;
   err->message[0] = '\0';
   hlo_lexer_init(&P->lx, data, len, start);
@@ -941,7 +965,15 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
     for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(PC_AT(P->modules, hlo_module *, i));
   else
     *modules = P->modules, P->modules = (pc_vec){0};
-  pc_shape_cache_free(P);
+  if (cache) {
+    cache->scache = P->scache;
+    cache->scache_mask = P->scache_mask;
+    cache->scache_n = P->scache_n;
+    cache->scache_gen = P->scache_gen;
+    cache->scache_arena = P->scache_arena;
+  } else {
+    pc_shape_cache_free(P);
+  }
   pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack,
@@ -968,12 +1000,14 @@ static atomic_ulong retries;
 unsigned long hlo_parse_retries(void) { return atomic_load_explicit(&retries, memory_order_relaxed); }
 
 static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
-                     int (*each)(hlo_module *, void *), void *ctx, pc_vec *modules, int *stopped) {
+                     int (*each)(hlo_module *, void *), void *ctx, hlo_parse_cache *cache, pc_vec *modules,
+                     int *stopped) {
   size_t chunk_start;
-  int rc = parse_with(hlo_yyparse, data, len, start, stop, err, each, ctx, modules, stopped, &chunk_start);
+  int rc = parse_with(hlo_yyparse, data, len, start, stop, err, each, ctx, cache, modules, stopped, &chunk_start);
   if (rc != 1 || *stopped) return rc;
   atomic_fetch_add_explicit(&retries, 1, memory_order_relaxed);
-  return parse_with(hlo_yyparse_lac, data, len, each ? chunk_start : start, stop, err, each, ctx, modules, stopped,
+  return parse_with(hlo_yyparse_lac, data, len, each ? chunk_start : start, stop, err, each, ctx, cache, modules,
+                    stopped,
                     &chunk_start);
 }
 
@@ -982,7 +1016,7 @@ int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_erro
   int stopped;
   out->n_modules = 0;
   out->modules = NULL;
-  if (parse_all(data, len, 0, len, err, NULL, NULL, &mods, &stopped)) return 1;
+  if (parse_all(data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped)) return 1;
   out->n_modules = (int)mods.n;
   out->modules = xmalloc(mods.n * sizeof *out->modules);
   if (mods.n) memcpy(out->modules, mods.p, mods.n * sizeof *out->modules);
@@ -994,16 +1028,16 @@ int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m,
                         hlo_error *err) {
   pc_vec mods = {0};
   int stopped;
-  int rc = parse_all(data, len, 0, len, err, each, ctx, &mods, &stopped);
+  int rc = parse_all(data, len, 0, len, err, each, ctx, NULL, &mods, &stopped);
   pc_vec_free(&mods);
   return rc;
 }
 
 int hlo_parse_span(const char *data, size_t len, size_t start, size_t stop, int (*each)(hlo_module *m, void *ctx),
-                   void *ctx, hlo_error *err) {
+                   void *ctx, hlo_parse_cache *cache, hlo_error *err) {
   pc_vec mods = {0};
   int stopped;
-  int rc = parse_all(data, len, start, stop, err, each, ctx, &mods, &stopped);
+  int rc = parse_all(data, len, start, stop, err, each, ctx, cache, &mods, &stopped);
   pc_vec_free(&mods);
   return rc;
 }

@@ -513,13 +513,20 @@ void hlo_parse_result_free(hlo_parse_result *r);
  * modules already handed out stay valid), or EACH's value. */
 int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
                         hlo_error *err);
+/* What one span's parse leaves to the next on the same thread (the shape
+ * cache: shapes seen before are not parsed again), so that a thread's
+ * spans run as fast as one pass over them would. */
+typedef struct hlo_parse_cache hlo_parse_cache;
+hlo_parse_cache *hlo_parse_cache_new(void);
+void hlo_parse_cache_free(hlo_parse_cache *c);
 /* hlo_parse_file_each on a span of the modules of DATA: from START (0, or
  * the end of a separator line's text) up to the separator token at offset
  * STOP (STOP == LEN: the end of input). Succeeds only if the parse ends
  * exactly there; when the cut was not a separator token (a "// -----" line
- * inside a comment or string) it fails. Offsets stay relative to DATA. */
+ * inside a comment or string) it fails. Offsets stay relative to DATA.
+ * CACHE: NULL, or one that only spans of this same DATA use. */
 int hlo_parse_span(const char *data, size_t len, size_t start, size_t stop, int (*each)(hlo_module *m, void *ctx),
-                   void *ctx, hlo_error *err);
+                   void *ctx, hlo_parse_cache *cache, hlo_error *err);
 /* --check's parse: every module of DATA is parsed, verified and freed.
  * With JOBS > 1 and a large text of several modules, spans of modules are
  * parsed by up to JOBS threads (parse_parallel.c); if any span fails, the

@@ -94,13 +94,15 @@ static int drop_module(hlo_module *m, void *ctx) {
 
 static void *check_worker(void *arg) {
   check_job *J = arg;
+  hlo_parse_cache *cache = hlo_parse_cache_new(); /* shapes known from this thread's spans before */
   while (!atomic_load(&J->failed)) {
     int i = atomic_fetch_add(&J->next, 1);
     if (i >= J->n_spans) break;
     hlo_error err; /* not reported: a failure means the one-pass parse runs */
-    if (hlo_parse_span(J->data, J->len, J->spans[i].start, J->spans[i].stop, drop_module, NULL, &err))
+    if (hlo_parse_span(J->data, J->len, J->spans[i].start, J->spans[i].stop, drop_module, NULL, cache, &err))
       atomic_store(&J->failed, true);
   }
+  hlo_parse_cache_free(cache);
   return NULL;
 }
 

@@ -57,7 +57,7 @@ static int drop(hlo_module *m, void *ctx) {
 
 static int span(const char *s, size_t start, size_t stop, int *modules, hlo_error *err) {
   *modules = 0;
-  return hlo_parse_span(s, strlen(s), start, stop, drop, modules, err);
+  return hlo_parse_span(s, strlen(s), start, stop, drop, modules, NULL, err);
 }
 
 static void test_spans(void) {
