@@ -1,5 +1,6 @@
 /* IR construction: the actions of hlo_parser.y, name scopes and resolution,
  * and the hlo_parse_file driver. */
+#include <assert.h>
 #include <stdatomic.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -743,18 +744,31 @@ pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name, const pc_head *h) {
 
 /* The lines were read one after the other, so their operand ranges follow
  * each other on P->operands; pc_rhs_op drops each line's after using them
- * (and nothing in between pushes operands), so the later ones stay. */
+ * (and nothing in between pushes operands), so the later ones stay. At the
+ * end, the run's operands are all dropped, as the INSTR_HEAD tokens' would
+ * have been; the operands of the INSTR_HEAD that ended the run (read after
+ * them, built next: parse_ctx.stash) move down to where they began. */
 int pc_run_build(parse_ctx *P) {
-  size_t n = P->run.n;
+  size_t n = P->run.n, base = P->operands.n;
   P->run.n = 0;
   for (size_t i = 0; i < n; i++) {
     const pc_run_line *ln = &PC_AT(P->run, pc_run_line, i);
-    if (ln->head.opcode.kind == HT_IDENT) P->operands.n = ln->head.ops.e;
+    if (ln->head.opcode.kind == HT_IDENT) {
+      if (ln->head.ops.b < base) base = ln->head.ops.b;
+      P->operands.n = ln->head.ops.e;
+    }
     pc_headv h = pc_rhs_head(P, &ln->name, &ln->head);
     if (!h.in ||
         pc_instruction(P, ln->root.kind == HT_KW_ROOT ? &ln->root : NULL, NULL, NULL, h.in,
                        (pc_range){h.attrs_b, (uint32_t)P->attrs.n}) < 0)
       return -1;
+  }
+  P->operands.n = base;
+  if (P->stash && P->head.opcode.kind == HT_IDENT && P->head.ops.b > base) {
+    uint32_t k = P->head.ops.e - P->head.ops.b;
+    memmove(&PC_AT(P->operands, pc_operand, base), &PC_AT(P->operands, pc_operand, P->head.ops.b), k * sizeof(pc_operand));
+    P->head.ops = (pc_range){(uint32_t)base, (uint32_t)base + k};
+    P->operands.n = base + k;
   }
   return 0;
 }
@@ -960,6 +974,9 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
     if (rc == 0 && !P->failed && P->end_off != (stop < len ? stop : len))
       pc_error(P, P->end_off, "module span does not end at its separator");
   }
+  /* every operand pushed was taken by its instruction (a leak here grows
+   * the vector with the input: the fast paths must drop what they push) */
+  assert(rc != 0 || P->failed || P->stopped || P->operands.n == 0);
   if (P->mod) hlo_module_free(P->mod); /* unfinished, or begun by an empty chunk */
   if (P->failed || P->stopped)
     for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(PC_AT(P->modules, hlo_module *, i));
