@@ -959,7 +959,9 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
     P->scache = cache->scache;
     P->scache_mask = cache->scache_mask;
     P->scache_n = cache->scache_n;
-    P->scache_gen = cache->scache_gen;
+    /* a new generation: the last span's module, whose shapes the entries
+     * of its generation point to, is freed */
+    P->scache_gen = cache->scache_gen + 1;
     P->scache_arena = cache->scache_arena;
   }
   err->offset = 0;

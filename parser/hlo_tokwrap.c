@@ -339,6 +339,12 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
   return INSTR_HEAD;
 }
 
+/* Lines per run at most, so that the run's records stay few (150 bytes
+ * each). Longer runs measured faster: with at most 4 lines, 1% slower
+ * than no runs at all on the bench input; 16, the same; 64, 1.8% faster;
+ * 256 and more, 2.5%. */
+#define RUN_MAX 1024
+
 /* head_fold has just read an instruction (not after ROOT; its name in *O,
  * its parts in P->head) with nothing after it that continues it (no ',').
  * Rather than returning it as INSTR_HEAD, for the grammar to shift it and
@@ -354,12 +360,6 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
  * the grammar could not take an instruction, it rejects INSTR_RUN as it
  * would INSTR_HEAD (the diagnostic re-parse, which never folds, reports
  * it). */
-/* Lines per run at most, so that the run's records stay few (150 bytes
- * each). Longer runs measured faster: with at most 4 lines, 1% slower
- * than no runs at all on the bench input; 16, the same; 64, 1.8% faster;
- * 256 and more, 2.5%. */
-#define RUN_MAX 1024
-
 static int instr_run(parse_ctx *P, const pc_tok *o, HLO_YYLTYPE *l, hlo_token *tp) {
   P->run.n = 0;
   pc_run_line *ln = pc_vec_push_raw(&P->run, sizeof *ln);

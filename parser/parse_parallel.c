@@ -1,7 +1,9 @@
 /* --check on several threads: a large text of several modules is cut at
  * "// -----" separator lines into spans of modules, and the spans are
  * parsed and verified side by side (each module is independent of the
- * others: its own arena, names and shape cache).
+ * others: its own arena and names; the shape cache, which only saves
+ * parsing a shape text again, goes from one span to the next on the same
+ * thread).
  *
  * Why this is exact: a span is parsed from the end of a separator line's
  * text, in the state the one-pass parse is in after that separator token,
