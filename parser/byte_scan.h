@@ -8,7 +8,8 @@
 #include <stdint.h>
 #include <string.h>
 
-/* (-DHLOIDX_NO_SIMD builds the word version on x86-64 too, to test it.) */
+/* Where SSE2 is used (here and by hlo_same_bytes in intern.h);
+ * -DHLOIDX_NO_SIMD builds the word versions on x86-64 too, to test them. */
 #if defined(__SSE2__) && defined(__GNUC__) && !defined(HLOIDX_NO_SIMD)
 #include <emmintrin.h>
 #define PC_SCAN_SSE2 1

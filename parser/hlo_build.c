@@ -918,10 +918,6 @@ int pc_module_finish(parse_ctx *P) {
 /* The same grammar with LAC (hlo_parser_lac.c; see hlo_parser.y). */
 int hlo_yyparse_lac(parse_ctx *P);
 
-/* Parses DATA[START..] with PARSE: to the end of input, or (STOP < LEN) to
- * the separator token at offset STOP, where a span of modules ends (see
- * hlo_parse_span). *CHUNK_START: where the module being read when it ended
- * began. */
 /* The shape cache's part of parse_ctx, kept between spans. */
 struct hlo_parse_cache {
   pc_shape_ent *scache;
@@ -939,6 +935,11 @@ void hlo_parse_cache_free(hlo_parse_cache *c) {
   free(c);
 }
 
+/* Parses DATA[START..] with PARSE: to the end of input, or (STOP < LEN) to
+ * the separator token at offset STOP, where a span of modules ends (see
+ * hlo_parse_span). *CHUNK_START: where the module being read when it ended
+ * began. CACHE: NULL, or the shape cache to start from and to leave for the
+ * next span. */
 static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, size_t start, size_t stop,
                       hlo_error *err, int (*each)(hlo_module *, void *), void *ctx, hlo_parse_cache *cache,
                       pc_vec *modules, int *stopped, size_t *chunk_start) {
@@ -1005,6 +1006,10 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   return result;
 }
 
+static atomic_ulong retries;
+
+unsigned long hlo_parse_retries(void) { return atomic_load_explicit(&retries, memory_order_relaxed); }
+
 /* parse_with the parser without LAC and with every fast path; when that
  * fails, the input is parsed again with LAC and token by token (no folded
  * tokens, see hlo_tokwrap.c), and that result is the one that counts.
@@ -1014,10 +1019,6 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
  * token hides what could have continued a value. With EACH, the modules
  * before the one that failed were handed on already: the second parse
  * starts at that module; otherwise at the start. */
-static atomic_ulong retries;
-
-unsigned long hlo_parse_retries(void) { return atomic_load_explicit(&retries, memory_order_relaxed); }
-
 static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
                      int (*each)(hlo_module *, void *), void *ctx, hlo_parse_cache *cache, pc_vec *modules,
                      int *stopped) {
@@ -1026,8 +1027,7 @@ static int parse_all(const char *data, size_t len, size_t start, size_t stop, hl
   if (rc != 1 || *stopped) return rc;
   atomic_fetch_add_explicit(&retries, 1, memory_order_relaxed);
   return parse_with(hlo_yyparse_lac, data, len, each ? chunk_start : start, stop, err, each, ctx, cache, modules,
-                    stopped,
-                    &chunk_start);
+                    stopped, &chunk_start);
 }
 
 int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {

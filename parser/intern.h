@@ -11,10 +11,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#if defined(__SSE2__) && defined(__GNUC__) && !defined(HLOIDX_NO_SIMD)
-#include <emmintrin.h>
-#define HLO_SAME_BYTES_SSE2 1
-#endif
+#include "byte_scan.h" /* PC_SCAN_SSE2 */
 
 typedef struct arena arena;
 typedef struct hlo_intern hlo_intern;
@@ -57,7 +54,7 @@ static inline uint64_t hlo_hash_mix_(uint64_t h, uint64_t w) {
  * instead of a loop over the remaining bytes. */
 static inline bool hlo_same_bytes(const char *s, const char *t, size_t len) {
   uint64_t a, b;
-#ifdef HLO_SAME_BYTES_SSE2
+#ifdef PC_SCAN_SSE2
   if (len >= 16) { /* long tuple shape texts: 16 bytes at a time */
     size_t i = 0;
     for (; i + 16 < len; i += 16) {
