@@ -22,7 +22,7 @@
 #include "oom.h"
 
 /* Spans smaller than this are not worth a thread. */
-#define MIN_SPAN ((size_t)1 << 20)
+#define MIN_SPAN ((size_t)1 << 18)
 #define MAX_JOBS 256
 #define MAX_SPANS 1024
 
@@ -134,7 +134,7 @@ static bool spans_ok(const char *data, size_t len, int jobs, size_t min_bytes) {
 
 int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err) {
   if (jobs > MAX_JOBS) jobs = MAX_JOBS;
-  if (jobs > 1 && len >= 2 * MIN_SPAN && spans_ok(data, len, jobs, MIN_SPAN)) return 0;
+  if (jobs > 1 && len >= 8 * MIN_SPAN && spans_ok(data, len, jobs, MIN_SPAN)) return 0;
   return hlo_parse_file_each(data, len, drop_module, NULL, err);
 }
 
