@@ -115,7 +115,6 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
 /* ---- which instructions -------------------------------------------------------------------------- */
 
 static const hlo_instr *find_instr(const hlo_module *m, const char *name) {
-  if (!hlo_module_intern_find(m, name, strlen(name))) return NULL;
   const hlo_instr *in = hlo_computation_find_instr(m->entry, name);
   for (int i = 0; !in && i < m->n_computations; i++) in = hlo_computation_find_instr(m->computations[i], name);
   return in;

@@ -70,13 +70,13 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   arena *a = arena_new();
   hlo_module *m = arena_zalloc(a, sizeof *m);
   m->arena = a;
-  m->strings = hlo_intern_new(a);
   m->offset = off;
   m->replica_count = 1;
   m->num_partitions = 1;
   P->mod = m;
   P->a = a;
-  P->in = m->strings;
+  if (P->in) hlo_intern_reset(P->in, a);
+  else P->in = hlo_intern_new(a); /* one table for all the modules (intern.h) */
   P->comps.n = 0;
   P->called_pending.n = 0;
   P->async_checks.n = 0;
@@ -999,6 +999,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack,
                     &P->head_attrs, &P->run};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);
+  hlo_intern_free(P->in);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
   *stopped = P->stopped;
   *chunk_start = P->chunk_start;

@@ -332,24 +332,16 @@ const hlo_attr *hlo_instr_find_attr(const hlo_instr *in, const char *name) {
   return NULL;
 }
 
-const char *hlo_module_intern_find(const hlo_module *m, const char *s, size_t len) {
-  hlo_istr *e = hlo_intern_lookup(m->strings, s, len);
-  return e ? hlo_istr_str(e) : NULL;
-}
-
+/* (Linear: a lookup by name is made once per command, not per instruction.) */
 hlo_computation *hlo_module_find_computation(const hlo_module *m, const char *name) {
-  const char *s = hlo_module_intern_find(m, name, strlen(name));
-  if (!s) return NULL;
   for (int i = 0; i < m->n_computations; i++)
-    if (m->computations[i]->name == s) return m->computations[i];
+    if (strcmp(m->computations[i]->name, name) == 0) return m->computations[i];
   return NULL;
 }
 
 hlo_instr *hlo_computation_find_instr(const hlo_computation *c, const char *name) {
-  const char *s = hlo_module_intern_find(c->module, name, strlen(name));
-  if (!s) return NULL;
   for (int i = 0; i < c->n_instrs; i++)
-    if (c->instrs[i]->name == s) return c->instrs[i];
+    if (strcmp(c->instrs[i]->name, name) == 0) return c->instrs[i];
   return NULL;
 }
 

@@ -9,9 +9,7 @@
  *
  * Strings. Names (instructions, computations, the module), opcode texts and
  * attribute names are interned per module: NUL-terminated, and two of them
- * are equal iff the pointers are equal. Use hlo_module_intern_find() to turn
- * a C string into the module's pointer (or NULL when the module has no such
- * name).
+ * in one module are equal iff the pointers are equal.
  *
  * Shapes are immutable and may be shared: instructions whose shapes have the
  * same text can point to the same hlo_shape.
@@ -472,11 +470,8 @@ struct hlo_module {
   int64_t replica_count;        /* default 1 */
   int64_t num_partitions;       /* default 1 */
   arena *arena;                 /* owns everything in the module */
-  hlo_intern *strings;          /* the module's interned strings */
 };
 
-/* The module's interned copy of S (LEN bytes), or NULL if it has none. */
-const char *hlo_module_intern_find(const hlo_module *m, const char *s, size_t len);
 /* The computation named NAME (any C string), or NULL. */
 hlo_computation *hlo_module_find_computation(const hlo_module *m, const char *name);
 /* The instruction named NAME in computation C (any C string), or NULL. */

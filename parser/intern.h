@@ -1,8 +1,15 @@
 /* String interning: an open-addressing hash table whose strings live in an
- * arena. Each interned string is unique in its table, so equal strings are
- * equal pointers. Every string carries a small header (hlo_istr) that the
- * parser uses to cache facts about the word (opcode, attribute kind) and the
- * definitions that currently use it as a name. */
+ * arena. Each interned string is unique in its table until the table is
+ * reset, so equal strings are equal pointers. Every string carries a small
+ * header (hlo_istr) that the parser uses to cache facts about the word
+ * (opcode, attribute kind) and the definitions that currently use it as a
+ * name.
+ *
+ * The parser keeps one table for all the modules it reads and resets it at
+ * each module, whose arena then receives the strings: a reset is O(1) (the
+ * slots carry the generation they were filled in), and the slots stay in
+ * the cache from one module to the next instead of being allocated, zeroed
+ * and grown again in every module's arena. */
 #ifndef HLOIDX_INTERN_H
 #define HLOIDX_INTERN_H
 
@@ -30,17 +37,20 @@ typedef struct hlo_istr {
   /* the NUL-terminated bytes follow */
 } hlo_istr;
 
+/* An empty table (malloc'd); strings go to A (which may be NULL until the
+ * first hlo_intern_reset). */
 hlo_intern *hlo_intern_new(arena *a);
+void hlo_intern_free(hlo_intern *t);
+/* Forgets every string (they stay where they are, in their arena); new
+ * ones go to A. */
+void hlo_intern_reset(hlo_intern *t, arena *a);
 /* The unique copy of S[0..len) (inserted when new). */
 const char *hlo_intern_str(hlo_intern *t, const char *s, size_t len);
 /* The same, returning the header. */
 hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len);
-/* Lookup without insertion: NULL when absent. */
-hlo_istr *hlo_intern_lookup(const hlo_intern *t, const char *s, size_t len);
 /* Header of an interned string, and back. */
 static inline hlo_istr *hlo_istr_of(const char *interned) { return (hlo_istr *)(uintptr_t)interned - 1; }
 static inline const char *hlo_istr_str(const hlo_istr *h) { return (const char *)(h + 1); }
-size_t hlo_intern_count(const hlo_intern *t);
 
 static inline uint64_t hlo_hash_mix_(uint64_t h, uint64_t w) {
   h = (h ^ w) * 0x9e3779b97f4a7c15ull;

@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "arena.h"
 #include "hlo_ir.h"
 #include "intern.h"
 #include "test_check.h"
@@ -211,9 +212,8 @@ static void test_instructions(void) {
   CHECK(strcmp(out->attrs[0].name, "metadata") == 0 && strcmp(out->attrs[1].name, "sharding") == 0);
   CHECK(out->shape->elems[0] == sl->shape || hlo_shape_compatible(out->shape->elems[0], sl->shape));
   /* interning: equal names are equal pointers */
-  CHECK(hlo_module_intern_find(m, "sl", 2) == sl->name);
   CHECK(find(m, NULL, "p")->opcode_text == find(m, NULL, "i")->opcode_text);
-  CHECK(hlo_module_intern_find(m, "nope", 4) == NULL);
+  CHECK(hlo_computation_find_instr(m->entry, "nope") == NULL);
   hlo_parse_result_free(&r);
 }
 
@@ -293,8 +293,40 @@ static void test_shapes_across_modules(void) {
   CHECK(strcmp(e1.message, e2.message) == 0);
 }
 
-/* Every opcode's name finds it (the name table holds them all), and text
- * that is not a name, "unknown" included, finds none. */
+/* The intern table (intern.c) across resets: within a generation one
+ * pointer per string, in the arena given at the reset; after a reset the
+ * old strings are gone from the table (and untouched in their arena); the
+ * table grows for many strings and is given up for small ones after them. */
+static void test_intern(void) {
+  enum { N = 20000 };
+  static const char *p[N];
+  arena *a1 = arena_new(), *a2 = arena_new(), *a3 = arena_new();
+  hlo_intern *t = hlo_intern_new(a1);
+  char buf[32];
+  for (int round = 0; round < 3; round++) {
+    arena *a = round == 0 ? a1 : round == 1 ? a2 : a3;
+    int n = round == 1 ? 5 : N; /* a small module after a large one */
+    if (round > 0) hlo_intern_reset(t, a);
+    for (int i = 0; i < n; i++) {
+      snprintf(buf, sizeof buf, "name.%d", i);
+      const char *s = hlo_intern_str(t, buf, strlen(buf));
+      CHECK(strcmp(s, buf) == 0);
+      if (round > 0 && i < 5) CHECK(s != p[i] && strcmp(s, p[i]) == 0); /* a new copy */
+      p[i] = s;
+    }
+    for (int i = 0; i < n; i++) {
+      snprintf(buf, sizeof buf, "name.%d", i);
+      CHECK(hlo_intern_str(t, buf, strlen(buf)) == p[i]);
+    }
+    CHECK(hlo_istr_of(p[0])->opcode == -1 && hlo_istr_of(p[0])->len == 6);
+  }
+  CHECK(strcmp(hlo_intern_str(t, "", 0), "") == 0);
+  hlo_intern_free(t);
+  arena_free(a1);
+  arena_free(a2);
+  arena_free(a3);
+}
+
 /* hlo_same_bytes (intern.h): every length up to 80 (the 4-, 8- and
  * 16-byte paths and their overlapping last blocks), with a difference at
  * each position, at unaligned addresses. */
@@ -312,6 +344,8 @@ static void test_same_bytes(void) {
   }
 }
 
+/* Every opcode's name finds it (the name table holds them all), and text
+ * that is not a name, "unknown" included, finds none. */
 static void test_opcode_names(void) {
   for (int op = 1; op < HLO_OP_COUNT; op++) {
     const char *n = hlo_opcode_name((hlo_opcode)op);
@@ -326,6 +360,7 @@ static void test_opcode_names(void) {
 
 int main(void) {
   test_same_bytes();
+  test_intern();
   test_opcode_names();
   test_shapes_and_layouts();
   test_shapes_across_modules();

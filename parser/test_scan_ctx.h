@@ -49,6 +49,7 @@ static inline parse_ctx *scan_ctx_with_shapes(const char *text, char **data, hlo
 static void scan_ctx_free(parse_ctx *P) {
   pc_vec_free(&P->operands);
   pc_shape_cache_free(P);
+  hlo_intern_free(P->in);
   arena_free(P->a);
   free(P);
 }
