@@ -949,6 +949,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   P->err = err;
   P->each = each;
   P->each_ctx = ctx;
+  P->borrow_kept = each == hlo_module_drop;
   P->stop_at = stop < len ? stop : SIZE_MAX;
   P->end_off = SIZE_MAX;
   P->last = &P->tokbuf[0];
@@ -1064,6 +1065,12 @@ int hlo_parse_span(const char *data, size_t len, size_t start, size_t stop, int 
 
 void hlo_module_free(hlo_module *m) {
   if (m) arena_free(m->arena);
+}
+
+int hlo_module_drop(hlo_module *m, void *ctx) {
+  (void)ctx;
+  hlo_module_free(m);
+  return 0;
 }
 
 void hlo_parse_result_free(hlo_parse_result *r) {

@@ -508,6 +508,11 @@ void hlo_parse_result_free(hlo_parse_result *r);
  * modules already handed out stay valid), or EACH's value. */
 int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
                         hlo_error *err);
+/* The EACH that frees the module (--check). Given it, the parser knows
+ * that a module is gone before the next one begins, so the module may
+ * point to the shape cache's own copies of shapes met in earlier modules
+ * instead of a copy in its arena. */
+int hlo_module_drop(hlo_module *m, void *ctx);
 /* What one span's parse leaves to the next on the same thread (the shape
  * cache: shapes seen before are not parsed again), so that a thread's
  * spans run as fast as one pass over them would. */

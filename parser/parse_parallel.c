@@ -88,12 +88,6 @@ static int cut_spans(const char *data, size_t len, size_t min_bytes, int jobs, s
   return n;
 }
 
-static int drop_module(hlo_module *m, void *ctx) {
-  (void)ctx;
-  hlo_module_free(m);
-  return 0;
-}
-
 static void *check_worker(void *arg) {
   check_job *J = arg;
   hlo_parse_cache *cache = hlo_parse_cache_new(); /* shapes known from this thread's spans before */
@@ -101,7 +95,7 @@ static void *check_worker(void *arg) {
     int i = atomic_fetch_add(&J->next, 1);
     if (i >= J->n_spans) break;
     hlo_error err; /* not reported: a failure means the one-pass parse runs */
-    if (hlo_parse_span(J->data, J->len, J->spans[i].start, J->spans[i].stop, drop_module, NULL, cache, &err))
+    if (hlo_parse_span(J->data, J->len, J->spans[i].start, J->spans[i].stop, hlo_module_drop, NULL, cache, &err))
       atomic_store(&J->failed, true);
   }
   hlo_parse_cache_free(cache);
@@ -135,12 +129,12 @@ static bool spans_ok(const char *data, size_t len, int jobs, size_t min_bytes) {
 int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err) {
   if (jobs > MAX_JOBS) jobs = MAX_JOBS;
   if (jobs > 1 && len >= 8 * MIN_SPAN && spans_ok(data, len, jobs, MIN_SPAN)) return 0;
-  return hlo_parse_file_each(data, len, drop_module, NULL, err);
+  return hlo_parse_file_each(data, len, hlo_module_drop, NULL, err);
 }
 
 int hlo_check_text_spans(const char *data, size_t len, int jobs, size_t min_bytes, hlo_error *err) {
   if (jobs < 1) jobs = 1;
   if (jobs > MAX_JOBS) jobs = MAX_JOBS;
   if (spans_ok(data, len, jobs, min_bytes)) return 0;
-  return hlo_parse_file_each(data, len, drop_module, NULL, err);
+  return hlo_parse_file_each(data, len, hlo_module_drop, NULL, err);
 }

@@ -15,7 +15,10 @@
  * copy kept for the whole parse in parse_ctx.scache_arena. A text met
  * again in a later module is copied from the kept shape, which is much
  * cheaper than parsing it again, and lets the token wrapper fold the lines
- * that use it (hlo_tokwrap.c). The diagnostic re-parse (token by token)
+ * that use it (hlo_tokwrap.c). When each module is freed once verified
+ * (--check: parse_ctx.borrow_kept), the module uses the kept shape itself:
+ * the kept copies are freed only after the module (at a later module's
+ * start, or at the end of the parse). The diagnostic re-parse (token by token)
  * uses only the shapes of the module it is in, so what it reports does not
  * depend on earlier modules (whether it starts at the module or, for
  * hlo_parse_file, at the start of the text). */
@@ -245,7 +248,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
     /* Not in the diagnostic re-parse: its "expected" lists after a cached
      * shape (no layout may follow) must not depend on earlier modules. */
     if (P->token_by_token) return NULL;
-    slot->shape = shape_copy(P->a, slot->kept);
+    slot->shape = P->borrow_kept ? slot->kept : shape_copy(P->a, slot->kept);
     slot->gen = P->scache_gen;
   }
   /* The entry's text is now this occurrence, which is in the cache, while
