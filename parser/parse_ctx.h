@@ -170,15 +170,25 @@ typedef struct pc_bracket {
   size_t off;        /* where it is */
 } pc_bracket;
 
-/* A shape cache entry (shape_cache.c). */
+/* A shape cache entry (shape_cache.c): one cache line. */
+#define PC_SHAPE_HEAD 24
 typedef struct pc_shape_ent {
-  const char *text; /* the shape's text in the input */
+  const char *text; /* the shape's text in the input (where it was found last) */
   uint32_t len;
   uint32_t hash;
   uint32_t gen;     /* shape is valid iff gen == parse_ctx.scache_gen */
   const hlo_shape *shape; /* in the module's arena */
   const hlo_shape *kept;  /* a copy in parse_ctx.scache_arena, for later modules */
+  char head[PC_SHAPE_HEAD]; /* the text's first bytes: all of the usual array shape's */
 } pc_shape_ent;
+
+/* What the list of shapes found last keeps of an entry. */
+typedef struct pc_recent_shape {
+  const char *text;
+  uint32_t len;
+  uint32_t gen;
+  const hlo_shape *shape;
+} pc_recent_shape;
 
 #define PC_RECENT_SHAPES 4
 
@@ -264,7 +274,7 @@ typedef struct parse_ctx {
   size_t scache_n;           /* entries (texts seen in this parse) */
   uint32_t scache_gen;       /* generation of the current module */
   arena *scache_arena;       /* the kept copies, for the whole parse */
-  pc_shape_ent scache_recent[2][PC_RECENT_SHAPES]; /* arrays [0] and tuples [1] found last */
+  pc_recent_shape scache_recent[2][PC_RECENT_SHAPES]; /* arrays [0] and tuples [1] found last */
   pc_vec brackets;           /* pc_bracket per open bracket (for messages) */
   bool closed_now;           /* the last token closed a bracket ... */
   unsigned char closed_ctx;  /* ... of this context */

@@ -159,12 +159,12 @@ static const hlo_shape *shape_copy(arena *a, const hlo_shape *s) {
  * it do not extend it (array_end) -- so a comparison is enough. The first
  * eight bytes are compared first: most candidates differ there. */
 static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, const char **end) {
-  pc_shape_ent *r = P->scache_recent[tuple];
+  pc_recent_shape *r = P->scache_recent[tuple];
   size_t room = (size_t)(P->data + P->len - start);
   uint64_t head = 0;
   if (room >= 8) memcpy(&head, start, 8);
   for (int i = 0; i < PC_RECENT_SHAPES; i++) {
-    pc_shape_ent *m = &r[i];
+    pc_recent_shape *m = &r[i];
     if (m->gen != P->scache_gen || m->len > room) continue;
     if (m->len >= 8 && room >= 8) {
       uint64_t mh;
@@ -176,7 +176,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
     if (!tuple && e[-1] == ']' && array_end(P, e) != e) continue;
     m->text = start; /* (see pc_shape_cache_find) */
     if (i) { /* most recent first */
-      pc_shape_ent hit = *m;
+      pc_recent_shape hit = *m;
       memmove(&r[1], &r[0], (size_t)i * sizeof *r);
       r[0] = hit;
     }
@@ -187,24 +187,36 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
 }
 
 static void remember(parse_ctx *P, const pc_shape_ent *e, bool tuple) {
-  pc_shape_ent *r = P->scache_recent[tuple];
+  pc_recent_shape *r = P->scache_recent[tuple];
   memmove(&r[1], &r[0], (PC_RECENT_SHAPES - 1) * sizeof *r);
-  r[0] = *e;
+  r[0] = (pc_recent_shape){e->text, e->len, e->gen, e->shape};
 }
 
-/* The entry of TEXT, or the empty slot where it would go (text NULL). */
+/* The entry of TEXT, or the empty slot where it would go (text NULL). A
+ * text of at most PC_SHAPE_HEAD bytes is compared with the entry's head:
+ * the occurrence the entry points to is often out of the cache. */
 static pc_shape_ent *slot_of(parse_ctx *P, const char *text, uint32_t len, uint32_t h) {
   for (size_t i = h & P->scache_mask;; i = (i + 1) & P->scache_mask) {
     pc_shape_ent *e = &P->scache[i];
-    if (!e->text || (e->hash == h && e->len == len && hlo_same_bytes(e->text, text, len))) return e;
+    if (!e->text) return e;
+    if (e->hash == h && e->len == len &&
+        hlo_same_bytes(len <= PC_SHAPE_HEAD ? e->head : e->text, text, len))
+      return e;
   }
+}
+
+/* A table of N empty entries, each on its own cache line. */
+static pc_shape_ent *table_new(size_t n) {
+  pc_shape_ent *t = aligned_alloc(64, n * sizeof *t);
+  if (t) memset(t, 0, n * sizeof *t);
+  return t;
 }
 
 void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
   if (!s || loc.last - loc.first > 4096) return;
   if (!P->scache) {
     P->scache_mask = 4095;
-    P->scache = calloc(P->scache_mask + 1, sizeof *P->scache);
+    P->scache = table_new(P->scache_mask + 1);
     if (!P->scache) return;
   }
   if (!P->scache_arena) P->scache_arena = arena_new();
@@ -218,10 +230,11 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
     }
     return;
   }
-  *e = (pc_shape_ent){text, len, h, P->scache_gen, s, shape_copy(P->scache_arena, s)};
+  *e = (pc_shape_ent){text, len, h, P->scache_gen, s, shape_copy(P->scache_arena, s), {0}};
+  memcpy(e->head, text, len < PC_SHAPE_HEAD ? len : PC_SHAPE_HEAD);
   if (++P->scache_n * 2 > P->scache_mask + 1) {
     size_t n = (P->scache_mask + 1) * 2, oldn = P->scache_mask + 1;
-    pc_shape_ent *old = P->scache, *nw = calloc(n, sizeof *nw);
+    pc_shape_ent *old = P->scache, *nw = table_new(n);
     if (!nw) return;
     P->scache = nw;
     P->scache_mask = n - 1;
