@@ -9,17 +9,30 @@
  * operands exactly as the grammar's operand actions would
  * (pc_operand_name, in order). A name without '%' must be one the lexer
  * reads as a name (with a '.' it always is: no keyword has one; else the
- * lexer is asked). Anything else (a nested instruction, a shape not seen
- * before, a comment, a line break, an unbalanced list) makes it give up,
+ * lexer is asked). Before an operand, the block comments "index=N" that
+ * XLA prints in long lists (every fifth operand) are skipped, as the
+ * lexer skips them. Anything else (a nested instruction, a shape not seen
+ * before, another comment, a line break, an unbalanced list) makes it give up,
  * and the list is read token by token. The wrapper asks for it only right
  * after the grammar reduced an opcode (parse_ctx.after_opcode), where '('
  * can only start the operand list, so the token stands exactly where the
  * tokens it replaces would be accepted. */
+#include <string.h>
+
 #include "parse_ctx.h"
 
 static const char *skip_spaces(const char *p) {
   while (*p == ' ') p++;
   return p;
+}
+
+/* After the block comment "index=N" (N decimal digits, nothing else
+ * between the comment's delimiters) starting at P, or P. */
+static const char *skip_index_comment(const char *p) {
+  if (strncmp(p, "/*index=", 8) != 0) return p;
+  const char *q = p + 8, *d = q;
+  while (*q >= '0' && *q <= '9') q++;
+  return q > d && q[0] == '*' && q[1] == '/' ? q + 2 : p;
 }
 
 /* Whether the identifier [NAME, END) is read by the lexer as a name (and as
@@ -60,7 +73,7 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
       p = skip_spaces(p);
       if (*p == ')') break;
       if (*p != ',') goto give_up;
-      p = skip_spaces(p + 1);
+      p = skip_spaces(skip_index_comment(skip_spaces(p + 1)));
     }
   }
   *end = p + 1;

@@ -43,6 +43,9 @@ static const scan_case scan_cases[] = {
     {"(a.1, %b, c-d_2.x)", 3, "a.1 b c-d_2.x", 0},
     {"(f32[2]{0} x, (f32[], s32[2]) y.2)", 2, "x y.2", 2},
     {"(b, constant, maximal)", 3, "b constant maximal", 0},
+    /* XLA's index comments before an operand after a comma */
+    {"(%a, %b, /*index=2*/%c)", 3, "a b c", 0},
+    {"(%a, /*index=1*/ f32[2]{0} %b, /*index=12*/(f32[], s32[2]) c.1)", 3, "a b c.1", 2},
     /* left to the grammar */
     {"(%a %b)", -1, NULL, 0},
     {"(%a,)", -1, NULL, 0},
@@ -59,6 +62,14 @@ static const scan_case scan_cases[] = {
     {"(%1a)", -1, NULL, 0},
     {"(%)", -1, NULL, 0},
     {"(%a /* c */)", -1, NULL, 0},
+    {"(/*index=0*/%a)", -1, NULL, 0},    /* (only after a comma) */
+    {"(%a, /*index=*/%b)", -1, NULL, 0},
+    {"(%a, /*index=1 */%b)", -1, NULL, 0},
+    {"(%a, /* index=1*/%b)", -1, NULL, 0},
+    {"(%a, /*index=1*/ /*index=2*/%b)", -1, NULL, 0},
+    {"(%a, /*index=1*/)", -1, NULL, 0},
+    {"(%a, /*index=1*", -1, NULL, 0},
+    {"(%a /*index=1*/, %b)", -1, NULL, 0},
     {"(%a\n)", -1, NULL, 0},
     {"(\t%a)", -1, NULL, 0},
     {"(%a, %b", -1, NULL, 0},
@@ -154,6 +165,10 @@ static const fast_slow_case parse_cases[] = {
     {HEAD "  ROOT c = f32[2]{0} add(@%a, f32[2]{0} multiply(@%a, %b))\n}\n", NULL},
     {HEAD "  k = () tuple(@)\n  ROOT c = f32[2]{0} add(@ %a , %b )\n}\n", NULL},
     {HEAD "  ROOT c = (f32[2]{0}, f32[2]{0}, f32[2]{0}) tuple(@%a, %b, %a)\n}\n", NULL},
+    {HEAD "  ROOT c = (f32[2]{0}, f32[2]{0}, f32[2]{0}, f32[2]{0}, f32[2]{0}, /*index=5*/f32[2]{0}) "
+          "tuple(@%a, %b, %a, %b, %a, /*index=5*/f32[2]{0} %b)\n}\n", NULL},
+    {HEAD "  ROOT c = (f32[2]{0}, f32[2]{0}, f32[2]{0}) tuple(@%a, %b, /*index=2*/%zz)\n}\n",
+     "operand 'zz' is not defined"},
     {HEAD "  ROOT c = f32[2]{0} add(@%a, %zz)\n}\n", "operand 'zz' is not defined"},
     {HEAD "  ROOT c = f32[2]{0} add(@f32[3]{0} %a, %b)\n}\n", "the declared operand shape f32[3]{0} is not compatible"},
     {HEAD "  ROOT c = f32[2]{0} add(@%a, %b) foo\n}\n", "expected"},
