@@ -533,9 +533,10 @@ int hlo_parse_span(const char *data, size_t len, size_t start, size_t stop, int 
  * whole text is parsed again in one pass, so that the error reported is the
  * same as with JOBS == 1. Returns 0, or 1 with the first error in *ERR. */
 int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err);
-/* The same with spans of at least MIN_BYTES (hlo_check_text: 1 MB), cut
- * even for JOBS == 1 or a small text: for the tests and the fuzzer, which
- * check that spans never accept what the one-pass parse rejects. */
+/* The same with spans of at least MIN_BYTES (hlo_check_text: 256 KB, and
+ * only for a text of 2 MB or more), cut even for JOBS == 1 or a small
+ * text: for the tests and the fuzzer, which check that spans never accept
+ * what the one-pass parse rejects. */
 int hlo_check_text_spans(const char *data, size_t len, int jobs, size_t min_bytes, hlo_error *err);
 /* How many times, in this process, a parse failed and the text was parsed
  * again token by token for the diagnostic. A valid text never needs it:

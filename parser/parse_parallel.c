@@ -21,7 +21,7 @@
 #include "hlo_ir.h"
 #include "oom.h"
 
-/* Spans smaller than this are not worth a thread. */
+/* The smallest span; a text shorter than 8 of them is not worth a thread. */
 #define MIN_SPAN ((size_t)1 << 18)
 #define MAX_JOBS 256
 #define MAX_SPANS 1024
