@@ -949,7 +949,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   P->err = err;
   P->each = each;
   P->each_ctx = ctx;
-  P->borrow_kept = each == hlo_module_drop;
+  P->borrow_kept = each != NULL; /* each module is freed before the next begins */
   P->stop_at = stop < len ? stop : SIZE_MAX;
   P->end_off = SIZE_MAX;
   P->last = &P->tokbuf[0];

@@ -502,16 +502,16 @@ typedef struct hlo_parse_result {
 int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err);
 void hlo_parse_result_free(hlo_parse_result *r);
 /* The same, handing each module to EACH as soon as it is verified (so a
- * large file never holds more than one module). EACH owns the module (it
- * must hlo_module_free it) and returns 0 to continue; any other value stops
- * the parse and is returned. Returns 0, 1 on an input error (in *ERR; the
- * modules already handed out stay valid), or EACH's value. */
+ * large file never holds more than one module). EACH owns the module and
+ * must hlo_module_free it before it returns: the module may point to the
+ * parser's own copies of shapes met in earlier modules, which live only
+ * until a later module begins (its shapes are not copied into it, which
+ * is faster). EACH returns 0 to continue; any other value stops the parse
+ * and is returned. Returns 0, 1 on an input error (in *ERR), or EACH's
+ * value. */
 int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
                         hlo_error *err);
-/* The EACH that frees the module (--check). Given it, the parser knows
- * that a module is gone before the next one begins, so the module may
- * point to the shape cache's own copies of shapes met in earlier modules
- * instead of a copy in its arena. */
+/* The EACH that only frees the module (--check). */
 int hlo_module_drop(hlo_module *m, void *ctx);
 /* What one span's parse leaves to the next on the same thread (the shape
  * cache: shapes seen before are not parsed again), so that a thread's

@@ -254,7 +254,7 @@ typedef struct parse_ctx {
   uint8_t layout_paren_in;   /* tokens to go to the '(' of "entry_computation_layout={(" */
   bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
   bool token_by_token;       /* the diagnostic re-parse: only SHAPE_TOK and OPERAND_LIST fold (hlo_tokwrap.c) */
-  bool borrow_kept;          /* modules are freed once verified: they may use the shape cache's kept shapes */
+  bool borrow_kept;          /* modules go to EACH, which frees them: they may use the shape cache's kept shapes */
   pc_head head;              /* the parts of the last INSTR_HEAD token (read before the next: see instr_head) */
   pc_vec head_attrs;         /* pc_head_attr: of P->head, or of the lines of P->run */
   pc_vec run;                /* pc_run_line: the instructions of the last INSTR_RUN token */

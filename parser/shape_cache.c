@@ -9,19 +9,19 @@
  * separated from its ']', nested braces in a layout) makes it give up, and
  * the text is parsed normally.
  *
- * A module's instructions may only point into the module's own arena, so
- * an entry holds two shapes: the one of the current module (valid while
+ * An entry holds two shapes: the one of the current module (valid while
  * its generation is the current one: starting a module is O(1)), and a
  * copy kept for the whole parse in parse_ctx.scache_arena. A text met
- * again in a later module is copied from the kept shape, which is much
- * cheaper than parsing it again, and lets the token wrapper fold the lines
- * that use it (hlo_tokwrap.c). When each module is freed once verified
- * (--check: parse_ctx.borrow_kept), the module uses the kept shape itself:
- * the kept copies are freed only after the module (at a later module's
- * start, or at the end of the parse). The diagnostic re-parse (token by token)
- * uses only the shapes of the module it is in, so what it reports does not
- * depend on earlier modules (whether it starts at the module or, for
- * hlo_parse_file, at the start of the text). */
+ * again in a later module takes the kept shape, which is much cheaper than
+ * parsing it again, and lets the token wrapper fold the lines that use it
+ * (hlo_tokwrap.c). When each module is freed once handed over
+ * (hlo_parse_file_each: parse_ctx.borrow_kept), the module points to the
+ * kept shape itself, since the kept copies are freed only after it (at a
+ * later module's start, or at the end of the parse); otherwise (modules
+ * kept by hlo_parse_file) it gets a copy in its own arena. The diagnostic
+ * re-parse (token by token) uses only the shapes of the module it is in,
+ * so what it reports does not depend on earlier modules (whether it starts
+ * at the module or, for hlo_parse_file, at the start of the text). */
 #include <stdlib.h>
 #include <string.h>
 
