@@ -2,8 +2,10 @@
  * the analysis.
  *
  * Ownership. Everything reachable from an hlo_module lives in the module's
- * arena and is released by hlo_module_free (or hlo_parse_result_free). Raw
- * text fields (hlo_attr.value, hlo_literal.text, ...) are slices of the input
+ * arena and is released by hlo_module_free (or hlo_parse_result_free),
+ * except, for a module handed to hlo_parse_file_each's EACH, shapes the
+ * parser kept from earlier modules (valid until EACH returns). Raw text
+ * fields (hlo_attr.value, hlo_literal.text, ...) are slices of the input
  * buffer given to hlo_parse_file: keep that buffer alive as long as the
  * module is used.
  *

@@ -205,10 +205,11 @@ static pc_shape_ent *slot_of(parse_ctx *P, const char *text, uint32_t len, uint3
   }
 }
 
-/* A table of N empty entries, each on its own cache line. */
+/* A table of N empty entries, each on its own cache line (64-bit). */
 static pc_shape_ent *table_new(size_t n) {
-  pc_shape_ent *t = aligned_alloc(64, n * sizeof *t);
-  if (t) memset(t, 0, n * sizeof *t);
+  size_t bytes = (n * sizeof(pc_shape_ent) + 63) & ~(size_t)63; /* aligned_alloc wants a multiple */
+  pc_shape_ent *t = aligned_alloc(64, bytes);
+  if (t) memset(t, 0, bytes);
   return t;
 }
 
