@@ -6,7 +6,6 @@
 #include <pthread.h>
 
 #include "hlo_ir.h"
-#include "intern.h"
 #include "name_table.h"
 
 /* ---- element types ------------------------------------------------------ */

@@ -30,7 +30,6 @@
 #include <stdint.h>
 
 typedef struct arena arena;
-typedef struct hlo_intern hlo_intern;
 typedef struct hlo_shape hlo_shape;
 typedef struct hlo_instr hlo_instr;
 typedef struct hlo_computation hlo_computation;

@@ -391,7 +391,7 @@ enum {
 /* The interned copy of an attribute name or an opcode: a few words, met
  * over and over. A small direct-mapped cache (P->words, cleared when a
  * module begins) answers most of them without the hash and the probe of
- * the module's table, whose slots and headers are often out of the cache. */
+ * the intern table, whose slots and headers are often out of the cache. */
 static inline hlo_istr *pc_word(parse_ctx *P, const char *s, size_t len) {
   if (len == 0) return hlo_intern_get(P->in, s, len);
   size_t i = ((unsigned char)s[0] + (unsigned char)s[len - 1] * 7u + len * 13u) & 63u;
