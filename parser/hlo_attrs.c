@@ -181,7 +181,7 @@ static hlo_ints take_ints(parse_ctx *P, size_t base) {
 }
 
 static int int_item(rd *r, void *allow_neg) {
-  int64_t v;
+  int64_t v = 0; /* (set by rd_int when it returns 0) */
   if (rd_int(r, &v, allow_neg != NULL) < 0) return -1;
   PC_PUSH(r->P->ints, int64_t, v);
   return 0;
@@ -196,8 +196,23 @@ static int rd_int_seq(rd *r, hlo_tok_kind open, hlo_tok_kind close, const char *
   return 0;
 }
 
-/* '{' (INT (',' INT)*)? '}' */
+/* '{' (INT (',' INT)*)? '}'. The usual "{1,0}" is read from its bytes
+ * (pc_plain_int_list: the same tokens, and no integer out of range). */
 static int rd_ints(rd *r, hlo_ints *out, bool allow_neg) {
+  const char *close;
+  if (r->t.kind == HT_LBRACE && (close = pc_plain_int_list(r->t.ptr)) && (size_t)(close - r->P->data) <= r->end) {
+    size_t base = r->P->ints.n;
+    for (const char *p = r->t.ptr + 1; *p != '}';) {
+      int64_t x = 0;
+      while (*p >= '0' && *p <= '9') x = x * 10 + (*p++ - '0');
+      PC_PUSH(r->P->ints, int64_t, x);
+      p += *p == ','; /* else the '}' */
+    }
+    *out = take_ints(r->P, base);
+    r->lx.cur = close;
+    rd_next(r);
+    return 0;
+  }
   return rd_int_seq(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", allow_neg, out);
 }
 

@@ -71,6 +71,25 @@ static inline const char *pc_skip_blanks(const char *p) {
   return p;
 }
 
+/* "{1,0}", "{}": a list of plain integers (at most 18 digits each: no
+ * overflow) in braces, without blanks, at P; the position after its '}',
+ * or NULL. Its tokens are the lexer's LBRACE, INTs, COMMAs, RBRACE (hlo_lex
+ * reads digits followed by ',' or '}' as an INT), so the fast paths may
+ * step over it in one go. */
+static inline const char *pc_plain_int_list(const char *p) {
+  if (*p != '{') return NULL;
+  p++;
+  if (*p == '}') return p + 1;
+  for (;;) {
+    const char *d = p;
+    while (*p >= '0' && *p <= '9') p++;
+    if (p == d || p - d > 18) return NULL;
+    if (*p == '}') return p + 1;
+    if (*p != ',') return NULL;
+    p++;
+  }
+}
+
 /* ---- semantic values ------------------------------------------------- */
 
 typedef struct pc_range {

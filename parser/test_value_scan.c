@@ -37,6 +37,15 @@ static const value_case cases[] = {
     {"b(f32[2]) x", "b(f32[2]) x", HT_IDENT},
     {"1 @", "1", HT_INT},                   /* the bad byte is the grammar's to report */
     {"1", "1", HT_INT},                     /* the end of input follows */
+    /* plain integer lists first (read from their bytes) */
+    {"{1,0} {2}, x=1", "{1,0} {2}", HT_RBRACE},
+    {"{0,1,2}\n  %n = f32[] add(%a, %b)", "{0,1,2}", HT_RBRACE},
+    {"{} x, y=1", "{} x", HT_IDENT},
+    {"{1234567890123456789,1}, x=1", "{1234567890123456789,1}", HT_RBRACE}, /* 19 digits: the lexer's */
+    {"{1, 0}, x=1", "{1, 0}", HT_RBRACE},
+    {"{1,0} @", "{1,0}", HT_RBRACE},
+    {"{1,0},", "{1,0}", HT_RBRACE},
+    {"{1,0}", "{1,0}", HT_RBRACE},
     /* left to the grammar */
     {", x=1", NULL, 0},
     {"}", NULL, 0},
@@ -128,6 +137,10 @@ static void test_nesting(void) {
   test_case(&c, HLO_MAX_NESTING - 1);
   value_case d = {"[[1]]", "[[1]]", HT_RBRACKET};
   test_case(&d, HLO_MAX_NESTING - 2);
+  /* the same for a plain integer list (read from its bytes otherwise) */
+  value_case e = {"{1,0}", NULL, 0}, f = {"{1,0}", "{1,0}", HT_RBRACE};
+  test_case(&e, HLO_MAX_NESTING);
+  test_case(&f, HLO_MAX_NESTING - 1);
 }
 
 int main(void) {
