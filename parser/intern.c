@@ -19,61 +19,85 @@ typedef struct {
 
 #define MIN_SLOTS 512
 
+/* The slots live in one of two buffers, kept from module to module: a
+ * module starts on the first MIN_SLOTS slots of one (its other slots hold
+ * older generations: empty), and growing moves the strings to the other
+ * buffer under a new generation, so neither a module's start nor a growth
+ * allocates or zeroes memory once the buffers are as large as the largest
+ * module needed. (Allocating and zeroing them module after module was 1%
+ * of the parse; so would be keeping a large table for the small modules,
+ * whose few strings it would spread over many cache lines.) */
 struct hlo_intern {
   arena *a;
-  slot *slots; /* power-of-two sized */
-  size_t mask; /* slots - 1 */
-  size_t count; /* strings of this generation */
-  uint32_t gen; /* never 0: calloc'd slots are empty */
+  slot *buf[2];
+  size_t cap[2]; /* slots of each buffer */
+  int cur;       /* the buffer in use */
+  slot *slots;   /* buf[cur], first mask + 1 of them in use */
+  size_t mask;   /* slots in use - 1 (a power of two - 1) */
+  size_t count;  /* strings of this generation */
+  uint32_t gen;  /* never 0: calloc'd slots are empty */
 };
-
-static void alloc_slots(hlo_intern *t, size_t n) {
-  t->slots = xcalloc(n, sizeof *t->slots);
-  t->mask = n - 1;
-}
 
 hlo_intern *hlo_intern_new(arena *a) {
   hlo_intern *t = xcalloc(1, sizeof *t);
   t->a = a;
   t->gen = 1;
-  alloc_slots(t, MIN_SLOTS);
+  for (int i = 0; i < 2; i++) {
+    t->buf[i] = xcalloc(MIN_SLOTS, sizeof(slot));
+    t->cap[i] = MIN_SLOTS;
+  }
+  t->slots = t->buf[0];
+  t->mask = MIN_SLOTS - 1;
   return t;
 }
 
 void hlo_intern_free(hlo_intern *t) {
   if (!t) return;
-  free(t->slots);
+  free(t->buf[0]);
+  free(t->buf[1]);
   free(t);
 }
 
+/* A generation no slot of either buffer has: the next one, or after the
+ * counter wraps around, 1 with both buffers emptied (KEEP, the buffer in
+ * use, is emptied by the caller once its strings are moved). */
+static uint32_t next_gen(hlo_intern *t, int keep) {
+  if (t->gen + 1 != 0) return t->gen + 1;
+  for (int i = 0; i < 2; i++)
+    if (i != keep) memset(t->buf[i], 0, t->cap[i] * sizeof(slot));
+  return 1;
+}
+
+void hlo_intern_set_gen(hlo_intern *t, uint32_t gen) { t->gen = gen; }
+
 void hlo_intern_reset(hlo_intern *t, arena *a) {
   t->a = a;
-  /* A table grown for a large module is given up when the last one used
-   * little of it: small modules' strings would be spread over it. */
-  if (t->mask + 1 > 8 * MIN_SLOTS && t->count * 16 < t->mask + 1) {
-    free(t->slots);
-    alloc_slots(t, MIN_SLOTS);
-    t->gen = 0;
-  }
-  if (++t->gen == 0) { /* wrapped around: old generations could match again */
-    memset(t->slots, 0, (t->mask + 1) * sizeof *t->slots);
-    t->gen = 1;
-  }
+  t->gen = next_gen(t, -1);
+  t->mask = MIN_SLOTS - 1;
   t->count = 0;
 }
 
 static void grow(hlo_intern *t) {
-  size_t n = (t->mask + 1) * 2;
-  slot *old = t->slots;
-  size_t old_n = t->mask + 1;
-  alloc_slots(t, n);
-  for (size_t i = 0; i < old_n; i++) {
-    if (old[i].gen != t->gen) continue;
-    size_t j = old[i].hash & (n - 1);
-    while (t->slots[j].gen == t->gen) j = (j + 1) & (n - 1);
-    t->slots[j] = old[i];
+  size_t old_n = t->mask + 1, n = old_n * 2;
+  int to = t->cur ^ 1;
+  if (t->cap[to] < n) {
+    free(t->buf[to]);
+    t->buf[to] = xcalloc(n, sizeof(slot));
+    t->cap[to] = n;
   }
-  free(old);
+  slot *old = t->slots, *nw = t->buf[to];
+  uint32_t gen = t->gen, ngen = next_gen(t, t->cur);
+  for (size_t i = 0; i < old_n; i++) {
+    if (old[i].gen != gen) continue;
+    size_t j = old[i].hash & (n - 1);
+    while (nw[j].gen == ngen) j = (j + 1) & (n - 1);
+    nw[j] = (slot){old[i].hash, ngen, old[i].e};
+  }
+  if (ngen == 1) memset(old, 0, t->cap[t->cur] * sizeof(slot)); /* (wrapped around) */
+  t->cur = to;
+  t->slots = nw;
+  t->mask = n - 1;
+  t->gen = ngen;
 }
 
 hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {

@@ -9,7 +9,8 @@
  * each module, whose arena then receives the strings: a reset is O(1) (the
  * slots carry the generation they were filled in), and the slots stay in
  * the cache from one module to the next instead of being allocated, zeroed
- * and grown again in every module's arena. */
+ * and grown again in every module's arena (intern.c keeps two buffers of
+ * slots for the growths). */
 #ifndef HLOIDX_INTERN_H
 #define HLOIDX_INTERN_H
 
@@ -44,6 +45,9 @@ void hlo_intern_free(hlo_intern *t);
 /* Forgets every string (they stay where they are, in their arena); new
  * ones go to A. */
 void hlo_intern_reset(hlo_intern *t, arena *a);
+/* Sets the generation counter, which a reset or a growth advances (tests:
+ * its wrap-around, where the slots are emptied). */
+void hlo_intern_set_gen(hlo_intern *t, uint32_t gen);
 /* The unique copy of S[0..len) (inserted when new). */
 const char *hlo_intern_str(hlo_intern *t, const char *s, size_t len);
 /* The same, returning the header. */

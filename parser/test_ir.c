@@ -296,10 +296,11 @@ static void test_shapes_across_modules(void) {
 /* The intern table (intern.c) across resets: within a generation one
  * pointer per string, in the arena given at the reset; after a reset the
  * old strings are gone from the table (and untouched in their arena); the
- * table grows for many strings and is given up for small ones after them. */
+ * table grows for many strings and starts small again for few after them;
+ * the generation counter wraps around. */
 static void test_intern(void) {
   enum { N = 20000 };
-  static const char *p[N];
+  static const char *p[N], *first[100];
   arena *a1 = arena_new(), *a2 = arena_new(), *a3 = arena_new();
   hlo_intern *t = hlo_intern_new(a1);
   char buf[32];
@@ -321,6 +322,32 @@ static void test_intern(void) {
     CHECK(hlo_istr_of(p[0])->opcode == -1 && hlo_istr_of(p[0])->len == 6);
   }
   CHECK(strcmp(hlo_intern_str(t, "", 0), "") == 0);
+  hlo_intern_free(t);
+  /* The generation counter wraps around: at a reset, where the strings of
+   * generation 1 (in the slots the reset module starts on) must not come
+   * back, and in a growth, which must keep the strings it moves. */
+  t = hlo_intern_new(a1);
+  for (int i = 0; i < 100; i++) {
+    snprintf(buf, sizeof buf, "x.%d", i);
+    first[i] = hlo_intern_str(t, buf, strlen(buf));
+  }
+  hlo_intern_set_gen(t, UINT32_MAX);
+  hlo_intern_reset(t, a2);
+  for (int i = 0; i < 100; i++) {
+    snprintf(buf, sizeof buf, "x.%d", i);
+    const char *s = hlo_intern_str(t, buf, strlen(buf));
+    CHECK(s != first[i] && strcmp(s, buf) == 0);
+  }
+  hlo_intern_set_gen(t, UINT32_MAX - 1);
+  hlo_intern_reset(t, a3);
+  for (int i = 0; i < 2000; i++) { /* the first growth wraps around */
+    snprintf(buf, sizeof buf, "y.%d", i);
+    p[i] = hlo_intern_str(t, buf, strlen(buf));
+  }
+  for (int i = 0; i < 2000; i++) {
+    snprintf(buf, sizeof buf, "y.%d", i);
+    CHECK(hlo_intern_str(t, buf, strlen(buf)) == p[i]);
+  }
   hlo_intern_free(t);
   arena_free(a1);
   arena_free(a2);
