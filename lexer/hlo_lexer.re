@@ -5,6 +5,8 @@
  * it. Tokens are slices of the buffer; nothing is allocated. */
 #include "hlo_token.h"
 
+#include "byte_scan.h"
+
 #include <string.h>
 
 void hlo_lexer_init(hlo_lexer *lx, const char *data, size_t len, size_t start) {
@@ -363,6 +365,8 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   t->u = 0;
   t->msg = NULL;
   for (;;) {
+    /* (JSON: long runs of bytes other than these, a block at a time) */
+    p = pc_skip_to3(p, lx->lim, '{', '}', '"');
     char c = *p;
     if (c == '\0') {
       if (p < lx->lim)
@@ -380,7 +384,7 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
         break;
       }
     } else if (c == '"') {
-      const char *q = p + 1;
+      const char *q = pc_skip_to3(p + 1, lx->lim, '"', '\\', '"');
       while (*q != '"') {
         if (*q == '\0') break;
         if (*q == '\\' && q[1] != '\0') q++;

@@ -1,7 +1,8 @@
 /* Skipping bytes up to the first of a few, in the NUL-terminated input
  * buffer: 16 bytes at a time with SSE2 where the compiler targets it (every
- * x86-64), else 8 at a time in a 64-bit word. Metadata strings and tuple
- * shape texts are long runs of bytes that only need to be stepped over. */
+ * x86-64), else 8 at a time in a 64-bit word. Metadata strings, tuple
+ * shape texts and backend_config dictionaries are long runs of bytes that
+ * only need to be stepped over. */
 #ifndef HLOIDX_BYTE_SCAN_H
 #define HLOIDX_BYTE_SCAN_H
 
