@@ -150,6 +150,19 @@ static const hlo_shape *shape_copy(arena *a, const hlo_shape *s) {
   return c;
 }
 
+/* R[0..n) moved to R[1..n], with assignments written out: a memmove (or
+ * a loop, which the compiler turns into one) is a library call that costs
+ * more than the few moves. */
+_Static_assert(PC_RECENT_SHAPES == 4, "shift_down moves 4 entries");
+static inline void shift_down(pc_recent_shape *r, int n) {
+  switch (n) {
+  case 3: r[3] = r[2]; /* fall through */
+  case 2: r[2] = r[1]; /* fall through */
+  case 1: r[1] = r[0]; /* fall through */
+  default: break;
+  }
+}
+
 /* The arrays and tuples found last (most recent first). An instruction's
  * operands often repeat its own shape, and a run of get-tuple-element
  * repeats one long tuple text. When the text at START begins with the
@@ -177,7 +190,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
     m->text = start; /* (see pc_shape_cache_find) */
     if (i) { /* most recent first */
       pc_recent_shape hit = *m;
-      memmove(&r[1], &r[0], (size_t)i * sizeof *r);
+      shift_down(r, i);
       r[0] = hit;
     }
     *end = e;
@@ -188,7 +201,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
 
 static void remember(parse_ctx *P, const pc_shape_ent *e, bool tuple) {
   pc_recent_shape *r = P->scache_recent[tuple];
-  memmove(&r[1], &r[0], (PC_RECENT_SHAPES - 1) * sizeof *r);
+  shift_down(r, PC_RECENT_SHAPES - 1);
   r[0] = (pc_recent_shape){e->text, e->len, e->gen, e->shape};
 }
 
