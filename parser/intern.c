@@ -100,6 +100,22 @@ static void grow(hlo_intern *t) {
   t->gen = ngen;
 }
 
+/* memcpy(d, s, len) for the short names interned (most under 16 bytes)
+ * without the library call: two overlapping words, else a loop. */
+static inline void copy_short(char *d, const char *s, size_t len) {
+  uint64_t a, b;
+  if (len >= 8 && len <= 16) {
+    memcpy(&a, s, 8);
+    memcpy(&b, s + len - 8, 8);
+    memcpy(d, &a, 8);
+    memcpy(d + len - 8, &b, 8);
+  } else if (len > 16) {
+    memcpy(d, s, len);
+  } else {
+    for (size_t i = 0; i < len; i++) d[i] = s[i];
+  }
+}
+
 hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
   uint32_t h = hlo_hash_inline(s, len), gen = t->gen;
   size_t i = h & t->mask;
@@ -115,7 +131,7 @@ hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
   e->opcode = -1;
   e->attr = -1;
   char *p = (char *)(e + 1);
-  memcpy(p, s, len);
+  copy_short(p, s, len);
   p[len] = '\0';
   t->slots[i] = (slot){h, gen, e};
   if (++t->count * 2 > t->mask + 1) grow(t);

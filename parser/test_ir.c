@@ -322,6 +322,11 @@ static void test_intern(void) {
     CHECK(hlo_istr_of(p[0])->opcode == -1 && hlo_istr_of(p[0])->len == 6);
   }
   CHECK(strcmp(hlo_intern_str(t, "", 0), "") == 0);
+  static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";
+  for (size_t len = 0; len < sizeof abc; len++) { /* every copy path (intern.c's copy_short) */
+    const char *s = hlo_intern_str(t, abc, len);
+    CHECK(strlen(s) == len && memcmp(s, abc, len) == 0 && hlo_istr_of(s)->len == len);
+  }
   hlo_intern_free(t);
   /* The generation counter wraps around: at a reset, where the strings of
    * generation 1 (in the slots the reset module starts on) must not come
