@@ -36,7 +36,6 @@ bool hlo_elem_type_is_unsigned_int(hlo_elem_type t) { return t >= HLO_U1 && t <=
 bool hlo_elem_type_is_integral(hlo_elem_type t) { return t >= HLO_S1 && t <= HLO_U64; }
 bool hlo_elem_type_is_float(hlo_elem_type t) { return t >= HLO_F16 && t <= HLO_F4E2M1FN; }
 bool hlo_elem_type_is_complex(hlo_elem_type t) { return t == HLO_C64 || t == HLO_C128; }
-bool hlo_elem_type_is_array(hlo_elem_type t) { return t >= HLO_PRED && t <= HLO_OPAQUE; }
 
 /* ---- opcodes ------------------------------------------------------------ */
 

@@ -76,7 +76,8 @@ bool hlo_elem_type_is_signed_int(hlo_elem_type t);   /* s1 ... s64 */
 bool hlo_elem_type_is_unsigned_int(hlo_elem_type t); /* u1 ... u64 */
 bool hlo_elem_type_is_float(hlo_elem_type t);     /* f*, bf16 (real floating point) */
 bool hlo_elem_type_is_complex(hlo_elem_type t);   /* c64, c128 */
-bool hlo_elem_type_is_array(hlo_elem_type t);     /* data types incl. token/opaque (not tuple/buffer) */
+/* data types incl. token/opaque (not tuple/buffer); inline: the verifier asks for every operand */
+static inline bool hlo_elem_type_is_array(hlo_elem_type t) { return t >= HLO_PRED && t <= HLO_OPAQUE; }
 
 /* ------------------------------------------------------------------ */
 /* Layouts (§4.3)                                                       */
