@@ -91,6 +91,12 @@ static const fast_slow_case parse_cases[] = {
     {HEAD "  n = f32[2]{0} negate(%a)\n  m = f32[2]{0} negate(%n), dimensions={0}\n  p = f32[2]{0} negate(%n)\n}\n",
      "unexpected attribute"},
     {HEAD "  n = f32[2]{0} negate(%a)\n  q = f32[] parameter(0)\n}\n", "duplicate parameter number 0"},
+    /* 'parameter(N)' and 'constant(N)' read from their bytes, and (after '@') by the lexer */
+    {HEAD "  q = f32[] parameter(@3)\n  k3 = s32[] constant(@42)\n  k4 = u64[] constant(@123456789012345678)\n"
+          "  ROOT n = f32[2]{0} negate(%a)\n}\n", NULL},
+    {HEAD "  q = f32[] parameter(@1073741825)\n}\n", "parameter number 1073741825 is too large"},
+    {HEAD "  k3 = u64[] constant(@1234567890123456789)\n  ROOT n = f32[2]{0} negate(%a)\n}\n", NULL},
+    {HEAD "  k3 = s32[] constant(@-7)\n  k4 = s32[] constant(@ 7 )\n  ROOT n = f32[2]{0} negate(%a)\n}\n", NULL},
     /* where no instruction may come, a run is rejected as its first line would be */
     {HEAD "  n = f32[2]{0} negate(%a)\n  m = f32[2]{0} negate(%n) ) p = f32[2]{0} negate(%m)\n}\n", "expected"},
     {"HloModule m\n\nENTRY e {\n  a = f32[2]{0} parameter(0)\n  b = f32[2]{0} parameter(1)\n}\n"
