@@ -327,7 +327,7 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
   }
 }
 
-char hlo_lex_peek(const hlo_lexer *lx, const char **at) {
+char hlo_lex_peek_slow(const hlo_lexer *lx, const char **at) {
   const char *p = lx->cur;
   for (;;) {
     char c = *p;

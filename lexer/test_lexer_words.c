@@ -4,7 +4,7 @@
  * identifiers. Also the tokens hlo_lex reads before running its automaton
  * (one punctuation byte, a %name, an integer): kind, slice and offset
  * after blanks, an integer's value, and the digit tokens it leaves to the
- * automaton.
+ * automaton. The next significant byte (hlo_lex_peek).
  * Run by CTest as lexer/words. */
 #include <stdbool.h>
 #include <stdint.h>
@@ -110,6 +110,27 @@ static void test_fast_tokens(void) {
   test_integers();
 }
 
+/* hlo_lex_peek: the next significant byte and its place, after blanks
+ * and comments (its inline part takes at most one space). */
+static void test_peek(void) {
+  static const struct {
+    const char *text;
+    size_t at;
+  } cases[] = {{"=", 0}, {" =", 1}, {"  =", 2}, {"\t=", 1}, {" \n =", 3}, {" /* c */ =", 9},
+               {"/* c */=", 7}, {" // c\n=", 6}, {" /", 1}, {" /x", 1}, {"", 0}, {" ", 1}};
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    hlo_lexer lx;
+    const char *at = NULL;
+    const char *text = cases[i].text;
+    hlo_lexer_init(&lx, text, strlen(text), 0);
+    char c = hlo_lex_peek(&lx, &at);
+    if (at != text + cases[i].at || c != text[cases[i].at] || lx.cur != text) {
+      fprintf(stderr, "peek '%s': got %zd, want %zu\n", text, at ? at - text : -1, cases[i].at);
+      failures++;
+    }
+  }
+}
+
 static bool is_type_name(const char *s) {
   for (int k = HLO_ELEM_INVALID + 1; k < HLO_TUPLE; k++)
     if (strcmp(s, hlo_elem_type_name((hlo_elem_type)k)) == 0) return true;
@@ -162,6 +183,7 @@ int main(void) {
   expect("root", HT_IDENT, 0, 4);
   expect("Entry", HT_IDENT, 0, 5);
   test_fast_tokens();
+  test_peek();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;
