@@ -199,20 +199,16 @@ static int rd_int_seq(rd *r, hlo_tok_kind open, hlo_tok_kind close, const char *
 /* '{' (INT (',' INT)*)? '}'. The usual "{1,0}" is read from its bytes
  * (pc_plain_int_list: the same tokens, and no integer out of range). */
 static int rd_ints(rd *r, hlo_ints *out, bool allow_neg) {
+  size_t base = r->P->ints.n;
   const char *close;
-  if (r->t.kind == HT_LBRACE && (close = pc_plain_int_list(r->t.ptr)) && (size_t)(close - r->P->data) <= r->end) {
-    size_t base = r->P->ints.n;
-    for (const char *p = r->t.ptr + 1; *p != '}';) {
-      int64_t x = 0;
-      while (*p >= '0' && *p <= '9') x = x * 10 + (*p++ - '0');
-      PC_PUSH(r->P->ints, int64_t, x);
-      p += *p == ','; /* else the '}' */
-    }
+  if (r->t.kind == HT_LBRACE && (close = pc_plain_int_list(r->t.ptr, &r->P->ints)) &&
+      (size_t)(close - r->P->data) <= r->end) {
     *out = take_ints(r->P, base);
     r->lx.cur = close;
     rd_next(r);
     return 0;
   }
+  r->P->ints.n = base; /* (what a list that is not plain pushed) */
   return rd_int_seq(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", allow_neg, out);
 }
 

@@ -263,10 +263,9 @@ static bool one_arg(hlo_lexer *lx, const hlo_token *kw, hlo_token *arg, const ch
   hlo_token t;
   /* the usual '(' digits ')' read from its bytes: the lexer's LPAREN, INT
    * (digits followed by ')', at most 18 of them) and RPAREN */
-  const char *d = lx->cur + (*lx->cur == '('), *q = d;
-  uint64_t u = 0;
-  while (*q >= '0' && *q <= '9' && q - d < 18) u = u * 10 + (uint64_t)(*q++ - '0');
-  if (d > lx->cur && q > d && *q == ')') {
+  const char *d = lx->cur + 1, *q;
+  uint64_t u;
+  if (*lx->cur == '(' && (q = pc_plain_uint(d, &u)) && *q == ')') {
     if (kw->kind == HT_KW_PARAMETER && u > (1u << 30)) return false;
     *arg = (hlo_token){.kind = HT_INT, .ptr = d, .len = (size_t)(q - d), .off = (size_t)(d - lx->base), .u = u};
     *end = q + 1;

@@ -71,19 +71,30 @@ static inline const char *pc_skip_blanks(const char *p) {
   return p;
 }
 
-/* "{1,0}", "{}": a list of plain integers (at most 18 digits each: no
- * overflow) in braces, without blanks, at P; the position after its '}',
- * or NULL. Its tokens are the lexer's LBRACE, INTs, COMMAs, RBRACE (hlo_lex
- * reads digits followed by ',' or '}' as an INT), so the fast paths may
- * step over it in one go. */
-static inline const char *pc_plain_int_list(const char *p) {
+/* 1 to 18 decimal digits at P (no overflow), their value in *U: the
+ * position after them, or NULL (no digit, or more than 18). */
+static inline const char *pc_plain_uint(const char *p, uint64_t *u) {
+  const char *d = p;
+  uint64_t v = 0;
+  while (*p >= '0' && *p <= '9' && p - d < 18) v = v * 10 + (uint64_t)(*p++ - '0');
+  if (p == d || (*p >= '0' && *p <= '9')) return NULL;
+  *u = v;
+  return p;
+}
+
+/* "{1,0}", "{}": a list of plain integers (pc_plain_uint) in braces,
+ * without blanks, at P; the position after its '}', or NULL. Each value
+ * goes to OUT (when not NULL). Its tokens are the lexer's LBRACE, INTs,
+ * COMMAs, RBRACE (hlo_lex reads digits followed by ',' or '}' as an INT),
+ * so the fast paths may step over it in one go. */
+static inline const char *pc_plain_int_list(const char *p, pc_vec *out) {
   if (*p != '{') return NULL;
   p++;
   if (*p == '}') return p + 1;
   for (;;) {
-    const char *d = p;
-    while (*p >= '0' && *p <= '9') p++;
-    if (p == d || p - d > 18) return NULL;
+    uint64_t u;
+    if (!(p = pc_plain_uint(p, &u))) return NULL;
+    if (out) PC_PUSH(*out, int64_t, (int64_t)u);
     if (*p == '}') return p + 1;
     if (*p != ',') return NULL;
     p++;

@@ -79,7 +79,7 @@ bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start) {
   hlo_token t;
   *start = NULL;
   /* the usual first unit, a list of integers ({1,0}), without the lexer */
-  const char *open = pc_skip_blanks(lx.cur), *close = pc_plain_int_list(open);
+  const char *open = pc_skip_blanks(lx.cur), *close = pc_plain_int_list(open, NULL);
   if (close && P->depth < HLO_MAX_NESTING) {
     *start = open;
     *last = (hlo_token){.kind = HT_RBRACE, .ptr = close - 1, .len = 1, .off = (size_t)(close - 1 - P->data)};
