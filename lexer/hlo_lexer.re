@@ -486,7 +486,12 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
     /*!re2c
       re2c:flags:bit-vectors = 1;
       [ \n]+      { continue; }
-      "%" id      { kind = HT_PCT_NAME; skip = 1; break; }
+      "%" [A-Za-z_] { /* the rest of the id a block at a time */
+        YYCURSOR = (const unsigned char *)pc_skip_id_tail((const char *)YYCURSOR, lx->lim);
+        kind = HT_PCT_NAME;
+        skip = 1;
+        break;
+      }
       [0-9]+ / [,})\] \n] {
         /* a plain integer (lex_dfa's only rule for digits followed by one
          * of these), of at most 18 digits: no overflow */

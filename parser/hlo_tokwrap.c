@@ -155,8 +155,7 @@ static void close_bracket(parse_ctx *P, char open) {
 static void lex_attr_name(hlo_lexer *lx, hlo_token *t) {
   const char *p = pc_skip_blanks(lx->cur), *q = p;
   if (pc_id_start(*q)) {
-    for (q++; pc_id_char(*q); q++) {
-    }
+    q = pc_skip_id_tail(q + 1, lx->lim);
     if (*q == '=') {
       *t = (hlo_token){.kind = HT_ATTR_NAME, .ptr = p, .len = (size_t)(q - p), .off = (size_t)(p - lx->base)};
       lx->cur = q + 1;

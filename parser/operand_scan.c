@@ -64,8 +64,7 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
       bool pct = *p == '%';
       const char *name = p + pct;
       if (!pc_id_start(*name)) goto give_up;
-      for (p = name + 1; pc_id_char(*p); p++) {
-      }
+      p = pc_skip_id_tail(name + 1, P->data + P->len);
       hlo_tok_kind kind = HT_PCT_NAME;
       if (!pct && !plain_name(P, name, p, &kind)) goto give_up;
       pc_tok t = {.ptr = name, .len = (uint32_t)(p - name), .kind = (uint8_t)kind, .off = (size_t)(name - pct - P->data)};

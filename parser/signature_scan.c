@@ -32,8 +32,7 @@ const hlo_shape *pc_signature_scan(parse_ctx *P, const char *open, const char **
     for (;;) {
       if (*p == '%') p++; /* '%name' ':' is a name and a colon: the grammar takes both */
       if (!pc_id_start(*p)) return NULL;
-      for (p++; pc_id_char(*p); p++) {
-      }
+      p = pc_skip_id_tail(p + 1, P->data + P->len);
       if (*p != ':' || !known_shape(P, skip_spaces(p + 1), &q)) return NULL;
       p = skip_spaces(q);
       if (*p == ')') break;
