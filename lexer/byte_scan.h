@@ -1,10 +1,11 @@
-/* Skipping bytes up to the first of a few, in the NUL-terminated input
- * buffer: 16 bytes at a time with SSE2 where the compiler targets it (every
- * x86-64), else 8 at a time in a 64-bit word. Metadata strings, tuple
- * shape texts and backend_config dictionaries are long runs of bytes that
- * only need to be stepped over. Names are runs of id bytes, skipped the
- * same way (SSE2 only: the word version's tests would cost more than the
- * byte loop). */
+/* Skipping runs of bytes in the NUL-terminated input buffer: 16 bytes at a
+ * time with SSE2 where the compiler targets it (every x86-64). Metadata
+ * strings, tuple shape texts and backend_config dictionaries are long runs
+ * of bytes that only need to be stepped over up to the first of a few
+ * (pc_skip_to3, else 8 at a time in a 64-bit word). Names, element types,
+ * dimension lists and layouts are short runs of a class of bytes, read a
+ * block at a time because a byte loop of varying length mispredicts its
+ * end (SSE2 only: the word version reads them byte by byte). */
 #ifndef HLOIDX_BYTE_SCAN_H
 #define HLOIDX_BYTE_SCAN_H
 
@@ -51,34 +52,88 @@ static inline const char *pc_skip_to3(const char *p, const char *lim, char a, ch
   return p;
 }
 
-/* A later byte of the lexer's id, [A-Za-z0-9_.\-] (lexer/hlo_lexer.re). */
-static inline int pc_id_tail_byte(unsigned char c) {
-  return (unsigned char)((c | 0x20) - 'a') < 26 || (unsigned char)(c - '0') < 10 || c == '_' || c == '.' || c == '-';
-}
-
-/* The end of the run of id bytes [A-Za-z0-9_.\-] starting at P: names are
- * read a block at a time (their bytes are most of an instruction line's
- * words), ending where a block holds another byte. LIM is the buffer's
- * final NUL: blocks stop before it and the rest is read byte by byte. */
-static inline const char *pc_skip_id_tail(const char *p, const char *lim) {
 #ifdef PC_SCAN_SSE2
-  const __m128i k20 = _mm_set1_epi8(0x20), ka = _mm_set1_epi8('a'), k25 = _mm_set1_epi8(25),
-                k0 = _mm_set1_epi8('0'), k9 = _mm_set1_epi8(9), ku = _mm_set1_epi8('_'), kd = _mm_set1_epi8('.'),
-                km = _mm_set1_epi8('-');
+/* The blocks of 16 bytes from P while one fits before LIM, each classified
+ * by IN_RUN (a byte mask: 0xff where the run goes on): where the first
+ * byte out of the run is, or where the blocks stopped. (IN_RUN is a
+ * constant wherever this is inlined, and is inlined in turn.) */
+static inline const char *pc_skip_blocks(const char *p, const char *lim, __m128i (*in_run)(__m128i)) {
   while (p + 16 <= lim) {
-    __m128i v = _mm_loadu_si128((const __m128i *)(const void *)p);
-    /* unsigned x <= n as min(x, n) == x: letters (either case) and digits */
-    __m128i l = _mm_sub_epi8(_mm_or_si128(v, k20), ka), d = _mm_sub_epi8(v, k0);
-    __m128i ok = _mm_or_si128(_mm_cmpeq_epi8(_mm_min_epu8(l, k25), l), _mm_cmpeq_epi8(_mm_min_epu8(d, k9), d));
-    ok = _mm_or_si128(ok, _mm_or_si128(_mm_cmpeq_epi8(v, ku), _mm_or_si128(_mm_cmpeq_epi8(v, kd), _mm_cmpeq_epi8(v, km))));
-    unsigned bits = ~(unsigned)_mm_movemask_epi8(ok) & 0xffffu;
+    unsigned bits = ~(unsigned)_mm_movemask_epi8(in_run(_mm_loadu_si128((const __m128i *)(const void *)p))) & 0xffffu;
     if (bits) return p + __builtin_ctz(bits);
     p += 16;
   }
+  return p;
+}
+/* Unsigned byte ranges lo..lo + n (x - lo <= n as min(x - lo, n) == x - lo). */
+static inline __m128i pc_in_range(__m128i v, char lo, char n) {
+  __m128i d = _mm_sub_epi8(v, _mm_set1_epi8(lo));
+  return _mm_cmpeq_epi8(_mm_min_epu8(d, _mm_set1_epi8(n)), d);
+}
+static inline __m128i pc_eq(__m128i v, char c) { return _mm_cmpeq_epi8(v, _mm_set1_epi8(c)); }
+static inline __m128i pc_or3(__m128i a, __m128i b, __m128i c) { return _mm_or_si128(a, _mm_or_si128(b, c)); }
+/* [A-Za-z0-9_.\-]: letters of either case are one range once 0x20 is set */
+static inline __m128i pc_id_block(__m128i v) {
+  return _mm_or_si128(pc_or3(pc_in_range(_mm_or_si128(v, _mm_set1_epi8(0x20)), 'a', 25), pc_in_range(v, '0', 9),
+                             pc_eq(v, '_')),
+                      _mm_or_si128(pc_eq(v, '.'), pc_eq(v, '-')));
+}
+static inline __m128i pc_lower_digit_block(__m128i v) { return _mm_or_si128(pc_in_range(v, 'a', 25), pc_in_range(v, '0', 9)); }
+static inline __m128i pc_dims_block(__m128i v) {
+  return _mm_or_si128(pc_or3(pc_in_range(v, '0', 9), pc_eq(v, ','), pc_eq(v, ' ')),
+                      pc_or3(pc_eq(v, '<'), pc_eq(v, '='), pc_eq(v, '?')));
+}
+/* anything but the bytes that end or break a layout's text { } / \n " NUL */
+static inline __m128i pc_layout_block(__m128i v) {
+  __m128i stop = _mm_or_si128(pc_or3(pc_eq(v, '}'), pc_eq(v, '{'), pc_eq(v, '/')),
+                              pc_or3(pc_eq(v, '\n'), pc_eq(v, '"'), pc_eq(v, '\0')));
+  return _mm_xor_si128(stop, _mm_set1_epi8(-1));
+}
+#define PC_SKIP_BLOCKS(p, lim, in_run) ((p) = pc_skip_blocks((p), (lim), (in_run)))
 #else
-  (void)lim;
+/* (the word version: the byte loops do all of it) */
+#define PC_SKIP_BLOCKS(p, lim, in_run) ((void)(lim))
 #endif
+
+/* The bytes of a run that the scans below step over, one at a time (the
+ * tail of a run, after the blocks). */
+/* a later byte of the lexer's id, [A-Za-z0-9_.\-] (lexer/hlo_lexer.re) */
+static inline int pc_id_tail_byte(unsigned char c) {
+  return (unsigned char)((c | 0x20) - 'a') < 26 || (unsigned char)(c - '0') < 10 || c == '_' || c == '.' || c == '-';
+}
+/* an array shape's element type [a-z0-9] and dimensions [0-9,<=? ] */
+static inline int pc_lower_digit_byte(unsigned char c) { return (unsigned char)(c - 'a') < 26 || (unsigned char)(c - '0') < 10; }
+static inline int pc_dims_byte(unsigned char c) {
+  return (unsigned char)(c - '0') < 10 || c == ',' || c == ' ' || c == '<' || c == '=' || c == '?';
+}
+
+/* The end of the run of id bytes starting at P: names are read a block at
+ * a time (their bytes are most of an instruction line's words), ending
+ * where a block holds another byte; a byte loop of varying length
+ * mispredicts its end. LIM is the buffer's final NUL: blocks stop before
+ * it and the rest is read byte by byte. */
+static inline const char *pc_skip_id_tail(const char *p, const char *lim) {
+  PC_SKIP_BLOCKS(p, lim, pc_id_block);
   while (pc_id_tail_byte((unsigned char)*p)) p++;
+  return p;
+}
+
+/* The same for an element type's bytes, and for a dimension list's. */
+static inline const char *pc_skip_lower_digits(const char *p, const char *lim) {
+  PC_SKIP_BLOCKS(p, lim, pc_lower_digit_block);
+  while (pc_lower_digit_byte((unsigned char)*p)) p++;
+  return p;
+}
+static inline const char *pc_skip_dims(const char *p, const char *lim) {
+  PC_SKIP_BLOCKS(p, lim, pc_dims_block);
+  while (pc_dims_byte((unsigned char)*p)) p++;
+  return p;
+}
+
+/* A position at or after P with none of { } / \n " NUL in [P, it), as
+ * pc_skip_to3 (SSE2 only: the word version returns P). */
+static inline const char *pc_skip_layout_text(const char *p, const char *lim) {
+  PC_SKIP_BLOCKS(p, lim, pc_layout_block);
   return p;
 }
 

@@ -48,7 +48,7 @@ static const char *array_end(parse_ctx *P, const char *after) {
       return (c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' ? NULL : after;
     }
     if (!((c >= '0' && c <= '9') || c == ':' || c == '}')) return after;
-    for (p++;; p++) {
+    for (p = pc_skip_layout_text(p + 1, P->data + P->len);; p++) {
       c = *p;
       if (c == '}') return p + 1;
       if (c == '{' || c == '\0' || c == '/' || c == '\n' || c == '"') return NULL;
@@ -68,11 +68,11 @@ static const char *array_end(parse_ctx *P, const char *after) {
 /* End of an array shape's text "f32[2,3]{1,0:T(8,128)}" starting at P, or
  * NULL when the text is unusual. */
 static const char *scan_array(parse_ctx *P, const char *p) {
-  const char *w = p;
-  while ((*p >= 'a' && *p <= 'z') || (*p >= '0' && *p <= '9')) p++;
+  const char *w = p, *lim = P->data + P->len;
+  /* (a block at a time: byte loops of varying length mispredict their end) */
+  p = pc_skip_lower_digits(p, lim);
   if (p == w || *p != '[') return NULL;
-  p++;
-  while ((*p >= '0' && *p <= '9') || *p == ',' || *p == ' ' || *p == '<' || *p == '=' || *p == '?') p++;
+  p = pc_skip_dims(p + 1, lim);
   if (*p != ']') return NULL;
   return array_end(P, p + 1);
 }
