@@ -328,7 +328,12 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
   h->attrs.b = h->attrs.e = (uint32_t)P->head_attrs.n;
   for (;;) {
     const char *c = pc_skip_blanks(P->lx.cur);
-    if (*c != ',') break;
+    if (*c != ',') {
+      /* the blanks (the line break and the next line's indent) are read:
+       * the callers' tests for ',' and the next token start after them */
+      P->lx.cur = c;
+      break;
+    }
     const char *save = P->lx.cur;
     HLO_YYLTYPE al;
     /* filled in place: a copy of the record would be a slow string move */
