@@ -29,7 +29,7 @@ static const char *skip_spaces(const char *p) {
 /* After the block comment "index=N" (N decimal digits, nothing else
  * between the comment's delimiters) starting at P, or P. */
 static const char *skip_index_comment(const char *p) {
-  if (strncmp(p, "/*index=", 8) != 0) return p;
+  if (*p != '/' || strncmp(p, "/*index=", 8) != 0) return p; /* (most operands: no call) */
   const char *q = p + 8, *d = q;
   while (*q >= '0' && *q <= '9') q++;
   return q > d && q[0] == '*' && q[1] == '/' ? q + 2 : p;
