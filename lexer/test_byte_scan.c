@@ -1,8 +1,8 @@
 /* Unit test of the block-at-a-time scans of lexer/byte_scan.h that the
  * name and shape fast paths use: pc_skip_id_tail (names), the shape
- * cache's pc_skip_lower_digits, pc_skip_dims and pc_skip_layout_text. For each,
- * every byte value after a run of the bytes it steps over, at every offset
- * of the first blocks; runs that reach the buffer's final NUL (no padding
+ * cache's pc_skip_lower_digits, pc_skip_dims and pc_skip_layout_text.
+ * For each, every byte value after a run of the bytes it steps over, at
+ * every offset of the first blocks; runs that reach the buffer's final NUL (no padding
  * after it: the blocks must stop before it); and %names read by hlo_lex,
  * whose "%" id rule uses pc_skip_id_tail.
  * Run by CTest as lexer/byte_scan (and, built with -DHLOIDX_NO_SIMD, on
