@@ -3,13 +3,16 @@
  * and hlo_parse_file_each (modules handed out one by one), which must agree
  * on success, on the number of modules and on the first error; so must the
  * threaded --check cut into spans at every separator line (a span never
- * accepts what the one-pass parse rejects). Every
+ * accepts what the one-pass parse rejects), and the parse that folds no
+ * tokens (hlo_parse_file_unfolded), which must build the same modules
+ * (test_same_ir.h) or report the same error. Every
  * instruction's shape is formatted (the text the analysis and the layout
  * report print), with a buffer too small and one large enough. */
 #include <stdio.h>
 
 #include "fuzz_common.h"
 #include "hlo_ir.h"
+#include "test_same_ir.h"
 
 static int count_module(hlo_module *m, void *ctx) {
   (*(int *)ctx)++;
@@ -53,6 +56,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   int rc3 = hlo_check_text_spans(text, size, 1 + (int)(size & 1), 1, &err3);
   if (rc1 != rc3) abort();
   if (rc1 != 0 && (err1.offset != err3.offset || strcmp(err1.message, err3.message) != 0)) abort();
+  hlo_parse_result u;
+  hlo_error err4;
+  int rc4 = hlo_parse_file_unfolded(text, size, &u, &err4);
+  if (rc1 != rc4) abort();
+  if (rc1 != 0 && (err1.offset != err4.offset || strcmp(err1.message, err4.message) != 0)) abort();
+  if (rc1 == 0) {
+    if (u.n_modules != r.n_modules) abort();
+    for (int i = 0; i < r.n_modules; i++)
+      if (!same_module(r.modules[i], u.modules[i])) abort();
+    hlo_parse_result_free(&u);
+  }
   if (rc1 == 0) hlo_parse_result_free(&r);
   free(text);
   return 0;

@@ -1032,17 +1032,29 @@ static int parse_all(const char *data, size_t len, size_t start, size_t stop, hl
                     stopped, &chunk_start);
 }
 
-int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {
+/* hlo_parse_file, folding tokens (UNFOLDED false: parse_all) or not. */
+static int parse_file(const char *data, size_t len, bool unfolded, hlo_parse_result *out, hlo_error *err) {
   pc_vec mods = {0};
   int stopped;
+  size_t chunk_start;
   out->n_modules = 0;
   out->modules = NULL;
-  if (parse_all(data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped)) return 1;
+  if (unfolded ? parse_with(hlo_yyparse_lac, data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped, &chunk_start)
+               : parse_all(data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped))
+    return 1;
   out->n_modules = (int)mods.n;
   out->modules = xmalloc(mods.n * sizeof *out->modules);
   if (mods.n) memcpy(out->modules, mods.p, mods.n * sizeof *out->modules);
   pc_vec_free(&mods);
   return 0;
+}
+
+int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {
+  return parse_file(data, len, false, out, err);
+}
+
+int hlo_parse_file_unfolded(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {
+  return parse_file(data, len, true, out, err);
 }
 
 int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,

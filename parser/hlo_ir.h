@@ -503,6 +503,11 @@ typedef struct hlo_parse_result {
  * skipped; a text without any module is an error. */
 int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err);
 void hlo_parse_result_free(hlo_parse_result *r);
+/* The same, read token by token as for a diagnostic: none of the tokens
+ * the token wrapper folds for speed (hlo_tokwrap.c) but a shape and an
+ * operand list seen before in the same module. Slower; the reference the
+ * tests and the fuzzer hold hlo_parse_file to (same modules, same error). */
+int hlo_parse_file_unfolded(const char *data, size_t len, hlo_parse_result *out, hlo_error *err);
 /* The same, handing each module to EACH as soon as it is verified (so a
  * large file never holds more than one module). EACH owns the module and
  * must hlo_module_free it before it returns: the module may point to the

@@ -6,9 +6,9 @@
  * with a line break where '@' stands. A '@' is put inside operand lists,
  * where a line break makes the operand scan give up, so that line is read
  * token by token and the run is cut there. Results, errors and error
- * offsets must be the same, and so must every instruction built: its
- * place in the computation, name, opcode, operands, offset, shape, ROOT
- * mark, parameter number, attributes and called computations.
+ * offsets must be the same, and so must the modules built (test_same_ir.h:
+ * every instruction's place, name, opcode, operands, offset, shape, ROOT
+ * mark, parameter number, attributes and called computations).
  * Run by CTest as parser/instr_run. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -17,35 +17,7 @@
 #include "hlo_ir.h"
 #include "test_check.h"
 #include "test_fast_slow.h"
-
-static bool same_instr(const hlo_instr *x, const hlo_instr *y) {
-  if (strcmp(x->name, y->name) != 0 || strcmp(x->opcode_text, y->opcode_text) != 0 || x->op != y->op ||
-      x->offset != y->offset || x->index != y->index || x->is_root != y->is_root ||
-      x->root_marked != y->root_marked || x->parameter_number != y->parameter_number ||
-      x->n_operands != y->n_operands || x->n_attrs != y->n_attrs || x->n_called != y->n_called ||
-      !hlo_shape_equal(x->shape, y->shape) || x->has_tuple_index != y->has_tuple_index ||
-      x->tuple_index != y->tuple_index || x->has_dimensions != y->has_dimensions)
-    return false;
-  for (int i = 0; i < x->n_operands; i++)
-    if (strcmp(x->operands[i]->name, y->operands[i]->name) != 0) return false;
-  for (int i = 0; i < x->n_attrs; i++)
-    if (strcmp(x->attrs[i].name, y->attrs[i].name) != 0) return false;
-  for (int i = 0; i < x->n_called; i++)
-    if (strcmp(x->called[i]->name, y->called[i]->name) != 0) return false;
-  return true;
-}
-
-static bool same_modules(const hlo_module *a, const hlo_module *b) {
-  if (a->n_computations != b->n_computations) return false;
-  for (int c = 0; c < a->n_computations; c++) {
-    const hlo_computation *ca = a->computations[c], *cb = b->computations[c];
-    if (strcmp(ca->name, cb->name) != 0 || ca->n_instrs != cb->n_instrs || strcmp(ca->root->name, cb->root->name))
-      return false;
-    for (int i = 0; i < ca->n_instrs; i++)
-      if (!same_instr(ca->instrs[i], cb->instrs[i])) return false;
-  }
-  return true;
-}
+#include "test_same_ir.h"
 
 /* The parameters form a run of their own (their shapes are new, so the
  * first line of each shape is read token by token). */
@@ -116,12 +88,12 @@ static void long_computation(void) {
     n += (size_t)snprintf(t + n, cap - n, "  %sn%d = f32[2]{0} negate(%s%%n%d)\n", i == LINES - 1 ? "ROOT " : "", i,
                           i % 300 == 0 ? "@" : "", i - 1);
   snprintf(t + n, cap - n, "}\n");
-  check_fast_slow(t, NULL, same_modules);
+  check_fast_slow(t, NULL, same_module);
   free(t);
 }
 
 int main(void) {
   long_computation();
   return run_scanner_test("instr_run", 0, NULL, parse_cases, sizeof parse_cases / sizeof parse_cases[0],
-                          same_modules);
+                          same_module);
 }

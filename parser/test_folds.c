@@ -1,0 +1,131 @@
+/* Unit test of the folded tokens (hlo_tokwrap.c) against the parse that
+ * folds none (hlo_parse_file_unfolded): attributes read whole by attr_fold
+ * (backend_config=, frontend_attributes=, next to those that fold and
+ * those that do not, blanks and comments around them), in and after runs
+ * of instruction lines, and computation headers (names, signatures, the
+ * body's '{', ENTRY, trailers). Each text is parsed both ways: the
+ * results, the errors and their offsets must be the same, and so must the
+ * modules built (test_same_ir.h); a valid text must be taken by the folded
+ * parse on its own, without the token-by-token re-parse of a failure.
+ * Run by CTest as parser/folds. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hlo_ir.h"
+#include "test_check.h"
+#include "test_same_ir.h"
+
+typedef struct {
+  const char *text;
+  const char *error; /* the expected error message's start, or NULL when TEXT is valid */
+} fold_case;
+
+#define MOD "HloModule m\n\n"
+#define ADD "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\n"
+#define ENTRY_HEAD "ENTRY e {\n  a = f32[2]{0} parameter(0)\n  b = f32[2]{0} parameter(1)\n"
+#define TEXT(lines) MOD ADD ENTRY_HEAD lines "}\n"
+
+static const fold_case cases[] = {
+    /* backend_config: a raw dictionary (braces and quotes nested), a string, empty */
+    {TEXT("  n = f32[2]{0} negate(a), backend_config={\"x\":{\"y\":[1,2]},\"s\":\"}{\\\"\"}\n"
+          "  ROOT m = f32[2]{0} negate(n), backend_config=\"cfg\", metadata={op_name=\"m\"}\n"),
+     NULL},
+    {TEXT("  n = f32[2]{0} negate(a), backend_config={}\n  m = f32[2]{0} negate(n), backend_config={ }\n"
+          "  ROOT r = f32[2]{0} add(n, m), backend_config=''\n"),
+     NULL},
+    /* after attributes that fold and before others, and after ROOT */
+    {TEXT("  n = f32[2]{0} negate(a), metadata={op_name=\"n\"}, backend_config={\"k\":1}, sharding={replicated}\n"
+          "  ROOT m = f32[2]{0} negate(n), sharding={replicated}, backend_config={\"k\":2}\n"),
+     NULL},
+    /* blanks, line breaks and comments around the value */
+    {TEXT("  n = f32[2]{0} negate(a), backend_config=\n    {\"k\":1} /* c */, metadata={op_name=\"n\"}\n"
+          "  ROOT m = f32[2]{0} negate(n), backend_config= /* c */ \"s\"\n"),
+     NULL},
+    /* frontend_attributes: empty, one item, several, a trailing comma, raw values */
+    {TEXT("  n = f32[2]{0} negate(a), frontend_attributes={}\n"
+          "  m = f32[2]{0} negate(n), frontend_attributes={a=\"1\"}\n"
+          "  p = f32[2]{0} negate(m), frontend_attributes={a=\"1\",b=\"2\", c=\"3\",}\n"
+          "  ROOT r = f32[2]{0} add(n, p), frontend_attributes={k={\"x\":[1]}, l=\"}\"}, metadata={op_name=\"r\"}\n"),
+     NULL},
+    {TEXT("  n = f32[2]{0} negate(a), frontend_attributes={\n    a=\"1\", /* c */ b={}\n  }\n"
+          "  ROOT m = f32[2]{0} negate(n), frontend_attributes={a=\"x\"}, backend_config={}\n"),
+     NULL},
+    /* the module's own attributes are not folded, but come first */
+    {"HloModule m, frontend_attributes={a=\"1\"}, backend_config={\"k\":1}\n\n" ADD ENTRY_HEAD
+     "  ROOT n = f32[2]{0} negate(a), frontend_attributes={a=\"1\"}\n}\n",
+     NULL},
+    /* computation headers: signatures, none, ENTRY, comments and line breaks, trailers */
+    {MOD "%add (x: f32[], y: f32[]) -> f32[] {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+         "  ROOT s = f32[] add(x, y)\n}\n\n%add2 (x: f32[], y: f32[]) -> f32[] {\n  x = f32[] parameter(0)\n"
+         "  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\n"
+         "ENTRY %e (a: f32[2]) -> f32[2] {\n  a = f32[2]{0} parameter(0)\n  ROOT n = f32[2]{0} negate(a)\n}\n",
+     NULL},
+    {MOD ADD "add2 /* c */ (x: f32[], y: f32[]) -> f32[]\n{\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
+             "  ROOT s = f32[] add(x, y)\n}, execution_thread=\"host\"\nadd3\n{\n  x = f32[] parameter(0)\n"
+             "  ROOT s = f32[] negate(x)\n}, execution_thread=\"main\"\n" ENTRY_HEAD
+             "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     NULL},
+    {MOD ADD "c (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}\nd () -> f32[] {\n  ROOT k = f32[] constant(1)\n}\n"
+             "e (x: f32[], t: (f32[], s32[])) -> (f32[], s32[]) {\n  t = (f32[], s32[]) parameter(1)\n"
+             "  x = f32[] parameter(0)\n  g = s32[] get-tuple-element(t), index=1\n  ROOT u = (f32[], s32[]) tuple(x, g)\n}\n"
+             "ENTRY f {\n  ROOT k = f32[] constant(2)\n}\n",
+     NULL},
+    /* without a HloModule line; stack-frame tables before the computations */
+    {ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n", NULL},
+    {MOD "FileNames\n1 \"a.py\"\nFunctionNames\n1 \"f\"\nFileLocations\n1 {file_name_id=1 function_name_id=1 line=2}\n"
+         "StackFrames\n1 {file_location_id=1 parent_frame_id=0}\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     NULL},
+    /* errors */
+    {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config={\"k\":1\n"), "'{' is not closed"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config=12\n"), "expected"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config={}, backend_config=\"x\"\n"), "attribute 'backend_config' is given twice"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), frontend_attributes={a=1}\n"), "expected"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), frontend_attributes={,}\n"), "expected"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), frontend_attributes={a=\"1\" b=\"2\"}\n"), "expected"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), frontend_attributes={a =\"1\"}\n"), "expected"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), frontend_attributes={a=\"1\"\n"), "'{' is not closed"},
+    {MOD "ENTRY c (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}\nENTRY d (x: f32[]) -> f32[] {\n"
+         "  ROOT x = f32[] parameter(0)\n}\n",
+     "a second ENTRY computation"},
+    {MOD ADD "add (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}\n", "computation 'add' is already defined"},
+    /* (a '{' after the result's ']' and before '}' is its layout) */
+    {MOD ADD "c (x: f32[]) -> f32[] {\n}\n", "expected '{'"},
+    {MOD ADD "c (x: f32[2]) -> f32[2]{0} {\n}\n", "expected 'name =' or 'ROOT' in computation body"},
+    {MOD ADD "c (x: f32[]) -> f32[] (\n  ROOT x = f32[] parameter(0)\n}\n", "expected"},
+    {MOD ADD "c {\n  ROOT x = f32[] parameter(0)\n}\nc2 (x: f32[]) -> f32[]\n", "expected"},
+};
+
+static void check_case(const fold_case *c) {
+  int before = failures;
+  size_t len = strlen(c->text);
+  hlo_parse_result rf = {0}, ru = {0};
+  hlo_error ef, eu;
+  unsigned long retries = hlo_parse_retries();
+  int cf = hlo_parse_file(c->text, len, &rf, &ef);
+  if (!c->error) CHECK(cf == 0 && hlo_parse_retries() == retries); /* taken without the re-parse */
+  int cu = hlo_parse_file_unfolded(c->text, len, &ru, &eu);
+  CHECK(cf == cu);
+  if (cf == 0 && cu == 0) {
+    CHECK(c->error == NULL && rf.n_modules == ru.n_modules);
+    for (int i = 0; i < rf.n_modules && i < ru.n_modules; i++) CHECK(same_module(rf.modules[i], ru.modules[i]));
+  } else {
+    CHECK(strcmp(ef.message, eu.message) == 0 && ef.offset == eu.offset);
+    if (c->error) CHECK(strncmp(ef.message, c->error, strlen(c->error)) == 0);
+  }
+  if (failures > before)
+    fprintf(stderr, "  in case:\n%s  folded: %d %s\n  unfolded: %d %s\n", c->text, cf, cf ? ef.message : "", cu,
+            cu ? eu.message : "");
+  if (cf == 0) hlo_parse_result_free(&rf);
+  if (cu == 0) hlo_parse_result_free(&ru);
+}
+
+int main(void) {
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) check_case(&cases[i]);
+  if (failures) {
+    fprintf(stderr, "%d check(s) failed\n", failures);
+    return 1;
+  }
+  printf("folds: %zu cases passed\n", sizeof cases / sizeof cases[0]);
+  return 0;
+}
