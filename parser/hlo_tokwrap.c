@@ -165,10 +165,35 @@ static void lex_attr_name(hlo_lexer *lx, hlo_token *t) {
   hlo_lex(lx, t);
 }
 
+/* After backend_config= or a key of frontend_attributes: what the
+ * grammar's backend_value takes, a raw dictionary or a string, read as
+ * hlo_yylex reads it there (raw_next). */
+static bool raw_value(hlo_lexer *lx, hlo_token *t) {
+  if (!hlo_lex_raw_dict(lx, t)) hlo_lex(lx, t);
+  return t->kind == HT_RAW_DICT || t->kind == HT_STRING;
+}
+
+/* After frontend_attributes=: what the grammar's fa_value takes, '{',
+ * items 'key=' raw_value separated by ',' (one may end them), '}'. The '{'
+ * in *OPEN, the '}' in *CLOSE. */
+static bool fa_value(hlo_lexer *lx, hlo_token *open, hlo_token *close) {
+  hlo_lex(lx, open);
+  if (open->kind != HT_LBRACE) return false;
+  hlo_lex(lx, close);
+  while (close->kind != HT_RBRACE) {
+    if (close->kind != HT_ATTR_NAME || !raw_value(lx, close)) return false;
+    hlo_lex(lx, close);
+    if (close->kind == HT_COMMA) hlo_lex(lx, close);
+    else if (close->kind != HT_RBRACE) return false;
+  }
+  return true;
+}
+
 /* The ',' in TP was read directly inside a computation body, where it can
  * only separate an instruction's attributes. When 'name=value' follows and
  * is the usual metadata value (metadata_scan.c), the usual sharding
- * (sharding_scan.c) or a raw value (value_scan.c), all of it becomes one
+ * (sharding_scan.c), a raw value (value_scan.c), or what backend_config=
+ * or frontend_attributes= take (raw_value, fa_value), all of it becomes one
  * COMMA_ATTR token: the name in *O, the value's extent in *L; when it is a
  * computation attribute with a name, one COMMA_COMP token (the computation
  * name's extent in *L). TP stays the ','. Returns 0 (and moves nothing)
@@ -190,6 +215,16 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
     } else if (cls == PC_A_GENERIC) {
       hlo_token last;
       if (pc_value_scan(P, &last, &start)) {
+        end = last.ptr + last.len;
+        last_kind = last.kind;
+      }
+    } else if (cls == PC_A_BACKEND || cls == PC_A_FRONTEND) {
+      hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
+      hlo_token first, last;
+      if (cls == PC_A_BACKEND ? raw_value(&lx, &first) : fa_value(&lx, &first, &last)) {
+        if (cls == PC_A_BACKEND) last = first;
+        P->lx.cur = lx.cur;
+        start = P->data + first.off;
         end = last.ptr + last.len;
         last_kind = last.kind;
       }
