@@ -96,7 +96,7 @@ static pc_range head_attrs(pc_headv h, pc_range attrs) { return (pc_range){h.att
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
 %token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'" INSTR_HEAD "instruction"
 %token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature" COMMA_COMP "', computation attribute'"
-%token <pc_tok> INSTR_RUN "instructions"
+%token <pc_tok> INSTR_RUN "instructions" COMP_HEAD "computation header"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -202,7 +202,12 @@ computations
 computation
   : entry_opt comp_name signature_opt   { CHECK(pc_comp_begin(P, $1.ptr ? &$1 : NULL, &$2, $3)); }
     LBRACE instr_list RBRACE comp_trailer { CHECK(pc_comp_end(P, @8)); }
+  | entry_opt COMP_HEAD                 { CHECK(pc_comp_begin(P, $1.ptr ? &$1 : NULL, &$2, $2.shape)); }
+    instr_list RBRACE comp_trailer      { CHECK(pc_comp_end(P, @6)); }
   ;
+/* (COMP_HEAD: 'name signature {' in one token, comp_head_fold in
+ * hlo_tokwrap.c; the signature's result shape in its shape, NULL when
+ * there is none.) */
 
 entry_opt
   : %empty                              { memset(&$$, 0, sizeof $$); }
@@ -732,6 +737,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_INSTR_RUN: return "'name ='";  /* stands for instructions */
   case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
   case YYSYMBOL_SIGNATURE: return "'('"; /* stands for '(' parameters ')' '->' shape */
+  case YYSYMBOL_COMP_HEAD: return "name"; /* stands for name signature '{' */
   default: return yysymbol_name(k);
   }
 }

@@ -12,7 +12,8 @@
  *   - folded tokens, one token for what the grammar would read as several:
  *     SHAPE_TOK (a shape the shape cache knows) and OPERAND_LIST, also in
  *     the diagnostic re-parse (from its own module's shapes only); and,
- *     never there, SIGNATURE, ST_ENTRIES (the entries of a FileLocations
+ *     never there, SIGNATURE, COMP_HEAD (a computation's name, signature
+ *     and '{': comp_head_fold), ST_ENTRIES (the entries of a FileLocations
  *     or StackFrames table), COMMA_ATTR and COMMA_COMP (', name=value'
  *     inside a computation body: attr_fold), and INSTR_HEAD ('name = shape
  *     opcode(operands)', 'name = shape parameter(N)' or 'constant(scalar)',
@@ -478,6 +479,33 @@ static int instr_run(parse_ctx *P, const pc_tok *o, HLO_YYLTYPE *l, hlo_token *t
   return INSTR_RUN;
 }
 
+/* The name in *O (TP) was just read outside any bracket, where a name
+ * that is not the module's or an attribute's value can only start a
+ * computation, and AT is the next byte, '(' or '{'. When the usual
+ * signature (signature_scan.c) or none comes before the '{' of the body,
+ * all of it becomes one COMP_HEAD token: the name in *O, the signature's
+ * result shape in O->shape (NULL: none); TP becomes the '{', whose bracket
+ * it opens. Returns 0 (and moves nothing) otherwise. */
+static int comp_head_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l, hlo_token *tp, const char *at) {
+  const hlo_shape *sig = NULL;
+  if (*at == '(') {
+    const char *end;
+    if (!(sig = pc_signature_scan(P, at, &end))) return 0;
+    hlo_lexer lx = PC_LEXER_AT(P, end);
+    if (hlo_lex_peek(&lx, &at) != '{') return 0;
+  }
+  hlo_lex_skip_to(&P->lx, at + 1);
+  tp->kind = HT_LBRACE;
+  tp->ptr = at;
+  tp->len = 1;
+  tp->off = (size_t)(at - P->data);
+  if (open_bracket(P, tp, BK_BODY) < 0) return HLO_YYerror; /* (not at depth 0) */
+  o->shape = sig;
+  l->last = tp->off + 1;
+  P->prev_kind = HT_LBRACE;
+  return COMP_HEAD;
+}
+
 int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   /* the new token goes where the one before the last was */
   hlo_token *tp = P->before_last;
@@ -690,7 +718,13 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   }
   if (pc_name_like(tp->kind)) {
     const char *at;
-    if (hlo_lex_peek(&P->lx, &at) == '=') {
+    char next = hlo_lex_peek(&P->lx, &at);
+    if ((next == '(' || next == '{') && !P->token_by_token && P->depth == 0 && prev != HT_ATTR_NAME &&
+        prev != HT_KW_HLOMODULE) {
+      int tok = comp_head_fold(P, o, l, tp, at);
+      if (tok) return tok;
+    }
+    if (next == '=') {
       hlo_lex_skip_to(&P->lx, at + 1);
       l->last = (size_t)(at + 1 - P->data);
       P->prev_kind = HT_EQ;
