@@ -61,8 +61,11 @@ static bool same_module(const hlo_module *a, const hlo_module *b) {
   if (!same_str(a->name, b->name) || a->offset != b->offset || a->n_computations != b->n_computations ||
       !same_str(a->entry->name, b->entry->name) || !same_attrs(a->attrs, a->n_attrs, b->attrs, b->n_attrs) ||
       a->has_entry_layout != b->has_entry_layout || a->is_scheduled != b->is_scheduled ||
-      a->replica_count != b->replica_count || a->num_partitions != b->num_partitions)
+      a->replica_count != b->replica_count || a->num_partitions != b->num_partitions ||
+      a->n_entry_params != b->n_entry_params || !same_opt_shape(a->entry_result, b->entry_result))
     return false;
+  for (int i = 0; i < a->n_entry_params; i++)
+    if (!hlo_shape_equal(a->entry_params[i], b->entry_params[i])) return false;
   for (int c = 0; c < a->n_computations; c++)
     if (!same_computation(a->computations[c], b->computations[c])) return false;
   return true;
