@@ -97,6 +97,7 @@ static pc_range head_attrs(pc_headv h, pc_range attrs) { return (pc_range){h.att
 %token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'" INSTR_HEAD "instruction"
 %token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature" COMMA_COMP "', computation attribute'"
 %token <pc_tok> INSTR_RUN "instructions" COMP_HEAD "computation header"
+%token <pc_tok> HDR_ATTR "', module attribute'" HDR_LAYOUT "', entry_computation_layout'"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -140,7 +141,17 @@ module_name
 header_attrs
   : %empty
   | header_attrs COMMA header_attr
+  | header_attrs HDR_ATTR               { CHECK(pc_attr_push(P, &$2, @2, 0, NULL, NULL, NULL)); }
+  | header_attrs HDR_LAYOUT
+      { pc_range r = {$2.ops.b, $2.ops.e - 1}; /* the parameters; the result after them */
+        const hlo_shape *result = PC_AT(P->shapes, const hlo_shape *, r.e);
+        pc_tok name = $2;
+        name.is = NULL; /* (not interned yet: the range was there) */
+        CHECK(pc_attr_push(P, &name, @2, (int)(r.e - r.b), pc_shapes_take(P, r), result, NULL)); }
   ;
+/* (HDR_ATTR: ', name=value' in one token, header_attr_fold in
+ * hlo_tokwrap.c, its location the value's; HDR_LAYOUT the same for
+ * entry_computation_layout, its shapes on P->shapes.) */
 
 header_attr
   : A_HDR_LAYOUT hdr_layout_value
@@ -738,6 +749,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
   case YYSYMBOL_SIGNATURE: return "'('"; /* stands for '(' parameters ')' '->' shape */
   case YYSYMBOL_COMP_HEAD: return "name"; /* stands for name signature '{' */
+  case YYSYMBOL_HDR_ATTR: case YYSYMBOL_HDR_LAYOUT: return "','"; /* stands for ',' name '=' value */
   default: return yysymbol_name(k);
   }
 }

@@ -13,7 +13,8 @@
  *     SHAPE_TOK (a shape the shape cache knows) and OPERAND_LIST, also in
  *     the diagnostic re-parse (from its own module's shapes only); and,
  *     never there, SIGNATURE, COMP_HEAD (a computation's name, signature
- *     and '{': comp_head_fold), ST_ENTRIES (the entries of a FileLocations
+ *     and '{': comp_head_fold), HDR_ATTR and HDR_LAYOUT (', name=value'
+ *     in the module's header: header_attr_fold), ST_ENTRIES (the entries of a FileLocations
  *     or StackFrames table), COMMA_ATTR and COMMA_COMP (', name=value'
  *     inside a computation body: attr_fold), and INSTR_HEAD ('name = shape
  *     opcode(operands)', 'name = shape parameter(N)' or 'constant(scalar)',
@@ -251,6 +252,59 @@ static int attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
       l->first = (size_t)(start - P->data);
       l->last = (size_t)(end - P->data);
       P->prev_kind = last_kind;
+      return tok;
+    }
+  }
+  P->lx.cur = save;
+  return 0;
+}
+
+/* The ',' in TP was read outside any bracket before the module's first
+ * computation, where it can only separate the module's attributes. When
+ * 'name=value' follows, with a value the grammar's header_attr takes
+ * (one unit, pc_unit_scan, after a plain attribute; what
+ * frontend_attributes= and backend_config= take), all of it becomes one
+ * HDR_ATTR token: the name in *O, the value's extent in *L; for the usual
+ * entry_computation_layout (pc_program_shape_scan), one HDR_LAYOUT token,
+ * its shapes on P->shapes (their range in O->ops: the parameters', then
+ * the result's). TP stays the ','. Returns 0 (and moves nothing)
+ * otherwise. */
+static int header_attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
+  const char *save = P->lx.cur;
+  hlo_token name, first, last;
+  lex_attr_name(&P->lx, &name);
+  if (name.kind == HT_ATTR_NAME) {
+    hlo_istr *is = pc_word(P, name.ptr, name.len);
+    int cls = pc_attr_class(pc_attr_id(is)), tok = HDR_ATTR;
+    const char *open, *end = NULL;
+    bool ok = false;
+    hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
+    if (cls == PC_A_GENERIC) {
+      ok = pc_unit_scan(P, &first, &last);
+      lx.cur = P->lx.cur;
+    } else if (cls == PC_A_FRONTEND) {
+      ok = fa_value(&lx, &first, &last);
+    } else if (cls == PC_A_BACKEND) {
+      ok = raw_value(&lx, &first);
+      last = first;
+    } else if (cls == PC_A_HDR_LAYOUT && hlo_lex_peek(&lx, &open) == '{' &&
+               pc_program_shape_scan(P, open, &end, &o->ops)) {
+      ok = true;
+      first = (hlo_token){.kind = HT_LBRACE, .off = (size_t)(open - P->data)};
+      last = (hlo_token){.kind = HT_RBRACE, .ptr = end - 1, .len = 1};
+      lx.cur = end;
+      tok = HDR_LAYOUT;
+    }
+    if (ok) {
+      P->lx.cur = lx.cur;
+      o->ptr = name.ptr;
+      o->len = (uint32_t)name.len;
+      o->off = name.off;
+      o->kind = HT_ATTR_NAME;
+      if (tok == HDR_ATTR) o->is = is;
+      l->first = first.off;
+      l->last = (size_t)(last.ptr + last.len - P->data);
+      P->prev_kind = last.kind;
       return tok;
     }
   }
@@ -689,6 +743,9 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   case HT_COMMA:
     if (!P->token_by_token && P->fa_depth == 0 && top_ctx(P) == BK_BODY) {
       int tok = attr_fold(P, o, l);
+      if (tok) return tok;
+    } else if (!P->token_by_token && P->depth == 0 && P->comps.n == 0 && P->cstack.n == 0) {
+      int tok = header_attr_fold(P, o, l);
       if (tok) return tok;
     }
     return COMMA;

@@ -484,6 +484,12 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
  * signature_scan.c): returns its result shape, with the end of the
  * signature in *END. Otherwise returns NULL. */
 const hlo_shape *pc_signature_scan(parse_ctx *P, const char *open, const char **end);
+/* Reads the entry_computation_layout={...} value whose '{' is at OPEN when
+ * it has the usual form (see signature_scan.c): pushes the parameter
+ * shapes, then the result shape, on P->shapes, and returns true with
+ * their range and the end of the value (past '}'). Otherwise pushes
+ * nothing. */
+bool pc_program_shape_scan(parse_ctx *P, const char *open, const char **end, pc_range *shapes);
 
 /* ---- generic attribute values (value_scan.c) -------------------------- */
 
@@ -492,6 +498,11 @@ const hlo_shape *pc_signature_scan(parse_ctx *P, const char *open, const char **
  * returns true with its first byte and its last token. Otherwise moves
  * nothing. */
 bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start);
+/* Reads one unit of a value at the lexer's position (a module attribute's
+ * gv_unit) when it is an integer, a float, a string, true, false, or a
+ * '{' or '[' group the grammar would accept: moves the lexer past it and
+ * returns true with its first and last tokens. Otherwise moves nothing. */
+bool pc_unit_scan(parse_ctx *P, hlo_token *first, hlo_token *last);
 /* Right after the number of a FileLocations or StackFrames entry at the top
  * level: reads the entry's {...} as the grammar's st_braces would, and the
  * entries after it up to the first that does not have that form. Returns

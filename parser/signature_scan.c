@@ -12,7 +12,10 @@
  * puts its shapes in the cache. The wrapper asks for it only for a '('
  * after a name outside any bracket, where only a signature may start; a
  * misplaced one is a syntax error that the token-by-token re-parse
- * reports. */
+ * reports.
+ *
+ * The module's entry_computation_layout={(shapes) -> shape} is read the
+ * same way (pc_program_shape_scan), for the token wrapper's HDR_LAYOUT. */
 #include "parse_ctx.h"
 
 static const char *skip_spaces(const char *p) {
@@ -43,4 +46,35 @@ const hlo_shape *pc_signature_scan(parse_ctx *P, const char *open, const char **
   p = skip_spaces(p + 1);
   if (p[0] != '-' || p[1] != '>') return NULL;
   return known_shape(P, skip_spaces(p + 2), end);
+}
+
+/* entry_computation_layout={(f32[2]{0}, s32[]) -> f32[2]{0}}: shapes the
+ * cache knows, commas, blanks (a comment makes it give up). */
+bool pc_program_shape_scan(parse_ctx *P, const char *open, const char **end, pc_range *shapes) {
+  size_t base = P->shapes.n;
+  const char *p = pc_skip_blanks(open + 1), *q;
+  const hlo_shape *s;
+  if (*p != '(') return false;
+  p = pc_skip_blanks(p + 1);
+  if (*p != ')') {
+    for (;;) {
+      if (!(s = known_shape(P, p, &q))) goto give_up;
+      pc_push_shape(P, s, NULL);
+      p = pc_skip_blanks(q);
+      if (*p == ')') break;
+      if (*p != ',') goto give_up;
+      p = pc_skip_blanks(p + 1);
+    }
+  }
+  p = pc_skip_blanks(p + 1);
+  if (p[0] != '-' || p[1] != '>' || !(s = known_shape(P, pc_skip_blanks(p + 2), &q))) goto give_up;
+  p = pc_skip_blanks(q);
+  if (*p != '}') goto give_up;
+  pc_push_shape(P, s, NULL);
+  *shapes = (pc_range){(uint32_t)base, (uint32_t)P->shapes.n};
+  *end = p + 1;
+  return true;
+give_up:
+  P->shapes.n = base;
+  return false;
 }

@@ -2,8 +2,9 @@
  * folds none (hlo_parse_file_unfolded): attributes read whole by attr_fold
  * (backend_config=, frontend_attributes=, next to those that fold and
  * those that do not, blanks and comments around them), in and after runs
- * of instruction lines, and computation headers (names, signatures, the
- * body's '{', ENTRY, trailers). Each text is parsed both ways: the
+ * of instruction lines, computation headers (names, signatures, the
+ * body's '{', ENTRY, trailers), and the module's attributes (one unit,
+ * entry_computation_layout, with its shapes known or not). Each text is parsed both ways: the
  * results, the errors and their offsets must be the same, and so must the
  * modules built (test_same_ir.h); a valid text must be taken by the folded
  * parse on its own, without the token-by-token re-parse of a failure.
@@ -25,6 +26,10 @@ typedef struct {
 #define ADD "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\n"
 #define ENTRY_HEAD "ENTRY e {\n  a = f32[2]{0} parameter(0)\n  b = f32[2]{0} parameter(1)\n"
 #define TEXT(lines) MOD ADD ENTRY_HEAD lines "}\n"
+/* an entry computation for the layout (f32[2]{0}, (f32[], s32[2]{0}))->f32[2]{0} */
+#define ENTRY_TUPLE                                                                                  \
+  "ENTRY e {\n  a = f32[2]{0} parameter(0)\n  t = (f32[], s32[2]{0}) parameter(1)\n"                  \
+  "  ROOT n = f32[2]{0} negate(a)\n}\n"
 
 static const fold_case cases[] = {
     /* backend_config: a raw dictionary (braces and quotes nested), a string, empty */
@@ -76,7 +81,46 @@ static const fold_case cases[] = {
     {MOD "FileNames\n1 \"a.py\"\nFunctionNames\n1 \"f\"\nFileLocations\n1 {file_name_id=1 function_name_id=1 line=2}\n"
          "StackFrames\n1 {file_location_id=1 parent_frame_id=0}\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
      NULL},
+    /* the module's attributes: each kind that folds, in a first module
+     * (its shapes not known yet) and in a second one (known) */
+    {"HloModule m, is_scheduled=true, entry_computation_layout={(f32[2]{0}, (f32[], s32[2]{0}))->f32[2]{0}}, "
+     "input_output_alias={ {0}: (0, {}, may-alias) }, num_partitions=3, allow_spmd_sharding_propagation_to_output={true,false}, "
+     "frontend_attributes={fp=\"1\",x={\"k\":[]}}, backend_config={\"a\":1}, x_string=\"s\", x_float=0.5, x_list=[1,2]\n\n"
+     ADD ENTRY_TUPLE "\n// -----\n\n"
+     "HloModule m2, is_scheduled=true, entry_computation_layout={(f32[2]{0}, (f32[], s32[2]{0}))->f32[2]{0}}, "
+     "input_output_alias={ {0}: (0, {}, may-alias) }, frontend_attributes={fp=\"1\"}, backend_config=\"c\"\n\n"
+     ADD ENTRY_TUPLE,
+     NULL},
+    /* blanks, line breaks and comments; no parameters; values that do not fold (a name, a shape) */
+    {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n\n// -----\n\n"
+     "HloModule m2 , entry_computation_layout=\n {( f32[2]{0} ,\n f32[2]{0} ) -> f32[2]{0} }, "
+     "entry_computation_layout={()->f32[2]{0}}, a=b, s=f32[2]{0}, c={/* c */}, d=/* c */ 1\n\n"
+     ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     "module attribute 'entry_computation_layout' is given twice"},
+    {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n\n// -----\n\n"
+     "HloModule m2 , entry_computation_layout=\n {( f32[2]{0} ,\n f32[2]{0} ) -> f32[2]{0} }, "
+     "a=b, s=f32[2]{0}, c={/* c */}, d=/* c */ 1\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     NULL},
+    {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n\n// -----\n\n"
+     "HloModule m2, entry_computation_layout={(f32[2]{0}, /* c */ f32[2]{0})->f32[2]{0}}, e={()->f32[2]{0}}\n\n"
+     ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     NULL},
+    /* a trailer after the first computation (still open until then) */
+    {MOD "add (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}, execution_thread=\"host\"\n" ENTRY_HEAD
+         "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     NULL},
     /* errors */
+    {"HloModule m, a=1 2\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n", "expected"},
+    {"HloModule m, a=\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n", "expected"},
+    {"HloModule m, a={1}, a=2\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     "module attribute 'a' is given twice"},
+    {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n\n// -----\n\n"
+     "HloModule m2, entry_computation_layout={(f32[2]{0})->f32[2]{0}\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     "expected"},
+    {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n\n// -----\n\n"
+     "HloModule m2, entry_computation_layout={(f32[2]{0}) f32[2]{0}}\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     "expected"},
+    {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}, a={1}\n", "unexpected attribute 'a' after computation"},
     {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config={\"k\":1\n"), "'{' is not closed"},
     {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config=12\n"), "expected"},
     {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config={}, backend_config=\"x\"\n"), "attribute 'backend_config' is given twice"},

@@ -18,7 +18,9 @@
  * diagnostics are those of the grammar).
  *
  * The entries of the FileLocations and StackFrames tables (§3.3), '1
- * {file_name_id=1 ...}', are such groups too (pc_stack_entries_scan). */
+ * {file_name_id=1 ...}', are such groups too (pc_stack_entries_scan), and
+ * so are most values of the module's attributes, whose grammar takes one
+ * unit (pc_unit_scan). */
 #include "parse_ctx.h"
 
 enum { VS_MAX_DEPTH = 64 };
@@ -102,6 +104,25 @@ bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start) {
     if (opener && (P->depth >= HLO_MAX_NESTING || !group_rest(P, &lx, t.ptr[0], &t))) return false;
     *last = t;
   }
+}
+
+bool pc_unit_scan(parse_ctx *P, hlo_token *first, hlo_token *last) {
+  hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
+  hlo_lex(&lx, first);
+  *last = *first;
+  switch (first->kind) {
+  case HT_INT: case HT_FLOAT: case HT_STRING: case HT_KW_TRUE: case HT_KW_FALSE:
+    break;
+  /* (not '(' nor a name or an element type: the token wrapper may read a
+   * shape, a signature or a computation's head there) */
+  case HT_LBRACE: case HT_LBRACKET:
+    if (P->depth >= HLO_MAX_NESTING || !group_rest(P, &lx, first->ptr[0], last)) return false;
+    break;
+  default:
+    return false;
+  }
+  P->lx.cur = lx.cur;
+  return true;
 }
 
 bool pc_stack_entries_scan(parse_ctx *P, const char **end) {
