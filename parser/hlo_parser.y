@@ -98,6 +98,7 @@ static pc_range head_attrs(pc_headv h, pc_range attrs) { return (pc_range){h.att
 %token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature" COMMA_COMP "', computation attribute'"
 %token <pc_tok> INSTR_RUN "instructions" COMP_HEAD "computation header"
 %token <pc_tok> HDR_ATTR "', module attribute'" HDR_LAYOUT "', entry_computation_layout'"
+%token <pc_tok> RUN_END "instructions and '}'"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -212,13 +213,21 @@ computations
 
 computation
   : entry_opt comp_name signature_opt   { CHECK(pc_comp_begin(P, $1.ptr ? &$1 : NULL, &$2, $3)); }
-    LBRACE instr_list RBRACE comp_trailer { CHECK(pc_comp_end(P, @8)); }
+    LBRACE body_end comp_trailer        { CHECK(pc_comp_end(P, @7)); }
   | entry_opt COMP_HEAD                 { CHECK(pc_comp_begin(P, $1.ptr ? &$1 : NULL, &$2, $2.shape)); }
-    instr_list RBRACE comp_trailer      { CHECK(pc_comp_end(P, @6)); }
+    body_end comp_trailer               { CHECK(pc_comp_end(P, @5)); }
   ;
 /* (COMP_HEAD: 'name signature {' in one token, comp_head_fold in
  * hlo_tokwrap.c; the signature's result shape in its shape, NULL when
  * there is none.) */
+
+/* The instructions of a computation and its '}'. RUN_END: an INSTR_RUN
+ * whose last line is followed by the '}' (instr_run in hlo_tokwrap.c). */
+body_end
+  : instr_list RBRACE
+  | RUN_END                             { CHECK(pc_run_build(P)); }
+  | instr_list RUN_END                  { CHECK(pc_run_build(P)); }
+  ;
 
 entry_opt
   : %empty                              { memset(&$$, 0, sizeof $$); }
@@ -746,6 +755,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_COMMA_COMP: return "','"; /* stands for ',' name '=' computation name */
   case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(...) */
   case YYSYMBOL_INSTR_RUN: return "'name ='";  /* stands for instructions */
+  case YYSYMBOL_RUN_END: return "'name ='";    /* stands for instructions and '}' */
   case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
   case YYSYMBOL_SIGNATURE: return "'('"; /* stands for '(' parameters ')' '->' shape */
   case YYSYMBOL_COMP_HEAD: return "name"; /* stands for name signature '{' */

@@ -19,7 +19,8 @@
  *     inside a computation body: attr_fold), and INSTR_HEAD ('name = shape
  *     opcode(operands)', 'name = shape parameter(N)' or 'constant(scalar)',
  *     and the attributes after it that attr_fold takes: head_fold), and
- *     INSTR_RUN (a run of such instructions, built here: instr_run).
+ *     INSTR_RUN (a run of such instructions, built here: instr_run; RUN_END
+ *     when the computation's '}' ends it).
  * It also limits the bracket nesting depth (HLO_MAX_NESTING). */
 #include <stdio.h>
 #include <stdlib.h>
@@ -467,7 +468,9 @@ static bool comma_next(parse_ctx *P) {
  * of their INSTR_HEAD tokens, right after the reductions still due before
  * it (the previous instruction's). A line with ',' after what head_fold
  * took ends the run: it becomes the next token, an INSTR_HEAD (its parts
- * in P->head; parse_ctx.stash). Any other line that does not fold is read
+ * in P->head; parse_ctx.stash). The '}' that ends a top-level
+ * computation ends the run too, and RUN_END stands for both (the grammar's
+ * body_end). Any other line that does not fold is read
  * again from its start, as it would have been after an INSTR_HEAD. Where
  * the grammar could not take an instruction, it rejects INSTR_RUN as it
  * would INSTR_HEAD (the diagnostic re-parse, which never folds, reports
@@ -494,6 +497,14 @@ static int instr_run(parse_ctx *P, const pc_tok *o, HLO_YYLTYPE *l, hlo_token *t
     hlo_token t;
     const char *at;
     hlo_lex(&P->lx, &t);
+    if (t.kind == HT_RBRACE && P->depth == 1 && top_ctx(P) == BK_BODY) { /* the computation's end */
+      P->run.n--;
+      close_bracket(P, '{');
+      P->prev_kind = HT_RBRACE;
+      *tp = t;
+      l->last = t.off + 1;
+      return RUN_END;
+    }
     if (t.kind == HT_KW_ROOT) {
       tok_set(&ln->root, &t);
       hlo_lex(&P->lx, &t);

@@ -2,7 +2,7 @@
  * folds none (hlo_parse_file_unfolded): attributes read whole by attr_fold
  * (backend_config=, frontend_attributes=, next to those that fold and
  * those that do not, blanks and comments around them), in and after runs
- * of instruction lines, computation headers (names, signatures, the
+ * of instruction lines, runs that end a computation, computation headers (names, signatures, the
  * body's '{', ENTRY, trailers), and the module's attributes (one unit,
  * entry_computation_layout, with its shapes known or not). Each text is parsed both ways: the
  * results, the errors and their offsets must be the same, and so must the
@@ -105,6 +105,17 @@ static const fold_case cases[] = {
      "HloModule m2, entry_computation_layout={(f32[2]{0}, /* c */ f32[2]{0})->f32[2]{0}}, e={()->f32[2]{0}}\n\n"
      ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
      NULL},
+    /* the '}' after a run (RUN_END), after one line of it, after a line that does not fold */
+    {MOD ADD "c (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}\nd {\n  x = f32[] parameter(0)\n"
+             "  ROOT n = f32[] negate(x), metadata={op_name=\"n\"} /* c */\n}\n" ENTRY_HEAD
+             "  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} add(n, b)\n} /* end */ , execution_thread=\"host\"\n",
+     NULL},
+    {TEXT("  n = f32[2]{0} negate(a)\n  ROOT m = f32[] reduce(n, f32[] constant(0)), dimensions={0}, to_apply={\n"
+          "    x = f32[] parameter(0)\n    y = f32[] parameter(1)\n    ROOT s = f32[] add(x, y)\n  }\n"),
+     NULL},
+    {TEXT("  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n}\n"), "expected"},
+    {MOD ADD ENTRY_HEAD "  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n", "'{' is not closed"},
+    {MOD ADD ENTRY_HEAD "  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n)\n", "expected"},
     /* a trailer after the first computation (still open until then) */
     {MOD "add (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}, execution_thread=\"host\"\n" ENTRY_HEAD
          "  ROOT n = f32[2]{0} negate(a)\n}\n",
