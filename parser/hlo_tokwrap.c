@@ -17,7 +17,7 @@
  *     in the module's header: header_attr_fold), ST_ENTRIES (the entries of a FileLocations
  *     or StackFrames table), COMMA_ATTR and COMMA_COMP (', name=value'
  *     inside a computation body: attr_fold), and INSTR_HEAD ('name = shape
- *     opcode(operands)', 'name = shape parameter(N)' or 'constant(scalar)',
+ *     opcode(operands)', 'name = shape parameter(N)' or 'constant(literal)',
  *     and the attributes after it that attr_fold takes: head_fold), and
  *     INSTR_RUN (a run of such instructions, built here: instr_run; RUN_END
  *     when the computation's '}' ends it).
@@ -346,10 +346,52 @@ static void tok_set(pc_tok *o, const hlo_token *t) {
   o->u = t->u;
 }
 
-/* After 'parameter' or 'constant' (KW, read from LX): '(' one token ')'
- * where the grammar's rhs rules take it without an error: a parameter
- * number in range, or a scalar literal. Its end in *END. */
-static bool one_arg(hlo_lexer *lx, const hlo_token *kw, hlo_token *arg, const char **end) {
+static bool scalar_kind(hlo_tok_kind k) {
+  return k == HT_INT || k == HT_FLOAT || k == HT_KW_INF || k == HT_NEG_INF || k == HT_KW_TRUE || k == HT_KW_FALSE;
+}
+
+/* A literal as the grammar's lit takes it, read from LX inside
+ * 'constant(' (at P->depth + 1): a scalar, '{...}', or '{' or '(' around
+ * literals separated by ','. Its last token in *T. Gives up (false) on
+ * anything else, past 64 brackets, and at a '(' the token wrapper would
+ * read as a tuple shape the shape cache knows. */
+static bool lit_scan(parse_ctx *P, hlo_lexer *lx, hlo_token *t) {
+  enum { MAX = 64 };
+  hlo_tok_kind close[MAX];
+  int n = 0;
+  for (;;) {
+    hlo_lex(lx, t); /* a literal */
+    hlo_tok_kind k = t->kind;
+    if (k == HT_LBRACE || k == HT_LPAREN) {
+      const char *e;
+      if (n == MAX || P->depth + 2 + n >= HLO_MAX_NESTING) return false;
+      if (k == HT_LPAREN && pc_shape_cache_find(P, t->ptr, true, &e)) return false;
+      close[n++] = k == HT_LBRACE ? HT_RBRACE : HT_RPAREN;
+      hlo_lexer save = *lx;
+      hlo_lex(lx, t);
+      if (k == HT_LBRACE && t->kind == HT_DOTS) hlo_lex(lx, t);
+      else if (t->kind != close[n - 1]) { /* a list: its first literal next */
+        *lx = save;
+        continue;
+      }
+      if (t->kind != close[--n]) return false;
+    } else if (!scalar_kind(k)) {
+      return false;
+    }
+    for (;;) { /* after a literal: the end, a ',' and the next one, or a closer */
+      if (n == 0) return true;
+      hlo_lex(lx, t);
+      if (t->kind == HT_COMMA) break;
+      if (t->kind != close[--n]) return false;
+    }
+  }
+}
+
+/* After 'parameter' or 'constant' (KW, read from LX): '(' what the
+ * grammar's rhs rules take there without an error: a parameter number in
+ * range, or a literal (lit_scan). Its extent in *ARG (one token for a
+ * parameter number or a scalar), the end of the ')' in *END. */
+static bool one_arg(parse_ctx *P, hlo_lexer *lx, const hlo_token *kw, hlo_token *arg, const char **end) {
   hlo_token t;
   /* the usual '(' digits ')' read from its bytes: the lexer's LPAREN, INT
    * (digits followed by ')', at most 18 of them) and RPAREN */
@@ -363,12 +405,15 @@ static bool one_arg(hlo_lexer *lx, const hlo_token *kw, hlo_token *arg, const ch
   }
   hlo_lex(lx, &t);
   if (t.kind != HT_LPAREN) return false;
+  hlo_lexer at = *lx;
   hlo_lex(lx, arg);
   if (kw->kind == HT_KW_PARAMETER) {
     if (arg->kind != HT_INT || arg->neg || arg->u > (1u << 30)) return false;
-  } else if (arg->kind != HT_INT && arg->kind != HT_FLOAT && arg->kind != HT_KW_INF && arg->kind != HT_NEG_INF &&
-             arg->kind != HT_KW_TRUE && arg->kind != HT_KW_FALSE) {
-    return false;
+  } else if (!scalar_kind(arg->kind)) {
+    /* an array or tuple literal: its whole text */
+    *lx = at;
+    if (!lit_scan(P, lx, &t)) return false;
+    arg->len = (size_t)(t.ptr + t.len - arg->ptr);
   }
   hlo_lex(lx, &t);
   if (t.kind != HT_RPAREN) return false;
@@ -379,7 +424,7 @@ static bool one_arg(hlo_lexer *lx, const hlo_token *kw, hlo_token *arg, const ch
 /* 'name =' was just read (the name in *O, TP) directly inside a top-level
  * computation body, where it can only start an instruction. When the shape
  * cache knows the shape that follows and an opcode with an operand list of
- * the usual form (operand_scan.c), 'parameter(N)' or 'constant(scalar)'
+ * the usual form (operand_scan.c), 'parameter(N)' or 'constant(literal)'
  * comes next, all of it becomes one INSTR_HEAD token: the name in *O, the
  * rest in *H, TP the ')'. The attributes after it that attr_fold takes,
  * up to the first it does not, join the token (H->attrs, a range of
@@ -407,7 +452,7 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
     if (hlo_lex_peek(&lx, &open) != '(') return 0;
     if (!pc_operand_scan(P, open, &end, &h->ops)) return 0;
   } else if (t.kind == HT_KW_PARAMETER || t.kind == HT_KW_CONSTANT) {
-    if (!one_arg(&lx, &t, &arg, &end)) return 0;
+    if (!one_arg(P, &lx, &t, &arg, &end)) return 0;
     tok_set(&h->arg, &arg);
   } else {
     return 0;

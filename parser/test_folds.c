@@ -2,7 +2,8 @@
  * folds none (hlo_parse_file_unfolded): attributes read whole by attr_fold
  * (backend_config=, frontend_attributes=, next to those that fold and
  * those that do not, blanks and comments around them), in and after runs
- * of instruction lines, runs that end a computation, computation headers (names, signatures, the
+ * of instruction lines, runs that end a computation, constants with array
+ * and tuple literals, computation headers (names, signatures, the
  * body's '{', ENTRY, trailers), and the module's attributes (one unit,
  * entry_computation_layout, with its shapes known or not). Each text is parsed both ways: the
  * results, the errors and their offsets must be the same, and so must the
@@ -26,6 +27,8 @@ typedef struct {
 #define ADD "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\n"
 #define ENTRY_HEAD "ENTRY e {\n  a = f32[2]{0} parameter(0)\n  b = f32[2]{0} parameter(1)\n"
 #define TEXT(lines) MOD ADD ENTRY_HEAD lines "}\n"
+/* a module whose root is the constant SHAPE constant(LIT) */
+#define CONSTANT(shape, lit) TEXT("  ROOT k = " shape " constant(" lit ")\n")
 /* an entry computation for the layout (f32[2]{0}, (f32[], s32[2]{0}))->f32[2]{0} */
 #define ENTRY_TUPLE                                                                                  \
   "ENTRY e {\n  a = f32[2]{0} parameter(0)\n  t = (f32[], s32[2]{0}) parameter(1)\n"                  \
@@ -116,6 +119,26 @@ static const fold_case cases[] = {
     {TEXT("  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n}\n"), "expected"},
     {MOD ADD ENTRY_HEAD "  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n", "'{' is not closed"},
     {MOD ADD ENTRY_HEAD "  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n)\n", "expected"},
+    /* constants: array and tuple literals fold with their line */
+    {TEXT("  k1 = s32[2]{0} constant({516, 0})\n  k2 = f32[2,2]{1,0} constant({ {1, 2}, {3, 4} })\n"
+          "  k3 = bf16[3]{0} constant({...})\n  k4 = (s32[], f32[2]{0}) constant((1, {2, 3}))\n"
+          "  k5 = f32[0]{0} constant({})\n  k6 = pred[2]{0} constant({true, false}), metadata={op_name=\"k\"}\n"
+          "  k7 = f32[4]{0} constant({inf, -inf, nan, -0.5e3})\n  k8 = () constant(())\n"
+          "  k9 = f32[2]{0} constant( /* c */ {1,\n 2} )\n  ROOT n = f32[2]{0} negate(a)\n"),
+     NULL},
+    /* a tuple literal whose text is that of a tuple shape read before is
+     * read as that shape, and rejected (both ways) */
+    {TEXT("  t = (()) parameter(2)\n  k = (()) constant((()))\n  ROOT n = f32[2]{0} negate(a)\n"), "expected"},
+    {CONSTANT("s32[2]{0}", "{1, 2"), "expected"},
+    {CONSTANT("s32[2]{0}", "{1,,2}"), "expected"},
+    {CONSTANT("s32[2]{0}", "{1 2}"), "expected"},
+    {CONSTANT("s32[2]{0}", "{1, 2},"), "expected"},
+    {CONSTANT("s32[2]{0}", "{1, 2,}"), "expected"},
+    {CONSTANT("(s32[], s32[])", "(1, 2,)"), "expected"},
+    {CONSTANT("s32[2]{0}", "{... 1}"), "expected"},
+    {CONSTANT("s32[2]{0}", "{x, 2}"), "expected"},
+    {CONSTANT("s32[3]{0}", "{1, 2}"), "literal has 2 elements"},
+    {CONSTANT("s32[]", "{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{1}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}"), "expected an integer"}, /* past lit_scan's 64 */
     /* a trailer after the first computation (still open until then) */
     {MOD "add (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}, execution_thread=\"host\"\n" ENTRY_HEAD
          "  ROOT n = f32[2]{0} negate(a)\n}\n",

@@ -25,6 +25,12 @@ static bool same_opt_shape(const hlo_shape *a, const hlo_shape *b) {
   return a == b || (a && b && hlo_shape_equal(a, b));
 }
 
+static bool same_literal(const hlo_literal *a, const hlo_literal *b) {
+  if (!a || !b) return a == b;
+  return a->len == b->len && memcmp(a->text, b->text, a->len) == 0 && a->elided == b->elided &&
+         a->is_scalar == b->is_scalar && a->n_elements == b->n_elements;
+}
+
 static bool same_instr(const hlo_instr *x, const hlo_instr *y) {
   if (!same_str(x->name, y->name) || !same_str(x->opcode_text, y->opcode_text) || x->op != y->op ||
       x->async_wrapped != y->async_wrapped || x->offset != y->offset || x->index != y->index ||
@@ -35,7 +41,7 @@ static bool same_instr(const hlo_instr *x, const hlo_instr *y) {
       x->has_tuple_index != y->has_tuple_index || x->tuple_index != y->tuple_index ||
       x->has_dimensions != y->has_dimensions || x->fusion_kind != y->fusion_kind ||
       !same_str(x->custom_call_target, y->custom_call_target) ||
-      !same_str(x->async_execution_thread, y->async_execution_thread) || (x->literal == NULL) != (y->literal == NULL))
+      !same_str(x->async_execution_thread, y->async_execution_thread) || !same_literal(x->literal, y->literal))
     return false;
   for (int i = 0; i < x->n_operands; i++)
     if (!same_str(x->operands[i]->name, y->operands[i]->name)) return false;
