@@ -730,7 +730,7 @@ pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name, const pc_head *h) {
   else
     in = pc_rhs_op(P, &h->opcode, h->ops);
   if (!in) return r;
-  in->name = hlo_istr_str(hlo_intern_get(P->in, name->ptr, name->len));
+  in->name = hlo_istr_str(h->name);
   in->offset = name->off;
   in->shape = h->shape;
   for (size_t i = h->attrs.b; i < h->attrs.e; i++) {

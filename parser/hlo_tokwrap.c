@@ -437,9 +437,12 @@ static bool one_arg(parse_ctx *P, hlo_lexer *lx, const hlo_token *kw, hlo_token 
  * instructions on the bench input) */
 __attribute__((always_inline))
 #endif
-static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head *h) {
+static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head *h, const hlo_token *name) {
   hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
   hlo_token t, arg;
+  /* the name is interned once the rest is read: its table slot comes into
+   * the cache meanwhile */
+  uint32_t name_hash = hlo_intern_prefetch(P->in, name->ptr, name->len);
   /* a shape the cache knows (its text starts with '(' or an element type;
    * after a comment the fold is not tried) */
   const char *end, *open, *at = pc_skip_blanks(lx.cur);
@@ -458,6 +461,7 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
     return 0;
   }
   h->shape = s;
+  h->name = hlo_intern_get_hashed(P->in, name->ptr, name->len, name_hash);
   tok_set(&h->opcode, &t);
   end_at_closer(P, l, tp, end, HT_RPAREN);
   /* the attributes that attr_fold takes, each directly after the last */
@@ -558,7 +562,7 @@ static int instr_run(parse_ctx *P, const pc_tok *o, HLO_YYLTYPE *l, hlo_token *t
       hlo_lex_skip_to(&P->lx, at + 1);
       HLO_YYLTYPE l2 = {t.off, 0};
       hlo_token *tp2 = &tps[cur ^ 1];
-      if (head_fold(P, &l2, tp2, &ln->head)) {
+      if (head_fold(P, &l2, tp2, &ln->head, &t)) {
         tok_set(&ln->name, &t);
         if (!comma_next(P)) {
           l->last = l2.last;
@@ -843,7 +847,8 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       P->prev_kind = HT_EQ;
       if (!P->token_by_token && P->depth == 1 && top_ctx(P) == BK_BODY) {
         P->head_attrs.n = 0;
-        int tok = head_fold(P, l, tp, &P->head);
+        hlo_token name = *tp;
+        int tok = head_fold(P, l, tp, &P->head, &name);
         if (tok && prev != HT_KW_ROOT && !comma_next(P)) return instr_run(P, o, l, tp);
         if (tok) return tok;
       }

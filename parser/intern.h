@@ -52,6 +52,14 @@ void hlo_intern_set_gen(hlo_intern *t, uint32_t gen);
 const char *hlo_intern_str(hlo_intern *t, const char *s, size_t len);
 /* The same, returning the header. */
 hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len);
+/* The hash of S[0..len) for hlo_intern_get_hashed, after asking the
+ * processor to load the table slot where the string's lookup will start:
+ * the slots are rarely in the cache, and a lookup a few hundred
+ * instructions later finds it there. */
+uint32_t hlo_intern_prefetch(hlo_intern *t, const char *s, size_t len);
+/* hlo_intern_get with the hash from hlo_intern_prefetch (the table may
+ * have changed in between). */
+hlo_istr *hlo_intern_get_hashed(hlo_intern *t, const char *s, size_t len, uint32_t h);
 /* Header of an interned string, and back. */
 static inline hlo_istr *hlo_istr_of(const char *interned) { return (hlo_istr *)(uintptr_t)interned - 1; }
 static inline const char *hlo_istr_str(const hlo_istr *h) { return (const char *)(h + 1); }

@@ -239,10 +239,11 @@ typedef struct pc_declcheck {
  * parameter(N)' or 'name = shape constant(scalar)' read as one token
  * (INSTR_HEAD): the parts besides the name. */
 typedef struct pc_head {
+  hlo_istr *name;         /* the instruction's name */
   const hlo_shape *shape; /* the declared shape (from the shape cache) */
   pc_tok opcode;          /* an IDENT, or the keyword 'parameter' or 'constant' */
   pc_range ops;           /* IDENT: on parse_ctx.operands (pc_operand_scan) */
-  pc_tok arg;             /* parameter: the number; constant: the literal's one token */
+  pc_tok arg;             /* parameter: the number; constant: the literal's text */
   pc_range attrs;         /* on parse_ctx.head_attrs: the attributes folded into the token after these */
 } pc_head;
 
