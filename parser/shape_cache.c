@@ -153,14 +153,9 @@ static const hlo_shape *shape_copy(arena *a, const hlo_shape *s) {
 /* R[0..n) moved to R[1..n], with assignments written out: a memmove (or
  * a loop, which the compiler turns into one) is a library call that costs
  * more than the few moves. */
-_Static_assert(PC_RECENT_SHAPES == 4, "shift_down moves 4 entries");
+_Static_assert(PC_RECENT_SHAPES == 2, "shift_down moves 2 entries");
 static inline void shift_down(pc_recent_shape *r, int n) {
-  switch (n) {
-  case 3: r[3] = r[2]; /* fall through */
-  case 2: r[2] = r[1]; /* fall through */
-  case 1: r[1] = r[0]; /* fall through */
-  default: break;
-  }
+  if (n == 1) r[1] = r[0];
 }
 
 /* The arrays and tuples found last (most recent first). An instruction's
