@@ -2,8 +2,8 @@
  * folds none (hlo_parse_file_unfolded): attributes read whole by attr_fold
  * (backend_config=, frontend_attributes=, next to those that fold and
  * those that do not, blanks and comments around them), in and after runs
- * of instruction lines, runs that end a computation, constants with array
- * and tuple literals, computation headers (names, signatures, the
+ * of instruction lines, runs that end a computation, shardings, constants
+ * with array and tuple literals, computation headers (names, signatures, the
  * body's '{', ENTRY, trailers), and the module's attributes (one unit,
  * entry_computation_layout, with its shapes known or not). Each text is parsed both ways: the
  * results, the errors and their offsets must be the same, and so must the
@@ -119,6 +119,16 @@ static const fold_case cases[] = {
     {TEXT("  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n}\n"), "expected"},
     {MOD ADD ENTRY_HEAD "  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n", "'{' is not closed"},
     {MOD ADD ENTRY_HEAD "  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n)\n", "expected"},
+    /* shardings: device lists and iotas, shard_as, tuples */
+    {TEXT("  n = f32[2]{0} negate(a), sharding={devices=[2]<=[2]}\n"
+          "  t = (f32[2]{0}, f32[2]{0}) tuple(a, b), sharding={{maximal device=0}, {replicated}}, metadata={op_name=\"t\"}\n"
+          "  m = f32[2]{0} negate(n), sharding={devices=[2,1]<=[2]T(1,0) last_tile_dim_replicate}\n"
+          "  p = f32[2]{0} negate(m), sharding={devices=[1,2]0,1 last_tile_dims={manual}}\n"
+          "  ROOT r = f32[2]{0} add(n, p), sharding={ {}, {shard_as 1} }\n"),
+     NULL},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), sharding={devices=[2]}\n"), "expected"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), sharding={{replicated},}\n"), "expected"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), sharding={devices=[2]<=[2]T}\n"), "expected"},
     /* constants: array and tuple literals fold with their line */
     {TEXT("  k1 = s32[2]{0} constant({516, 0})\n  k2 = f32[2,2]{1,0} constant({ {1, 2}, {3, 4} })\n"
           "  k3 = bf16[3]{0} constant({...})\n  k4 = (s32[], f32[2]{0}) constant((1, {2, 3}))\n"
