@@ -98,7 +98,7 @@ static pc_range head_attrs(pc_headv h, pc_range attrs) { return (pc_range){h.att
 %token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature" COMMA_COMP "', computation attribute'"
 %token <pc_tok> INSTR_RUN "instructions" COMP_HEAD "computation header"
 %token <pc_tok> HDR_ATTR "', module attribute'" HDR_LAYOUT "', entry_computation_layout'"
-%token <pc_tok> RUN_END "instructions and '}'"
+%token <pc_tok> RUN_END "instructions and '}'" ST_STRINGS "file or function names"
 
 %type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
 %type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
@@ -192,9 +192,12 @@ st_section
   | KW_STACKFRAMES st_braces
   ;
 
+/* ST_STRINGS: 'INT STRING' entries in one token (st_strings_fold in
+ * hlo_tokwrap.c). */
 st_strings
   : %empty
   | st_strings INT STRING
+  | st_strings ST_STRINGS
   ;
 
 /* ST_ENTRIES: 'INT { ... }' entries in one token (pc_stack_entries_scan). */
@@ -757,6 +760,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_INSTR_RUN: return "'name ='";  /* stands for instructions */
   case YYSYMBOL_RUN_END: return "'name ='";    /* stands for instructions and '}' */
   case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
+  case YYSYMBOL_ST_STRINGS: return "integer"; /* stands for INT STRING ... */
   case YYSYMBOL_SIGNATURE: return "'('"; /* stands for '(' parameters ')' '->' shape */
   case YYSYMBOL_COMP_HEAD: return "name"; /* stands for name signature '{' */
   case YYSYMBOL_HDR_ATTR: case YYSYMBOL_HDR_LAYOUT: return "','"; /* stands for ',' name '=' value */

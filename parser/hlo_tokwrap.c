@@ -14,8 +14,8 @@
  *     the diagnostic re-parse (from its own module's shapes only); and,
  *     never there, SIGNATURE, COMP_HEAD (a computation's name, signature
  *     and '{': comp_head_fold), HDR_ATTR and HDR_LAYOUT (', name=value'
- *     in the module's header: header_attr_fold), ST_ENTRIES (the entries of a FileLocations
- *     or StackFrames table), COMMA_ATTR and COMMA_COMP (', name=value'
+ *     in the module's header: header_attr_fold), ST_ENTRIES and ST_STRINGS
+ *     (the entries of a stack-frame table), COMMA_ATTR and COMMA_COMP (', name=value'
  *     inside a computation body: attr_fold), and INSTR_HEAD ('name = shape
  *     opcode(operands)', 'name = shape parameter(N)' or 'constant(literal)',
  *     and the attributes after it that attr_fold takes: head_fold), and
@@ -311,6 +311,29 @@ static int header_attr_fold(parse_ctx *P, pc_tok *o, HLO_YYLTYPE *l) {
   }
   P->lx.cur = save;
   return 0;
+}
+
+/* The number of the first entry of a FileNames or FunctionNames table
+ * (TP) was just read: the entries, 'INT STRING' pairs, up to the first
+ * that is not one, become one ST_STRINGS token (TP its last string).
+ * Returns false (and moves nothing) when not even the first is a pair. */
+static bool st_strings_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp) {
+  hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
+  hlo_token t, last;
+  hlo_lex(&lx, &last);
+  if (last.kind != HT_STRING) return false;
+  for (;;) {
+    P->lx.cur = lx.cur;
+    hlo_lex(&lx, &t);
+    if (t.kind != HT_INT) break;
+    hlo_lex(&lx, &t);
+    if (t.kind != HT_STRING) break;
+    last = t;
+  }
+  *tp = last;
+  l->last = last.off + last.len;
+  P->prev_kind = HT_STRING;
+  return true;
 }
 
 /* A folded token ends with the closing bracket (KIND) before END: the lexer
@@ -817,6 +840,8 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
       end_at_closer(P, l, tp, end, HT_RBRACE);
       return ST_ENTRIES;
     }
+    if (!P->token_by_token && (prev == HT_KW_FILENAMES || prev == HT_KW_FUNCTIONNAMES) && st_strings_fold(P, l, tp))
+      return ST_STRINGS;
     break;
   }
   case HT_COLON:

@@ -3,12 +3,13 @@
  * (backend_config=, frontend_attributes=, next to those that fold and
  * those that do not, blanks and comments around them), in and after runs
  * of instruction lines, runs that end a computation, shardings, constants
- * with array and tuple literals, computation headers (names, signatures, the
- * body's '{', ENTRY, trailers), and the module's attributes (one unit,
- * entry_computation_layout, with its shapes known or not). Each text is parsed both ways: the
- * results, the errors and their offsets must be the same, and so must the
- * modules built (test_same_ir.h); a valid text must be taken by the folded
- * parse on its own, without the token-by-token re-parse of a failure.
+ * with array and tuple literals, computation headers (names, signatures,
+ * the body's '{', ENTRY, trailers), stack-frame tables, and the module's
+ * attributes (one unit, entry_computation_layout, with its shapes known or
+ * not). Each text is parsed both ways: the results, the errors and their
+ * offsets must be the same, and so must the modules built
+ * (test_same_ir.h); a valid text must be taken by the folded parse on its
+ * own, without the token-by-token re-parse of a failure.
  * Run by CTest as parser/folds. */
 #include <stdio.h>
 #include <stdlib.h>
@@ -153,6 +154,14 @@ static const fold_case cases[] = {
     {MOD "add (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}, execution_thread=\"host\"\n" ENTRY_HEAD
          "  ROOT n = f32[2]{0} negate(a)\n}\n",
      NULL},
+    /* stack-frame tables: several names, none, escapes; errors */
+    {MOD "FileNames\n1 \"a.py\"\n2 \"b \\\"c\\\".py\"\n-3 'd'\nFunctionNames\nFileLocations\n"
+         "1 {file_name_id=1 function_name_id=1 line=2}\nStackFrames\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     NULL},
+    {MOD "FileNames\n1 \"a.py\"\n2\nFunctionNames\n1 \"f\"\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     "expected"},
+    {MOD "FileNames\n1 \"a.py\" \"b.py\"\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n", "expected"},
+    {MOD "FunctionNames\n1 \"f\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n", "unterminated"},
     /* errors */
     {"HloModule m, a=1 2\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n", "expected"},
     {"HloModule m, a=\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n", "expected"},
