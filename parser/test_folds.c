@@ -28,6 +28,11 @@ typedef struct {
 #define ADD "add {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n  ROOT s = f32[] add(x, y)\n}\n\n"
 #define ENTRY_HEAD "ENTRY e {\n  a = f32[2]{0} parameter(0)\n  b = f32[2]{0} parameter(1)\n"
 #define TEXT(lines) MOD ADD ENTRY_HEAD lines "}\n"
+/* 70 '{' and 70 '}' */
+#define B10 "{{{{{{{{{{"
+#define E10 "}}}}}}}}}}"
+#define B70 B10 B10 B10 B10 B10 B10 B10
+#define E70 E10 E10 E10 E10 E10 E10 E10
 /* a module whose root is the constant SHAPE constant(LIT) */
 #define CONSTANT(shape, lit) TEXT("  ROOT k = " shape " constant(" lit ")\n")
 /* an entry computation for the layout (f32[2]{0}, (f32[], s32[2]{0}))->f32[2]{0} */
@@ -75,21 +80,26 @@ static const fold_case cases[] = {
              "  ROOT s = f32[] negate(x)\n}, execution_thread=\"main\"\n" ENTRY_HEAD
              "  ROOT n = f32[2]{0} negate(a)\n}\n",
      NULL},
-    {MOD ADD "c (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}\nd () -> f32[] {\n  ROOT k = f32[] constant(1)\n}\n"
+    {MOD ADD "c (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}\nd () -> f32[] {\n"
+             "  ROOT k = f32[] constant(1)\n}\n"
              "e (x: f32[], t: (f32[], s32[])) -> (f32[], s32[]) {\n  t = (f32[], s32[]) parameter(1)\n"
-             "  x = f32[] parameter(0)\n  g = s32[] get-tuple-element(t), index=1\n  ROOT u = (f32[], s32[]) tuple(x, g)\n}\n"
+             "  x = f32[] parameter(0)\n  g = s32[] get-tuple-element(t), index=1\n"
+             "  ROOT u = (f32[], s32[]) tuple(x, g)\n}\n"
              "ENTRY f {\n  ROOT k = f32[] constant(2)\n}\n",
      NULL},
     /* without a HloModule line; stack-frame tables before the computations */
     {ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n", NULL},
     {MOD "FileNames\n1 \"a.py\"\nFunctionNames\n1 \"f\"\nFileLocations\n1 {file_name_id=1 function_name_id=1 line=2}\n"
-         "StackFrames\n1 {file_location_id=1 parent_frame_id=0}\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+         "StackFrames\n1 {file_location_id=1 parent_frame_id=0}\n"
+         "\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
      NULL},
     /* the module's attributes: each kind that folds, in a first module
      * (its shapes not known yet) and in a second one (known) */
     {"HloModule m, is_scheduled=true, entry_computation_layout={(f32[2]{0}, (f32[], s32[2]{0}))->f32[2]{0}}, "
-     "input_output_alias={ {0}: (0, {}, may-alias) }, num_partitions=3, allow_spmd_sharding_propagation_to_output={true,false}, "
-     "frontend_attributes={fp=\"1\",x={\"k\":[]}}, backend_config={\"a\":1}, x_string=\"s\", x_float=0.5, x_list=[1,2]\n\n"
+     "input_output_alias={ {0}: (0, {}, may-alias) }, num_partitions=3, "
+     "allow_spmd_sharding_propagation_to_output={true,false}, "
+     "frontend_attributes={fp=\"1\",x={\"k\":[]}}, backend_config={\"a\":1}, x_string=\"s\", x_float=0.5, "
+     "x_list=[1,2]\n\n"
      ADD ENTRY_TUPLE "\n// -----\n\n"
      "HloModule m2, is_scheduled=true, entry_computation_layout={(f32[2]{0}, (f32[], s32[2]{0}))->f32[2]{0}}, "
      "input_output_alias={ {0}: (0, {}, may-alias) }, frontend_attributes={fp=\"1\"}, backend_config=\"c\"\n\n"
@@ -122,7 +132,8 @@ static const fold_case cases[] = {
     {MOD ADD ENTRY_HEAD "  n = f32[2]{0} negate(a)\n  ROOT m = f32[2]{0} negate(n)\n)\n", "expected"},
     /* shardings: device lists and iotas, shard_as, tuples */
     {TEXT("  n = f32[2]{0} negate(a), sharding={devices=[2]<=[2]}\n"
-          "  t = (f32[2]{0}, f32[2]{0}) tuple(a, b), sharding={{maximal device=0}, {replicated}}, metadata={op_name=\"t\"}\n"
+          "  t = (f32[2]{0}, f32[2]{0}) tuple(a, b), sharding={{maximal device=0}, {replicated}}, "
+          "metadata={op_name=\"t\"}\n"
           "  m = f32[2]{0} negate(n), sharding={devices=[2,1]<=[2]T(1,0) last_tile_dim_replicate}\n"
           "  p = f32[2]{0} negate(m), sharding={devices=[1,2]0,1 last_tile_dims={manual}}\n"
           "  ROOT r = f32[2]{0} add(n, p), sharding={ {}, {shard_as 1} }\n"),
@@ -149,14 +160,15 @@ static const fold_case cases[] = {
     {CONSTANT("s32[2]{0}", "{... 1}"), "expected"},
     {CONSTANT("s32[2]{0}", "{x, 2}"), "expected"},
     {CONSTANT("s32[3]{0}", "{1, 2}"), "literal has 2 elements"},
-    {CONSTANT("s32[]", "{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{{1}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}}"), "expected an integer"}, /* past lit_scan's 64 */
+    {CONSTANT("s32[]", B70 "1" E70), "expected an integer"}, /* past lit_scan's 64 */
     /* a trailer after the first computation (still open until then) */
     {MOD "add (x: f32[]) -> f32[] {\n  ROOT x = f32[] parameter(0)\n}, execution_thread=\"host\"\n" ENTRY_HEAD
          "  ROOT n = f32[2]{0} negate(a)\n}\n",
      NULL},
     /* stack-frame tables: several names, none, escapes; errors */
     {MOD "FileNames\n1 \"a.py\"\n2 \"b \\\"c\\\".py\"\n-3 'd'\nFunctionNames\nFileLocations\n"
-         "1 {file_name_id=1 function_name_id=1 line=2}\nStackFrames\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+         "1 {file_name_id=1 function_name_id=1 line=2}\nStackFrames\n"
+         "\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
      NULL},
     {MOD "FileNames\n1 \"a.py\"\n2\nFunctionNames\n1 \"f\"\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
      "expected"},
@@ -168,15 +180,18 @@ static const fold_case cases[] = {
     {"HloModule m, a={1}, a=2\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
      "module attribute 'a' is given twice"},
     {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n\n// -----\n\n"
-     "HloModule m2, entry_computation_layout={(f32[2]{0})->f32[2]{0}\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     "HloModule m2, entry_computation_layout={(f32[2]{0})->f32[2]{0}\n"
+     "\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
      "expected"},
     {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n\n// -----\n\n"
-     "HloModule m2, entry_computation_layout={(f32[2]{0}) f32[2]{0}}\n\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
+     "HloModule m2, entry_computation_layout={(f32[2]{0}) f32[2]{0}}\n"
+     "\n" ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}\n",
      "expected"},
     {MOD ADD ENTRY_HEAD "  ROOT n = f32[2]{0} negate(a)\n}, a={1}\n", "unexpected attribute 'a' after computation"},
     {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config={\"k\":1\n"), "'{' is not closed"},
     {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config=12\n"), "expected"},
-    {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config={}, backend_config=\"x\"\n"), "attribute 'backend_config' is given twice"},
+    {TEXT("  ROOT n = f32[2]{0} negate(a), backend_config={}, "
+     "backend_config=\"x\"\n"), "attribute 'backend_config' is given twice"},
     {TEXT("  ROOT n = f32[2]{0} negate(a), frontend_attributes={a=1}\n"), "expected"},
     {TEXT("  ROOT n = f32[2]{0} negate(a), frontend_attributes={,}\n"), "expected"},
     {TEXT("  ROOT n = f32[2]{0} negate(a), frontend_attributes={a=\"1\" b=\"2\"}\n"), "expected"},
