@@ -14,13 +14,15 @@
  *     the diagnostic re-parse (from its own module's shapes only); and,
  *     never there, SIGNATURE, COMP_HEAD (a computation's name, signature
  *     and '{': comp_head_fold), HDR_ATTR and HDR_LAYOUT (', name=value'
- *     in the module's header: header_attr_fold), ST_ENTRIES and ST_STRINGS
- *     (the entries of a stack-frame table), COMMA_ATTR and COMMA_COMP (', name=value'
- *     inside a computation body: attr_fold), and INSTR_HEAD ('name = shape
- *     opcode(operands)', 'name = shape parameter(N)' or 'constant(literal)',
- *     and the attributes after it that attr_fold takes: head_fold), and
- *     INSTR_RUN (a run of such instructions, built here: instr_run; RUN_END
- *     when the computation's '}' ends it).
+ *     in the module's header: header_attr_fold), ST_ENTRIES and
+ *     ST_STRINGS (the entries of a stack-frame table), COMMA_ATTR and
+ *     COMMA_COMP (', name=value' inside a computation body: attr_fold),
+ *     INSTR_HEAD ('name = shape opcode(operands)', 'name = shape
+ *     parameter(N)' or 'constant(literal)', and the attributes after it
+ *     that attr_fold takes: head_fold), and INSTR_RUN (a run of such
+ *     instructions, built here: instr_run; RUN_END when the computation's
+ *     '}' ends it). Each is held to the parse that folds none
+ *     (hlo_parse_file_unfolded) by parser/folds and parser/fold_inputs.
  * It also limits the bracket nesting depth (HLO_MAX_NESTING). */
 #include <stdio.h>
 #include <stdlib.h>
