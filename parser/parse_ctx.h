@@ -239,10 +239,10 @@ typedef struct pc_declcheck {
 } pc_declcheck;
 
 /* An instruction's 'name = shape opcode(operands)', 'name = shape
- * parameter(N)' or 'name = shape constant(scalar)' read as one token
- * (INSTR_HEAD): the parts besides the name. */
+ * parameter(N)' or 'name = shape constant(literal)' read as one token
+ * (INSTR_HEAD): its parts (the name's token is kept by the caller). */
 typedef struct pc_head {
-  hlo_istr *name;         /* the instruction's name */
+  hlo_istr *name;         /* the instruction's name, interned */
   const hlo_shape *shape; /* the declared shape (from the shape cache) */
   pc_tok opcode;          /* an IDENT, or the keyword 'parameter' or 'constant' */
   pc_range ops;           /* IDENT: on parse_ctx.operands (pc_operand_scan) */
