@@ -84,6 +84,7 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   P->declchecks.n = 0;
   P->entry_marked = NULL;
   memset(P->words, 0, sizeof P->words);
+  P->last_def = NULL;
   pc_shape_cache_reset(P);
 }
 

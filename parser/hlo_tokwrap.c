@@ -486,7 +486,7 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
     return 0;
   }
   h->shape = s;
-  h->name = hlo_intern_get_hashed(P->in, name->ptr, name->len, name_hash);
+  h->name = P->last_def = hlo_intern_get_hashed(P->in, name->ptr, name->len, name_hash);
   tok_set(&h->opcode, &t);
   end_at_closer(P, l, tp, end, HT_RPAREN);
   /* the attributes that attr_fold takes, each directly after the last */

@@ -68,7 +68,14 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
       hlo_tok_kind kind = HT_PCT_NAME;
       if (!pct && !plain_name(P, name, p, &kind)) goto give_up;
       pc_tok t = {.ptr = name, .len = (uint32_t)(p - name), .kind = (uint8_t)kind, .off = (size_t)(name - pct - P->data)};
-      pc_operand_name(P, decl, &t, NULL);
+      /* Operands often name the instruction on the line before: compared
+       * with its name first, the intern table's lookup (a hash, and a slot
+       * and an entry that are often out of the cache) is left out. */
+      hlo_istr *last = P->last_def;
+      if (last && last->len == t.len && hlo_same_bytes(hlo_istr_str(last), name, t.len))
+        PC_PUSH(P->operands, pc_operand, ((pc_operand){last, NULL, decl, t.off}));
+      else
+        pc_operand_name(P, decl, &t, NULL);
       p = skip_spaces(p);
       if (*p == ')') break;
       if (*p != ',') goto give_up;

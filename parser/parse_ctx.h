@@ -297,6 +297,7 @@ typedef struct parse_ctx {
   pc_loc stash_loc;
   hlo_token stash_tok;
   hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
+  hlo_istr *last_def;        /* the name head_fold interned last (NULL at a module's start) */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
