@@ -256,19 +256,19 @@ static ii_status check_shape(const hlo_instr *in, const hlo_shape *s, const char
 static bool big(int64_t v) { return v > II_MAX_DIM || v < -II_MAX_DIM; }
 
 static ii_status check_attrs(const hlo_instr *in, ii_error *err) {
-  bool bad = big(in->feature_group_count) || big(in->batch_group_count);
-  for (int i = 0; i < in->n_slice; i++)
-    bad |= big(in->slice[i].start) || big(in->slice[i].limit) || big(in->slice[i].stride);
-  for (int i = 0; i < in->n_padding; i++)
-    bad |= big(in->padding[i].lo) || big(in->padding[i].hi) || big(in->padding[i].interior);
-  for (int i = 0; i < in->n_window; i++) {
-    const hlo_window_dim *w = &in->window[i];
+  bool bad = big(in->ext->feature_group_count) || big(in->ext->batch_group_count);
+  for (int i = 0; i < in->ext->n_slice; i++)
+    bad |= big(in->ext->slice[i].start) || big(in->ext->slice[i].limit) || big(in->ext->slice[i].stride);
+  for (int i = 0; i < in->ext->n_padding; i++)
+    bad |= big(in->ext->padding[i].lo) || big(in->ext->padding[i].hi) || big(in->ext->padding[i].interior);
+  for (int i = 0; i < in->ext->n_window; i++) {
+    const hlo_window_dim *w = &in->ext->window[i];
     bad |= big(w->size) || big(w->stride) || big(w->pad_lo) || big(w->pad_hi) || big(w->lhs_dilate) ||
            big(w->rhs_dilate);
   }
-  for (int i = 0; i < in->dynamic_slice_sizes.n; i++) bad |= big(in->dynamic_slice_sizes.v[i]);
-  if (in->gather)
-    for (int i = 0; i < in->gather->slice_sizes.n; i++) bad |= big(in->gather->slice_sizes.v[i]);
+  for (int i = 0; i < in->ext->dynamic_slice_sizes.n; i++) bad |= big(in->ext->dynamic_slice_sizes.v[i]);
+  if (in->ext->gather)
+    for (int i = 0; i < in->ext->gather->slice_sizes.n; i++) bad |= big(in->ext->gather->slice_sizes.v[i]);
   if (bad)
     return ii_fail(err, in, "analysis too large for '%s': an attribute value is beyond +-2^40", in->name);
   return II_OK;

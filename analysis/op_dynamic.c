@@ -132,7 +132,7 @@ ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error 
  * rank 2 with index_vector_dim = 1, no collapsed or batching dims, and
  * offset_dims = {1, ..., rank(operand)}; output = [batch, slice sizes]. */
 static ii_status gather_check(const hlo_instr *in, ii_error *err) {
-  const hlo_gather_dims *g = in->gather;
+  const hlo_gather_dims *g = in->ext->gather;
   const hlo_shape *x = in->operands[0]->shape, *ind = in->operands[1]->shape, *o = in->shape;
   uint32_t r = ii_rank(x);
   bool ok = g && ii_is_array(x) && ii_is_array(ind) && ii_is_array(o) && ind->rank == 2 && g->index_vector_dim == 1 &&
@@ -152,7 +152,7 @@ static ii_status gather_check(const hlo_instr *in, ii_error *err) {
 
 ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
   if (gather_check(in, err) != II_OK) return II_ERROR;
-  const hlo_gather_dims *g = in->gather;
+  const hlo_gather_dims *g = in->ext->gather;
   const hlo_instr *indices = in->operands[1];
   const hlo_shape *x = in->operands[0]->shape, *o = in->shape;
   uint32_t r = ii_rank(x), ro = ii_rank(o);
@@ -171,9 +171,9 @@ ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_err
     dr[0] = D(c, 0);
     dr[1] = K(c, t);
     const ae *off;
-    if (indices->op == HLO_OP_IOTA && indices->has_iota_dimension && indices->iota_dimension >= 0 &&
-        indices->iota_dimension < 2) {
-      off = dr[indices->iota_dimension]; /* an iota holds its own index along iota_dimension */
+    if (indices->op == HLO_OP_IOTA && indices->ext->has_iota_dimension && indices->ext->iota_dimension >= 0 &&
+        indices->ext->iota_dimension < 2) {
+      off = dr[indices->ext->iota_dimension]; /* an iota holds its own index along iota_dimension */
     } else {
       imap *dm = ii_map(c, ro, ii_dims(o), 0, NULL, 2, dr);
       off = rt_new(c, &l, iv_make(0, x->dims[i] - g->slice_sizes.v[i]), indices, dm);

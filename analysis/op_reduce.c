@@ -116,13 +116,13 @@ ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out,
   const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rank = ii_rank(x);
-  if ((uint32_t)in->n_window != rank || ii_rank(o) != rank)
+  if ((uint32_t)in->ext->n_window != rank || ii_rank(o) != rank)
     return ii_fail(err, in, "reduce-window '%s' needs a window with one entry per dimension", in->name);
   for (uint32_t i = 0; i < rank; i++)
-    if (in->window[i].stride < 1 || in->window[i].lhs_dilate < 1 || in->window[i].rhs_dilate < 1)
+    if (in->ext->window[i].stride < 1 || in->ext->window[i].lhs_dilate < 1 || in->ext->window[i].rhs_dilate < 1)
       return ii_fail(err, in, "reduce-window '%s': strides and dilations must be positive", in->name);
   imap *w;
-  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(o), in->window, &w);
+  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(o), in->ext->window, &w);
   if (st != II_OK) return st;
   inputs_and_inits(c, in, o, w, out);
   return II_OK;
@@ -136,7 +136,7 @@ ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out,
 ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
   (void)err;
   const hlo_shape *o = ii_array_shape(ii_output_shape(in, output_id));
-  int64_t nc = in->has_num_carries ? in->num_carries : 0;
+  int64_t nc = in->ext->has_num_carries ? in->ext->num_carries : 0;
   if (nc < 0 || nc > in->n_operands) nc = 0;
   uint32_t n = (uint32_t)in->n_operands;
   ii_indexing_init(c, out, n);

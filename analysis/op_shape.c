@@ -120,10 +120,10 @@ ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_er
 
 static ii_status slice_check(const hlo_instr *in, ii_error *err) {
   uint32_t r = ii_rank(in->operands[0]->shape);
-  if (in->n_slice != (int)r || ii_rank(in->shape) != r)
+  if (in->ext->n_slice != (int)r || ii_rank(in->shape) != r)
     return ii_fail(err, in, "slice '%s' needs one range per operand dimension", in->name);
   for (uint32_t i = 0; i < r; i++)
-    if (in->slice[i].stride < 1) return ii_fail(err, in, "slice '%s': strides must be positive", in->name);
+    if (in->ext->slice[i].stride < 1) return ii_fail(err, in, "slice '%s': strides must be positive", in->name);
   return II_OK;
 }
 
@@ -133,7 +133,7 @@ ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_erro
   uint32_t n = ii_rank(r);
   const ae **res = ii_exprs(c, n);
   for (uint32_t i = 0; i < n; i++)
-    res[i] = ae_add(c->ae, ae_mul(c->ae, D(c, i), K(c, in->slice[i].stride)), K(c, in->slice[i].start));
+    res[i] = ae_add(c->ae, ae_mul(c->ae, D(c, i), K(c, in->ext->slice[i].stride)), K(c, in->ext->slice[i].start));
   ii_indexing_init(c, out, 1);
   ii_add(c, out, 0, ii_map(c, n, ii_dims(r), 0, NULL, n, res));
   return II_OK;
@@ -147,12 +147,12 @@ ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_erro
   uint32_t n = ii_rank(o);
   const ae **res = ii_exprs(c, n);
   for (uint32_t i = 0; i < n; i++) {
-    const ae *x = ae_add(c->ae, D(c, i), K(c, -in->slice[i].start));
-    res[i] = ae_floordiv(c->ae, x, K(c, in->slice[i].stride));
+    const ae *x = ae_add(c->ae, D(c, i), K(c, -in->ext->slice[i].start));
+    res[i] = ae_floordiv(c->ae, x, K(c, in->ext->slice[i].stride));
   }
   imap *m = ii_map(c, n, ii_dims(o), 0, NULL, n, res);
   for (uint32_t i = 0; i < n; i++) {
-    int64_t start = in->slice[i].start, stride = in->slice[i].stride;
+    int64_t start = in->ext->slice[i].start, stride = in->ext->slice[i].stride;
     /* (out-1)*stride + start stays within the operand's size: no overflow */
     imap_add_constraint(m, D(c, i), iv_make(start, (r->dims[i] - 1) * stride + start));
     imap_add_constraint(m, ae_mod(c->ae, ae_add(c->ae, D(c, i), K(c, -start)), K(c, stride)), iv_make(0, 0));
@@ -235,15 +235,15 @@ imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo
 ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
   const hlo_shape *r = in->shape;
   uint32_t n = ii_rank(r);
-  if (in->n_padding != (int)n || ii_rank(in->operands[0]->shape) != n)
+  if (in->ext->n_padding != (int)n || ii_rank(in->operands[0]->shape) != n)
     return ii_fail(err, in, "pad '%s' needs one padding entry per dimension", in->name);
   int64_t *lo = arena_array(c->scratch, n ? n : 1, sizeof *lo);
   int64_t *hi = arena_array(c->scratch, n ? n : 1, sizeof *hi);
   int64_t *inr = arena_array(c->scratch, n ? n : 1, sizeof *inr);
   for (uint32_t i = 0; i < n; i++) {
-    lo[i] = in->padding[i].lo;
-    hi[i] = in->padding[i].hi;
-    inr[i] = in->padding[i].interior;
+    lo[i] = in->ext->padding[i].lo;
+    hi[i] = in->ext->padding[i].hi;
+    inr[i] = in->ext->padding[i].interior;
     if (inr[i] < 0) return ii_fail(err, in, "pad '%s': interior padding must not be negative", in->name);
   }
   ii_indexing_init(c, out, 2);

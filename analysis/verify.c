@@ -304,8 +304,8 @@ static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth) {
     return e;
   case HLO_OP_PAD: e.covering = k == 1; return e;
   case HLO_OP_CONVOLUTION:
-    if (!in->conv_dims || in->conv_dims->n_spatial > MAXR) return (edge){"a convolution without dim_labels", false, false};
-    e.covering = k == 0 && in->batch_group_count > 1;
+    if (!in->ext->conv_dims || in->ext->conv_dims->n_spatial > MAXR) return (edge){"a convolution without dim_labels", false, false};
+    e.covering = k == 0 && in->ext->batch_group_count > 1;
     return e;
   case HLO_OP_DYNAMIC_SLICE:
   case HLO_OP_DYNAMIC_UPDATE_SLICE: {
@@ -323,7 +323,7 @@ static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth) {
     return e;
   }
   case HLO_OP_GATHER: {
-    const hlo_gather_dims *g = in->gather;
+    const hlo_gather_dims *g = in->ext->gather;
     const hlo_instr *ind = in->operands[1];
     if (!g || ind->shape->rank != 2 || g->index_vector_dim != 1 || g->collapsed_slice_dims.n ||
         g->operand_batching_dims.n || g->offset_dims.n != in->operands[0]->shape->rank)
@@ -331,7 +331,7 @@ static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth) {
     if (k == 0 && ind->op == HLO_OP_IOTA)
       for (int t = 0; t < g->start_index_map.n; t++) {
         int64_t i = g->start_index_map.v[t], mx = in->operands[0]->shape->dims[i] - g->slice_sizes.v[i];
-        int64_t top = ind->iota_dimension == 0 ? ind->shape->dims[0] - 1 : t;
+        int64_t top = ind->ext->iota_dimension == 0 ? ind->shape->dims[0] - 1 : t;
         if (top > mx) return (edge){"a gather of iota indices beyond the clamped range (XLA folds them unclamped)", false, false};
       }
     return e;
@@ -347,17 +347,17 @@ static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth) {
 /* ---- per-op reads (what output element o of output output_id reads of operand k) ---- */
 
 static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_fn emit, void *cl) {
-  const hlo_conv_dims *cd = in->conv_dims;
+  const hlo_conv_dims *cd = in->ext->conv_dims;
   const hlo_shape *xs = in->operands[0]->shape, *ks = in->operands[1]->shape, *os = in->shape;
   int sp = cd->n_spatial;
   int64_t b = o[cd->output_batch], f = o[cd->output_feature];
   int64_t gin = ks->dims[cd->kernel_input_feature], fout = os->dims[cd->output_feature];
-  int64_t fg = in->feature_group_count > 0 && fout >= in->feature_group_count ? f / (fout / in->feature_group_count) : 0;
-  int64_t bg = in->batch_group_count > 0 && fout >= in->batch_group_count ? f / (fout / in->batch_group_count) : 0;
+  int64_t fg = in->ext->feature_group_count > 0 && fout >= in->ext->feature_group_count ? f / (fout / in->ext->feature_group_count) : 0;
+  int64_t bg = in->ext->batch_group_count > 0 && fout >= in->ext->batch_group_count ? f / (fout / in->ext->batch_group_count) : 0;
   int64_t w[MAXR], wlo[MAXR], whi[MAXR], idx[MAXR];
   for (int i = 0; i < sp; i++) {
     wlo[i] = 0;
-    whi[i] = in->window[i].size - 1;
+    whi[i] = in->ext->window[i].size - 1;
   }
   if (!first_point(sp, w, wlo, whi)) return;
   do {
@@ -371,7 +371,7 @@ static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_
       }
       bool pad = false;
       for (int i = 0; i < sp; i++) {
-        const hlo_window_dim *wd = &in->window[i];
+        const hlo_window_dim *wd = &in->ext->window[i];
         int64_t p = o[cd->output_spatial[i]] * wd->stride + w[i] * wd->rhs_dilate - wd->pad_lo;
         if (p < 0 || p % wd->lhs_dilate) {
           pad = true;
@@ -386,7 +386,7 @@ static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_
       }
       if (pad) continue;
       idx[cd->input_feature] = fg * gin + c;
-      idx[cd->input_batch] = in->batch_group_count > 1 ? bg * os->dims[cd->output_batch] + b : b;
+      idx[cd->input_batch] = in->ext->batch_group_count > 1 ? bg * os->dims[cd->output_batch] + b : b;
       emit(cl, idx);
     }
   } while (!R->over && next_point(sp, w, wlo, whi));
@@ -534,7 +534,7 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
     emit(cl, idx);
     return;
   case HLO_OP_SLICE:
-    for (int i = 0; i < r; i++) idx[i] = in->slice[i].start + o[i] * in->slice[i].stride;
+    for (int i = 0; i < r; i++) idx[i] = in->ext->slice[i].start + o[i] * in->ext->slice[i].stride;
     emit(cl, idx);
     return;
   case HLO_OP_CONCATENATE: {
@@ -550,7 +550,7 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
     const hlo_shape *x = in->operands[0]->shape;
     bool padding = false;
     for (int i = 0; i < x->rank; i++) {
-      const hlo_pad_dim *p = &in->padding[i];
+      const hlo_pad_dim *p = &in->ext->padding[i];
       int64_t q = o[i] - p->lo;
       if (q < 0 || q % (p->interior + 1)) {
         padding = true;
@@ -608,13 +608,13 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
     }
     for (int i = 0; i < r; i++) {
       lo[i] = 0;
-      hi[i] = in->window[i].size - 1;
+      hi[i] = in->ext->window[i].size - 1;
     }
     if (!first_point(r, v, lo, hi)) return;
     do {
       bool ok = true;
       for (int i = 0; i < r && ok; i++) {
-        const hlo_window_dim *w = &in->window[i];
+        const hlo_window_dim *w = &in->ext->window[i];
         /* position in the padded, dilated operand; then in the operand */
         int64_t pp = o[i] * w->stride + v[i] * w->rhs_dilate;
         int64_t padded = w->pad_lo + (xs->dims[i] - 1) * w->lhs_dilate + 1 + w->pad_hi;
@@ -628,7 +628,7 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
   }
   case HLO_OP_DOT:
   case HLO_OP_SCALED_DOT: {
-    const hlo_dot_dims *dd = in->dot;
+    const hlo_dot_dims *dd = in->ext->dot;
     int side = k % 2; /* scaled-dot: 2 = lhs scale, 3 = rhs scale */
     const hlo_shape *a = in->operands[side]->shape;
     const hlo_ints *bt = side ? &dd->rhs_batch : &dd->lhs_batch, *ct = side ? &dd->rhs_contracting : &dd->lhs_contracting;
@@ -693,7 +693,7 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
     return;
   }
   case HLO_OP_GATHER: {
-    const hlo_gather_dims *g = in->gather;
+    const hlo_gather_dims *g = in->ext->gather;
     const hlo_instr *ind = in->operands[1];
     if (k == 1) {
       for (int64_t t = 0; t < ind->shape->dims[1] && work(R, 1); t++) {
@@ -708,7 +708,7 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
     for (int t = 0; t < g->start_index_map.n; t++) {
       int64_t i = g->start_index_map.v[t], mx = x->dims[i] - g->slice_sizes.v[i];
       if (ind->op == HLO_OP_IOTA) {
-        lo[i] = hi[i] = clamp64(ind->iota_dimension == 0 ? o[0] : t, 0, mx);
+        lo[i] = hi[i] = clamp64(ind->ext->iota_dimension == 0 ? o[0] : t, 0, mx);
       } else {
         lo[i] = 0;
         hi[i] = mx;

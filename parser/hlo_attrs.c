@@ -378,9 +378,10 @@ static int slice_item(rd *r, void *ctx) {
 static int read_slice(rd *r, hlo_instr *in) {
   grow_buf g = {{0}, sizeof(hlo_slice_dim)};
   int rc = rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", slice_item, &g);
-  in->slice = grow_buf_take(r->P, &g, &in->n_slice);
+  hlo_instr_ext *x = pc_instr_ext(r->P, in);
+  x->slice = grow_buf_take(r->P, &g, &x->n_slice);
   if (rc < 0) return -1;
-  in->has_slice = true;
+  x->has_slice = true;
   return 0;
 }
 
@@ -512,9 +513,10 @@ static int read_window(rd *r, hlo_instr *in) {
     if (w[i].lhs_dilate < 1) return pc_error(r->P, offs[3], "window lhs_dilate entries must be positive");
     if (w[i].rhs_dilate < 1) return pc_error(r->P, offs[4], "window rhs_dilate entries must be positive");
   }
-  in->has_window = true;
-  in->window = w;
-  in->n_window = n;
+  hlo_instr_ext *x = pc_instr_ext(r->P, in);
+  x->has_window = true;
+  x->window = w;
+  x->n_window = n;
   return 0;
 }
 
@@ -587,7 +589,7 @@ static int read_dim_labels(rd *r, hlo_instr *in) {
   cd->input_rank = (int)l1;
   cd->kernel_rank = (int)l2;
   cd->output_rank = (int)l3;
-  in->conv_dims = cd;
+  pc_instr_ext(r->P, in)->conv_dims = cd;
   rd_next(r);
   return 0;
 }
@@ -633,7 +635,7 @@ static int read_replica_groups(rd *r, hlo_instr *in) {
   } else {
     return rd_fail(r, "'{' or '['");
   }
-  in->replica_groups = g;
+  pc_instr_ext(r->P, in)->replica_groups = g;
   return rd_end(r);
 }
 
@@ -651,8 +653,9 @@ static int read_name_list(rd *r, hlo_instr *in) {
   size_t base = r->P->operands.n;
   int n = rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", name_item, NULL);
   if (n < 0) return -1;
-  in->n_control_predecessors = n;
-  in->control_predecessors = arena_zalloc(r->P->a, (size_t)(n ? n : 1) * sizeof *in->control_predecessors);
+  hlo_instr_ext *x = pc_instr_ext(r->P, in);
+  x->n_control_predecessors = n;
+  x->control_predecessors = arena_zalloc(r->P->a, (size_t)(n ? n : 1) * sizeof *x->control_predecessors);
   for (int i = 0; i < n; i++) {
     pc_operand *o = &PC_AT(r->P->operands, pc_operand, base + (size_t)i);
     PC_PUSH(r->P->pending, pc_pending, ((pc_pending){in, 1, i, o->name, o->off, NULL}));
@@ -985,36 +988,36 @@ static const int *required_attrs(hlo_opcode op) {
 
 
 static hlo_dot_dims *dot_of(parse_ctx *P, hlo_instr *in) {
-  if (!in->dot) {
+  if (!in->ext->dot) {
     hlo_dot_dims *d = arena_zalloc(P->a, sizeof *d);
     static const int64_t none[1] = {0};
     d->lhs_batch.v = d->rhs_batch.v = d->lhs_contracting.v = d->rhs_contracting.v = none;
     d->lhs_ragged.v = d->rhs_group.v = none;
-    in->dot = d;
+    pc_instr_ext(P, in)->dot = d;
   }
-  return (hlo_dot_dims *)in->dot;
+  return (hlo_dot_dims *)in->ext->dot;
 }
 
 static hlo_gather_dims *gather_of(parse_ctx *P, hlo_instr *in) {
-  if (!in->gather) {
+  if (!in->ext->gather) {
     hlo_gather_dims *g = arena_zalloc(P->a, sizeof *g);
     static const int64_t none[1] = {0};
     g->offset_dims.v = g->collapsed_slice_dims.v = g->start_index_map.v = none;
     g->operand_batching_dims.v = g->start_indices_batching_dims.v = g->slice_sizes.v = none;
-    in->gather = g;
+    pc_instr_ext(P, in)->gather = g;
   }
-  return (hlo_gather_dims *)in->gather;
+  return (hlo_gather_dims *)in->ext->gather;
 }
 
 static hlo_scatter_dims *scatter_of(parse_ctx *P, hlo_instr *in) {
-  if (!in->scatter) {
+  if (!in->ext->scatter) {
     hlo_scatter_dims *s = arena_zalloc(P->a, sizeof *s);
     static const int64_t none[1] = {0};
     s->update_window_dims.v = s->inserted_window_dims.v = s->scatter_dims_to_operand_dims.v = none;
     s->input_batching_dims.v = s->scatter_indices_batching_dims.v = none;
-    in->scatter = s;
+    pc_instr_ext(P, in)->scatter = s;
   }
-  return (hlo_scatter_dims *)in->scatter;
+  return (hlo_scatter_dims *)in->ext->scatter;
 }
 
 static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_role role, int *cap) {
@@ -1056,12 +1059,14 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
   case AT_BRANCH_COMPUTATIONS: return add_called(P, in, a, HLO_CALL_BRANCH_COMPUTATIONS, called_cap);
   case AT_CALLED_COMPUTATIONS: return add_called(P, in, a, HLO_CALL_CALLED_COMPUTATIONS, called_cap);
   case AT_OUTFEED_SHAPE:
-    in->outfeed_shape = (const hlo_shape *)a->ptr;
+    pc_instr_ext(P, in)->outfeed_shape = (const hlo_shape *)a->ptr;
     return 0;
-  case AT_OPERAND_LAYOUT_CONSTRAINTS:
-    in->n_operand_layout_constraints = a->n;
-    in->operand_layout_constraints = (const hlo_shape *const *)a->ptr;
+  case AT_OPERAND_LAYOUT_CONSTRAINTS: {
+    hlo_instr_ext *x = pc_instr_ext(P, in);
+    x->n_operand_layout_constraints = a->n;
+    x->operand_layout_constraints = (const hlo_shape *const *)a->ptr;
     return 0;
+  }
   case -1: case AT_SHARDING: case AT_ENTRY_SH: case AT_EXIT_SH: case AT_METADATA: case AT_BACKEND_CONFIG:
   case AT_FRONTEND_ATTRIBUTES: case AT_LITERAL:
   case AT_ENTRY_COMPUTATION_LAYOUT:
@@ -1081,9 +1086,10 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     hlo_pad_dim *v;
     int n;
     if (parse_pad_text(P, &r.t, true, &v, &n, "padding") < 0) return -1;
-    in->has_padding = true;
-    in->padding = v;
-    in->n_padding = n;
+    hlo_instr_ext *x = pc_instr_ext(P, in);
+    x->has_padding = true;
+    x->padding = v;
+    x->n_padding = n;
     rd_next(&r);
     break;
   }
@@ -1098,8 +1104,8 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     size_t off = r.t.off;
     if (rd_int(&r, &v, false) < 0) return -1;
     if (v < 1) return pc_error(P, off, "%s must be positive", nm);
-    if (a->id == AT_FEATURE_GROUP_COUNT) in->feature_group_count = v;
-    else in->batch_group_count = v;
+    if (a->id == AT_FEATURE_GROUP_COUNT) pc_instr_ext(P, in)->feature_group_count = v;
+    else pc_instr_ext(P, in)->batch_group_count = v;
     break;
   }
   case AT_LHS_BATCH_DIMS: if (rd_ints(&r, &dot_of(P, in)->lhs_batch, false) < 0) return -1; break;
@@ -1150,16 +1156,16 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     scatter_of(P, in)->unique_indices = b;
     break;
   case AT_DYNAMIC_SLICE_SIZES:
-    if (rd_ints(&r, &in->dynamic_slice_sizes, false) < 0) return -1;
-    in->has_dynamic_slice_sizes = true;
+    if (rd_ints(&r, &pc_instr_ext(P, in)->dynamic_slice_sizes, false) < 0) return -1;
+    pc_instr_ext(P, in)->has_dynamic_slice_sizes = true;
     break;
   case AT_INDEX:
     if (rd_int(&r, &in->tuple_index, false) < 0) return -1;
     in->has_tuple_index = true;
     break;
   case AT_IOTA_DIMENSION:
-    if (rd_int(&r, &in->iota_dimension, false) < 0) return -1;
-    in->has_iota_dimension = true;
+    if (rd_int(&r, &pc_instr_ext(P, in)->iota_dimension, false) < 0) return -1;
+    pc_instr_ext(P, in)->has_iota_dimension = true;
     break;
   case AT_KIND: {
     static const char *const kinds[] = {"kLoop", "kInput", "kOutput", "kCustom", NULL};
@@ -1169,13 +1175,13 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     break;
   }
   case AT_CUSTOM_CALL_TARGET:
-    if (rd_string(&r, &in->custom_call_target) < 0) return -1;
+    if (rd_string(&r, &pc_instr_ext(P, in)->custom_call_target) < 0) return -1;
     break;
   case AT_REPLICA_GROUPS:
     return read_replica_groups(&r, in);
   case AT_CHANNEL_ID:
-    if (rd_int(&r, &in->channel_id, false) < 0) return -1;
-    in->has_channel_id = true;
+    if (rd_int(&r, &pc_instr_ext(P, in)->channel_id, false) < 0) return -1;
+    pc_instr_ext(P, in)->has_channel_id = true;
     break;
   case AT_SOURCE_TARGET_PAIRS: {
     const hlo_ints *l;
@@ -1186,14 +1192,14 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     break;
   }
   case AT_NUM_CARRIES:
-    if (rd_int(&r, &in->num_carries, false) < 0) return -1;
-    in->has_num_carries = true;
+    if (rd_int(&r, &pc_instr_ext(P, in)->num_carries, false) < 0) return -1;
+    pc_instr_ext(P, in)->has_num_carries = true;
     break;
   case AT_IS_REVERSE:
-    if (rd_bool(&r, &in->is_reverse) < 0) return -1;
+    if (rd_bool(&r, &pc_instr_ext(P, in)->is_reverse) < 0) return -1;
     break;
   case AT_IS_ASSOCIATIVE:
-    if (rd_bool(&r, &in->is_associative) < 0) return -1;
+    if (rd_bool(&r, &pc_instr_ext(P, in)->is_associative) < 0) return -1;
     break;
   case AT_CONTROL_PREDECESSORS:
     if (read_name_list(&r, in) < 0) return -1;
@@ -1201,7 +1207,7 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
   case AT_RESULT_ACCURACY:
     return read_result_accuracy(&r);
   case AT_ASYNC_EXECUTION_THREAD:
-    if (rd_string(&r, &in->async_execution_thread) < 0) return -1;
+    if (rd_string(&r, &pc_instr_ext(P, in)->async_execution_thread) < 0) return -1;
     break;
   case AT_DIRECTION: {
     static const char *const d[] = {"EQ", "NE", "GE", "GT", "LE", "LT", NULL};
@@ -1232,7 +1238,7 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     break;
   }
   case AT_PARAMETER_REPLICATION:
-    return read_bool_list_or_bool(&r, &in->n_parameter_replication);
+    return read_bool_list_or_bool(&r, &pc_instr_ext(P, in)->n_parameter_replication);
   case AT_ALLOW_SPMD_PARAMS: case AT_ALLOW_SPMD_OUTPUT: {
     int nb;
     return read_bool_list_or_bool(&r, &nb);
@@ -1353,12 +1359,13 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
   if (in->op == HLO_OP_DOT || in->op == HLO_OP_RAGGED_DOT || in->op == HLO_OP_SCALED_DOT) dot_of(P, in);
   if (in->op == HLO_OP_GATHER) gather_of(P, in);
   if (in->op == HLO_OP_SCATTER) scatter_of(P, in);
-  if (in->op == HLO_OP_ASYNC_START && !in->async_execution_thread) in->async_execution_thread = "main";
-  if (!in->called) {
-    in->called = arena_alloc(P->a, sizeof *in->called);
-    in->called_role = arena_alloc(P->a, sizeof *in->called_role);
+  if (in->op == HLO_OP_ASYNC_START && !in->ext->async_execution_thread) pc_instr_ext(P, in)->async_execution_thread = "main";
+  if (!in->called) { /* (never written: there are 0 entries) */
+    static hlo_computation *no_called[1];
+    static const hlo_call_role no_roles[1];
+    in->called = no_called;
+    in->called_role = no_roles;
   }
-  if (!in->control_predecessors) in->control_predecessors = arena_alloc(P->a, sizeof *in->control_predecessors);
   /* required attributes (the async shorthand requires its wrapped op's) */
   if (!(async && in->async_wrapped == HLO_OP_UNKNOWN) && !(async && in->op != HLO_OP_ASYNC_START)) {
     const int *req = required_attrs(check_op);
@@ -1417,6 +1424,7 @@ int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n) {
       hlo_instr dummy;
       memset(&dummy, 0, sizeof dummy);
       dummy.op = HLO_OP_UNKNOWN;
+      dummy.ext = &hlo_instr_ext_none;
       int cap = 0;
       if (apply_one(P, &dummy, a, &cap) < 0) return -1;
       break;

@@ -519,7 +519,7 @@ static hlo_computation *comp_close(parse_ctx *P) {
       if (pd->decl_shape)
         PC_PUSH(P->declchecks, pc_declcheck, ((pc_declcheck){pd->in, pd->index, pd->decl_shape, pd->off}));
     } else {
-      pd->in->control_predecessors[pd->index] = def;
+      pd->in->ext->control_predecessors[pd->index] = def;
     }
   }
   /* names shadowed by an inline body get their outer definition back */
@@ -587,15 +587,17 @@ hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
 }
 
 static hlo_instr *new_instr(parse_ctx *P, size_t off) {
-  static const int64_t none[1] = {0};
   hlo_instr *in = arena_zalloc(P->a, sizeof *in);
-  in->dimensions.v = none;
-  in->dynamic_slice_sizes.v = none;
+  in->dimensions.v = hlo_instr_ext_none.dynamic_slice_sizes.v;
+  in->ext = &hlo_instr_ext_none;
   in->offset = off;
   in->parameter_number = -1;
-  in->feature_group_count = 1;
-  in->batch_group_count = 1;
   return in;
+}
+
+hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in) {
+  if (in->ext == &hlo_instr_ext_none) in->ext = arena_dup(P->a, &hlo_instr_ext_none, sizeof hlo_instr_ext_none);
+  return (hlo_instr_ext *)in->ext; /* (the instruction's own copy, in the module's arena) */
 }
 
 hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
@@ -864,11 +866,11 @@ static int async_thread(parse_ctx *P, hlo_instr *in) {
     start = (start->op == HLO_OP_ASYNC_UPDATE || start->op == HLO_OP_ASYNC_DONE) && start->n_operands == 1
                 ? start->operands[0]
                 : NULL;
-  const char *want = start && start->op == HLO_OP_ASYNC_START ? start->async_execution_thread : "main";
-  if (!in->async_execution_thread) in->async_execution_thread = want;
-  else if (strcmp(in->async_execution_thread, want) != 0)
+  const char *want = start && start->op == HLO_OP_ASYNC_START ? start->ext->async_execution_thread : "main";
+  if (!in->ext->async_execution_thread) pc_instr_ext(P, in)->async_execution_thread = want;
+  else if (strcmp(in->ext->async_execution_thread, want) != 0)
     return pc_error(P, in->offset, "expect async_execution_thread to be %s, but got %s", want,
-                    in->async_execution_thread);
+                    in->ext->async_execution_thread);
   return 0;
 }
 

@@ -122,10 +122,10 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     }
     break;
   case HLO_OP_PAD:
-    if (n == 2 && is_array(s0) && in->has_padding && in->n_padding == s0->rank) {
+    if (n == 2 && is_array(s0) && in->ext->has_padding && in->ext->n_padding == s0->rank) {
       int64_t d[HLO_MAX_RANK];
       for (int i = 0; i < s0->rank; i++) {
-        const hlo_pad_dim *pd = &in->padding[i];
+        const hlo_pad_dim *pd = &in->ext->padding[i];
         if (!ck_pad_size(s0->dims[i], pd->lo, pd->hi, pd->interior, &d[i]))
           return cannot(P, in, "the size overflows"), NULL;
         if (d[i] < 0) return cannot(P, in, "negative padded size"), NULL;
@@ -146,9 +146,9 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     }
     break;
   case HLO_OP_DOT:
-    if (n == 2 && is_array(s0) && is_array(in->operands[1]->shape) && in->dot) {
+    if (n == 2 && is_array(s0) && is_array(in->operands[1]->shape) && in->ext->dot) {
       const hlo_shape *s1 = in->operands[1]->shape;
-      const hlo_dot_dims *dd = in->dot;
+      const hlo_dot_dims *dd = in->ext->dot;
       if (dd->lhs_batch.n > s0->rank || dd->lhs_contracting.n > s0->rank || dd->rhs_batch.n > s1->rank ||
           dd->rhs_contracting.n > s1->rank)
         return cannot(P, in, "bad dot dimensions"), NULL;

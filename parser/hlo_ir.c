@@ -324,6 +324,15 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap) {
 
 /* ---- lookups ------------------------------------------------------------ */
 
+static const int64_t no_ints[1] = {0};
+static hlo_instr *no_instrs[1]; /* (never written: there are 0 entries) */
+const hlo_instr_ext hlo_instr_ext_none = {
+    .feature_group_count = 1,
+    .batch_group_count = 1,
+    .dynamic_slice_sizes = {0, no_ints},
+    .control_predecessors = no_instrs,
+};
+
 const hlo_attr *hlo_instr_find_attr(const hlo_instr *in, const char *name) {
   for (int i = 0; i < in->n_attrs; i++)
     if (strcmp(in->attrs[i].name, name) == 0) return &in->attrs[i];

@@ -361,39 +361,25 @@ typedef struct hlo_literal {
 /* ------------------------------------------------------------------ */
 /* Instructions                                                         */
 
-struct hlo_instr {
-  const char *name;             /* interned; nested anonymous operands get "<opcode>.anon[.N]" */
-  hlo_opcode op;                /* opcode; async shorthand (custom-call-start) gives async-start/-update/-done */
-  const char *opcode_text;      /* interned, as written ("custom-call-start", unknown opcodes too) */
-  hlo_opcode async_wrapped;     /* async shorthand: the wrapped opcode; else HLO_OP_UNKNOWN */
-  const hlo_shape *shape;       /* result shape (written, or inferred when omitted) */
-  int n_operands;               /* operand count */
-  hlo_instr **operands;         /* resolved operand instructions (same computation) */
-  int n_called;                 /* called computations, in attribute order */
-  hlo_computation **called;     /* resolved called computations */
-  const hlo_call_role *called_role; /* n_called: which attribute each came from */
-  hlo_computation *parent;      /* the computation holding this instruction */
-  int index;                    /* position in parent->instrs */
-  size_t offset;                /* byte offset of the name (or opcode, for nested ones) in the input */
-  bool is_root;                 /* the root of its computation (ROOT-marked, or the last) */
-  bool root_marked;             /* written with ROOT */
-  int64_t parameter_number;     /* parameter(N); -1 for other opcodes */
-  const hlo_literal *literal;   /* constant: its literal; NULL otherwise */
-  int n_attrs;                  /* attributes as written, in source order */
-  const hlo_attr *attrs;        /* n_attrs entries */
-  int n_control_predecessors;   /* control-predecessors={...} */
-  hlo_instr **control_predecessors; /* resolved */
-
-  /* Structured attributes used by the analysis. */
-  bool has_dimensions;          /* dimensions={...} */
-  hlo_ints dimensions;          /* broadcast/transpose/reduce/reverse/concatenate/sort/... dims */
+/* The structured attributes that few instructions have (slices, windows,
+ * dot/gather/scatter dimensions, collectives, custom calls, ...): kept out
+ * of hlo_instr so that an instruction stays small (a dump has hundreds of
+ * thousands). hlo_instr.ext points to hlo_instr_ext_none, which holds the
+ * defaults, when the instruction has none of them. */
+typedef struct hlo_instr_ext {
   bool has_slice;               /* slice={...} */
+  bool has_padding;             /* padding= (pad) */
+  bool has_window;              /* window={...} */
+  bool has_dynamic_slice_sizes; /* dynamic_slice_sizes={...} */
+  bool has_iota_dimension;      /* iota_dimension= */
+  bool has_channel_id;          /* channel_id= */
+  bool has_num_carries;         /* scan: num_carries= */
+  bool is_reverse;              /* scan: is_reverse=true */
+  bool is_associative;          /* scan: is_associative=true */
   int n_slice;                  /* one per operand dim */
   const hlo_slice_dim *slice;   /* n_slice ranges */
-  bool has_padding;             /* padding= (pad) */
   int n_padding;                /* one per operand dim */
   const hlo_pad_dim *padding;   /* n_padding configs */
-  bool has_window;              /* window={...} */
   int n_window;                 /* window rank */
   const hlo_window_dim *window; /* n_window dims (defaults filled) */
   const hlo_conv_dims *conv_dims; /* dim_labels= decoded; NULL when absent */
@@ -402,26 +388,51 @@ struct hlo_instr {
   const hlo_dot_dims *dot;      /* dot/ragged-dot/scaled-dot, or any *_batch/contracting_dims attr; else NULL */
   const hlo_gather_dims *gather;   /* gather (or gather attrs present); else NULL */
   const hlo_scatter_dims *scatter; /* scatter (or scatter attrs present); else NULL */
-  bool has_dynamic_slice_sizes; /* dynamic_slice_sizes={...} */
   hlo_ints dynamic_slice_sizes; /* dynamic-slice sizes, one per operand dim */
-  bool has_tuple_index;         /* index= (get-tuple-element) */
-  int64_t tuple_index;          /* the index= value */
-  bool has_iota_dimension;      /* iota_dimension= */
   int64_t iota_dimension;       /* the dimension that counts */
-  hlo_fusion_kind fusion_kind;  /* kind= of a fusion; HLO_FUSION_NONE when absent */
   const char *custom_call_target; /* decoded string (arena, NUL-terminated); NULL when absent */
   const hlo_replica_groups *replica_groups; /* NULL when absent */
-  bool has_channel_id;          /* channel_id= */
-  int64_t channel_id;           /* its value */
-  bool has_num_carries;         /* scan: num_carries= */
-  int64_t num_carries;          /* its value */
-  bool is_reverse;              /* scan: is_reverse=true */
-  bool is_associative;          /* scan: is_associative=true */
+  int64_t channel_id;           /* channel_id='s value */
+  int64_t num_carries;          /* num_carries='s value */
   const char *async_execution_thread; /* async ops: decoded, default "main"; NULL for others */
   int n_parameter_replication;        /* entries of parameter_replication={...}; 0 when absent */
   const hlo_shape *outfeed_shape;     /* outfeed: outfeed_shape=; NULL when absent */
   int n_operand_layout_constraints;   /* custom-call operand_layout_constraints={...} */
   const hlo_shape *const *operand_layout_constraints; /* NULL when absent */
+  int n_control_predecessors;   /* control-predecessors={...} */
+  hlo_instr **control_predecessors; /* resolved */
+} hlo_instr_ext;
+
+/* The defaults: no attribute, group counts 1, empty lists. */
+extern const hlo_instr_ext hlo_instr_ext_none;
+
+/* (Fields ordered by size: every byte counts hundreds of thousands of times.) */
+struct hlo_instr {
+  const char *name;             /* interned; nested anonymous operands get "<opcode>.anon[.N]" */
+  const char *opcode_text;      /* interned, as written ("custom-call-start", unknown opcodes too) */
+  const hlo_shape *shape;       /* result shape (written, or inferred when omitted) */
+  hlo_instr **operands;         /* resolved operand instructions (same computation) */
+  hlo_computation **called;     /* resolved called computations */
+  const hlo_call_role *called_role; /* n_called: which attribute each came from */
+  hlo_computation *parent;      /* the computation holding this instruction */
+  size_t offset;                /* byte offset of the name (or opcode, for nested ones) in the input */
+  int64_t parameter_number;     /* parameter(N); -1 for other opcodes */
+  const hlo_literal *literal;   /* constant: its literal; NULL otherwise */
+  const hlo_attr *attrs;        /* n_attrs entries */
+  const hlo_instr_ext *ext;     /* the rarer structured attributes (never NULL) */
+  hlo_ints dimensions;          /* dimensions={...}: broadcast/transpose/reduce/reverse/concatenate/sort/... */
+  int64_t tuple_index;          /* index= (get-tuple-element) */
+  hlo_opcode op;                /* opcode; async shorthand (custom-call-start) gives async-start/-update/-done */
+  hlo_opcode async_wrapped;     /* async shorthand: the wrapped opcode; else HLO_OP_UNKNOWN */
+  int n_operands;               /* operand count */
+  int n_called;                 /* called computations, in attribute order */
+  int index;                    /* position in parent->instrs */
+  int n_attrs;                  /* attributes as written, in source order */
+  hlo_fusion_kind fusion_kind;  /* kind= of a fusion; HLO_FUSION_NONE when absent */
+  bool is_root;                 /* the root of its computation (ROOT-marked, or the last) */
+  bool root_marked;             /* written with ROOT */
+  bool has_dimensions;          /* dimensions={...} */
+  bool has_tuple_index;         /* index= */
 };
 
 /* The attribute NAME as written (first match), or NULL. */

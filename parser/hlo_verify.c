@@ -177,11 +177,11 @@ static int check_transpose(vctx *V, const hlo_instr *in) {
 
 static int check_slice(vctx *V, const hlo_instr *in) {
   const hlo_shape *o = in->operands[0]->shape;
-  if (in->n_slice != o->rank)
-    return fail(V, in->offset, "slice '%s' has %d ranges, but the operand has rank %d", in->name, in->n_slice, o->rank);
+  if (in->ext->n_slice != o->rank)
+    return fail(V, in->offset, "slice '%s' has %d ranges, but the operand has rank %d", in->name, in->ext->n_slice, o->rank);
   int64_t want[HLO_MAX_RANK];
   for (int i = 0; i < o->rank; i++) {
-    const hlo_slice_dim *d = &in->slice[i];
+    const hlo_slice_dim *d = &in->ext->slice[i];
     if (d->start > d->limit || (!o->unbounded[i] && d->limit > o->dims[i]))
       return fail(V, in->offset, "slice '%s': range [%lld:%lld] is out of bounds for dimension %d of size %lld",
                   in->name, (long long)d->start, (long long)d->limit, i, (long long)o->dims[i]);
@@ -196,12 +196,12 @@ static int check_pad(vctx *V, const hlo_instr *in) {
   if (in->operands[1]->shape->rank != 0)
     return fail(V, in->offset, "pad '%s': the padding value must be a scalar, not %s", in->name,
                 SH(in->operands[1]->shape));
-  if (in->n_padding != o->rank)
+  if (in->ext->n_padding != o->rank)
     return fail(V, in->offset, "pad '%s' has padding for %d dimensions, but the operand has rank %d", in->name,
-                in->n_padding, o->rank);
+                in->ext->n_padding, o->rank);
   int64_t want[HLO_MAX_RANK];
   for (int i = 0; i < o->rank; i++) {
-    const hlo_pad_dim *p = &in->padding[i];
+    const hlo_pad_dim *p = &in->ext->padding[i];
     want[i] = -1;
     if (!o->unbounded[i] && !ck_pad_size(o->dims[i], p->lo, p->hi, p->interior, &want[i]))
       return fail(V, in->offset, "pad '%s': the size of dimension %d overflows", in->name, i);
@@ -259,10 +259,10 @@ static int check_reduce(vctx *V, const hlo_instr *in) {
                   SH(init));
   }
   if (in->op == HLO_OP_REDUCE_WINDOW) {
-    if (in->has_window && in->n_window != o->rank)
+    if (in->ext->has_window && in->ext->n_window != o->rank)
       return fail(V, in->offset, "reduce-window '%s': the window has %d dimensions, but the operand has rank %d",
-                  in->name, in->n_window, o->rank);
-    if (!in->has_window && o->rank != 0)
+                  in->name, in->ext->n_window, o->rank);
+    if (!in->ext->has_window && o->rank != 0)
       return fail(V, in->offset, "reduce-window '%s' of a rank-%d operand needs window=", in->name, o->rank);
     int64_t want[HLO_MAX_RANK];
     if (check_window_dims(V, in, o, want) < 0) return -1;
@@ -298,7 +298,7 @@ static int check_reduce(vctx *V, const hlo_instr *in) {
 
 static int check_dot(vctx *V, const hlo_instr *in) {
   const hlo_shape *a = in->operands[0]->shape, *b = in->operands[1]->shape;
-  const hlo_dot_dims *d = in->dot;
+  const hlo_dot_dims *d = in->ext->dot;
   char l1[96], l2[96];
   if (check_dims_list(V, in, &d->lhs_batch, a->rank, "lhs_batch_dims", true) < 0 ||
       check_dims_list(V, in, &d->rhs_batch, b->rank, "rhs_batch_dims", true) < 0 ||
@@ -357,14 +357,14 @@ static int check_dynamic_slice(vctx *V, const hlo_instr *in) {
     if (in->operands[i]->shape->rank != 0)
       return fail(V, in->offset, "dynamic-slice '%s': start index %d must be a scalar, not %s", in->name, i - 1,
                   SH(in->operands[i]->shape));
-  if (in->dynamic_slice_sizes.n != o->rank)
+  if (in->ext->dynamic_slice_sizes.n != o->rank)
     return fail(V, in->offset, "dynamic-slice '%s' has %d slice sizes, but the operand has rank %d", in->name,
-                in->dynamic_slice_sizes.n, o->rank);
+                in->ext->dynamic_slice_sizes.n, o->rank);
   for (int i = 0; i < o->rank; i++)
-    if (!o->unbounded[i] && in->dynamic_slice_sizes.v[i] > o->dims[i])
+    if (!o->unbounded[i] && in->ext->dynamic_slice_sizes.v[i] > o->dims[i])
       return fail(V, in->offset, "dynamic-slice '%s': slice size %lld exceeds dimension %d of size %lld", in->name,
-                  (long long)in->dynamic_slice_sizes.v[i], i, (long long)o->dims[i]);
-  return result_dims(V, in, in->dynamic_slice_sizes.v, o->rank);
+                  (long long)in->ext->dynamic_slice_sizes.v[i], i, (long long)o->dims[i]);
+  return result_dims(V, in, in->ext->dynamic_slice_sizes.v, o->rank);
 }
 
 static int check_dus(vctx *V, const hlo_instr *in) {
@@ -425,8 +425,8 @@ static int64_t window_out(int64_t n, const hlo_window_dim *w) {
 }
 
 static int check_window_dims(vctx *V, const hlo_instr *in, const hlo_shape *o, int64_t *out) {
-  for (int i = 0; i < in->n_window; i++) {
-    out[i] = o->unbounded[i] ? -1 : window_out(o->dims[i], &in->window[i]);
+  for (int i = 0; i < in->ext->n_window; i++) {
+    out[i] = o->unbounded[i] ? -1 : window_out(o->dims[i], &in->ext->window[i]);
     if (out[i] == -2)
       return fail(V, in->offset, "%s '%s': the window arithmetic of dimension %d overflows int64", in->opcode_text,
                   in->name, i);
@@ -460,7 +460,7 @@ static bool in_list(const hlo_ints *l, int64_t v) {
 
 static int check_gather(vctx *V, const hlo_instr *in) {
   const hlo_shape *o = in->operands[0]->shape, *ix = in->operands[1]->shape, *r = in->shape;
-  const hlo_gather_dims *g = in->gather;
+  const hlo_gather_dims *g = in->ext->gather;
   int R = o->rank, I = ix->rank;
   if (!hlo_elem_type_is_integral(ix->type))
     return fail(V, in->offset, "gather '%s': the start indices must have an integer type", in->name);
@@ -522,7 +522,7 @@ static int check_scatter(vctx *V, const hlo_instr *in) {
   char sa[200], sb[200];
   int n = (in->n_operands - 1) / 2;
   const hlo_shape *o = in->operands[0]->shape, *ix = in->operands[n]->shape, *u = in->operands[n + 1]->shape;
-  const hlo_scatter_dims *s = in->scatter;
+  const hlo_scatter_dims *s = in->ext->scatter;
   int R = o->rank, I = ix->rank;
   for (int k = 0; k < n; k++) {
     const hlo_shape *ok = in->operands[k]->shape, *uk = in->operands[n + 1 + k]->shape;
@@ -568,25 +568,25 @@ static int check_scatter(vctx *V, const hlo_instr *in) {
 }
 
 static int check_convolution(vctx *V, const hlo_instr *in) {
-  const hlo_conv_dims *cd = in->conv_dims;
+  const hlo_conv_dims *cd = in->ext->conv_dims;
   const hlo_shape *a = in->operands[0]->shape, *k = in->operands[1]->shape, *r = in->shape;
   char sa[200], sb[200];
   if (!cd) return 0;
   if (cd->input_rank != a->rank || cd->kernel_rank != k->rank || cd->output_rank != r->rank)
     return fail(V, in->offset, "convolution '%s': dim_labels=%s do not match the ranks of input %s, kernel %s and result",
                 in->name, cd->labels, SH(a), SH2(k));
-  if (!in->has_window && cd->n_spatial > 0)
+  if (!in->ext->has_window && cd->n_spatial > 0)
     return fail(V, in->offset, "convolution '%s' with %d spatial dimensions needs window=", in->name, cd->n_spatial);
-  if (in->has_window && in->n_window != cd->n_spatial)
+  if (in->ext->has_window && in->ext->n_window != cd->n_spatial)
     return fail(V, in->offset, "convolution '%s': the window has %d dimensions, but dim_labels=%s has %d spatial dimensions",
-                in->name, in->n_window, cd->labels, cd->n_spatial);
+                in->name, in->ext->n_window, cd->labels, cd->n_spatial);
   for (int i = 0; i < a->rank; i++)
     if (a->unbounded[i]) return 0;
   for (int i = 0; i < k->rank; i++)
     if (k->unbounded[i]) return 0;
   int64_t in_feat = a->dims[cd->input_feature], in_batch = a->dims[cd->input_batch];
   int64_t k_in = k->dims[cd->kernel_input_feature], k_out = k->dims[cd->kernel_output_feature];
-  int64_t fgc = in->feature_group_count, bgc = in->batch_group_count;
+  int64_t fgc = in->ext->feature_group_count, bgc = in->ext->batch_group_count;
   if (in_feat % fgc != 0 || in_feat / fgc != k_in)
     return fail(V, in->offset,
                 "convolution '%s': input features (%lld) must equal kernel input features (%lld) times feature_group_count (%lld)",
@@ -600,7 +600,7 @@ static int check_convolution(vctx *V, const hlo_instr *in) {
   want[cd->output_batch] = in_batch / bgc;
   want[cd->output_feature] = k_out;
   for (int s = 0; s < cd->n_spatial; s++) {
-    const hlo_window_dim *w = &in->window[s];
+    const hlo_window_dim *w = &in->ext->window[s];
     int64_t kd = k->dims[cd->kernel_spatial[s]];
     if (w->size != kd)
       return fail(V, in->offset, "convolution '%s': window size %lld of spatial dimension %d differs from the kernel's %lld",
@@ -736,9 +736,9 @@ static int check_async(vctx *V, const hlo_instr *in) {
   const hlo_computation *mine = calls_of(in), *theirs = calls_of(start);
   if (mine && theirs && mine != theirs)
     return fail(V, in->offset, "expect async_wrapped_computation to be %s, but got %s", theirs->name, mine->name);
-  if (strcmp(in->async_execution_thread, start->async_execution_thread) != 0)
-    return fail(V, in->offset, "expect async_execution_thread to be %s, but got %s", start->async_execution_thread,
-                in->async_execution_thread);
+  if (strcmp(in->ext->async_execution_thread, start->ext->async_execution_thread) != 0)
+    return fail(V, in->offset, "expect async_execution_thread to be %s, but got %s", start->ext->async_execution_thread,
+                in->ext->async_execution_thread);
   return 0;
 }
 
@@ -814,9 +814,9 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     if (arity(V, in, 0, 0) < 0) return -1;
     if (!is_array(in->shape) || in->shape->rank == 0)
       return fail(V, in->offset, "iota '%s' must have an array shape of rank >= 1, not %s", in->name, SH(in->shape));
-    if (in->iota_dimension >= in->shape->rank)
+    if (in->ext->iota_dimension >= in->shape->rank)
       return fail(V, in->offset, "iota '%s': iota_dimension=%lld is out of range for %s", in->name,
-                  (long long)in->iota_dimension, SH(in->shape));
+                  (long long)in->ext->iota_dimension, SH(in->shape));
     return 0;
   case HLO_OP_GATHER:
     if (arity(V, in, 2, 2) < 0 || need_arrays(V, in) < 0) return -1;
@@ -837,10 +837,10 @@ static int check_instr(vctx *V, const hlo_instr *in) {
   case HLO_OP_SELECT_AND_SCATTER: {
     if (arity(V, in, 3, 3) < 0 || need_arrays(V, in) < 0) return -1;
     const hlo_shape *o = in->operands[0]->shape, *src = in->operands[1]->shape;
-    if (in->has_window && in->n_window != o->rank)
+    if (in->ext->has_window && in->ext->n_window != o->rank)
       return fail(V, in->offset, "select-and-scatter '%s': the window has %d dimensions, but the operand has rank %d",
-                  in->name, in->n_window, o->rank);
-    if (in->has_window) {
+                  in->name, in->ext->n_window, o->rank);
+    if (in->ext->has_window) {
       int64_t want[HLO_MAX_RANK];
       if (check_window_dims(V, in, o, want) < 0) return -1;
       bool ok = src->rank == o->rank;
@@ -856,9 +856,9 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     return check_called_arity(V, in, HLO_CALL_SCATTER, 2);
   }
   case HLO_OP_PARAMETER:
-    if (in->n_parameter_replication > 0 && in->n_parameter_replication != leaf_count(in->shape, 0))
+    if (in->ext->n_parameter_replication > 0 && in->ext->n_parameter_replication != leaf_count(in->shape, 0))
       return fail(V, in->offset, "parameter '%s' has %d leaf buffers, but parameter_replication has %d elements",
-                  in->name, leaf_count(in->shape, 0), in->n_parameter_replication);
+                  in->name, leaf_count(in->shape, 0), in->ext->n_parameter_replication);
     return 0;
   case HLO_OP_FUSION: case HLO_OP_CALL:
     for (int i = 0; i < in->n_called; i++)
@@ -882,9 +882,9 @@ static int check_instr(vctx *V, const hlo_instr *in) {
                   SH(in->shape));
     return 0;
   case HLO_OP_OUTFEED:
-    if (in->outfeed_shape && in->n_operands >= 1 && !hlo_shape_compatible(in->outfeed_shape, in->operands[0]->shape))
+    if (in->ext->outfeed_shape && in->n_operands >= 1 && !hlo_shape_compatible(in->ext->outfeed_shape, in->operands[0]->shape))
       return fail(V, in->offset, "outfeed '%s': outfeed_shape %s is not compatible with the operand shape %s",
-                  in->name, SH(in->outfeed_shape), SH2(in->operands[0]->shape));
+                  in->name, SH(in->ext->outfeed_shape), SH2(in->operands[0]->shape));
     return 0;
   case HLO_OP_GET_DIMENSION_SIZE: case HLO_OP_SET_DIMENSION_SIZE:
     if (arity(V, in, op == HLO_OP_GET_DIMENSION_SIZE ? 1 : 2, op == HLO_OP_GET_DIMENSION_SIZE ? 1 : 2) < 0) return -1;
@@ -911,16 +911,16 @@ static int check_instr(vctx *V, const hlo_instr *in) {
   case HLO_OP_ASYNC_START: case HLO_OP_ASYNC_UPDATE: case HLO_OP_ASYNC_DONE:
     return check_async(V, in);
   case HLO_OP_CUSTOM_CALL:
-    if (in->operand_layout_constraints) {
-      int n = in->n_operand_layout_constraints;
+    if (in->ext->operand_layout_constraints) {
+      int n = in->ext->n_operand_layout_constraints;
       if (n != in->n_operands)
         return fail(V, in->offset, "custom-call '%s' has %d operand layout constraints, but %d operands", in->name, n,
                     in->n_operands);
       for (int i = 0; i < n; i++)
-        if (!hlo_shape_compatible(in->operand_layout_constraints[i], in->operands[i]->shape))
+        if (!hlo_shape_compatible(in->ext->operand_layout_constraints[i], in->operands[i]->shape))
           return fail(V, in->offset,
                       "custom-call '%s': operand %d is not compatible with operand shape %s (layout constraint %s)",
-                      in->name, i, SH(in->operands[i]->shape), SH2(in->operand_layout_constraints[i]));
+                      in->name, i, SH(in->operands[i]->shape), SH2(in->ext->operand_layout_constraints[i]));
     }
     return 0;
   default:
@@ -979,7 +979,7 @@ static void path_add(char *buf, size_t cap, const char *name, bool *full) {
 static const hlo_instr *operand_edge(const hlo_instr *in, int k) {
   if (k < in->n_operands) return in->operands[k];
   k -= in->n_operands;
-  return k < in->n_control_predecessors ? in->control_predecessors[k] : NULL;
+  return k < in->ext->n_control_predecessors ? in->ext->control_predecessors[k] : NULL;
 }
 
 /* The one depth-first search both checks use; a graph is given by two

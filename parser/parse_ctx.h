@@ -381,6 +381,8 @@ int pc_inline_begin(parse_ctx *P, size_t off);
 hlo_computation *pc_inline_end(parse_ctx *P);
 
 hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands);
+/* IN's own hlo_instr_ext, made on first use (a copy of the defaults). */
+hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in);
 pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name, const pc_head *h);
 /* Builds the instructions of an INSTR_RUN token (parse_ctx.run). */
 int pc_run_build(parse_ctx *P);

@@ -165,42 +165,42 @@ static void test_instructions(void) {
   CHECK(strcmp(m->name, "ops") == 0 && m->n_computations == 3 && m->entry == m->computations[2]);
   CHECK(m->entry->is_entry && !m->entry->entry_marked == false);
   const hlo_instr *sl = find(m, NULL, "sl");
-  CHECK(sl->has_slice && sl->n_slice == 2 && sl->slice[0].start == 2 && sl->slice[0].limit == 10 &&
-        sl->slice[0].stride == 2);
+  CHECK(sl->ext->has_slice && sl->ext->n_slice == 2 && sl->ext->slice[0].start == 2 && sl->ext->slice[0].limit == 10 &&
+        sl->ext->slice[0].stride == 2);
   const hlo_instr *pd = find(m, NULL, "pd");
-  CHECK(pd->has_padding && pd->n_padding == 2 && pd->padding[0].lo == -1 && pd->padding[1].hi == 2 &&
-        pd->padding[1].interior == 0);
+  CHECK(pd->ext->has_padding && pd->ext->n_padding == 2 && pd->ext->padding[0].lo == -1 && pd->ext->padding[1].hi == 2 &&
+        pd->ext->padding[1].interior == 0);
   const hlo_instr *rw = find(m, NULL, "rw");
-  CHECK(rw->has_window && rw->n_window == 2 && rw->window[1].size == 2 && rw->window[1].stride == 2 &&
-        rw->window[0].lhs_dilate == 1 && rw->window[0].pad_lo == 0);
+  CHECK(rw->ext->has_window && rw->ext->n_window == 2 && rw->ext->window[1].size == 2 && rw->ext->window[1].stride == 2 &&
+        rw->ext->window[0].lhs_dilate == 1 && rw->ext->window[0].pad_lo == 0);
   CHECK(rw->n_called == 1 && rw->called_role[0] == HLO_CALL_TO_APPLY && rw->called[0] == m->computations[0]);
   const hlo_instr *conv = find(m, NULL, "conv");
-  const hlo_conv_dims *cd = conv->conv_dims;
+  const hlo_conv_dims *cd = conv->ext->conv_dims;
   CHECK(cd && cd->n_spatial == 2 && cd->input_batch == 0 && cd->input_feature == 3 && cd->input_spatial[1] == 2);
   CHECK(cd->kernel_input_feature == 2 && cd->kernel_output_feature == 3 && cd->output_feature == 3);
-  CHECK(conv->window[0].pad_lo == 1 && conv->feature_group_count == 1 && conv->batch_group_count == 1);
+  CHECK(conv->ext->window[0].pad_lo == 1 && conv->ext->feature_group_count == 1 && conv->ext->batch_group_count == 1);
   const hlo_instr *dt = find(m, NULL, "dt");
   static const int64_t one[] = {1};
-  CHECK(dt->dot && ints_are(dt->dot->lhs_contracting, 1, one) && ints_are(dt->dot->rhs_contracting, 1, one) &&
-        dt->dot->lhs_batch.n == 0);
+  CHECK(dt->ext->dot && ints_are(dt->ext->dot->lhs_contracting, 1, one) && ints_are(dt->ext->dot->rhs_contracting, 1, one) &&
+        dt->ext->dot->lhs_batch.n == 0);
   const hlo_instr *ga = find(m, NULL, "ga");
-  CHECK(ga->gather && ga->gather->index_vector_dim == 1 && ga->gather->slice_sizes.n == 2 &&
-        ga->gather->slice_sizes.v[1] == 20);
+  CHECK(ga->ext->gather && ga->ext->gather->index_vector_dim == 1 && ga->ext->gather->slice_sizes.n == 2 &&
+        ga->ext->gather->slice_sizes.v[1] == 20);
   const hlo_instr *f = find(m, NULL, "f");
   CHECK(f->fusion_kind == HLO_FUSION_LOOP && f->n_called == 1 && f->called[0] == m->computations[1]);
-  CHECK(f->n_control_predecessors == 1 && f->control_predecessors[0] == sl);
+  CHECK(f->ext->n_control_predecessors == 1 && f->ext->control_predecessors[0] == sl);
   const hlo_instr *ar = find(m, NULL, "ar");
-  CHECK(ar->has_channel_id && ar->channel_id == 3 && ar->replica_groups && ar->replica_groups->iota);
-  CHECK(ar->replica_groups->iota_n_groups == 2 && ar->replica_groups->iota_group_size == 4 &&
-        ar->replica_groups->iota_transpose.n == 2 && ar->replica_groups->iota_transpose.v[0] == 1);
+  CHECK(ar->ext->has_channel_id && ar->ext->channel_id == 3 && ar->ext->replica_groups && ar->ext->replica_groups->iota);
+  CHECK(ar->ext->replica_groups->iota_n_groups == 2 && ar->ext->replica_groups->iota_group_size == 4 &&
+        ar->ext->replica_groups->iota_transpose.n == 2 && ar->ext->replica_groups->iota_transpose.v[0] == 1);
   const hlo_instr *cc = find(m, NULL, "cc");
-  CHECK(cc->custom_call_target && strcmp(cc->custom_call_target, "my\"target") == 0);
+  CHECK(cc->ext->custom_call_target && strcmp(cc->ext->custom_call_target, "my\"target") == 0);
   const hlo_attr *bc = hlo_instr_find_attr(cc, "backend_config");
   CHECK(bc && bc->value_len == 13 && memcmp(bc->value, "{\"a\":{\"b\":1}}", 13) == 0);
   const hlo_instr *st = find(m, NULL, "st"), *sd = find(m, NULL, "sd");
   CHECK(st->op == HLO_OP_ASYNC_START && st->async_wrapped == HLO_OP_CUSTOM_CALL);
   CHECK(sd->op == HLO_OP_ASYNC_DONE && sd->async_wrapped == HLO_OP_CUSTOM_CALL && sd->operands[0] == st);
-  CHECK(strcmp(st->opcode_text, "custom-call-start") == 0 && strcmp(sd->async_execution_thread, "main") == 0);
+  CHECK(strcmp(st->opcode_text, "custom-call-start") == 0 && strcmp(sd->ext->async_execution_thread, "main") == 0);
   const hlo_instr *un = find(m, NULL, "un");
   CHECK(un->op == HLO_OP_UNKNOWN && strcmp(un->opcode_text, "frobnicate") == 0 && un->n_attrs == 1);
   CHECK(strcmp(un->attrs[0].name, "some_new_attr") == 0 && un->attrs[0].value_len == 6);

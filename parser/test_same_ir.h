@@ -36,19 +36,19 @@ static bool same_instr(const hlo_instr *x, const hlo_instr *y) {
       x->async_wrapped != y->async_wrapped || x->offset != y->offset || x->index != y->index ||
       x->is_root != y->is_root || x->root_marked != y->root_marked ||
       x->parameter_number != y->parameter_number || x->n_operands != y->n_operands ||
-      x->n_called != y->n_called || x->n_control_predecessors != y->n_control_predecessors ||
+      x->n_called != y->n_called || x->ext->n_control_predecessors != y->ext->n_control_predecessors ||
       !hlo_shape_equal(x->shape, y->shape) || !same_attrs(x->attrs, x->n_attrs, y->attrs, y->n_attrs) ||
       x->has_tuple_index != y->has_tuple_index || x->tuple_index != y->tuple_index ||
       x->has_dimensions != y->has_dimensions || x->fusion_kind != y->fusion_kind ||
-      !same_str(x->custom_call_target, y->custom_call_target) ||
-      !same_str(x->async_execution_thread, y->async_execution_thread) || !same_literal(x->literal, y->literal))
+      !same_str(x->ext->custom_call_target, y->ext->custom_call_target) ||
+      !same_str(x->ext->async_execution_thread, y->ext->async_execution_thread) || !same_literal(x->literal, y->literal))
     return false;
   for (int i = 0; i < x->n_operands; i++)
     if (!same_str(x->operands[i]->name, y->operands[i]->name)) return false;
   for (int i = 0; i < x->n_called; i++)
     if (!same_str(x->called[i]->name, y->called[i]->name) || x->called_role[i] != y->called_role[i]) return false;
-  for (int i = 0; i < x->n_control_predecessors; i++)
-    if (!same_str(x->control_predecessors[i]->name, y->control_predecessors[i]->name)) return false;
+  for (int i = 0; i < x->ext->n_control_predecessors; i++)
+    if (!same_str(x->ext->control_predecessors[i]->name, y->ext->control_predecessors[i]->name)) return false;
   return true;
 }
 
