@@ -1042,6 +1042,44 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
   return 0;
 }
 
+/* The usual values of the most frequent attributes, read from their bytes
+ * without the reader: dimensions={1,0} (pc_plain_int_list), index=3
+ * (pc_plain_uint), kind=kLoop. The value's text ends where the value
+ * scan's last token ended, so these bytes are the reader's tokens and give
+ * its result; any other value is left to the reader (and its messages). */
+static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
+  const char *v = P->data + a->vstart, *end = P->data + a->vend;
+  uint64_t u = 0;
+  switch (a->id) {
+  case AT_DIMENSIONS: {
+    size_t base = P->ints.n;
+    if (pc_plain_int_list(v, &P->ints) != end) {
+      P->ints.n = base;
+      return false;
+    }
+    in->dimensions = take_ints(P, base);
+    in->has_dimensions = true;
+    return true;
+  }
+  case AT_INDEX:
+    if (pc_plain_uint(v, &u) != end) return false;
+    in->tuple_index = (int64_t)u;
+    in->has_tuple_index = true;
+    return true;
+  case AT_KIND: {
+    static const char kinds[][8] = {"kLoop", "kInput", "kOutput", "kCustom"};
+    for (int k = 0; k < 4; k++)
+      if ((size_t)(end - v) == strlen(kinds[k]) && memcmp(v, kinds[k], (size_t)(end - v)) == 0) {
+        in->fusion_kind = (hlo_fusion_kind)(k + 1);
+        return true;
+      }
+    return false;
+  }
+  default:
+    return false;
+  }
+}
+
 static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_cap) {
   hlo_opcode op = in->op;
   rd r;
@@ -1073,6 +1111,7 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     return 0;
   default: break;
   }
+  if (plain_value(P, in, a)) return 0;
   rd_init(&r, P, a->vstart, a->vend, nm);
   switch (a->id) {
   case AT_DIMENSIONS:

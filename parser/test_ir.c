@@ -239,6 +239,65 @@ static void test_modules_and_errors(void) {
   CHECK(strcmp(err.message, "expected ',' or ']' in dimensions, found '}'") == 0);
 }
 
+/* dimensions=, index= and kind= are read from their bytes when written
+ * plainly (plain_value in hlo_attrs.c), by the value reader otherwise:
+ * both must give the same values, and a value that is not plain must get
+ * the reader's message. */
+static void test_plain_values(void) {
+  hlo_parse_result r = parse_ok(
+      "HloModule plain\n"
+      "fc { x = f32[2,3] parameter(0)\n ROOT y = f32[2,3] negate(x) }\n"
+      "ENTRY e {\n"
+      "  p = (f32[2,3], f32[3]) parameter(0)\n"
+      "  a = f32[2,3] get-tuple-element(p), index=0\n"
+      "  b = f32[3] get-tuple-element(p), index= 1\n"
+      "  c = f32[3] get-tuple-element(p), index=/*one*/1\n"
+      "  d = f32[3] get-tuple-element(p), index=0000000000000000001\n"
+      "  t = f32[3,2] transpose(a), dimensions={1,0}\n"
+      "  u = f32[3,2] transpose(a), dimensions={ 1, 0 }\n"
+      "  v = f32[3,2] transpose(a), dimensions={1,0 }\n"
+      "  f = f32[2,3] fusion(a), kind=kLoop, calls=fc\n"
+      "  g = f32[2,3] fusion(a), kind= kOutput, calls=fc\n"
+      "  h = f32[2,3] fusion(a), kind=kCustom , calls=fc\n"
+      "  ROOT r = tuple(b, c, d, t, u, v, f, g, h)\n"
+      "}\n");
+  hlo_module *m = r.modules[0];
+  CHECK(find(m, NULL, "a")->has_tuple_index && find(m, NULL, "a")->tuple_index == 0);
+  CHECK(find(m, NULL, "b")->tuple_index == 1 && find(m, NULL, "c")->tuple_index == 1);
+  CHECK(find(m, NULL, "d")->has_tuple_index && find(m, NULL, "d")->tuple_index == 1);
+  static const int64_t one_zero[] = {1, 0};
+  CHECK(find(m, NULL, "t")->has_dimensions && ints_are(find(m, NULL, "t")->dimensions, 2, one_zero));
+  CHECK(ints_are(find(m, NULL, "u")->dimensions, 2, one_zero) && ints_are(find(m, NULL, "v")->dimensions, 2, one_zero));
+  CHECK(find(m, NULL, "f")->fusion_kind == HLO_FUSION_LOOP && find(m, NULL, "g")->fusion_kind == HLO_FUSION_OUTPUT);
+  CHECK(find(m, NULL, "h")->fusion_kind == HLO_FUSION_CUSTOM);
+  hlo_parse_result_free(&r);
+
+  static const struct {
+    const char *root, *message;
+  } bad[] = {
+      {"f32[2,3] get-tuple-element(p), index=-1", "expected a non-negative integer in 'index', found '-1'"},
+      {"f32[2,3] get-tuple-element(p), index=1x2", "expected a non-negative integer in 'index', found '1x2'"},
+      {"f32[2,3] fusion(p), calls=fc, kind=kloop",
+       "expected a fusion kind (kLoop, kInput, kOutput or kCustom) in 'kind', found 'kloop'"},
+      {"f32[2,3] fusion(p), calls=fc, kind=kLoops",
+       "expected a fusion kind (kLoop, kInput, kOutput or kCustom) in 'kind', found 'kLoops'"},
+      {"f32[3,2] transpose(q), dimensions={1,-1}", "expected a non-negative integer in 'dimensions', found '-1'"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    char text[512];
+    snprintf(text, sizeof text,
+             "HloModule m\nfc { x = (f32[2,3]) parameter(0)\n ROOT y = f32[2,3] get-tuple-element(x), index=0 }\n"
+             "ENTRY e {\n  p = (f32[2,3]) parameter(0)\n  q = f32[2,3] parameter(1)\n  ROOT a = %s\n}\n",
+             bad[i].root);
+    hlo_error err;
+    CHECK(hlo_parse_file(text, strlen(text), &r, &err) == 1);
+    if (strcmp(err.message, bad[i].message) != 0) {
+      fprintf(stderr, "%s: got \"%s\"\n", bad[i].root, err.message);
+      failures++;
+    }
+  }
+}
+
 static int drop(hlo_module *m, void *ctx) {
   (void)ctx;
   hlo_module_free(m);
@@ -399,6 +458,7 @@ int main(void) {
   test_constants();
   test_instructions();
   test_modules_and_errors();
+  test_plain_values();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;
