@@ -9,6 +9,7 @@
 #ifndef HLOIDX_BYTE_SCAN_H
 #define HLOIDX_BYTE_SCAN_H
 
+#include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
@@ -53,17 +54,21 @@ static inline const char *pc_skip_to3(const char *p, const char *lim, char a, ch
 }
 
 #ifdef PC_SCAN_SSE2
-/* The blocks of 16 bytes from P while one fits before LIM, each classified
- * by IN_RUN (a byte mask: 0xff where the run goes on): where the first
- * byte out of the run is, or where the blocks stopped. (IN_RUN is a
- * constant wherever this is inlined, and is inlined in turn.) */
-static inline const char *pc_skip_blocks(const char *p, const char *lim, __m128i (*in_run)(__m128i)) {
-  while (p + 16 <= lim) {
+/* The blocks of 16 bytes from *P while one fits before LIM, each
+ * classified by IN_RUN (a byte mask: 0xff where the run goes on): *P
+ * becomes the first byte out of the run (returns true), or where the
+ * blocks stopped (false: the caller reads the rest byte by byte). (IN_RUN
+ * is a constant wherever this is inlined, and is inlined in turn.) */
+static inline bool pc_skip_blocks(const char **pp, const char *lim, __m128i (*in_run)(__m128i)) {
+  for (const char *p = *pp; p + 16 <= lim; p += 16) {
     unsigned bits = ~(unsigned)_mm_movemask_epi8(in_run(_mm_loadu_si128((const __m128i *)(const void *)p))) & 0xffffu;
-    if (bits) return p + __builtin_ctz(bits);
-    p += 16;
+    if (bits) {
+      *pp = p + __builtin_ctz(bits);
+      return true;
+    }
+    *pp = p + 16;
   }
-  return p;
+  return false;
 }
 /* Unsigned byte ranges lo..lo + n (x - lo <= n as min(x - lo, n) == x - lo). */
 static inline __m128i pc_in_range(__m128i v, char lo, char n) {
@@ -89,10 +94,10 @@ static inline __m128i pc_layout_block(__m128i v) {
                               pc_or3(pc_eq(v, '\n'), pc_eq(v, '"'), pc_eq(v, '\0')));
   return _mm_xor_si128(stop, _mm_set1_epi8(-1));
 }
-#define PC_SKIP_BLOCKS(p, lim, in_run) ((p) = pc_skip_blocks((p), (lim), (in_run)))
+#define PC_SKIP_BLOCKS(p, lim, in_run) pc_skip_blocks(&(p), (lim), (in_run))
 #else
 /* (the word version: the byte loops do all of it) */
-#define PC_SKIP_BLOCKS(p, lim, in_run) ((void)(lim))
+#define PC_SKIP_BLOCKS(p, lim, in_run) ((void)(lim), false)
 #endif
 
 /* The bytes of a run that the scans below step over, one at a time (the
@@ -113,19 +118,19 @@ static inline int pc_dims_byte(unsigned char c) {
  * mispredicts its end. LIM is the buffer's final NUL: blocks stop before
  * it and the rest is read byte by byte. */
 static inline const char *pc_skip_id_tail(const char *p, const char *lim) {
-  PC_SKIP_BLOCKS(p, lim, pc_id_block);
+  if (PC_SKIP_BLOCKS(p, lim, pc_id_block)) return p; /* (the byte after the run is known not to be in it) */
   while (pc_id_tail_byte((unsigned char)*p)) p++;
   return p;
 }
 
 /* The same for an element type's bytes, and for a dimension list's. */
 static inline const char *pc_skip_lower_digits(const char *p, const char *lim) {
-  PC_SKIP_BLOCKS(p, lim, pc_lower_digit_block);
+  if (PC_SKIP_BLOCKS(p, lim, pc_lower_digit_block)) return p;
   while (pc_lower_digit_byte((unsigned char)*p)) p++;
   return p;
 }
 static inline const char *pc_skip_dims(const char *p, const char *lim) {
-  PC_SKIP_BLOCKS(p, lim, pc_dims_block);
+  if (PC_SKIP_BLOCKS(p, lim, pc_dims_block)) return p;
   while (pc_dims_byte((unsigned char)*p)) p++;
   return p;
 }
@@ -133,7 +138,7 @@ static inline const char *pc_skip_dims(const char *p, const char *lim) {
 /* A position at or after P with none of { } / \n " NUL in [P, it), as
  * pc_skip_to3 (SSE2 only: the word version returns P). */
 static inline const char *pc_skip_layout_text(const char *p, const char *lim) {
-  PC_SKIP_BLOCKS(p, lim, pc_layout_block);
+  (void)PC_SKIP_BLOCKS(p, lim, pc_layout_block);
   return p;
 }
 
