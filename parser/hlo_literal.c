@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stdlib.h>
 
+#include "decimal.h"
 #include "parse_ctx.h"
 #include "pc_reader.h"
 
@@ -57,6 +58,7 @@ static int nan_payload_bits(hlo_elem_type t) {
 }
 
 static int parse_double(parse_ctx *P, const hlo_token *t, double *out) {
+  if (pc_decimal_exact(t->ptr, t->len, out)) return 0;
   char buf[512];
   char *s = buf;
   if (t->len >= sizeof buf) s = arena_strndup(P->a, t->ptr, t->len);
