@@ -97,6 +97,11 @@ static const struct {
     {" {a=1}\n2 {a=(}", " {a=1}"},
     {" {}", " {}"},
     {" {metadata={}}", NULL},
+    {" {metadata=1}", NULL}, /* (read its own way by the token wrapper: not by the byte scan either) */
+    {" {a=1, backend_config=2}", NULL},
+    {" {frontend_attributes=2}", NULL},
+    {" {a=1,b=2}\n2 {a=-1}\n3 {a=1/*c*/ b=2}\n4 {a=0x1}", " {a=1,b=2}\n2 {a=-1}\n3 {a=1/*c*/ b=2}\n4 {a=0x1}"},
+    {" {a=1}\n2 {a=1 {b=2}}", " {a=1}\n2 {a=1 {b=2}}"},
     {" {a=1", NULL},
     {" x", NULL},
 };

@@ -21,6 +21,8 @@
  * {file_name_id=1 ...}', are such groups too (pc_stack_entries_scan), and
  * so are most values of the module's attributes, whose grammar takes one
  * unit (pc_unit_scan). */
+#include <string.h>
+
 #include "parse_ctx.h"
 
 enum { VS_MAX_DEPTH = 64 };
@@ -125,15 +127,47 @@ bool pc_unit_scan(parse_ctx *P, hlo_token *first, hlo_token *last) {
   return true;
 }
 
+/* The usual entry, "{file_name_id=1 line=12}" at P: names directly
+ * followed by '=' (ATTR_NAME tokens, none of them one that the token
+ * wrapper reads its own way: plain_attr_name) and plain integers (INT
+ * tokens: the lexer's rule for digits followed by one of these bytes), up
+ * to the '}'. The position after it, or NULL for anything else (group_rest
+ * reads it then). */
+static const char *plain_entry(const char *p) {
+  if (*p != '{') return NULL;
+  for (p++;;) {
+    p = pc_skip_blanks(p);
+    if (*p == '}') return p + 1;
+    const char *name = p;
+    if (!pc_id_start(*p)) return NULL;
+    for (p++; pc_id_char(*p); p++) {
+    }
+    size_t n = (size_t)(p - name);
+    if (*p != '=' || (n == 8 && memcmp(name, "metadata", 8) == 0) ||
+        (n == 14 && memcmp(name, "backend_config", 14) == 0) ||
+        (n == 19 && memcmp(name, "frontend_attributes", 19) == 0))
+      return NULL;
+    uint64_t u;
+    if (!(p = pc_plain_uint(p + 1, &u))) return NULL;
+    if (!(*p == ' ' || *p == '\n' || *p == ',' || *p == '}')) return NULL;
+    if (*p == ',') p++;
+  }
+}
+
 bool pc_stack_entries_scan(parse_ctx *P, const char **end) {
   if (P->depth != 0) return false;
   hlo_lexer lx = PC_LEXER_AT(P, P->lx.cur);
   hlo_token t;
   *end = NULL;
   for (;;) {
-    hlo_lex(&lx, &t);
-    if (t.kind != HT_LBRACE || !group_rest(P, &lx, '{', &t)) return *end != NULL;
-    *end = t.ptr + 1;
+    const char *e = P->fa_depth == 0 ? plain_entry(pc_skip_blanks(lx.cur)) : NULL;
+    if (e) {
+      lx.cur = e;
+    } else {
+      hlo_lex(&lx, &t);
+      if (t.kind != HT_LBRACE || !group_rest(P, &lx, '{', &t)) return *end != NULL;
+    }
+    *end = lx.cur;
     P->lx.cur = lx.cur;
     hlo_lex(&lx, &t); /* the next entry's number, or the end of the table */
     if (t.kind != HT_INT) return true;
