@@ -182,6 +182,19 @@ int main(void) {
   }
   expect("root", HT_IDENT, 0, 4);
   expect("Entry", HT_IDENT, 0, 5);
+  /* Every opcode name before its '(' (and its async shorthand forms) is
+   * an IDENT, but the keywords parameter and constant: the token wrapper
+   * reads opcodes from their bytes on that ground (opcode_token in
+   * parser/hlo_tokwrap.c). */
+  for (int op = HLO_OP_UNKNOWN + 1; op < HLO_OP_COUNT; op++) {
+    const char *name = hlo_opcode_name((hlo_opcode)op);
+    size_t n = strlen(name);
+    hlo_tok_kind k = op == HLO_OP_PARAMETER ? HT_KW_PARAMETER : op == HLO_OP_CONSTANT ? HT_KW_CONSTANT : HT_IDENT;
+    snprintf(buf, sizeof buf, "%s(x)", name);
+    expect(buf, k, 0, n);
+    snprintf(buf, sizeof buf, "%s-start(x)", name);
+    expect(buf, HT_IDENT, 0, n + 6);
+  }
   test_fast_tokens();
   test_peek();
   if (failures) {

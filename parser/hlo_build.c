@@ -600,9 +600,9 @@ hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in) {
   return (hlo_instr_ext *)in->ext; /* (the instruction's own copy, in the module's arena) */
 }
 
-hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
+/* IS: the opcode's interned word. */
+static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, hlo_istr *is, pc_range operands) {
   hlo_instr *in = new_instr(P, opcode->off);
-  hlo_istr *is = pc_word(P, opcode->ptr, opcode->len);
   in->opcode_text = hlo_istr_str(is);
   in->op = pc_opcode_of(is, &in->async_wrapped);
   size_t n = operands.e - operands.b;
@@ -628,6 +628,10 @@ hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
   }
   P->operands.n = operands.b;
   return in;
+}
+
+hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
+  return rhs_op(P, opcode, pc_word(P, opcode->ptr, opcode->len), operands);
 }
 
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
@@ -731,7 +735,7 @@ pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name, const pc_head *h) {
   else if (h->opcode.kind == HT_KW_CONSTANT)
     in = pc_rhs_constant(P, &h->opcode, (pc_loc){h->arg.off, (size_t)(h->arg.ptr - P->data) + h->arg.len});
   else
-    in = pc_rhs_op(P, &h->opcode, h->ops);
+    in = rhs_op(P, &h->opcode, h->opcode.is, h->ops); /* (head_fold looked the word up) */
   if (!in) return r;
   in->name = hlo_istr_str(h->name);
   in->offset = name->off;

@@ -446,6 +446,36 @@ static bool one_arg(parse_ctx *P, hlo_lexer *lx, const hlo_token *kw, hlo_token 
   return true;
 }
 
+/* The opcode after an instruction's shape that ends at P, read without
+ * the lexer's automaton: blanks, then a word directly followed by its '('
+ * that names a known opcode. Such a word is the lexer's IDENT token, but
+ * for parameter and constant, its keywords (lexer/words holds every opcode
+ * name to that). Fills *T as the lexer would and returns true, with the
+ * opcode's interned word in *WORD (NULL for the keywords); false
+ * otherwise (the lexer reads what is there). */
+static bool opcode_token(parse_ctx *P, const char *p, hlo_token *t, hlo_istr **word) {
+  p = pc_skip_blanks(p);
+  if (!(*p >= 'a' && *p <= 'z')) return false;
+  const char *e = p + 1;
+  while (pc_id_char(*e)) e++; /* (opcodes are short: a byte loop beats blocks) */
+  if (*e != '(') return false;
+  hlo_istr *w = pc_word(P, p, (size_t)(e - p));
+  if (w->opcode < 0) { /* (looked up once per word and module) */
+    hlo_opcode wrapped;
+    pc_opcode_of(w, &wrapped);
+  }
+  hlo_opcode op = (hlo_opcode)(w->opcode & 0xffff);
+  if (op == HLO_OP_UNKNOWN) return false;
+  t->kind = op == HLO_OP_PARAMETER ? HT_KW_PARAMETER : op == HLO_OP_CONSTANT ? HT_KW_CONSTANT : HT_IDENT;
+  t->ptr = p;
+  t->len = (size_t)(e - p);
+  t->off = (size_t)(p - P->data);
+  t->neg = false;
+  t->u = 0;
+  *word = t->kind == HT_IDENT ? w : NULL;
+  return true;
+}
+
 /* 'name =' was just read (the name in *O, TP) directly inside a top-level
  * computation body, where it can only start an instruction. When the shape
  * cache knows the shape that follows and an opcode with an operand list of
@@ -474,11 +504,17 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
   if (!(*at == '(' || (*at >= 'a' && *at <= 'z'))) return 0;
   const hlo_shape *s = pc_shape_cache_find(P, at, *at == '(', &end);
   if (!s) return 0;
-  hlo_lex_skip_to(&lx, end);
-  hlo_lex(&lx, &t);
+  hlo_istr *op = NULL;
+  if (opcode_token(P, end, &t, &op)) {
+    hlo_lex_skip_to(&lx, t.ptr + t.len); /* at its '(' */
+  } else {
+    hlo_lex_skip_to(&lx, end);
+    hlo_lex(&lx, &t);
+  }
   if (t.kind == HT_IDENT) {
     if (hlo_lex_peek(&lx, &open) != '(') return 0;
     if (!pc_operand_scan(P, open, &end, &h->ops)) return 0;
+    if (!op) op = pc_word(P, t.ptr, t.len);
   } else if (t.kind == HT_KW_PARAMETER || t.kind == HT_KW_CONSTANT) {
     if (!one_arg(P, &lx, &t, &arg, &end)) return 0;
     tok_set(&h->arg, &arg);
@@ -488,6 +524,7 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
   h->shape = s;
   h->name = P->last_def = hlo_intern_get_hashed(P->in, name->ptr, name->len, name_hash);
   tok_set(&h->opcode, &t);
+  h->opcode.is = op; /* (pc_rhs_head looks it up no more) */
   end_at_closer(P, l, tp, end, HT_RPAREN);
   /* the attributes that attr_fold takes, each directly after the last */
   h->attrs.b = h->attrs.e = (uint32_t)P->head_attrs.n;

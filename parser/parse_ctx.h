@@ -120,7 +120,7 @@ typedef struct pc_tok {
   size_t off;      /* byte offset of the token */
   union {
     uint64_t u;               /* HT_INT magnitude */
-    hlo_istr *is;             /* attribute tokens: the interned name */
+    hlo_istr *is;             /* attribute tokens: the interned name; pc_head.opcode (IDENT): the opcode word */
     const hlo_shape *shape;   /* SHAPE_TOK: the cached shape */
     pc_range ops;             /* OPERAND_LIST: its operands on P->operands */
   };
