@@ -1044,9 +1044,10 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
 
 /* The usual values of the most frequent attributes, read from their bytes
  * without the reader: dimensions={1,0} (pc_plain_int_list), index=3
- * (pc_plain_uint), kind=kLoop. The value's text ends where the value
- * scan's last token ended, so these bytes are the reader's tokens and give
- * its result; any other value is left to the reader (and its messages). */
+ * (pc_plain_uint), slice={[0:8], [0:4:2]}, kind=kLoop. The value's text
+ * ends where the value scan's last token ended, so these bytes are the
+ * reader's tokens and give its result; any other value is left to the
+ * reader (and its messages). */
 static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
   const char *v = P->data + a->vstart, *end = P->data + a->vend;
   uint64_t u = 0;
@@ -1066,6 +1067,28 @@ static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
     in->tuple_index = (int64_t)u;
     in->has_tuple_index = true;
     return true;
+  case AT_SLICE: { /* {[0:8], [2:10:2]}: up to 16 ranges, strides >= 1 */
+    hlo_slice_dim d[16];
+    int n = 0;
+    const char *p = v + 1;
+    if (*v != '{') return false;
+    while (*p != '}') {
+      uint64_t a, b, c = 1;
+      if (n == 16 || *p != '[' || !(p = pc_plain_uint(p + 1, &a)) || *p != ':' || !(p = pc_plain_uint(p + 1, &b)))
+        return false;
+      if (*p == ':' && (!(p = pc_plain_uint(p + 1, &c)) || c < 1)) return false;
+      if (*p != ']') return false;
+      d[n++] = (hlo_slice_dim){(int64_t)a, (int64_t)b, (int64_t)c};
+      if (*++p == ',') p += 1 + (p[1] == ' ');
+      else if (*p != '}') return false;
+    }
+    if (p + 1 != end) return false;
+    hlo_instr_ext *x = pc_instr_ext(P, in);
+    x->slice = arena_dup(P->a, d, (size_t)n * sizeof *d);
+    x->n_slice = n;
+    x->has_slice = true;
+    return true;
+  }
   case AT_KIND: {
     static const char kinds[][8] = {"kLoop", "kInput", "kOutput", "kCustom"};
     for (int k = 0; k < 4; k++)

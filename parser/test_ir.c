@@ -259,7 +259,11 @@ static void test_plain_values(void) {
       "  f = f32[2,3] fusion(a), kind=kLoop, calls=fc\n"
       "  g = f32[2,3] fusion(a), kind= kOutput, calls=fc\n"
       "  h = f32[2,3] fusion(a), kind=kCustom , calls=fc\n"
-      "  ROOT r = tuple(b, c, d, t, u, v, f, g, h)\n"
+      "  sa = f32[2,1] slice(a), slice={[0:2], [1:3:2]}\n"
+      "  sb = f32[2,1] slice(a), slice={[0:2],[1:3:2]}\n"
+      "  sc = f32[2,1] slice(a), slice={ [0:2], [1 :3:2] }\n"
+      "  sd = f32[2,1] slice(a), slice={[0:2], [1:3:2],}\n"
+      "  ROOT r = tuple(b, c, d, t, u, v, f, g, h, sa, sb, sc, sd)\n"
       "}\n");
   hlo_module *m = r.modules[0];
   CHECK(find(m, NULL, "a")->has_tuple_index && find(m, NULL, "a")->tuple_index == 0);
@@ -270,6 +274,11 @@ static void test_plain_values(void) {
   CHECK(ints_are(find(m, NULL, "u")->dimensions, 2, one_zero) && ints_are(find(m, NULL, "v")->dimensions, 2, one_zero));
   CHECK(find(m, NULL, "f")->fusion_kind == HLO_FUSION_LOOP && find(m, NULL, "g")->fusion_kind == HLO_FUSION_OUTPUT);
   CHECK(find(m, NULL, "h")->fusion_kind == HLO_FUSION_CUSTOM);
+  for (const char *const *sn = (const char *const[]){"sa", "sb", "sc", "sd", NULL}; *sn; sn++) {
+    const hlo_instr_ext *x = find(m, NULL, *sn)->ext;
+    CHECK(x->has_slice && x->n_slice == 2 && x->slice[0].start == 0 && x->slice[0].limit == 2 &&
+          x->slice[0].stride == 1 && x->slice[1].start == 1 && x->slice[1].limit == 3 && x->slice[1].stride == 2);
+  }
   hlo_parse_result_free(&r);
 
   static const struct {
@@ -282,6 +291,8 @@ static void test_plain_values(void) {
       {"f32[2,3] fusion(p), calls=fc, kind=kLoops",
        "expected a fusion kind (kLoop, kInput, kOutput or kCustom) in 'kind', found 'kLoops'"},
       {"f32[3,2] transpose(q), dimensions={1,-1}", "expected a non-negative integer in 'dimensions', found '-1'"},
+      {"f32[2,3] slice(q), slice={[0:2], [0:3:0]}", "slice stride must be positive"},
+      {"f32[2,3] slice(q), slice={[0:2], [0:3:1:1]}", "expected ']' or ':' in 'slice', found ':'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
     char text[512];
