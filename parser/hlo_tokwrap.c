@@ -504,6 +504,7 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
   if (!(*at == '(' || (*at >= 'a' && *at <= 'z'))) return 0;
   const hlo_shape *s = pc_shape_cache_find(P, at, *at == '(', &end);
   if (!s) return 0;
+  const char *shape_end = end;
   hlo_istr *op = NULL;
   if (opcode_token(P, end, &t, &op)) {
     hlo_lex_skip_to(&lx, t.ptr + t.len); /* at its '(' */
@@ -523,6 +524,9 @@ static inline int head_fold(parse_ctx *P, HLO_YYLTYPE *l, hlo_token *tp, pc_head
   }
   h->shape = s;
   h->name = P->last_def = hlo_intern_get_hashed(P->in, name->ptr, name->len, name_hash);
+  h->name->decl_text = at;
+  h->name->decl_len = (uint32_t)(shape_end - at);
+  h->name->decl_shape = s;
   tok_set(&h->opcode, &t);
   h->opcode.is = op; /* (pc_rhs_head looks it up no more) */
   end_at_closer(P, l, tp, end, HT_RPAREN);

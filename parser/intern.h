@@ -25,6 +25,7 @@ typedef struct arena arena;
 typedef struct hlo_intern hlo_intern;
 struct hlo_instr;
 struct hlo_computation;
+struct hlo_shape;
 
 typedef struct hlo_istr {
   uint32_t len;                  /* bytes, without the NUL */
@@ -35,6 +36,12 @@ typedef struct hlo_istr {
   uint32_t anon_next;            /* "<op>.anon" names: last numeric suffix handed out */
   struct hlo_instr *def;         /* the instruction with this name in scope def_gen */
   struct hlo_computation *comp;  /* the computation with this name (per module) */
+  /* The shape text of the last instruction line read with this name
+   * (head_fold) and its shape: an operand that repeats the text takes the
+   * shape without the shape cache (operand_scan.c). decl_len 0: none. */
+  const char *decl_text;
+  const struct hlo_shape *decl_shape;
+  uint32_t decl_len;
   /* the NUL-terminated bytes follow */
 } hlo_istr;
 

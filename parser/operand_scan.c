@@ -48,6 +48,42 @@ static bool plain_name(parse_ctx *P, const char *name, const char *end, hlo_tok_
   return pc_name_like(t.kind) && t.ptr + t.len == end;
 }
 
+/* The name's entry: the instruction on the line before (compared first:
+ * the intern table's lookup is a hash, and a slot and an entry that are
+ * often out of the cache), else the table's. */
+static hlo_istr *name_entry(parse_ctx *P, const char *name, size_t len) {
+  hlo_istr *last = P->last_def;
+  if (last && last->len == len && hlo_same_bytes(hlo_istr_str(last), name, len)) return last;
+  return hlo_intern_get(P->in, name, len);
+}
+
+/* An operand written as its definition's line wrote its shape: an array
+ * shape's text at P, blanks, then %name, where the line that defined name
+ * (the last one read with it, head_fold) had these same bytes as its
+ * shape. The same bytes are the same shape, so the shape cache is not
+ * asked. Returns the shape, with the name's entry in *IS, and [*NAME,
+ * *NAME_END) the '%' and the name; NULL otherwise. (The '%' is looked
+ * for after the text's first blanks: an array's text has none, but in a
+ * dimension list, which is then left to the usual path, as are tuples,
+ * whose texts have blanks, and names without '%'.) */
+static const hlo_shape *own_shape(parse_ctx *P, const char *p, hlo_istr **is, const char **name,
+                                  const char **name_end) {
+  const char *lim = P->data + P->len, *c = pc_skip_to3(p, lim, '%', '\n', ' ');
+  while (*c != '%' && *c != '\n' && *c != ' ' && *c != '\0') c++; /* (after the blocks) */
+  while (*c == ' ') c++;
+  if (*c != '%' || !pc_id_start(c[1])) return NULL;
+  const char *e = pc_skip_id_tail(c + 2, lim);
+  hlo_istr *w = name_entry(P, c + 1, (size_t)(e - c - 1));
+  size_t n = w->decl_len;
+  if (n == 0 || n > (size_t)(c - p) || !hlo_same_bytes(p, w->decl_text, n)) return NULL;
+  for (const char *b = p + n; b < c; b++)
+    if (*b != ' ') return NULL;
+  *is = w;
+  *name = c;
+  *name_end = e;
+  return w->decl_shape;
+}
+
 bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range *ops) {
   size_t base = P->operands.n;
   const char *p = skip_spaces(open + 1);
@@ -55,8 +91,15 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
     for (;;) {
       const hlo_shape *decl = NULL;
       const char *q;
+      hlo_istr *is;
+      const char *at;
       /* a shape first when the cache knows the text here ('(' must be one) */
       if (*p == '(' || (*p >= 'a' && *p <= 'z')) {
+        if (*p != '(' && (decl = own_shape(P, p, &is, &at, &q))) {
+          PC_PUSH(P->operands, pc_operand, ((pc_operand){is, NULL, decl, (size_t)(at - P->data)}));
+          p = q;
+          goto next;
+        }
         decl = pc_shape_cache_find(P, p, *p == '(', &q);
         if (!decl && *p == '(') goto give_up;
         if (decl) p = skip_spaces(q);
@@ -76,6 +119,7 @@ bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range 
         PC_PUSH(P->operands, pc_operand, ((pc_operand){last, NULL, decl, t.off}));
       else
         pc_operand_name(P, decl, &t, NULL);
+    next:
       p = skip_spaces(p);
       if (*p == ')') break;
       if (*p != ',') goto give_up;

@@ -180,6 +180,18 @@ static const fast_slow_case parse_cases[] = {
     {HEAD "  ROOT c = f32[2]{0} add(@%a, %b), dimensions={0}\n}\n", "unexpected attribute"},
     {HEAD "  ROOT c = f32[2]{0} add(@%a, %b, %c)\n}\n", "add 'c' expects 2 operands"},
     {HEAD "  c = f32[2]{0} add(@%a, %b)\n  ROOT c = f32[2]{0} add(@%a, %b)\n}\n", "instruction 'c' is already defined"},
+    /* an operand's shape written as its definition's line wrote it (own_shape), or not */
+    {HEAD "  n = f32[2]{0} negate(@f32[2]{0} %a)\n  m = f32[2]{0} negate(@f32[2]{0} %n)\n"
+          "  ROOT c = f32[2]{0} add(@f32[2]{0} %n, f32[2]{0}  %m)\n}\n", NULL},
+    {HEAD "  n = f32[2]{0} negate(@f32[2]{0} %a)\n  ROOT c = f32[2]{0} add(@f32[2] %n, f32[ 2]{0} %n)\n}\n", NULL},
+    {HEAD "  n = f32[2]{0} negate(@f32[2]{0} %a)\n  ROOT c = f32[2]{0} add(@f32[3]{0} %n, %b)\n}\n",
+     "the declared operand shape f32[3]{0} is not compatible"},
+    {HEAD "  n = f32[2]{0} negate(@f32[2]{0} %a)\n  ROOT c = f32[2]{0} add(@f32[2]{0} %n, f32[2]{0} %zz)\n}\n",
+     "operand 'zz' is not defined"},
+    {"HloModule m\n\nf {\n  x = f32[3]{0} parameter(0)\n  ROOT y = f32[3]{0} negate(@f32[3]{0} %x)\n}\n\n"
+     "ENTRY e {\n  w = f32[3]{0} parameter(0)\n  x = f32[2]{0} parameter(1)\n"
+     "  n = f32[3]{0} negate(@f32[3]{0} %w)\n  ROOT c = f32[2]{0} negate(@f32[3]{0} %x)\n}\n",
+     "the declared operand shape f32[3]{0} is not compatible"},
 };
 
 static void scan_at(size_t i) { test_scan(&scan_cases[i]); }
