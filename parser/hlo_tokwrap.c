@@ -156,13 +156,18 @@ static void close_bracket(parse_ctx *P, char open) {
 
 /* The next token, when it is the usual 'name=' (blanks, then an identifier
  * directly followed by '=': what hlo_lex reads as HT_ATTR_NAME) without
- * running the lexer; anything else is left to hlo_lex. */
+ * running the lexer; anything else is left to hlo_lex. (For an
+ * HT_ATTR_NAME only kind, ptr, len and off are set: what its callers
+ * read.) */
 static void lex_attr_name(hlo_lexer *lx, hlo_token *t) {
   const char *p = pc_skip_blanks(lx->cur), *q = p;
   if (pc_id_start(*q)) {
     q = pc_skip_id_tail(q + 1, lx->lim);
     if (*q == '=') {
-      *t = (hlo_token){.kind = HT_ATTR_NAME, .ptr = p, .len = (size_t)(q - p), .off = (size_t)(p - lx->base)};
+      t->kind = HT_ATTR_NAME;
+      t->ptr = p;
+      t->len = (size_t)(q - p);
+      t->off = (size_t)(p - lx->base);
       lx->cur = q + 1;
       return;
     }
