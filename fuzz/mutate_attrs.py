@@ -28,7 +28,7 @@ PIECES = ['{', '}', '[', ']', '(', ')', ',', '=', ' ', 'x', 'ROOT', '%a', '"s"',
           'kLoop', '0_1x2_3', '...', '?', '#', '*', '+', '~', 'inf', '-inf', '1.5', 'true', 'S(1)', 'ENTRY',
           'HloModule', '@', '"open', 'parameter(', 'constant(', 'maximal', 'device=', 'replicated', 'sharding=',
           'nan', '0x1p3', 'file_name_id=', 'FileLocations\n', 'StackFrames\n', '2 {', '{{',
-          '99999999999999999999', 'backend_config=', 'frontend_attributes=']
+          '99999999999999999999', 'backend_config=', 'frontend_attributes=', ',}', '[0:2]', ':0]', ', ']
 
 
 def edit(rnd, text, lo, hi):

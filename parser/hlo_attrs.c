@@ -1067,20 +1067,24 @@ static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
     in->tuple_index = (int64_t)u;
     in->has_tuple_index = true;
     return true;
-  case AT_SLICE: { /* {[0:8], [2:10:2]}: up to 16 ranges, strides >= 1 */
+  case AT_SLICE: { /* {[0:8], [2:10:2]}: up to 16 ranges, strides >= 1, no trailing ',' */
     hlo_slice_dim d[16];
     int n = 0;
     const char *p = v + 1;
     if (*v != '{') return false;
-    while (*p != '}') {
-      uint64_t a, b, c = 1;
-      if (n == 16 || *p != '[' || !(p = pc_plain_uint(p + 1, &a)) || *p != ':' || !(p = pc_plain_uint(p + 1, &b)))
-        return false;
-      if (*p == ':' && (!(p = pc_plain_uint(p + 1, &c)) || c < 1)) return false;
-      if (*p != ']') return false;
-      d[n++] = (hlo_slice_dim){(int64_t)a, (int64_t)b, (int64_t)c};
-      if (*++p == ',') p += 1 + (p[1] == ' ');
-      else if (*p != '}') return false;
+    if (*p != '}') {
+      for (;;) {
+        uint64_t lo, hi, st = 1;
+        if (n == 16 || *p != '[' || !(p = pc_plain_uint(p + 1, &lo)) || *p != ':' ||
+            !(p = pc_plain_uint(p + 1, &hi)))
+          return false;
+        if (*p == ':' && (!(p = pc_plain_uint(p + 1, &st)) || st < 1)) return false;
+        if (*p != ']') return false;
+        d[n++] = (hlo_slice_dim){(int64_t)lo, (int64_t)hi, (int64_t)st};
+        if (*++p == '}') break;
+        if (*p != ',') return false;
+        p += 1 + (p[1] == ' ');
+      }
     }
     if (p + 1 != end) return false;
     hlo_instr_ext *x = pc_instr_ext(P, in);

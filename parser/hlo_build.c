@@ -587,8 +587,9 @@ hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
 }
 
 static hlo_instr *new_instr(parse_ctx *P, size_t off) {
+  static const int64_t none[1] = {0};
   hlo_instr *in = arena_zalloc(P->a, sizeof *in);
-  in->dimensions.v = hlo_instr_ext_none.dynamic_slice_sizes.v;
+  in->dimensions.v = none;
   in->ext = &hlo_instr_ext_none;
   in->offset = off;
   in->parameter_number = -1;

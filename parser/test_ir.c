@@ -239,10 +239,10 @@ static void test_modules_and_errors(void) {
   CHECK(strcmp(err.message, "expected ',' or ']' in dimensions, found '}'") == 0);
 }
 
-/* dimensions=, index= and kind= are read from their bytes when written
- * plainly (plain_value in hlo_attrs.c), by the value reader otherwise:
- * both must give the same values, and a value that is not plain must get
- * the reader's message. */
+/* dimensions=, index=, slice= and kind= are read from their bytes when
+ * written plainly (plain_value in hlo_attrs.c), by the value reader
+ * otherwise: both must give the same values, and a value that is not
+ * plain (a trailing ',' included) must get the reader's message. */
 static void test_plain_values(void) {
   hlo_parse_result r = parse_ok(
       "HloModule plain\n"
@@ -262,7 +262,7 @@ static void test_plain_values(void) {
       "  sa = f32[2,1] slice(a), slice={[0:2], [1:3:2]}\n"
       "  sb = f32[2,1] slice(a), slice={[0:2],[1:3:2]}\n"
       "  sc = f32[2,1] slice(a), slice={ [0:2], [1 :3:2] }\n"
-      "  sd = f32[2,1] slice(a), slice={[0:2], [1:3:2],}\n"
+      "  sd = f32[2,1] slice(a), slice={ [0:2] , [1:3:2]}\n"
       "  ROOT r = tuple(b, c, d, t, u, v, f, g, h, sa, sb, sc, sd)\n"
       "}\n");
   hlo_module *m = r.modules[0];
@@ -292,6 +292,10 @@ static void test_plain_values(void) {
        "expected a fusion kind (kLoop, kInput, kOutput or kCustom) in 'kind', found 'kLoops'"},
       {"f32[3,2] transpose(q), dimensions={1,-1}", "expected a non-negative integer in 'dimensions', found '-1'"},
       {"f32[2,3] slice(q), slice={[0:2], [0:3:0]}", "slice stride must be positive"},
+      {"f32[2,3] slice(q), slice={[0:2], [0:3],}", "expected '[' starting a slice range in 'slice', found '}'"},
+      {"f32[2,3] slice(q), slice={[0:2],}", "expected '[' starting a slice range in 'slice', found '}'"},
+      {"f32[2,3] slice(q), slice={,}", "expected '[' starting a slice range in 'slice', found ','"},
+      {"f32[3,2] transpose(q), dimensions={1,0,}", "expected a non-negative integer in 'dimensions', found '}'"},
       {"f32[2,3] slice(q), slice={[0:2], [0:3:1:1]}", "expected ']' or ':' in 'slice', found ':'"},
   };
   for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {

@@ -102,6 +102,7 @@ static const struct {
     {" {frontend_attributes=2}", NULL},
     {" {a=1,b=2}\n2 {a=-1}\n3 {a=1/*c*/ b=2}\n4 {a=0x1}", " {a=1,b=2}\n2 {a=-1}\n3 {a=1/*c*/ b=2}\n4 {a=0x1}"},
     {" {a=1}\n2 {a=1 {b=2}}", " {a=1}\n2 {a=1 {b=2}}"},
+    {" {a=1,}\n2 {,a=1}\n3 {a=1,,b=2}", " {a=1,}\n2 {,a=1}\n3 {a=1,,b=2}"}, /* (the grammar's gv_inner takes these) */
     {" {a=1", NULL},
     {" x", NULL},
 };
