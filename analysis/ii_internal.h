@@ -35,6 +35,7 @@ struct ii_ctx {
   struct fc_entry **fusion_buckets;  /* NULL until the first entry */
   uint64_t fusion_hits;
   size_t node_budget;  /* ii_ctx_set_node_budget */
+  bool xla_compat;     /* ii_ctx_set_xla_compat: XLA's exact semantics */
 };
 
 /* Instructions of a computation in post-order (operands first). */

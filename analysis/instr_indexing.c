@@ -66,6 +66,8 @@ void ii_ctx_end_module(ii_ctx *c) {
 }
 
 void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled) { c->fusion_cache = enabled; }
+void ii_ctx_set_xla_compat(ii_ctx *c, bool xla_compat) { c->xla_compat = xla_compat; }
+bool ii_ctx_xla_compat(const ii_ctx *c) { return c->xla_compat; }
 
 uint64_t ii_ctx_fusion_cache_hits(const ii_ctx *c) { return c->fusion_hits; }
 

@@ -102,6 +102,12 @@ void ii_ctx_set_text_limit(ii_ctx *c, uint64_t nodes);
  * names differ) gets a copy of that result. On by default; off gives the
  * same results, computed again (for tests). Hits so far, for benchmarks. */
 void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled);
+/* Semantics. Default: hloidx's own (XLA's rules where they are right, sound
+ * rules of hloidx's where XLA has none, corrected maps where XLA's are
+ * wrong). With xla_compat set: exactly what XLA's analysis returns, its
+ * unknowns and its quirks included (what the XLA conformance vectors judge). */
+void ii_ctx_set_xla_compat(ii_ctx *c, bool xla_compat);
+bool ii_ctx_xla_compat(const ii_ctx *c);
 uint64_t ii_ctx_fusion_cache_hits(const ii_ctx *c);
 /* Budget of new expression nodes per top-level query: a query that would
  * create more (a composition that blows up) stops early and is reported as

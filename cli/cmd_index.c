@@ -297,6 +297,7 @@ int cmd_index(const hloidx_options *o) {
   memset(&r, 0, sizeof r);
   r.o = o;
   r.ctx = ii_ctx_new();
+  ii_ctx_set_xla_compat(r.ctx, o->xla_compat);
   /* a debugging switch: analyse every fusion again instead of reusing the
    * result of a structurally equal one (the output must not change) */
   const char *nc = getenv("HLOIDX_NO_FUSION_CACHE");

@@ -57,6 +57,10 @@ static const char usage_text[] =
     "                      definitions by enumeration (domains of at most 65536\n"
     "                      points): one line per block, then a tally; exit 3 on a\n"
     "                      mismatch\n"
+    "  --xla-compat        exactly what XLA's indexing analysis prints, its unknown\n"
+    "                      maps and its known mistakes included (default: hloidx's\n"
+    "                      semantics, which go further where XLA gives up and are\n"
+    "                      correct where XLA is not; see README)\n"
     "\n"
     "Output (default mode): XLA's text for ComputeOutputToInputIndexing (one\n"
     "'operand id = K' block per operand) and ComputeInputToOutputIndexing (one\n"
@@ -99,6 +103,7 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
+  OPT_XLA_COMPAT,
 };
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
@@ -116,6 +121,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"summary", no_argument, NULL, OPT_SUMMARY},
       {"verify", no_argument, NULL, OPT_VERIFY},
       {"jobs", required_argument, NULL, OPT_JOBS},
+      {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
       {"help", no_argument, NULL, OPT_HELP},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -165,6 +171,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       break;
     case OPT_SUMMARY: o->summary = true; break;
     case OPT_VERIFY: o->verify = true; break;
+    case OPT_XLA_COMPAT: o->xla_compat = true; break;
     case OPT_JOBS: {
       long j = parse_index(optarg);
       if (j < 1 || j > 256) return usage_error("--jobs needs an integer from 1 to 256, not '%s'", optarg);
