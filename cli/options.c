@@ -65,7 +65,7 @@ static const char usage_text[] =
     "Output (default mode): XLA's text for ComputeOutputToInputIndexing (one\n"
     "'operand id = K' block per operand) and ComputeInputToOutputIndexing (one\n"
     "block per result), one map entry per line group; several maps of one\n"
-    "operand are sorted by their one-line text. Unless --direction=out2in\n"
+    "operand are sorted by their one-line text (numbers as numbers). Unless --direction=out2in\n"
     "--output=N or --direction=in2out --operand=N selects a single block, each\n"
     "block is preceded by a header line\n"
     "    # NAME (out2in, output N)        # NAME (in2out, operand N)\n"

@@ -18,7 +18,7 @@
  *       "replica_id": MAP | null}
  * (maps nested in descriptions and replica_id have empty descriptions and
  * a null replica_id). The maps of an entry are in the text output's order
- * (sorted by their single-line text). An entry whose analysis failed
+ * (their single-line texts in natural order, map_text_order). An entry whose analysis failed
  * (--all) has "error" set and one unknown map per entry. Strings are
  * escaped by json_str (always valid JSON and UTF-8). */
 #include <stdlib.h>

@@ -3,7 +3,7 @@
  * Each block is XLA's HloInstructionIndexing::ToString text in the
  * multi-line layout: `operand id = N` on its own line, then every map of
  * that entry indented by two spaces (several maps of one entry sorted by
- * their single-line text). Removing all whitespace gives XLA's text. With
+ * their single-line text in natural order). Removing all whitespace gives XLA's text. With
  * --format=mlir each map line is instead XLA's MLIR attribute
  * `#xla.indexing_map<"<single-line map>">` (out_mlir.c).
  *
