@@ -39,7 +39,10 @@ struct index_run {
   const source_file *src;    /* current file */
   const hlo_module *module;  /* current module */
   bool several;              /* the run covers several modules: name each one */
-  bool pinned;               /* the options select exactly one block (no headers) */
+  bool several_instrs;       /* --all, --match, --opcode or several --instr: analysis errors are
+                                warnings, instructions without the --output / --operand are skipped */
+  bool pinned;               /* the options select XLA's single block (no headers) */
+  const hlo_computation *pending_computation; /* --all: its header is due before the next block */
   int rc;                    /* exit status so far */
 };
 
@@ -56,13 +59,24 @@ ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_i
  * "unknown indexing" and why) and the status is left alone. */
 void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err);
 
+/* Prints the pending computation header (--all), if any: a computation
+ * is named only when something of it is printed. */
+void index_open_computation(index_run *r);
+
+/* The entries of a block of N that the options keep: --operand in an
+ * out2in block, --output in an in2out block, else all: [*lo, *hi). */
+void index_entry_range(const index_run *r, const hlo_instr *in, bool o2i, long n, long *lo, long *hi);
+
 /* Runs the queries the options ask for on IN -- out2in for every output
  * (or --output), in2out for every operand (or --operand), per --direction
  * -- and hands each block to BLOCK, with st != II_OK and *err filled when
  * the analysis failed (after index_report_error). NONE is called instead
  * of a direction's blocks when IN has no outputs (o2i) or no operands
- * (i2o). Returns false when the single-instruction mode stops at an error
- * (the remaining blocks are skipped, as before --all existed). */
+ * (i2o). A block whose entry named by --operand (o2i) / --output (i2o)
+ * does not exist is an error for one instruction, skipped for several;
+ * with --skip-unknown a block whose maps are all unknown is skipped.
+ * Returns false when the single-instruction mode stops at an error
+ * (the remaining blocks are skipped). */
 typedef void (*index_block_fn)(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st,
                                const ii_indexing *x, const ii_error *err);
 typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);

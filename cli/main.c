@@ -1,7 +1,10 @@
 /* hloidx entry point: parse options, run the chosen command. */
 #include <stdlib.h> /* first: any libc header defines __GLIBC__, tested below */
 
+#include <stdbool.h>
+
 #include "commands.h"
+#include "inputs.h"
 #include "options.h"
 
 #ifdef __GLIBC__
@@ -19,12 +22,22 @@ int main(int argc, char **argv) {
 #endif
   hloidx_options o;
   int rc = options_parse(argc, argv, &o);
-  if (rc >= 0) return rc;
-  switch (o.mode) {
-  case MODE_CHECK: return cmd_check(&o);
-  case MODE_MAP: return cmd_map(&o);
-  case MODE_INDEX: return cmd_index(&o);
-  case MODE_LAYOUT: return cmd_layout(&o);
+  if (rc < 0) {
+    bool named = o.nfiles > 0;
+    int inputs_rc = inputs_expand(&o);
+    if (named && o.nfiles == 0) {
+      rc = inputs_rc; /* nothing left to read (not standard input) */
+    } else {
+      switch (o.mode) {
+      case MODE_CHECK: rc = cmd_check(&o); break;
+      case MODE_MAP: rc = cmd_map(&o); break;
+      case MODE_INDEX: rc = cmd_index(&o); break;
+      case MODE_LAYOUT: rc = cmd_layout(&o); break;
+      case MODE_LIST: rc = cmd_list(&o); break;
+      }
+      if (rc == 0) rc = inputs_rc;
+    }
   }
-  return 3;
+  options_free(&o);
+  return rc;
 }

@@ -1,105 +1,166 @@
 /* The maps as text (default) or as MLIR attributes (--format=mlir).
  *
  * Each block is XLA's HloInstructionIndexing::ToString text in the
- * multi-line layout: `operand id = N` on its own line, then every map of
- * that entry indented by two spaces (several maps of one entry sorted by
- * their single-line text in natural order). Removing all whitespace gives XLA's text. With
- * --format=mlir each map line is instead XLA's MLIR attribute
- * `#xla.indexing_map<"<single-line map>">` (out_mlir.c).
+ * multi-line layout: an entry line, then every map of that entry indented
+ * by two spaces (several maps of one entry in their single-line texts'
+ * natural order). With --format=mlir each map line is instead XLA's MLIR
+ * attribute `#xla.indexing_map<"<single-line map>">` (out_mlir.c).
  *
- * When the options pin down exactly one block (--direction=out2in
- * --output=N, or --direction=in2out --operand=N, without --all) that block
- * is all that is printed. Otherwise each block is preceded by one header
- * line:
+ * When the options pin down XLA's single block (--direction=out2in
+ * --output=N without --operand, or --direction=in2out --operand=N without
+ * --output, on one instruction) that block is all that is printed, with
+ * XLA's `operand id = K` entry lines: removing all whitespace gives XLA's
+ * text. Otherwise each block starts with a header, whose first line up to
+ * the ')' is the block's key:
  *
  *     # NAME (out2in, output N)
- *     # NAME (in2out, operand N)
+ *     # NAME (in2out, input operand K)
  *
  * with ", physical" (--physical) or ", tiled" (--physical=tiled) before
- * the ')'. An instruction without operands prints
- * `# NAME (out2in, output N): no operands` and `# NAME (in2out): no
- * operands`, one without outputs (an empty tuple) `# NAME (out2in): no
- * outputs`; a block with entries that hold no map (an output of a
- * multi-output fusion that does not read an operand; XLA prints nothing
- * after `operand id = K`) says `: operand(s) K, ... not read by this
- * output` in its header. Under --all a block whose analysis failed prints
- * `# NAME (out2in, output N): not analyzed: MESSAGE` and `unknown
- * indexing` for each entry. Module and computation headers: cmd_index.c. */
+ * the ')', then `: NOTE` where there is something to say: `no operands`,
+ * `operand(s) K, ... not read by this output` (entries without any map; XLA
+ * prints nothing after their entry line), `output(s) N, ... not reached
+ * from this operand`, `not analyzed: WHY` (--all, with `unknown indexing`
+ * for each entry). Context lines follow, each starting with "#   ":
+ *
+ *     #   OPCODE SHAPE in COMPUTATION, FILE:LINE
+ *     #   operand K: NAME SHAPE      out2in: every operand; in2out: operand K
+ *     #   output N: SHAPE            tuple-shaped results: out2in: output N;
+ *                                    in2out: every output
+ *     #   hlo: TEXT                  --show-hlo: the instruction's line
+ *
+ * Entry lines are `operand id = K` in out2in blocks and `output id = N` in
+ * in2out blocks (XLA writes `operand id` for both). --operand in an out2in
+ * block and --output in an in2out block keep that entry only. An
+ * instruction without operands prints `# NAME (in2out): no operands`, one
+ * without outputs (an empty tuple) `# NAME (out2in): no outputs`, each
+ * with its context. Module and computation headers: cmd_index.c. */
 #include "index_run.h"
 #include "out_mlir.h"
 
-static void header(index_run *r, const hlo_instr *in, const char *dir, const char *what, long id, const char *tail,
-                   const char *msg) {
+static void put_shape(strbuf *b, const hlo_shape *s) {
+  char tmp[256];
+  size_t need = hlo_shape_format(s, tmp, sizeof tmp);
+  if (need < sizeof tmp) {
+    sb_puts(b, tmp);
+    return;
+  }
+  sb_reserve(b, need + 1);
+  hlo_shape_format(s, b->data + b->len, need + 1);
+  b->len += need;
+}
+
+static void put_operand(strbuf *b, const hlo_instr *in, long k) {
+  sb_printf(b, "#   operand %ld: %s ", k, in->operands[k]->name);
+  put_shape(b, in->operands[k]->shape);
+  sb_putc(b, '\n');
+}
+
+static void put_output(strbuf *b, const hlo_instr *in, long n) {
+  sb_printf(b, "#   output %ld: ", n);
+  put_shape(b, in->shape->elems[n]);
+  sb_putc(b, '\n');
+}
+
+/* The context lines of a block (ID < 0: a block without entries). */
+static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
+  strbuf *b = &r->out;
+  sb_printf(b, "#   %s ", in->opcode_text);
+  put_shape(b, in->shape);
+  sb_printf(b, " in %s, %s:%zu\n", in->parent->name, r->src->name, source_line(r->src, in->offset));
+  bool tuple = in->shape->type == HLO_TUPLE;
+  if (id >= 0 && o2i) {
+    if (tuple) put_output(b, in, id);
+    long lo, hi;
+    index_entry_range(r, in, true, in->n_operands, &lo, &hi);
+    for (long k = lo; k < hi; k++) put_operand(b, in, k);
+  } else if (id >= 0) {
+    put_operand(b, in, id);
+    long lo, hi;
+    index_entry_range(r, in, false, tuple ? in->shape->n_elems : 1, &lo, &hi);
+    for (long n = lo; tuple && n < hi; n++) put_output(b, in, n);
+  }
+  if (r->o->show_hlo) {
+    const char *text;
+    size_t len;
+    source_line_text(r->src, in->offset, &text, &len);
+    while (len && (*text == ' ' || *text == '\t')) text++, len--;
+    sb_puts(b, "#   hlo: ");
+    for (size_t i = 0; i < len; i++) {
+      unsigned char c = (unsigned char)text[i];
+      sb_putc(b, c == '\t' || c >= 0x20 ? (char)c : '?');
+    }
+    sb_putc(b, '\n');
+  }
+}
+
+static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const char *tail, const char *msg) {
   if (r->pinned) return;
   strbuf *b = &r->out;
-  sb_puts(b, "# ");
-  sb_puts(b, in->name);
-  sb_puts(b, " (");
-  sb_puts(b, dir);
-  if (what) {
-    sb_puts(b, ", ");
-    sb_puts(b, what);
-    sb_putc(b, ' ');
-    sb_put_i64(b, id);
-  }
+  sb_printf(b, "# %s (%s", in->name, o2i ? "out2in" : "in2out");
+  if (id >= 0) sb_printf(b, o2i ? ", output %ld" : ", input operand %ld", id);
   if (r->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
   if (r->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
   sb_putc(b, ')');
   sb_puts(b, tail);
   if (msg) sb_puts(b, msg);
   sb_putc(b, '\n');
+  context(r, in, o2i, id);
 }
 
 static void none(index_run *r, const hlo_instr *in, bool o2i) {
-  header(r, in, o2i ? "out2in" : "in2out", NULL, 0, o2i ? ": no outputs" : ": no operands", NULL);
+  header(r, in, o2i, -1, o2i ? ": no outputs" : ": no operands", NULL);
+}
+
+/* An entry line: XLA's `operand id = K` in its own single block and in
+ * out2in blocks, `output id = N` in in2out blocks under a header. */
+static void entry_line(index_run *r, bool o2i, long k) {
+  sb_printf(&r->out, "%s id = %ld\n", o2i || r->pinned ? "operand" : "output", k);
 }
 
 static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
                   const ii_error *err) {
-  const char *dir = o2i ? "out2in" : "in2out", *what = o2i ? "output" : "operand";
   strbuf *b = &r->out;
+  long lo, hi;
   if (st != II_OK) {
-    header(r, in, dir, what, id, ": not analyzed: ", err->message);
-    long n = index_entries(in, o2i);
-    for (long k = 0; k < n; k++) {
-      sb_puts(b, "operand id = ");
-      sb_put_i64(b, k);
-      sb_puts(b, "\n  unknown indexing\n");
+    header(r, in, o2i, id, ": not analyzed: ", err->message);
+    index_entry_range(r, in, o2i, index_entries(in, o2i), &lo, &hi);
+    for (long k = lo; k < hi; k++) {
+      entry_line(r, o2i, k);
+      sb_puts(b, "  unknown indexing\n");
     }
     return;
   }
+  index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
   /* entries without any map (an output of a multi-output fusion that does
-   * not read an operand): XLA prints nothing after `operand id = K`, the
+   * not read an operand): XLA prints nothing after the entry line, the
    * header says so */
-  uint32_t nempty = 0;
-  for (uint32_t k = 0; k < x->n; k++) nempty += x->sets[k].n == 0;
+  long nempty = 0;
+  for (long k = lo; k < hi; k++) nempty += x->sets[k].n == 0;
   strbuf tail = STRBUF_INIT;
   if (o2i && in->n_operands == 0) {
     sb_puts(&tail, ": no operands");
   } else if (nempty) {
     sb_puts(&tail, o2i ? (nempty > 1 ? ": operands " : ": operand ") : (nempty > 1 ? ": outputs " : ": output "));
-    for (uint32_t k = 0, i = 0; k < x->n; k++)
+    for (long k = lo, i = 0; k < hi; k++)
       if (x->sets[k].n == 0) {
         if (i++) sb_puts(&tail, ", ");
-        sb_put_u64(&tail, k);
+        sb_put_i64(&tail, k);
       }
     sb_puts(&tail, o2i ? " not read by this output" : " not reached from this operand");
   }
-  header(r, in, dir, what, id, sb_str(&tail), NULL);
+  header(r, in, o2i, id, sb_str(&tail), NULL);
   sb_free(&tail);
-  if (r->o->format == FMT_MLIR) {
-    for (uint32_t k = 0; k < x->n; k++) {
-      sb_puts(b, "operand id = ");
-      sb_put_u64(b, k);
-      sb_putc(b, '\n');
-      const ii_set *s = &x->sets[k];
-      const uint32_t *order = ii_set_print_order(r->ctx, s);
-      for (uint32_t i = 0; i < s->n; i++) mlir_print_operand(b, s->items[order[i]], 2);
+  static const map_print_opts inner = {true, 2};
+  for (long k = lo; k < hi; k++) {
+    entry_line(r, o2i, k);
+    const ii_set *s = &x->sets[k];
+    const uint32_t *order = ii_set_print_order(r->ctx, s);
+    for (uint32_t i = 0; i < s->n; i++) {
+      if (r->o->format == FMT_MLIR) mlir_print_operand(b, s->items[order[i]], 2);
+      else ii_print_operand(b, s->items[order[i]], &inner);
     }
-    return;
   }
-  map_print_opts po = {true, 0};
-  ii_print_indexing(r->ctx, b, x, &po);
 }
 
 static void module_begin(index_run *r) {

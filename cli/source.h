@@ -21,6 +21,7 @@ typedef struct {
    * by scanning on from it, so many diagnostics in a large file cost one
    * pass over it (allocated by source_read; NULL = none). */
   struct source_memo *memo;
+  struct source_memo *cursor; /* the same for source_line (headers, lists) */
 } source_file;
 
 /* Reads PATH ("-" = standard input). Returns 0, or prints
@@ -38,7 +39,15 @@ void diag_error(const source_file *s, size_t offset, const char *message);
 /* The same with "warning:" for problems that do not change the exit status. */
 void diag_warning(const source_file *s, size_t offset, const char *message);
 
+/* The same with "note:" (remarks on how the input is read). */
+void diag_note(const source_file *s, size_t offset, const char *message);
+
 /* The 1-based line and column of a byte offset (updates the memo). */
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col);
+/* The 1-based line of a byte offset, and the text of that line (without
+ * its end), from a memo of their own: a walk that asks in file order
+ * scans the file once, whatever the diagnostics in between ask. */
+size_t source_line(const source_file *s, size_t offset);
+void source_line_text(const source_file *s, size_t offset, const char **text, size_t *len);
 
 #endif
