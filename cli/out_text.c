@@ -23,7 +23,8 @@
  * from this operand`, `not analyzed: WHY` (--all, with `unknown indexing`
  * for each entry). Context lines follow, each starting with "#   ":
  *
- *     #   OPCODE SHAPE in COMPUTATION, FILE:LINE
+ *     #   OPCODE SHAPE in COMPUTATION, FILE:LINE      (a long tuple shape
+ *                                                     ends in "... N more")
  *     #   operand K: NAME SHAPE      out2in: every operand; in2out: operand K
  *     #   output N: SHAPE            tuple-shaped results: out2in: output N;
  *                                    in2out: every output
@@ -35,50 +36,146 @@
  * instruction without operands prints `# NAME (in2out): no operands`, one
  * without outputs (an empty tuple) `# NAME (out2in): no outputs`, each
  * with its context. Module and computation headers: cmd_index.c. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "index_run.h"
+#include "oom.h"
 #include "out_mlir.h"
 
-static void put_shape(strbuf *b, const hlo_shape *s) {
+/* A shape as written, with its layout. A tuple whose text would be longer
+ * than TUPLE_WIDTH shows its first elements and how many more there are
+ * ("(s32[], f32[8]{0}, ... 57 more)"): a while or a multi-output fusion has
+ * a block per output, and the whole tuple in each would make the context
+ * quadratic in the outputs. */
+#define TUPLE_WIDTH 120
+
+static void put_array(strbuf *b, const hlo_shape *s) {
   char tmp[256];
   size_t need = hlo_shape_format(s, tmp, sizeof tmp);
   if (need < sizeof tmp) {
-    sb_puts(b, tmp);
+    sb_putn(b, tmp, need);
     return;
   }
-  sb_reserve(b, need + 1);
+  sb_reserve(b, need);
   hlo_shape_format(s, b->data + b->len, need + 1);
   b->len += need;
 }
 
-static void put_operand(strbuf *b, const hlo_instr *in, long k) {
-  sb_printf(b, "#   operand %ld: %s ", k, in->operands[k]->name);
-  put_shape(b, in->operands[k]->shape);
+static void put_shape(strbuf *b, const hlo_shape *s) {
+  if (s->type != HLO_TUPLE) {
+    put_array(b, s);
+    return;
+  }
+  size_t start = b->len;
+  sb_putc(b, '(');
+  for (int i = 0; i < s->n_elems; i++) {
+    size_t at = b->len;
+    if (i) sb_puts(b, ", ");
+    put_shape(b, s->elems[i]);
+    if (b->len - start > TUPLE_WIDTH && i + 1 < s->n_elems) {
+      b->len = at;
+      sb_printf(b, "%s... %d more", i ? ", " : "", s->n_elems - i);
+      break;
+    }
+  }
+  sb_putc(b, ')');
+}
+
+/* Shape texts of the current module, formatted once per shape (a block's
+ * context names the same operands and result again and again). */
+typedef struct {
+  const hlo_shape **key;
+  uint32_t *off, *len;
+  size_t cap, n;
+  strbuf text;
+} shape_texts;
+
+static size_t slot_of(const shape_texts *t, const hlo_shape *s) {
+  size_t i = (size_t)(((uintptr_t)s >> 4) * 0x9E3779B97F4A7C15ull) & (t->cap - 1);
+  while (t->key[i] && t->key[i] != s) i = (i + 1) & (t->cap - 1);
+  return i;
+}
+
+static void grow(shape_texts *t) {
+  shape_texts old = *t;
+  t->cap = old.cap ? old.cap * 2 : 256;
+  t->key = xcalloc(t->cap, sizeof *t->key);
+  t->off = xmalloc(t->cap * sizeof *t->off);
+  t->len = xmalloc(t->cap * sizeof *t->len);
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.key[i]) {
+      size_t j = slot_of(t, old.key[i]);
+      t->key[j] = old.key[i];
+      t->off[j] = old.off[i];
+      t->len[j] = old.len[i];
+    }
+  free(old.key);
+  free(old.off);
+  free(old.len);
+}
+
+static void put_cached_shape(index_run *r, const hlo_shape *s) {
+  shape_texts *t = r->state;
+  if ((t->n + 1) * 2 > t->cap) grow(t);
+  size_t i = slot_of(t, s);
+  if (!t->key[i] && t->text.len < UINT32_MAX / 2) {
+    size_t at = t->text.len;
+    put_shape(&t->text, s);
+    t->key[i] = s;
+    t->off[i] = (uint32_t)at;
+    t->len[i] = (uint32_t)(t->text.len - at);
+    t->n++;
+  }
+  if (t->key[i]) sb_putn(&r->out, t->text.data + t->off[i], t->len[i]);
+  else put_shape(&r->out, s);
+}
+
+static void put_operand(index_run *r, const hlo_instr *in, long k) {
+  strbuf *b = &r->out;
+  sb_puts(b, "#   operand ");
+  sb_put_i64(b, k);
+  sb_puts(b, ": ");
+  sb_puts(b, in->operands[k]->name);
+  sb_putc(b, ' ');
+  put_cached_shape(r, in->operands[k]->shape);
   sb_putc(b, '\n');
 }
 
-static void put_output(strbuf *b, const hlo_instr *in, long n) {
-  sb_printf(b, "#   output %ld: ", n);
-  put_shape(b, in->shape->elems[n]);
-  sb_putc(b, '\n');
+static void put_output(index_run *r, const hlo_instr *in, long n) {
+  sb_puts(&r->out, "#   output ");
+  sb_put_i64(&r->out, n);
+  sb_puts(&r->out, ": ");
+  put_cached_shape(r, in->shape->elems[n]);
+  sb_putc(&r->out, '\n');
 }
 
 /* The context lines of a block (ID < 0: a block without entries). */
 static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
   strbuf *b = &r->out;
-  sb_printf(b, "#   %s ", in->opcode_text);
-  put_shape(b, in->shape);
-  sb_printf(b, " in %s, %s:%zu\n", in->parent->name, r->src->name, source_line(r->src, in->offset));
+  sb_puts(b, "#   ");
+  sb_puts(b, in->opcode_text);
+  sb_putc(b, ' ');
+  put_cached_shape(r, in->shape);
+  sb_puts(b, " in ");
+  sb_puts(b, in->parent->name);
+  sb_puts(b, ", ");
+  sb_puts(b, r->src->name);
+  sb_putc(b, ':');
+  sb_put_u64(b, source_line(r->src, in->offset));
+  sb_putc(b, '\n');
   bool tuple = in->shape->type == HLO_TUPLE;
   if (id >= 0 && o2i) {
-    if (tuple) put_output(b, in, id);
+    if (tuple) put_output(r, in, id);
     long lo, hi;
     index_entry_range(r, in, true, in->n_operands, &lo, &hi);
-    for (long k = lo; k < hi; k++) put_operand(b, in, k);
+    for (long k = lo; k < hi; k++) put_operand(r, in, k);
   } else if (id >= 0) {
-    put_operand(b, in, id);
+    put_operand(r, in, id);
     long lo, hi;
     index_entry_range(r, in, false, tuple ? in->shape->n_elems : 1, &lo, &hi);
-    for (long n = lo; tuple && n < hi; n++) put_output(b, in, n);
+    for (long n = lo; tuple && n < hi; n++) put_output(r, in, n);
   }
   if (r->o->show_hlo) {
     const char *text;
@@ -97,8 +194,13 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
 static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const char *tail, const char *msg) {
   if (r->pinned) return;
   strbuf *b = &r->out;
-  sb_printf(b, "# %s (%s", in->name, o2i ? "out2in" : "in2out");
-  if (id >= 0) sb_printf(b, o2i ? ", output %ld" : ", input operand %ld", id);
+  sb_puts(b, "# ");
+  sb_puts(b, in->name);
+  sb_puts(b, o2i ? " (out2in" : " (in2out");
+  if (id >= 0) {
+    sb_puts(b, o2i ? ", output " : ", input operand ");
+    sb_put_i64(b, id);
+  }
   if (r->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
   if (r->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
   sb_putc(b, ')');
@@ -115,7 +217,9 @@ static void none(index_run *r, const hlo_instr *in, bool o2i) {
 /* An entry line: XLA's `operand id = K` in its own single block and in
  * out2in blocks, `output id = N` in in2out blocks under a header. */
 static void entry_line(index_run *r, bool o2i, long k) {
-  sb_printf(&r->out, "%s id = %ld\n", o2i || r->pinned ? "operand" : "output", k);
+  sb_puts(&r->out, o2i || r->pinned ? "operand id = " : "output id = ");
+  sb_put_i64(&r->out, k);
+  sb_putc(&r->out, '\n');
 }
 
 static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
@@ -173,4 +277,24 @@ static void computation_begin(index_run *r, const hlo_computation *c) {
 
 static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
 
-const index_report index_report_text = {NULL, module_begin, computation_begin, instr, NULL, NULL};
+static void begin(index_run *r) { r->state = xcalloc(1, sizeof(shape_texts)); }
+
+/* The module's shapes are freed with it: forget their texts. */
+static void module_end(index_run *r) {
+  shape_texts *t = r->state;
+  if (t->cap) memset(t->key, 0, t->cap * sizeof *t->key);
+  t->n = 0;
+  sb_reset(&t->text);
+}
+
+static void end(index_run *r) {
+  shape_texts *t = r->state;
+  free(t->key);
+  free(t->off);
+  free(t->len);
+  sb_free(&t->text);
+  free(t);
+  r->state = NULL;
+}
+
+const index_report index_report_text = {begin, module_begin, computation_begin, instr, module_end, end};
