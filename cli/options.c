@@ -446,6 +446,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   const char *given[OPT_END_ - OPT_CHECK] = {0};
   int modes = 0;
   bool only_files = false;
+  const char *spaced_instr = NULL; /* the first `--instr VALUE` (no '=') */
   for (int i = 1; i < argc; i++) {
     const char *arg = argv[i];
     if (only_files || arg[0] != '-' || arg[1] == '\0') {
@@ -489,6 +490,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     if (spelling && id >= OPT_CHECK && id < OPT_END_) given[id - OPT_CHECK] = spelling;
     int rc = take(o, id, value, &modes);
     if (rc >= 0) return rc;
+    if (id == OPT_INSTR && !strchr(arg, '=') && !spaced_instr) spaced_instr = value;
   }
   if (modes > 1) return usage_error("--check, --map, --layout and --list are exclusive");
   int rc = check_combinations(o, given);
@@ -496,10 +498,9 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   /* `--instr f.hlo` without a file would take the file for a name and wait
    * on standard input */
   struct stat st;
-  for (int k = 0; k < o->ninstrs && o->nfiles == 0; k++)
-    if (stat(o->instrs[k], &st) == 0)
-      return usage_error("--instr takes an instruction name and '%s' is a file: write --instr=NAME %s",
-                         o->instrs[k], o->instrs[k]);
+  if (spaced_instr && o->nfiles == 0 && stat(spaced_instr, &st) == 0)
+    return usage_error("--instr takes an instruction name and '%s' is a file: write --instr=NAME %s", spaced_instr,
+                       spaced_instr);
   return -1;
 }
 
