@@ -41,6 +41,7 @@
 #include <string.h>
 
 #include "index_run.h"
+#include "json_str.h"
 #include "oom.h"
 #include "out_mlir.h"
 
@@ -183,9 +184,14 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
     source_line_text(r->src, in->offset, &text, &len);
     while (len && (*text == ' ' || *text == '\t')) text++, len--;
     sb_puts(b, "#   hlo: ");
-    for (size_t i = 0; i < len; i++) {
-      unsigned char c = (unsigned char)text[i];
-      sb_putc(b, c == '\t' || c >= 0x20 ? (char)c : '?');
+    /* the line as written, kept printable UTF-8: '?' for control bytes and
+     * bytes outside a well-formed sequence */
+    for (size_t i = 0; i < len;) {
+      const unsigned char *c = (const unsigned char *)text + i;
+      size_t n = *c == '\t' || (*c >= 0x20 && *c != 0x7f) ? utf8_len(c, len - i) : 0;
+      if (n) sb_putn(b, text + i, n);
+      else sb_putc(b, '?');
+      i += n ? n : 1;
     }
     sb_putc(b, '\n');
   }
