@@ -133,6 +133,11 @@ int inputs_expand(hloidx_options *o) {
     char *p = o->files[i];
     struct stat st;
     if (strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
+      if (o->mode == MODE_MAP) {
+        fprintf(stderr, "hloidx: error: %s is a folder: --map reads files of indexing maps\n", p);
+        rc = 1;
+        continue;
+      }
       rc |= read_dir(o, p, &out);
     } else if (!o->stage || !strcmp(p, "-") || inputs_stage_matches(p, o->stage)) {
       add(&out, p);

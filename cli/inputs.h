@@ -4,11 +4,12 @@
 
 #include "options.h"
 
-/* Replaces each directory among o->files by the HLO files directly in it
- * (name order; a file is HLO when its text, after blanks and comments,
- * starts with `HloModule` or `ENTRY`), with a note on stderr for each other
- * entry (hidden ones and, with --stage, files of other stages silently),
- * and keeps, with --stage, only files of that stage. Prints a hint when
+/* Replaces each directory among o->files (an error with --map) by the HLO
+ * files directly in it (name order; a file is HLO when its text, after
+ * blanks and comments, starts with `HloModule` or `ENTRY`), with a note on
+ * stderr for each other entry (hidden ones and, with --stage, files of
+ * other stages silently), and keeps, with --stage, only files of that
+ * stage. Prints a hint when
  * standard input is a terminal. Returns 0, or 1 after an error (an
  * unreadable folder, or nothing left to read: then o->nfiles is 0 and the
  * run must stop, not read standard input). */
