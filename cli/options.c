@@ -415,9 +415,15 @@ static int check_combinations(const hloidx_options *o, const char *const *given)
   bool select = o->has_match || o->nopcodes;
   if (o->ninstrs && (o->all || select))
     return usage_error("--instr names instructions: it excludes --all, --match and --opcode");
+  int named = 0;
+  for (int i = 0; i < o->nfiles; i++) named += strcmp(o->files[i], "-") != 0;
+  if (o->stage && named == 0)
+    return usage_error("--stage picks dump files by name: name the FILEs or a DIR (not standard input)");
   if (o->mode == MODE_LAYOUT) {
     if (o->summary && (o->ninstrs || select))
       return usage_error("--layout --summary sums every buffer of each module (no --instr, --match, --opcode)");
+    if (o->all && select)
+      return usage_error("--layout reports the instructions --match and --opcode pick, or with --all every one");
     return -1;
   }
   if (o->mode != MODE_INDEX) return -1;
