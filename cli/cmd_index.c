@@ -110,9 +110,7 @@ static bool all_unknown(const index_run *r, const hlo_instr *in, bool o2i, const
   return any;
 }
 
-/* An --operand (out2in) or --output (in2out) entry IN does not have: an
- * error for one instruction; skipped when several are analysed. */
-static bool entry_missing(index_run *r, const hlo_instr *in, bool o2i) {
+bool index_entry_missing(index_run *r, const hlo_instr *in, bool o2i) {
   long entry = o2i ? r->o->operand : r->o->output, n = index_entries(in, o2i);
   if (entry < n) return false;
   if (!r->several_instrs) {
@@ -138,7 +136,7 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       continue;
     }
     if (pinned >= n && r->several_instrs) continue; /* only instructions that have it */
-    if (entry_missing(r, in, o2i)) {
+    if (index_entry_missing(r, in, o2i)) {
       if (!r->several_instrs) return false;
       continue;
     }

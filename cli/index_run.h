@@ -67,6 +67,11 @@ void index_open_computation(index_run *r);
  * out2in block, --output in an in2out block, else all: [*lo, *hi). */
 void index_entry_range(const index_run *r, const hlo_instr *in, bool o2i, long n, long *lo, long *hi);
 
+/* Whether IN lacks the entry --operand (o2i) / --output (i2o) names: an
+ * error at IN for one instruction (index_report_error), silently true when
+ * several are analysed (they are skipped). */
+bool index_entry_missing(index_run *r, const hlo_instr *in, bool o2i);
+
 /* Runs the queries the options ask for on IN -- out2in for every output
  * (or --output), in2out for every operand (or --operand), per --direction
  * -- and hands each block to BLOCK, with st != II_OK and *err filled when

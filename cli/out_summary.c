@@ -62,7 +62,7 @@ static void computation_begin(index_run *r, const hlo_computation *c) {
 static void instr(index_run *r, const hlo_instr *in) {
   strbuf *b = &r->out;
   const hloidx_options *o = r->o;
-  if (o->operand >= in->n_operands && r->several_instrs) return; /* --operand=K: instructions that have it */
+  if (index_entry_missing(r, in, true)) return; /* --operand=K beyond IN's operands */
   index_open_computation(r);
   if (in->n_operands == 0) {
     sb_printf(b, "%s: no operands\n", in->name);
