@@ -213,6 +213,9 @@ static int tight_op(const parser *p) {
   return -1;
 }
 
+/* One level per '(' and per unary '-', the unit of the message: every cycle
+ * of the recursion (expr -> term -> factor -> expr) passes one of them, so
+ * the stack holds at most three frames per level. */
 static bool enter(parser *p) {
   if (++p->nesting > MAP_READ_MAX_NESTING) {
     fail(p, p->tok.start, "expression nested too deeply (more than %d levels)", MAP_READ_MAX_NESTING);
@@ -222,20 +225,24 @@ static bool enter(parser *p) {
 }
 
 static const ae *parse_factor(parser *p) {
-  if (p->failed || !enter(p)) return NULL;
+  if (p->failed) return NULL;
   const ae *res = NULL;
   token t = p->tok;
   switch (t.kind) {
   case T_MINUS: {
+    if (!enter(p)) break;
     next(p);
     const ae *x = parse_factor(p);
     if (x) res = ae_neg(p->ctx, x);
+    p->nesting--;
     break;
   }
   case T_LPAREN:
+    if (!enter(p)) break;
     next(p);
     res = parse_expr(p);
     if (!expect(p, T_RPAREN, "')'")) res = NULL;
+    p->nesting--;
     break;
   case T_INT: {
     if (t.overflow || t.uval > (uint64_t)INT64_MAX) {
@@ -272,17 +279,18 @@ static const ae *parse_factor(parser *p) {
     fail(p, t.start, "expected an expression, found %s", d);
   }
   }
-  p->nesting--;
   return p->failed ? NULL : res;
 }
 
 static const ae *parse_term(parser *p) {
-  if (p->failed || !enter(p)) return NULL;
+  if (p->failed) return NULL;
   const ae *res;
   if (p->tok.kind == T_MINUS) {
+    if (!enter(p)) return NULL;
     next(p);
     const ae *x = parse_term(p);
     res = x ? ae_neg(p->ctx, x) : NULL;
+    p->nesting--;
   } else {
     res = parse_factor(p);
     int op;
@@ -309,12 +317,11 @@ static const ae *parse_term(parser *p) {
       res = ae_binary(p->ctx, (ae_kind)op, res, r);
     }
   }
-  p->nesting--;
   return p->failed ? NULL : res;
 }
 
 static const ae *parse_expr(parser *p) {
-  if (p->failed || !enter(p)) return NULL;
+  if (p->failed) return NULL;
   size_t start = p->tok.start;
   const ae *res = parse_term(p);
   while (res && !p->failed && (p->tok.kind == T_PLUS || p->tok.kind == T_MINUS)) {
@@ -327,7 +334,6 @@ static const ae *parse_expr(parser *p) {
     }
     res = minus ? ae_sub(p->ctx, res, r) : ae_add(p->ctx, res, r);
   }
-  p->nesting--;
   if (res && res->depth > MAP_READ_MAX_DEPTH) {
     fail(p, start, "expression too large (depth over %d)", MAP_READ_MAX_DEPTH);
     return NULL;

@@ -124,6 +124,8 @@ static void test_reader_errors(ae_ctx *c) {
   sb_puts(&deep, "), domain: d0 in [0, 9]");
   map_read_error err;
   CHECK(!map_read(a, c, deep.data, 0, deep.len, &err) && strstr(err.message, "nested too deeply"), "nesting limit");
+  /* at the 257th '(' (each one level, the message's unit) */
+  CHECK(err.offset == 9 + MAP_READ_MAX_NESTING, "nesting limit at offset %zu", err.offset);
   sb_free(&deep);
   arena_free(a);
 }

@@ -1,4 +1,4 @@
-# --map: parentheses nested 50,000 deep: rejected at level 257 (MAP_READ_MAX_NESTING).
+# --map: parentheses nested 50,000 deep: rejected at the 257th '(' (MAP_READ_MAX_NESTING, one level per parenthesis).
 string(REPEAT "(" 50000 open)
 string(REPEAT ")" 50000 close)
 set(INPUT "${GEN_DIR}/${GEN_NAME}.map")
