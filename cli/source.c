@@ -107,16 +107,20 @@ static int read_source(const char *path, source_file *out, bool quiet) {
     }
     cap = (size_t)st.st_size + 1;
   }
+  /* The buffer grows to SOURCE_MAX_BYTES at most: once full, one more byte
+   * (read aside) makes the input too large, so a pipe or /dev/zero never
+   * holds more than the limit. */
   char *buf = xrealloc(NULL, cap + SOURCE_PADDING);
   for (;;) {
     size_t n = fread(buf + len, 1, cap - len, f);
     len += n;
-    if (len > SOURCE_MAX_BYTES) {
+    char extra;
+    if (len > SOURCE_MAX_BYTES || (len == SOURCE_MAX_BYTES && fread(&extra, 1, 1, f) == 1)) {
       free(buf);
       if (!is_stdin) fclose(f);
       return too_large(out->name, SOURCE_MAX_BYTES, false, quiet);
     }
-    if (len < cap) {
+    if (len < cap || len == SOURCE_MAX_BYTES) {
       if (ferror(f)) {
         if (!quiet) fprintf(stderr, "hloidx: error: cannot read %s: %s\n", out->name, strerror(errno));
         free(buf);
@@ -125,8 +129,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
       }
       break;
     }
-    /* grow, but read at most one byte past the limit */
-    cap = cap > SOURCE_MAX_BYTES / 2 ? SOURCE_MAX_BYTES + 1 : cap * 2;
+    cap = cap > SOURCE_MAX_BYTES / 2 ? SOURCE_MAX_BYTES : cap * 2;
     buf = xrealloc(buf, cap + SOURCE_PADDING);
   }
   if (!is_stdin) fclose(f);
