@@ -19,14 +19,20 @@
  * walked computation with at least one analysed instruction starts with
  * `## computation NAME`.
  *
+ * Headers name the file unless --no-file-names (`## module NAME`), so
+ * that goldens do not depend on where the input was read from.
+ *
  * Analysis errors (an XLA CHECK condition such as a gather that is not in
  * the simplified form, or an analysis over the size limits) are reported as
  * FILE:LINE:COL: error: at the instruction. Without --all the exit status is
- * then 1 and the instruction's remaining blocks are skipped. With --all they
- * are warnings (FILE:LINE:COL: warning:): the block says why it has no maps
- * and gives `unknown indexing` for each entry, the run goes on, and the exit
- * status is not changed. Input errors (unreadable file, parse or verifier
- * error) exit with 1; the walk then goes on with the next file.
+ * then 1 and nothing of the instruction is printed (its output is held
+ * until all its blocks succeeded). With --all they are warnings
+ * (FILE:LINE:COL: warning:): the block says why it has no maps and gives
+ * `unknown indexing` for each entry, the run goes on, and the exit status
+ * is not changed -- unless --fatal-warnings makes them errors, handled as
+ * without --all but the walk goes on. Input errors (unreadable file, parse
+ * or verifier error) exit with 1; the walk then goes on with the next
+ * file. A write error stops the run (cli/output.h).
  *
  * Memory and speed. Modules are parsed one at a time (hlo_parse_file_each)
  * and freed once analysed (whether a file holds several modules is found
@@ -46,6 +52,7 @@
 #include "index_run.h"
 #include "instr_indexing.h"
 #include "oom.h"
+#include "output.h"
 #include "source.h"
 #include "strbuf.h"
 
@@ -56,10 +63,37 @@ static int usage(const char *msg) {
   return 2;
 }
 
+/* Writes out[0, n) and keeps the rest. */
+static void write_prefix(index_run *r, size_t n) {
+  if (r->o->format == FMT_FILECHECK) {
+    strbuf *t = &r->scratch;
+    sb_reset(t);
+    filecheck_lines(t, r->out.data, n, &r->checked_any);
+    output_write(t->data, t->len);
+  } else {
+    output_write(r->out.data, n);
+  }
+  memmove(r->out.data, r->out.data + n, r->out.len - n);
+  r->out.len -= n;
+  r->out.data[r->out.len] = '\0';
+}
+
 void index_flush(index_run *r, bool force) {
   if (r->out.len == 0 || (!force && r->out.len < FLUSH_AT)) return;
-  fwrite(r->out.data, 1, r->out.len, stdout);
-  sb_reset(&r->out);
+  write_prefix(r, r->out.len);
+  r->instr_mark = 0;
+}
+
+void index_module_header(index_run *r) {
+  if (!r->several) return;
+  sb_printf(&r->out, "## module %s", r->module->name);
+  /* (FileCheck lines never name the file: lit runs tests from elsewhere) */
+  if (!r->o->no_file_names && r->o->format != FMT_FILECHECK) sb_printf(&r->out, " (%s)", r->src->name);
+  sb_putc(&r->out, '\n');
+}
+
+void index_computation_header(index_run *r, const hlo_computation *c) {
+  sb_printf(&r->out, "## computation %s\n", c->name);
 }
 
 ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_indexing *x, ii_error *err) {
@@ -71,16 +105,20 @@ ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_i
   return o2i ? ii_o2i(r->ctx, in, id, x, err) : ii_i2o(r->ctx, in, id, x, err);
 }
 
-void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
-  index_flush(r, true);
-  fflush(stdout);
+bool index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
+  /* what came before the instruction goes out first (streams in order) */
+  if (r->instr_mark) write_prefix(r, r->instr_mark);
+  r->instr_mark = 0;
+  output_sync();
   const hlo_instr *where = err->instr ? err->instr : at;
-  if (r->o->all) {
+  if (r->o->all && !r->o->fatal_warnings) {
     diag_warning(r->src, where->offset, err->message);
-  } else {
-    diag_error(r->src, where->offset, err->message);
-    r->rc = 1;
+    return false;
   }
+  diag_error(r->src, where->offset, err->message);
+  r->rc = 1;
+  r->instr_failed = true;
+  return true;
 }
 
 bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
@@ -101,15 +139,25 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       ii_error err;
       ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
       ii_status st = index_query(r, in, o2i, id, &x, &err);
-      if (st != II_OK) {
-        index_report_error(r, in, &err);
-        if (!o->all) return false;
-      }
+      if (st != II_OK && index_report_error(r, in, &err)) return false;
       block(r, in, o2i, id, st, &x, &err);
-      index_flush(r, false);
     }
   }
   return true;
+}
+
+/* One instruction through the report; its output is dropped when it failed. */
+static void run_instr(index_run *r, const hlo_instr *in) {
+  ii_ctx_reset(r->ctx);
+  r->instr_mark = r->out.len;
+  r->instr_failed = false;
+  r->rep->instr(r, in);
+  if (r->instr_failed) {
+    r->out.len = r->instr_mark;
+    if (r->out.data) r->out.data[r->out.len] = '\0';
+  }
+  r->instr_mark = 0;
+  index_flush(r, false);
 }
 
 /* ---- which instructions -------------------------------------------------------------------------- */
@@ -163,13 +211,12 @@ static void analyze_all(index_run *r, const hlo_module *m) {
     for (int j = 0; j < c->n_instrs; j++) {
       const hlo_instr *in = c->instrs[j];
       if (!selected(in)) continue;
+      if (output_failed()) break;
       if (!begun) {
         if (r->rep->computation_begin) r->rep->computation_begin(r, c);
         begun = true;
       }
-      ii_ctx_reset(r->ctx);
-      r->rep->instr(r, in);
-      index_flush(r, false);
+      run_instr(r, in);
     }
   }
   free(walk);
@@ -184,12 +231,13 @@ static void analyze(index_run *r, const hlo_module *m) {
     const hlo_instr *in = r->o->instr ? find_instr(m, r->o->instr) : m->entry->root;
     if (!in) {
       index_flush(r, true);
-      fflush(stdout);
-      fprintf(stderr, "%s: error: no instruction named '%s' in module '%s'\n", r->src->name, r->o->instr, m->name);
+      output_sync();
+      char msg[HLO_ERROR_MESSAGE_MAX + 64];
+      snprintf(msg, sizeof msg, "no instruction named '%s' in module '%s'", r->o->instr, m->name);
+      diag_file_error(r->src->name, msg);
       r->rc = 1;
     } else {
-      ii_ctx_reset(r->ctx);
-      r->rep->instr(r, in);
+      run_instr(r, in);
     }
   }
   if (r->rep->module_end) r->rep->module_end(r);
@@ -256,11 +304,12 @@ static bool several_modules(const char *data, size_t len) {
   return n >= 2;
 }
 
-/* Modules are analysed as the parser hands them over, then freed. */
+/* Modules are analysed as the parser hands them over, then freed; a
+ * write error stops the parse (EACH's 2). */
 static int each_module(hlo_module *m, void *arg) {
   analyze(arg, m);
   hlo_module_free(m);
-  return 0;
+  return output_failed() ? 2 : 0;
 }
 
 static void run_file(index_run *r, const char *path, bool several_files) {
@@ -273,9 +322,9 @@ static void run_file(index_run *r, const char *path, bool several_files) {
   r->several = several_files || r->o->all || several_modules(src.data, src.len);
   hlo_error perr;
   int st = hlo_parse_file_each(src.data, src.len, each_module, r, &perr);
-  if (st) {
+  if (st == 1) {
     index_flush(r, true);
-    fflush(stdout);
+    output_sync();
     diag_error(&src, perr.offset, perr.message);
     r->rc = 1;
   }
@@ -288,7 +337,7 @@ int cmd_index(const hloidx_options *o) {
   if (o->operand >= 0 && o->direction == DIR_OUT2IN) return usage("--operand applies to --direction=in2out or both");
   if (o->summary && o->verify) return usage("--summary and --verify are exclusive");
   if ((o->summary || o->verify) && o->format != FMT_TEXT)
-    return usage("--summary and --verify print text reports (--format=json and --format=mlir print maps)");
+    return usage("--summary and --verify print text reports (--format=json, mlir and filecheck print maps)");
   if (o->summary && (o->direction == DIR_IN2OUT || o->operand >= 0))
     return usage("--summary describes the out2in reads of each operand (no --direction=in2out or --operand)");
 
@@ -310,14 +359,11 @@ int cmd_index(const hloidx_options *o) {
                          (o->direction == DIR_IN2OUT && o->operand >= 0));
   if (r.rep->begin) r.rep->begin(&r);
   int nfiles = o->nfiles ? o->nfiles : 1;
-  for (int f = 0; f < nfiles; f++) run_file(&r, o->nfiles ? o->files[f] : "-", nfiles > 1);
+  for (int f = 0; f < nfiles && !output_failed(); f++) run_file(&r, o->nfiles ? o->files[f] : "-", nfiles > 1);
   if (r.rep->end) r.rep->end(&r);
   index_flush(&r, true);
   sb_free(&r.out);
+  sb_free(&r.scratch);
   ii_ctx_free(r.ctx);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
   return r.rc;
 }

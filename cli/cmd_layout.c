@@ -49,6 +49,7 @@
 #include "hlo_ir.h"
 #include "map_print.h"
 #include "oom.h"
+#include "output.h"
 #include "source.h"
 #include "strbuf.h"
 #include "tiled_layout.h"
@@ -231,7 +232,7 @@ typedef struct {
 } run;
 
 static void flush_out(run *r) {
-  fwrite(r->out.data ? r->out.data : "", 1, r->out.len, stdout);
+  output_write(r->out.data, r->out.len);
   sb_reset(&r->out);
 }
 
@@ -291,7 +292,7 @@ static void emit_leaf(run *r, const char *label, const char *path, const hlo_sha
     strbuf msg = STRBUF_INIT;
     sb_printf(&msg, "%s of %s%s: %s", label, in->name, path, e->text);
     flush_out(r); /* keep stdout and stderr in order */
-    fflush(stdout);
+    output_sync();
     diag_error(r->src, in->offset, sb_str(&msg));
     sb_free(&msg);
     r->rc = 1;
@@ -496,7 +497,7 @@ static const hlo_instr *find_instr(const hlo_module *m, const char *name) {
 
 static void report_module(run *r, const hlo_module *m) {
   sb_printf(&r->out, "module %s", m->name);
-  if (r->o->nfiles > 1) sb_printf(&r->out, " (%s)", r->src->name);
+  if (r->o->nfiles > 1 && !r->o->no_file_names) sb_printf(&r->out, " (%s)", r->src->name);
   sb_puts(&r->out, "\n\n");
   if (r->o->all) {
     int ninstrs = 0;
@@ -513,7 +514,7 @@ static void report_module(run *r, const hlo_module *m) {
     const hlo_instr *in = r->o->instr ? find_instr(m, r->o->instr) : (m->entry ? m->entry->root : NULL);
     if (!in) {
       flush_out(r);
-      fflush(stdout);
+      output_sync();
       char msg[HLO_ERROR_MESSAGE_MAX];
       if (r->o->instr) snprintf(msg, sizeof msg, "module %s has no instruction named '%s'", m->name, r->o->instr);
       else snprintf(msg, sizeof msg, "module %s has no ENTRY root", m->name);
@@ -536,17 +537,16 @@ static void run_file(run *r, const char *path, bool first) {
   hlo_parse_result res;
   hlo_error err;
   if (hlo_parse_file(src.data, src.len, &res, &err)) {
-    fflush(stdout);
+    output_sync();
     diag_error(&src, err.offset, err.message);
     r->rc = 1;
   } else {
-    for (int i = 0; i < res.n_modules; i++) {
+    for (int i = 0; i < res.n_modules && !output_failed(); i++) {
       if (!first || i) sb_putc(&r->out, '\n');
       report_module(r, res.modules[i]);
     }
     hlo_parse_result_free(&res);
   }
-  fflush(stdout);
   source_free(&src);
   r->src = NULL;
 }
@@ -558,15 +558,11 @@ int cmd_layout(const hloidx_options *o) {
   r.ctx = ae_ctx_new();
   r.scratch = arena_new();
   if (o->nfiles == 0) run_file(&r, "-", true);
-  for (int i = 0; i < o->nfiles; i++) run_file(&r, o->files[i], i == 0);
+  for (int i = 0; i < o->nfiles && !output_failed(); i++) run_file(&r, o->files[i], i == 0);
   cache_free(&r.shapes);
   free(r.values);
   sb_free(&r.out);
   arena_free(r.scratch);
   ae_ctx_free(r.ctx);
-  if (fflush(stdout) != 0) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
   return r.rc;
 }

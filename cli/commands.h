@@ -1,5 +1,6 @@
 /* One function per mode; each returns the process exit status
- * (0 success, 1 input error, 2 usage error, 3 internal error). */
+ * (0 success, 1 input or output error, 2 usage error, 3 internal error).
+ * Standard output goes through cli/output.h; main closes it. */
 #ifndef HLOIDX_COMMANDS_H
 #define HLOIDX_COMMANDS_H
 

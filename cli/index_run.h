@@ -41,28 +41,47 @@ struct index_run {
   bool several;              /* the run covers several modules: name each one */
   bool pinned;               /* the options select exactly one block (no headers) */
   int rc;                    /* exit status so far */
+  size_t instr_mark;         /* out.len when the current instruction began */
+  bool instr_failed;         /* its analysis failed with an error: its output is dropped */
+  bool checked_any;          /* --format=filecheck: a CHECK line was written */
+  strbuf scratch;            /* --format=filecheck: the lines as written */
 };
 
-/* Writes the pending output to stdout once it is large (force: always). */
+/* Writes the pending output (cli/output.h) once it is large (force:
+ * always); never called inside an instruction, whose output is held until
+ * it succeeded. */
 void index_flush(index_run *r, bool force);
+
+/* `## module NAME (FILE)` (`## module NAME` with --no-file-names) when
+ * the run names its modules. */
+void index_module_header(index_run *r);
+/* `## computation NAME` (--all). */
+void index_computation_header(index_run *r, const hlo_computation *c);
+
+/* --format=filecheck (out_filecheck.c): TEXT[0, LEN), whole lines of the
+ * text output, as FileCheck directives; *FIRST_DONE: a line was already
+ * written (the first line of the output is a CHECK). */
+void filecheck_lines(strbuf *dst, const char *text, size_t len, bool *first_done);
 
 /* The indexing of one block in the run's layout mode (--physical):
  * ii_o2i / ii_i2o, their physical variants, or the tiled ones. */
 ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_indexing *x, ii_error *err);
 
 /* An analysis error at IN (or at err->instr): FILE:LINE:COL: error: on
- * stderr (pending output is flushed first). In the single-instruction mode
- * it sets the exit status to 1; with --all it is a warning (the block says
- * "unknown indexing" and why) and the status is left alone. */
-void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err);
+ * stderr (the output before the instruction is written first). In the
+ * single-instruction mode, and with --fatal-warnings, it sets the exit
+ * status to 1, marks the instruction failed (nothing of it is printed)
+ * and returns true: stop the instruction. With --all it is a warning (the
+ * block says "unknown indexing" and why), the status is left alone, and it
+ * returns false. */
+bool index_report_error(index_run *r, const hlo_instr *at, const ii_error *err);
 
 /* Runs the queries the options ask for on IN -- out2in for every output
  * (or --output), in2out for every operand (or --operand), per --direction
  * -- and hands each block to BLOCK, with st != II_OK and *err filled when
- * the analysis failed (after index_report_error). NONE is called instead
- * of a direction's blocks when IN has no outputs (o2i) or no operands
- * (i2o). Returns false when the single-instruction mode stops at an error
- * (the remaining blocks are skipped, as before --all existed). */
+ * the analysis failed with a warning (after index_report_error). NONE is
+ * called instead of a direction's blocks when IN has no outputs (o2i) or
+ * no operands (i2o). Returns false when an error stops the instruction. */
 typedef void (*index_block_fn)(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st,
                                const ii_indexing *x, const ii_error *err);
 typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);

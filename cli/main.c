@@ -3,6 +3,8 @@
 
 #include "commands.h"
 #include "options.h"
+#include "output.h"
+#include "source.h"
 
 #ifdef __GLIBC__
 #include <malloc.h>
@@ -19,12 +21,17 @@ int main(int argc, char **argv) {
 #endif
   hloidx_options o;
   int rc = options_parse(argc, argv, &o);
-  if (rc >= 0) return rc;
+  if (rc >= 0) return output_close(rc); /* --help, --version, usage errors */
+  if (output_open(o.out_path)) return 1;
+  diag_set_policy(o.quiet, o.fatal_warnings);
   switch (o.mode) {
-  case MODE_CHECK: return cmd_check(&o);
-  case MODE_MAP: return cmd_map(&o);
-  case MODE_INDEX: return cmd_index(&o);
-  case MODE_LAYOUT: return cmd_layout(&o);
+  case MODE_CHECK: rc = cmd_check(&o); break;
+  case MODE_MAP: rc = cmd_map(&o); break;
+  case MODE_INDEX: rc = cmd_index(&o); break;
+  case MODE_LAYOUT: rc = cmd_layout(&o); break;
+  default: rc = 3; break;
   }
-  return 3;
+  if (o.fatal_warnings && diag_warning_count() && rc == 0) rc = 1;
+  /* every mode: a write error is exit status 1 (cli/output.h) */
+  return output_close(rc);
 }

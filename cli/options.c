@@ -6,9 +6,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#ifndef HLOIDX_VERSION
-#define HLOIDX_VERSION "unknown"
-#endif
+#include "output.h"
+#include "version.h" /* generated at build time: HLOIDX_VERSION, HLOIDX_COMMIT */
 
 static const char usage_text[] =
     "usage: hloidx [OPTIONS] [FILE...]        (no FILE or '-': standard input)\n"
@@ -46,6 +45,8 @@ static const char usage_text[] =
     "                      tiled physical coordinates, tiles and padding included)\n"
     "  --format=FMT        text (default) | json (one document for the whole run)\n"
     "                      | mlir (each map as #xla.indexing_map<\"...\">)\n"
+    "                      | filecheck (the text as '// CHECK:' lines, to paste\n"
+    "                      under an HLO test)\n"
     "  --summary           instead of the maps, one line per operand: access pattern\n"
     "                      (identity, permutation, broadcast, reduction,\n"
     "                      strided/sliced, reshaped, gathered/dynamic, padded,\n"
@@ -62,6 +63,16 @@ static const char usage_text[] =
     "                      semantics, which go further where XLA gives up and are\n"
     "                      correct where XLA is not; see README)\n"
     "\n"
+    "Output options:\n"
+    "  -o FILE             write the output to FILE instead of standard output\n"
+    "  -q                  quiet: no warnings (errors are still printed)\n"
+    "  --fatal-warnings    a warning makes the exit status 1 (and, under --all,\n"
+    "                      a block the analysis cannot handle is an error: it is\n"
+    "                      reported and not printed)\n"
+    "  --no-file-names     module headers name the module only ('## module NAME'),\n"
+    "                      so that output does not depend on the path of the input\n"
+    "                      (JSON: \"file\": null)\n"
+    "\n"
     "Output (default mode): XLA's text for ComputeOutputToInputIndexing (one\n"
     "'operand id = K' block per operand) and ComputeInputToOutputIndexing (one\n"
     "block per result), one map entry per line group; several maps of one\n"
@@ -76,12 +87,17 @@ static const char usage_text[] =
     "with analyzed instructions starts with '## computation NAME'. Under --all an\n"
     "instruction the analysis cannot handle (e.g. a gather XLA's analysis rejects)\n"
     "gets a warning on stderr, a '# NAME (...): not analyzed: WHY' header and\n"
-    "'unknown indexing' entries; the exit status is not changed by it.\n"
+    "'unknown indexing' entries; the exit status is not changed by it (see\n"
+    "--fatal-warnings). Without --all, an instruction whose analysis fails prints\n"
+    "nothing on standard output: the error alone, exit status 1.\n"
     "\n"
     "  --help              this text\n"
-    "  --version           version\n"
+    "  --version           version and the git commit it was built from\n"
     "\n"
-    "Exit status: 0 success, 1 input error, 2 usage error, 3 internal error.\n";
+    "Exit status: 0 success, 1 input or output error (unreadable input, parse\n"
+    "or verifier error, unwritable output, out of memory), 2 usage error,\n"
+    "3 internal error (and --verify: a map that disagrees with the op's\n"
+    "definition).\n";
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("hloidx: error: ", stderr);
@@ -103,7 +119,7 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
-  OPT_XLA_COMPAT,
+  OPT_XLA_COMPAT, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES,
 };
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
@@ -122,6 +138,8 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"verify", no_argument, NULL, OPT_VERIFY},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+      {"fatal-warnings", no_argument, NULL, OPT_FATAL_WARNINGS},
+      {"no-file-names", no_argument, NULL, OPT_NO_FILE_NAMES},
       {"help", no_argument, NULL, OPT_HELP},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -133,7 +151,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   opterr = 0;
   optind = 1;
   for (;;) {
-    int c = getopt_long(argc, argv, "", longopts, NULL);
+    int c = getopt_long(argc, argv, ":o:q", longopts, NULL);
     if (c == -1) break;
     switch (c) {
     case OPT_CHECK: o->mode = MODE_CHECK; modes++; break;
@@ -167,19 +185,31 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       if (!strcmp(optarg, "text")) o->format = FMT_TEXT;
       else if (!strcmp(optarg, "json")) o->format = FMT_JSON;
       else if (!strcmp(optarg, "mlir")) o->format = FMT_MLIR;
-      else return usage_error("--format must be text, json or mlir, not '%s'", optarg);
+      else if (!strcmp(optarg, "filecheck")) o->format = FMT_FILECHECK;
+      else return usage_error("--format must be text, json, mlir or filecheck, not '%s'", optarg);
       break;
     case OPT_SUMMARY: o->summary = true; break;
     case OPT_VERIFY: o->verify = true; break;
     case OPT_XLA_COMPAT: o->xla_compat = true; break;
+    case OPT_FATAL_WARNINGS: o->fatal_warnings = true; break;
+    case OPT_NO_FILE_NAMES: o->no_file_names = true; break;
+    case 'o':
+      if (!optarg[0]) return usage_error("-o needs a file name%s", "");
+      o->out_path = optarg;
+      break;
+    case 'q': o->quiet = true; break;
     case OPT_JOBS: {
       long j = parse_index(optarg);
       if (j < 1 || j > 256) return usage_error("--jobs needs an integer from 1 to 256, not '%s'", optarg);
       o->jobs = (int)j;
       break;
     }
-    case OPT_HELP: fputs(usage_text, stdout); return 0;
-    case OPT_VERSION: printf("hloidx %s\n", HLOIDX_VERSION); return 0;
+    case OPT_HELP: output_write(usage_text, sizeof usage_text - 1); return 0;
+    case OPT_VERSION: {
+      static const char version[] = "hloidx " HLOIDX_VERSION " (commit " HLOIDX_COMMIT ")\n";
+      output_write(version, sizeof version - 1);
+      return 0;
+    }
     case ':':
       return usage_error("option '%s' needs an argument", argv[optind - 1]);
     default:

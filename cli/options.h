@@ -12,7 +12,7 @@ typedef enum {
 } hloidx_mode;
 
 typedef enum { DIR_BOTH, DIR_OUT2IN, DIR_IN2OUT } hloidx_direction;
-typedef enum { FMT_TEXT, FMT_JSON, FMT_MLIR } hloidx_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_MLIR, FMT_FILECHECK } hloidx_format;
 typedef enum {
   PHYS_NONE,    /* logical indices (XLA's default) */
   PHYS_MAJOR,   /* --physical: minor_to_major permutations, as XLA's use_physical_layout */
@@ -32,6 +32,10 @@ typedef struct {
   bool verify;              /* --verify */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
   int jobs;                 /* --jobs N; 0 = one per processor */
+  const char *out_path;     /* -o FILE; NULL = standard output */
+  bool quiet;               /* -q: no warnings */
+  bool fatal_warnings;      /* --fatal-warnings: warnings are errors (exit 1) */
+  bool no_file_names;       /* --no-file-names: module headers name the module only */
   int nfiles;               /* 0 = standard input */
   char **files;
 } hloidx_options;

@@ -102,14 +102,6 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   ii_print_indexing(r->ctx, b, x, &po);
 }
 
-static void module_begin(index_run *r) {
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
-}
-
-static void computation_begin(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
-}
-
 static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
 
-const index_report index_report_text = {NULL, module_begin, computation_begin, instr, NULL, NULL};
+const index_report index_report_text = {NULL, index_module_header, index_computation_header, instr, NULL, NULL};
