@@ -332,7 +332,7 @@ static void run_file(index_run *r, const char *path, bool several_files) {
   source_free(&src);
 }
 
-int cmd_index(const hloidx_options *o) {
+int index_usage(const hloidx_options *o) {
   if (o->output >= 0 && o->direction == DIR_IN2OUT) return usage("--output applies to --direction=out2in or both");
   if (o->operand >= 0 && o->direction == DIR_OUT2IN) return usage("--operand applies to --direction=in2out or both");
   if (o->summary && o->verify) return usage("--summary and --verify are exclusive");
@@ -340,30 +340,40 @@ int cmd_index(const hloidx_options *o) {
     return usage("--summary and --verify print text reports (--format=json, mlir and filecheck print maps)");
   if (o->summary && (o->direction == DIR_IN2OUT || o->operand >= 0))
     return usage("--summary describes the out2in reads of each operand (no --direction=in2out or --operand)");
+  return 0;
+}
 
-
+int index_walk(const hloidx_options *o, const index_report *rep, void *state, char *const *files, int nfiles) {
   index_run r;
   memset(&r, 0, sizeof r);
   r.o = o;
+  r.rep = rep;
+  r.state = state;
   r.ctx = ii_ctx_new();
   ii_ctx_set_xla_compat(r.ctx, o->xla_compat);
   /* a debugging switch: analyse every fusion again instead of reusing the
    * result of a structurally equal one (the output must not change) */
   const char *nc = getenv("HLOIDX_NO_FUSION_CACHE");
   if (nc && *nc && strcmp(nc, "0") != 0) ii_ctx_set_fusion_cache(r.ctx, false);
-  r.rep = o->summary  ? &index_report_summary
-          : o->verify ? &index_report_verify
-          : o->format == FMT_JSON ? &index_report_json
-                                  : &index_report_text;
   r.pinned = !o->all && ((o->direction == DIR_OUT2IN && o->output >= 0) ||
                          (o->direction == DIR_IN2OUT && o->operand >= 0));
   if (r.rep->begin) r.rep->begin(&r);
-  int nfiles = o->nfiles ? o->nfiles : 1;
-  for (int f = 0; f < nfiles && !output_failed(); f++) run_file(&r, o->nfiles ? o->files[f] : "-", nfiles > 1);
+  int n = nfiles ? nfiles : 1;
+  for (int f = 0; f < n && !output_failed(); f++) run_file(&r, nfiles ? files[f] : "-", n > 1);
   if (r.rep->end) r.rep->end(&r);
   index_flush(&r, true);
   sb_free(&r.out);
   sb_free(&r.scratch);
   ii_ctx_free(r.ctx);
   return r.rc;
+}
+
+int cmd_index(const hloidx_options *o) {
+  int rc = index_usage(o);
+  if (rc) return rc;
+  const index_report *rep = o->summary  ? &index_report_summary
+                            : o->verify ? &index_report_verify
+                            : o->format == FMT_JSON ? &index_report_json
+                                                    : &index_report_text;
+  return index_walk(o, rep, NULL, o->files, o->nfiles);
 }

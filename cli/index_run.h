@@ -92,6 +92,12 @@ static inline long index_entries(const hlo_instr *in, bool o2i) {
   return o2i ? in->n_operands : (long)ii_num_outputs(in);
 }
 
+/* The option checks of the default mode: 0, or 2 after a usage error. */
+int index_usage(const hloidx_options *o);
+/* Runs the walk over FILES (NFILES; 0 = standard input) with the report
+ * REP, whose state starts as STATE; returns the exit status. */
+int index_walk(const hloidx_options *o, const index_report *rep, void *state, char *const *files, int nfiles);
+
 /* The reports. */
 extern const index_report index_report_text;    /* out_text.c: text and --format=mlir */
 extern const index_report index_report_json;    /* out_json.c */

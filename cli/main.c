@@ -29,6 +29,7 @@ int main(int argc, char **argv) {
   case MODE_MAP: rc = cmd_map(&o); break;
   case MODE_INDEX: rc = cmd_index(&o); break;
   case MODE_LAYOUT: rc = cmd_layout(&o); break;
+  case MODE_COMPARE: rc = cmd_compare(&o); break;
   default: rc = 3; break;
   }
   if (o.fatal_warnings && diag_warning_count() && rc == 0) rc = 1;

@@ -11,6 +11,7 @@
 
 static const char usage_text[] =
     "usage: hloidx [OPTIONS] [FILE...]        (no FILE or '-': standard input)\n"
+    "       hloidx --compare EXPECTED [OPTIONS] [FILE...]\n"
     "\n"
     "Prints the indexing maps of HLO instructions in XLA's text format.\n"
     "\n"
@@ -29,6 +30,16 @@ static const char usage_text[] =
     "                      offset maps, shape:stride); with --all: every\n"
     "                      instruction's result, then bytes per memory space and\n"
     "                      the most padded values\n"
+    "  --compare=EXPECTED  compare EXPECTED, maps hloidx printed earlier (text,\n"
+    "                      mlir or json; V1 or V2 runtime variables), with what\n"
+    "                      the other options print now for FILE: one line per\n"
+    "                      block, equal text, equal relation (by canonical\n"
+    "                      simplification or by enumeration), different (with a\n"
+    "                      point in one relation only), missing or new; exit 0\n"
+    "                      when all are equal as relations, else 1. When EXPECTED\n"
+    "                      is an HLO dump, compares it with the dump FILE: the\n"
+    "                      instructions whose maps, layouts, padding or memory\n"
+    "                      spaces changed\n"
     "\n"
     "Analysis options:\n"
     "  --instr=NAME        instruction to analyze ('%' optional); default: ENTRY ROOT\n"
@@ -65,7 +76,8 @@ static const char usage_text[] =
     "\n"
     "Output options:\n"
     "  -o FILE             write the output to FILE instead of standard output\n"
-    "  -q                  quiet: no warnings (errors are still printed)\n"
+    "  -q                  quiet: no warnings (errors are still printed); with\n"
+    "                      --compare only the blocks that are not equal\n"
     "  --fatal-warnings    a warning makes the exit status 1 (and, under --all,\n"
     "                      a block the analysis cannot handle is an error: it is\n"
     "                      reported and not printed)\n"
@@ -94,10 +106,10 @@ static const char usage_text[] =
     "  --help              this text\n"
     "  --version           version and the git commit it was built from\n"
     "\n"
-    "Exit status: 0 success, 1 input or output error (unreadable input, parse\n"
-    "or verifier error, unwritable output, out of memory), 2 usage error,\n"
-    "3 internal error (and --verify: a map that disagrees with the op's\n"
-    "definition).\n";
+    "Exit status: 0 success (and --compare: everything equal), 1 input or\n"
+    "output error (unreadable input, parse or verifier error, unwritable\n"
+    "output, out of memory; --compare: a difference), 2 usage error, 3 internal\n"
+    "error (and --verify: a map that disagrees with the op's definition).\n";
 
 static int usage_error(const char *fmt, const char *arg) {
   fputs("hloidx: error: ", stderr);
@@ -119,7 +131,7 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
-  OPT_XLA_COMPAT, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES,
+  OPT_XLA_COMPAT, OPT_COMPARE, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES,
 };
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
@@ -138,6 +150,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"verify", no_argument, NULL, OPT_VERIFY},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+      {"compare", required_argument, NULL, OPT_COMPARE},
       {"fatal-warnings", no_argument, NULL, OPT_FATAL_WARNINGS},
       {"no-file-names", no_argument, NULL, OPT_NO_FILE_NAMES},
       {"help", no_argument, NULL, OPT_HELP},
@@ -191,6 +204,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     case OPT_SUMMARY: o->summary = true; break;
     case OPT_VERIFY: o->verify = true; break;
     case OPT_XLA_COMPAT: o->xla_compat = true; break;
+    case OPT_COMPARE: o->mode = MODE_COMPARE; o->expected = optarg; modes++; break;
     case OPT_FATAL_WARNINGS: o->fatal_warnings = true; break;
     case OPT_NO_FILE_NAMES: o->no_file_names = true; break;
     case 'o':
@@ -216,7 +230,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       return usage_error("unknown option '%s'", argv[optind - 1]);
     }
   }
-  if (modes > 1) return usage_error("--check, --map and --layout are exclusive%s", "");
+  if (modes > 1) return usage_error("--check, --map, --layout and --compare are exclusive%s", "");
   if (o->instr && o->all) return usage_error("--instr and --all are exclusive%s", "");
   o->nfiles = argc - optind;
   o->files = argv + optind;

@@ -9,6 +9,7 @@ typedef enum {
   MODE_CHECK,  /* --check: parse and verify only */
   MODE_MAP,    /* --map: read, simplify and print indexing maps */
   MODE_LAYOUT, /* --layout: physical layout report */
+  MODE_COMPARE, /* --compare EXPECTED: a golden (or a dump) against the current analysis */
 } hloidx_mode;
 
 typedef enum { DIR_BOTH, DIR_OUT2IN, DIR_IN2OUT } hloidx_direction;
@@ -33,6 +34,7 @@ typedef struct {
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
   int jobs;                 /* --jobs N; 0 = one per processor */
   const char *out_path;     /* -o FILE; NULL = standard output */
+  const char *expected;     /* --compare EXPECTED */
   bool quiet;               /* -q: no warnings */
   bool fatal_warnings;      /* --fatal-warnings: warnings are errors (exit 1) */
   bool no_file_names;       /* --no-file-names: module headers name the module only */
