@@ -683,7 +683,7 @@ static int compare_golden(const hloidx_options *o, const source_file *src) {
   cmp_doc golden, actual;
   cmp_doc_init(&golden);
   cmp_doc_init(&actual);
-  int rc = golden_read(src, &golden);
+  int rc = cmp_read_golden(src, &golden);
   if (!rc) {
     collector col = {.doc = &actual};
     rc = index_walk(o, &collect_report, &col, o->files, o->nfiles);
@@ -875,7 +875,7 @@ int cmd_compare(const hloidx_options *o) {
   }
   source_file src;
   if (source_read(o->expected, &src)) return 1;
-  rc = golden_is_hlo(&src) ? compare_dumps(o) : compare_golden(o, &src);
+  rc = cmp_is_hlo_dump(&src) ? compare_dumps(o) : compare_golden(o, &src);
   source_free(&src);
   return rc;
 }

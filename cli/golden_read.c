@@ -63,7 +63,7 @@ cmp_rt *cmp_add_rt(cmp_doc *d, cmp_member *m) {
 
 static bool blank(char c) { return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v'; }
 
-bool golden_is_hlo(const source_file *src) {
+bool cmp_is_hlo_dump(const source_file *src) {
   const char *p = src->data, *end = p + src->len;
   while (p < end) {
     if (blank(*p)) {
@@ -453,7 +453,7 @@ static int read_json(const source_file *src, cmp_doc *d) {
   return 0;
 }
 
-int golden_read(const source_file *src, cmp_doc *d) {
+int cmp_read_golden(const source_file *src, cmp_doc *d) {
   const char *p = src->data, *end = p + src->len;
   while (p < end && blank(*p)) p++;
   if (p < end && *p == '{') return read_json(src, d);

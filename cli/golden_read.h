@@ -84,10 +84,10 @@ cmp_rt *cmp_add_rt(cmp_doc *d, cmp_member *m);
 
 /* Whether SRC is an HLO dump (its first word, after blank lines and
  * comments, is HloModule) rather than a golden. */
-bool golden_is_hlo(const source_file *src);
+bool cmp_is_hlo_dump(const source_file *src);
 
 /* Reads the golden SRC into D. Returns 0, or 1 after a FILE:LINE:COL
  * diagnostic (text that is no golden hloidx wrote). */
-int golden_read(const source_file *src, cmp_doc *d);
+int cmp_read_golden(const source_file *src, cmp_doc *d);
 
 #endif
