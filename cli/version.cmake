@@ -6,9 +6,16 @@
 set(commit "unknown")
 find_program(GIT_EXECUTABLE git)
 if(GIT_EXECUTABLE)
+  # the checkout must be the source tree itself, not a repository around it
+  execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" rev-parse --show-toplevel
+                  OUTPUT_VARIABLE top RESULT_VARIABLE rc_top ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
   execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" rev-parse --short=12 HEAD
                   OUTPUT_VARIABLE head RESULT_VARIABLE rc ERROR_QUIET OUTPUT_STRIP_TRAILING_WHITESPACE)
-  if(rc EQUAL 0 AND head MATCHES "^[0-9a-f]+$")
+  file(REAL_PATH "${SOURCE_DIR}" src)
+  if(rc_top EQUAL 0 AND EXISTS "${top}")
+    file(REAL_PATH "${top}" top)
+  endif()
+  if(rc EQUAL 0 AND rc_top EQUAL 0 AND top STREQUAL src AND head MATCHES "^[0-9a-f]+$")
     set(commit "${head}")
     # tracked files changed since that commit
     execute_process(COMMAND "${GIT_EXECUTABLE}" -C "${SOURCE_DIR}" status --porcelain --untracked-files=no
