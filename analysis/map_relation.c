@@ -16,14 +16,18 @@
 struct mrel_ctx {
   ae_ctx *ae;
   arena *scratch; /* reset per comparison */
+  uint64_t enum_limit;
 };
 
 mrel_ctx *mrel_ctx_new(void) {
   mrel_ctx *c = xcalloc(1, sizeof *c);
   c->ae = ae_ctx_new();
   c->scratch = arena_new();
+  c->enum_limit = MREL_ENUM_MAX_EVALS;
   return c;
 }
+
+void mrel_ctx_set_enum_limit(mrel_ctx *c, uint64_t evals) { c->enum_limit = evals; }
 
 void mrel_ctx_free(mrel_ctx *c) {
   if (!c) return;
@@ -495,11 +499,11 @@ void mrel_compare(mrel_ctx *c, const mrel_text *a, size_t na, const mrel_text *b
     out->verdict = MREL_EQUAL_ENUMERATED; /* both empty */
     return;
   }
-  if (cost <= MREL_ENUM_MAX_EVALS && compare_enumerated(&sa, &sb, ndims, nres, hull, out)) return;
+  if (cost <= c->enum_limit && compare_enumerated(&sa, &sb, ndims, nres, hull, out)) return;
   uint32_t tested = 0;
   if (sample_side(&sa, &sb, 0, &tested, out) || sample_side(&sb, &sa, 1, &tested, out)) return;
   out->verdict = MREL_UNDECIDED;
-  if (cost <= MREL_ENUM_MAX_EVALS)
+  if (cost <= c->enum_limit)
     snprintf(out->why, sizeof out->why, "evaluating the maps overflows int64; no difference at %u sampled points",
              tested);
   else if (cost == UINT64_MAX)
@@ -509,5 +513,5 @@ void mrel_compare(mrel_ctx *c, const mrel_text *a, size_t na, const mrel_text *b
     snprintf(out->why, sizeof out->why,
              "canonical forms differ, enumerating takes %llu evaluations (more than %llu); no difference at %u sampled "
              "points",
-             (unsigned long long)cost, (unsigned long long)MREL_ENUM_MAX_EVALS, tested);
+             (unsigned long long)cost, (unsigned long long)c->enum_limit, tested);
 }

@@ -85,6 +85,9 @@ typedef struct {
 typedef struct mrel_ctx mrel_ctx;
 mrel_ctx *mrel_ctx_new(void);
 void mrel_ctx_free(mrel_ctx *c);
+/* Lowers the enumeration budget (default MREL_ENUM_MAX_EVALS): the fuzzer
+ * keeps each input fast with it. */
+void mrel_ctx_set_enum_limit(mrel_ctx *c, uint64_t evals);
 
 /* Compares the entry A (NA maps) with the entry B (NB maps). */
 void mrel_compare(mrel_ctx *c, const mrel_text *a, size_t na, const mrel_text *b, size_t nb, mrel_result *out);
