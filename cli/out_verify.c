@@ -86,7 +86,11 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
 
 static void begin(index_run *r) { r->state = xcalloc(1, sizeof(verify_state)); }
 
-static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
+static void instr(index_run *r, const hlo_instr *in) {
+  verify_state before = *vs(r);
+  /* an instruction that failed prints nothing: its blocks are not counted */
+  if (!index_each_block(r, in, block, none)) *vs(r) = before;
+}
 
 static void end(index_run *r) {
   verify_state *v = vs(r);
