@@ -141,6 +141,9 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       ii_status st = index_query(r, in, o2i, id, &x, &err);
       if (st != II_OK && index_report_error(r, in, &err)) return false;
       block(r, in, o2i, id, st, &x, &err);
+      /* where a failure never drops output (--all without --fatal-warnings)
+       * blocks go out as they come: memory stays bounded by a block */
+      if (o->all && !o->fatal_warnings) index_flush(r, false);
     }
   }
   return true;

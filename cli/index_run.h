@@ -48,8 +48,9 @@ struct index_run {
 };
 
 /* Writes the pending output (cli/output.h) once it is large (force:
- * always); never called inside an instruction, whose output is held until
- * it succeeded. */
+ * always). Inside an instruction only where a failure cannot drop its
+ * output (--all without --fatal-warnings); elsewhere an instruction's
+ * output is held until it succeeded. */
 void index_flush(index_run *r, bool force);
 
 /* `## module NAME (FILE)` (`## module NAME` with --no-file-names) when
