@@ -261,7 +261,7 @@ static size_t *slot_of(block_index *x, const cmp_doc *d, const cmp_block *b) {
   return &x->slots[i];
 }
 
-static void index_build(block_index *x, const cmp_doc *d) {
+static void golden_index_build(block_index *x, const cmp_doc *d) {
   x->plain = 0;
   x->nslots = 16;
   while (x->nslots < 2 * d->n + 2) x->nslots *= 2;
@@ -278,7 +278,7 @@ static void index_build(block_index *x, const cmp_doc *d) {
   }
 }
 
-static void index_free(block_index *x) {
+static void golden_index_free(block_index *x) {
   free(x->slots);
   free(x->next);
   free(x->tail);
@@ -618,7 +618,7 @@ static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
 /* Matches and reports every block of ACTUAL against GOLDEN. */
 static void compare_docs(comparer *c, cmp_doc *golden, cmp_doc *actual) {
   block_index x;
-  index_build(&x, golden);
+  golden_index_build(&x, golden);
   const char *first = NULL;
   for (size_t i = 0; i < actual->n && !c->name_modules; i++) {
     if (!first) first = actual->b[i].module;
@@ -654,7 +654,7 @@ static void compare_docs(comparer *c, cmp_doc *golden, cmp_doc *actual) {
     output_write(c->line.data, c->line.len);
     sb_reset(&c->line);
   }
-  index_free(&x);
+  golden_index_free(&x);
 }
 
 static size_t tally_total(const comparer *c) {
