@@ -8,12 +8,12 @@
  * headers is matched block by block in order). Per block, one line:
  *
  *     NAME (out2in, output 0): equal text
- *     NAME (in2out, operand 1): equal relation
+ *     NAME (in2out, input operand 1): equal relation
  *       output 0: equal relation (canonical simplification)
  *     NAME (out2in, output 0): different
  *       operand 1: different: [1, 0] -> [2] in expected only
  *     NAME (out2in, output 1): missing (in expected only)
- *     NAME (in2out, operand 0): new (not in expected)
+ *     NAME (in2out, input operand 0): new (not in expected)
  *
  * with one indented line for each entry that is not equal text (the
  * verdicts of analysis/map_relation.h; runtime-variable descriptions are
@@ -550,7 +550,7 @@ static void module_line(comparer *c, const char *module) {
 
 static void block_label(comparer *c, strbuf *b, const cmp_block *x) {
   sb_printf(b, "%s (%s", x->instr, x->o2i ? "out2in" : "in2out");
-  if (x->id >= 0) sb_printf(b, ", %s %ld", x->o2i ? "output" : "operand", x->id);
+  if (x->id >= 0) sb_printf(b, ", %s %ld", x->o2i ? "output" : "input operand", x->id);
   if (c->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
   if (c->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
   sb_putc(b, ')');
@@ -836,7 +836,7 @@ static int compare_dumps(const hloidx_options *o) {
     return 2;
   }
   hloidx_options all = *o;
-  if (!all.instr) all.all = true; /* every instruction unless one is named */
+  if (!options_select(&all)) all.all = true; /* every instruction unless some are picked */
   all.quiet = true;               /* only what changed */
   dump a, b;
   int rc = load_dump(&all, (char *)o->expected, &a);
@@ -865,17 +865,9 @@ static int compare_dumps(const hloidx_options *o) {
 }
 
 int cmd_compare(const hloidx_options *o) {
-  int rc = index_usage(o);
-  if (rc) return rc;
-  if (o->format != FMT_TEXT || o->summary || o->verify) {
-    fputs("hloidx: error: --compare prints its own report (no --format, --summary or --verify)\n"
-          "Try 'hloidx --help' for more information.\n",
-          stderr);
-    return 2;
-  }
   source_file src;
   if (source_read(o->expected, &src)) return 1;
-  rc = cmp_is_hlo_dump(&src) ? compare_dumps(o) : compare_golden(o, &src);
+  int rc = cmp_is_hlo_dump(&src) ? compare_dumps(o) : compare_golden(o, &src);
   source_free(&src);
   return rc;
 }

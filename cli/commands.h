@@ -10,6 +10,7 @@ int cmd_check(const hloidx_options *o);  /* cmd_check.c  */
 int cmd_map(const hloidx_options *o);    /* cmd_map.c    */
 int cmd_index(const hloidx_options *o);  /* cmd_index.c  */
 int cmd_layout(const hloidx_options *o); /* cmd_layout.c */
+int cmd_list(const hloidx_options *o);   /* cmd_list.c   */
 int cmd_compare(const hloidx_options *o); /* cmd_compare.c */
 
 #endif

@@ -307,8 +307,8 @@ static void text_line(text_reader *t, const char *line, const char *end) {
     return; /* other '#' lines are comments */
   }
   if (starts(p, end, "//")) return;
-  if (starts(p, end, "operand id = ")) {
-    const char *num = p + 13;
+  if (starts(p, end, "operand id = ") || starts(p, end, "output id = ")) {
+    const char *num = p + (p[1] == 'p' ? 13 : 12);
     char *stop;
     long id = strtol(num, &stop, 10);
     if ((const char *)stop == num) {

@@ -11,6 +11,8 @@
  *    among the items and any `: TAIL` (other `#` lines are comments); or
  *    no headers at all (one pinned block). Maps in the multi-line or the
  *    single-line layout;
+ *    Entry lines `operand id = N`, or `output id = N` (in2out blocks of
+ *    hloidx's later versions);
  *  - XLA's own text (HloInstructionIndexing::ToString): `operand id = N`
  *    followed on the same line by its maps, concatenated, `unknown
  *    indexing`, `KNOWN EMPTY`;

@@ -1,9 +1,10 @@
 # The man page (hloidx.1) and the bash completion (hloidx.bash-completion)
 # name exactly the options `hloidx --help` names:
 #     cmake -DHLOIDX=... -DDIR=cli -P help_sync.cmake
-# Long options: every --word in each text. Short options: the option lines
-# of --help ("  -o FILE"), the \fB-o\fR / .B -q entries of the man page,
-# the single-letter words of the completion's list.
+# Long options: every --word in each text (XLA's own flags, --xla_*, are
+# mentioned, not options). Short options: the option lines of --help
+# ("  -o FILE", "  -h, --help"), the \fB-o\fR / .B -q entries of the man
+# page, the single-letter words of the completion's list.
 cmake_minimum_required(VERSION 3.20)
 execute_process(COMMAND "${HLOIDX}" --help OUTPUT_VARIABLE help RESULT_VARIABLE rc)
 if(NOT rc EQUAL 0)
@@ -14,7 +15,8 @@ string(REPLACE "\\-" "-" man "${man}")
 file(READ "${DIR}/hloidx.bash-completion" completion)
 
 function(long_options text out)
-  string(REGEX MATCHALL "--[a-z][a-z0-9-]*[a-z0-9]" found "${text}")
+  string(REGEX MATCHALL "--[a-z][a-z0-9_-]*[a-z0-9]" found "${text}")
+  list(FILTER found EXCLUDE REGEX "^--xla_")
   list(REMOVE_DUPLICATES found)
   list(SORT found)
   set(${out} "${found}" PARENT_SCOPE)
@@ -38,7 +40,7 @@ string(REGEX REPLACE "[ \n]+" "  " optlist "${optlist} ")
 long_options("${help}" help_long)
 long_options("${man}" man_long)
 long_options("${optlist}" completion_long)
-short_options("${help}" "\n  -[a-zA-Z] " help_short)
+short_options("${help}" "\n  -[a-zA-Z][ ,]" help_short)
 short_options("${man}" "(\\\\fB|\\.B )-[a-zA-Z](\\\\fR|\n| )" man_short)
 short_options("${optlist}" " -[a-zA-Z] " completion_short)
 

@@ -39,7 +39,10 @@ struct index_run {
   const source_file *src;    /* current file */
   const hlo_module *module;  /* current module */
   bool several;              /* the run covers several modules: name each one */
-  bool pinned;               /* the options select exactly one block (no headers) */
+  bool several_instrs;       /* --all, --match, --opcode or several --instr: analysis errors are
+                                warnings, instructions without the --output / --operand are skipped */
+  bool pinned;               /* the options select XLA's single block (no headers) */
+  const hlo_computation *pending_computation; /* --all: its header is due before the next block */
   int rc;                    /* exit status so far */
   size_t instr_mark;         /* out.len when the current instruction began */
   bool instr_failed;         /* its analysis failed with an error: its output is dropped */
@@ -49,8 +52,8 @@ struct index_run {
 
 /* Writes the pending output (cli/output.h) once it is large (force:
  * always). Inside an instruction only where a failure cannot drop its
- * output (--all without --fatal-warnings); elsewhere an instruction's
- * output is held until it succeeded. */
+ * output (several instructions, without --fatal-warnings); elsewhere an
+ * instruction's output is held until it succeeded. */
 void index_flush(index_run *r, bool force);
 
 /* `## module NAME (FILE)` (`## module NAME` with --no-file-names) when
@@ -61,7 +64,10 @@ void index_computation_header(index_run *r, const hlo_computation *c);
 
 /* --format=filecheck (out_filecheck.c): TEXT[0, LEN), whole lines of the
  * text output, as FileCheck directives; *FIRST_DONE: a line was already
- * written (the first line of the output is a CHECK). */
+ * written (the first line of the output is a CHECK). FILECHECK_ANY in the
+ * text becomes the pattern {{.*}}. */
+#define FILECHECK_ANY '\x01'
+
 void filecheck_lines(strbuf *dst, const char *text, size_t len, bool *first_done);
 
 /* The indexing of one block in the run's layout mode (--physical):
@@ -72,17 +78,35 @@ ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_i
  * stderr (the output before the instruction is written first). In the
  * single-instruction mode, and with --fatal-warnings, it sets the exit
  * status to 1, marks the instruction failed (nothing of it is printed)
- * and returns true: stop the instruction. With --all it is a warning (the
- * block says "unknown indexing" and why), the status is left alone, and it
- * returns false. */
+ * and returns true: stop the instruction. With several instructions it is
+ * a warning (the block says "unknown indexing" and why), the status is
+ * left alone, and it returns false. */
 bool index_report_error(index_run *r, const hlo_instr *at, const ii_error *err);
+
+/* Prints the pending computation header (--all), if any: a computation
+ * is named only when something of it is printed. */
+void index_open_computation(index_run *r);
+
+/* The entries of a block of N that the options keep: --operand in an
+ * out2in block, --output in an in2out block, else all: [*lo, *hi). */
+void index_entry_range(const index_run *r, const hlo_instr *in, bool o2i, long n, long *lo, long *hi);
+
+/* Whether IN lacks the entry --operand (o2i) / --output (i2o) names: an
+ * error at IN for one instruction (index_report_error; the instruction is
+ * then failed), silently true when several are analysed (they are
+ * skipped). */
+bool index_entry_missing(index_run *r, const hlo_instr *in, bool o2i);
 
 /* Runs the queries the options ask for on IN -- out2in for every output
  * (or --output), in2out for every operand (or --operand), per --direction
  * -- and hands each block to BLOCK, with st != II_OK and *err filled when
- * the analysis failed with a warning (after index_report_error). NONE is
- * called instead of a direction's blocks when IN has no outputs (o2i) or
- * no operands (i2o). Returns false when an error stops the instruction. */
+ * the analysis failed (after index_report_error). NONE is called instead
+ * of a direction's blocks when IN has no outputs (o2i) or no operands
+ * (i2o). A block whose entry named by --operand (o2i) / --output (i2o)
+ * does not exist is an error for one instruction, skipped for several;
+ * with --skip-unknown a block whose maps are all unknown is skipped.
+ * Returns false when an error stops the instruction (nothing of it is
+ * printed). */
 typedef void (*index_block_fn)(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st,
                                const ii_indexing *x, const ii_error *err);
 typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);
@@ -93,10 +117,8 @@ static inline long index_entries(const hlo_instr *in, bool o2i) {
   return o2i ? in->n_operands : (long)ii_num_outputs(in);
 }
 
-/* The option checks of the default mode: 0, or 2 after a usage error. */
-int index_usage(const hloidx_options *o);
-/* Runs the walk over FILES (NFILES; 0 = standard input) with the report
- * REP, whose state starts as STATE; returns the exit status. */
+/* The runs of the walk: over FILES (NFILES; 0 = standard input) with the
+ * report REP, whose state starts as STATE; returns the exit status. */
 int index_walk(const hloidx_options *o, const index_report *rep, void *state, char *const *files, int nfiles);
 
 /* The reports. */

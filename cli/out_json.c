@@ -18,7 +18,7 @@
  *       "replica_id": MAP | null}
  * (maps nested in descriptions and replica_id have empty descriptions and
  * a null replica_id). The maps of an entry are in the text output's order
- * (sorted by their single-line text). An entry whose analysis failed
+ * (their single-line texts in natural order, map_text_order). An entry whose analysis failed
  * (--all) has "error" set and one unknown map per entry. Strings are
  * escaped by json_str (always valid JSON and UTF-8).
  *
@@ -166,10 +166,11 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   if (status != II_OK) json_cstr(b, err->message);
   else sb_puts(b, "null");
   sb_printf(b, ", \"%s\": [", o2i ? "operands" : "outputs");
-  long n = status == II_OK ? (long)x->n : index_entries(in, o2i);
+  long lo, hi;
+  index_entry_range(r, in, o2i, status == II_OK ? (long)x->n : index_entries(in, o2i), &lo, &hi);
   imap *unknown = status == II_OK ? NULL : imap_new_undefined(ii_ctx_arena(r->ctx), ii_ctx_ae(r->ctx));
-  for (long k = 0; k < n; k++) {
-    sb_puts(b, k ? ",\n        {" : "\n        {");
+  for (long k = lo; k < hi; k++) {
+    sb_puts(b, k > lo ? ",\n        {" : "\n        {");
     sb_printf(b, "\"%s\": %ld", o2i ? "operand" : "output", k);
     if (o2i && k < in->n_operands) put_str_field(b, "name", in->operands[k]->name);
     sb_puts(b, ", \"maps\": [");

@@ -82,6 +82,10 @@ void diag_file_error(const char *file, const char *message) {
   record(file, 0, 0, message);
 }
 
+void diag_file_note(const char *file, const char *message) {
+  if (!diag_quiet) fprintf(stderr, "hloidx: note: %s: %s\n", file, message);
+}
+
 /* "cannot open: WHY" and the like, for FILE. */
 static void file_error(const char *file, const char *what, int err) {
   char msg[256];
@@ -117,6 +121,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   out->name = is_stdin ? "<stdin>" : path;
   out->memo = NULL;
+  out->cursor = NULL;
   out->data = NULL;
   out->len = 0;
   out->mapped = 0;
@@ -141,6 +146,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
       out->data = mapped;
       out->len = (size_t)st.st_size;
       out->memo = memo_new();
+      out->cursor = memo_new();
       return 0;
     }
     cap = (size_t)st.st_size + 1;
@@ -172,6 +178,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
   out->data = buf;
   out->len = len;
   out->memo = memo_new();
+  out->cursor = memo_new();
   return 0;
 }
 
@@ -183,24 +190,44 @@ void source_free(source_file *s) {
   if (s->mapped) munmap(s->data, s->mapped);
   else free(s->data);
   free(s->memo);
+  free(s->cursor);
   s->memo = NULL;
+  s->cursor = NULL;
   s->data = NULL;
   s->len = 0;
   s->mapped = 0;
 }
 
-void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col) {
+/* Whether a line ends at byte I: a '\n', or a '\r' not followed by one. */
+static bool break_at(const source_file *s, size_t i) {
+  char c = s->data[i];
+  return c == '\n' || (c == '\r' && (i + 1 >= s->len || s->data[i + 1] != '\n'));
+}
+
+/* source_line_col with memo M (NULL: none). From the memo's position the
+ * scan goes forward, or backward when that is shorter (an instruction
+ * nested in its user's line comes before it in the walk). */
+static void line_col(const source_file *s, struct source_memo *m, size_t offset, size_t *line, size_t *col) {
   if (offset > s->len) offset = s->len;
   size_t ln = 1, start = 0, from = 0;
-  struct source_memo *m = s->memo;
-  if (m && m->line && offset >= m->off) {
-    ln = m->line;
-    start = m->start;
-    from = m->off;
-  }
   if (m && !m->cr_known) {
     m->has_cr = memchr(s->data, '\r', s->len) != NULL;
     m->cr_known = true;
+  }
+  if (m && m->line && offset < m->off && offset >= m->start) {
+    ln = m->line; /* the memo's line */
+    start = m->start;
+    from = offset;
+  } else if (m && m->line && offset < m->off && m->off - offset < offset) {
+    ln = m->line;
+    for (size_t i = offset; i < m->off; i++) ln -= break_at(s, i);
+    start = offset;
+    while (start > 0 && !break_at(s, start - 1)) start--;
+    from = offset;
+  } else if (m && m->line && offset >= m->off) {
+    ln = m->line;
+    start = m->start;
+    from = m->off;
   }
   if (m && !m->has_cr) {
     /* only '\n' breaks lines: skip from one to the next */
@@ -211,8 +238,7 @@ void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *
     }
   } else {
     for (size_t i = from; i < offset; i++) {
-      char c = s->data[i];
-      if (c == '\n' || (c == '\r' && (i + 1 >= s->len || s->data[i + 1] != '\n'))) {
+      if (break_at(s, i)) {
         ln++;
         start = i + 1;
       }
@@ -225,6 +251,25 @@ void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *
   }
   *line = ln;
   *col = offset - start + 1;
+}
+
+void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col) {
+  line_col(s, s->memo, offset, line, col);
+}
+
+size_t source_line(const source_file *s, size_t offset) {
+  size_t line, col;
+  line_col(s, s->cursor, offset, &line, &col);
+  return line;
+}
+
+void source_line_text(const source_file *s, size_t offset, const char **text, size_t *len) {
+  size_t line, col;
+  line_col(s, s->cursor, offset, &line, &col);
+  size_t start = (offset > s->len ? s->len : offset) - (col - 1), end = start;
+  while (end < s->len && s->data[end] != '\n' && s->data[end] != '\r') end++;
+  *text = s->data + start;
+  *len = end - start;
 }
 
 /* At most this many bytes of the offending line are echoed. */
@@ -275,4 +320,8 @@ void diag_warning(const source_file *s, size_t offset, const char *message) {
   diag_warnings++;
   if (diag_fatal) diag(s, offset, "error", message);
   else if (!diag_quiet) diag(s, offset, "warning", message);
+}
+
+void diag_note(const source_file *s, size_t offset, const char *message) {
+  if (!diag_quiet) diag(s, offset, "note", message);
 }

@@ -22,6 +22,7 @@ typedef struct {
    * by scanning on from it, so many diagnostics in a large file cost one
    * pass over it (allocated by source_read; NULL = none). */
   struct source_memo *memo;
+  struct source_memo *cursor; /* the same for source_line (headers, lists) */
 } source_file;
 
 /* Reads PATH ("-" = standard input). Returns 0, or prints
@@ -41,9 +42,14 @@ void diag_error(const source_file *s, size_t offset, const char *message);
  * (see diag_set_policy: -q, --fatal-warnings). */
 void diag_warning(const source_file *s, size_t offset, const char *message);
 
+/* The same with "note:" (remarks on how the input is read; not with -q). */
+void diag_note(const source_file *s, size_t offset, const char *message);
+
 /* "hloidx: error: FILE: MESSAGE": an input or output that cannot be used
  * as a whole (no position). */
 void diag_file_error(const char *file, const char *message);
+/* "hloidx: note: FILE: MESSAGE" (not with -q). */
+void diag_file_note(const char *file, const char *message);
 
 /* Policy for all diagnostics: QUIET drops warnings (-q); FATAL reports
  * them as errors (--fatal-warnings; main then exits with 1). */
@@ -62,5 +68,10 @@ void diag_set_sink(void (*sink)(void *arg, const diag_record *d), void *arg);
 
 /* The 1-based line and column of a byte offset (updates the memo). */
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col);
+/* The 1-based line of a byte offset, and the text of that line (without
+ * its end), from a memo of their own: a walk that asks in file order
+ * scans the file once, whatever the diagnostics in between ask. */
+size_t source_line(const source_file *s, size_t offset);
+void source_line_text(const source_file *s, size_t offset, const char **text, size_t *len);
 
 #endif

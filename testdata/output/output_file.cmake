@@ -2,10 +2,9 @@
 # nothing to standard output; the text is what standard output gets without
 # -o. Run:  cmake -DHLOIDX=... -DDIR=testdata -DOUT=SCRATCH_FILE -P output_file.cmake
 cmake_minimum_required(VERSION 3.20)
-set(input "${DIR}/examples/softmax_fusion.hlo")
 file(READ "${DIR}/examples/softmax_fusion.out" want)
 file(WRITE "${OUT}" "old contents, longer than nothing: -o truncates the file\n")
-execute_process(COMMAND "${HLOIDX}" -o "${OUT}" "${input}"
+execute_process(COMMAND "${HLOIDX}" -o "${OUT}" softmax_fusion.hlo
                 WORKING_DIRECTORY "${DIR}/examples"
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 file(READ "${OUT}" got)
