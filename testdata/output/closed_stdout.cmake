@@ -8,9 +8,10 @@ set(hlo "${DIR}/examples/softmax_fusion.hlo")
 set(map "${DIR}/output/write_error_map.map")
 set(fail "")
 foreach(mode "--layout|${hlo}" "--map|${map}" "--all|${hlo}" "--format=json|${hlo}" "--format=mlir|${hlo}"
-             "--summary|${hlo}" "--verify|${hlo}" "--check|${hlo}")
+             "--summary|${hlo}" "--verify|${hlo}" "--list|${hlo}" "--layout --summary|${hlo}" "--check|${hlo}")
   string(REPLACE "|" ";" mode "${mode}")
   list(GET mode 0 flag)
+  separate_arguments(flag UNIX_COMMAND "${flag}")
   list(GET mode 1 input)
   execute_process(COMMAND sh -c "exec \"$0\" \"$@\" >&-" "${HLOIDX}" ${flag} "${input}"
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
