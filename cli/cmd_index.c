@@ -23,15 +23,21 @@
  * walked computation with at least one printed block starts with
  * `## computation NAME`. Block headers: out_text.c.
  *
+ * Headers name the file unless --no-file-names (`## module NAME`), so
+ * that goldens do not depend on where the input was read from.
+ *
  * Analysis errors (an XLA CHECK condition such as a gather that is not in
  * the simplified form, or an analysis over the size limits) are reported as
  * FILE:LINE:COL: error: at the instruction. With one instruction the exit
- * status is then 1 and the instruction's remaining blocks are skipped.
- * With several (--all, --match, --opcode, several --instr) they are
- * warnings (FILE:LINE:COL: warning:): the block says why it has no maps
- * and gives `unknown indexing` for each entry, the run goes on, and the
- * exit status is not changed. Input errors (unreadable file, parse or
- * verifier error) exit with 1; the walk then goes on with the next file.
+ * status is then 1 and nothing of the instruction is printed (its output
+ * is held until all its blocks succeeded). With several (--all, --match,
+ * --opcode, several --instr) they are warnings (FILE:LINE:COL: warning:):
+ * the block says why it has no maps and gives `unknown indexing` for each
+ * entry, the run goes on, and the exit status is not changed -- unless
+ * --fatal-warnings makes them errors, handled as with one instruction but
+ * the walk goes on. Input errors (unreadable file, parse or verifier
+ * error) exit with 1; the walk then goes on with the next file. A write
+ * error stops the run (cli/output.h).
  *
  * Memory and speed. Modules are parsed one at a time (hlo_parse_file_each)
  * and freed once analysed (whether a file holds several modules is found
@@ -51,16 +57,44 @@
 #include "index_run.h"
 #include "instr_indexing.h"
 #include "oom.h"
+#include "output.h"
 #include "select.h"
 #include "source.h"
 #include "strbuf.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
 
+/* Writes out[0, n) and keeps the rest. */
+static void write_prefix(index_run *r, size_t n) {
+  if (r->o->format == FMT_FILECHECK) {
+    strbuf *t = &r->scratch;
+    sb_reset(t);
+    filecheck_lines(t, r->out.data, n, &r->checked_any);
+    output_write(t->data, t->len);
+  } else {
+    output_write(r->out.data, n);
+  }
+  memmove(r->out.data, r->out.data + n, r->out.len - n);
+  r->out.len -= n;
+  r->out.data[r->out.len] = '\0';
+}
+
 void index_flush(index_run *r, bool force) {
   if (r->out.len == 0 || (!force && r->out.len < FLUSH_AT)) return;
-  fwrite(r->out.data, 1, r->out.len, stdout);
-  sb_reset(&r->out);
+  write_prefix(r, r->out.len);
+  r->instr_mark = 0;
+}
+
+void index_module_header(index_run *r) {
+  if (!r->several) return;
+  sb_printf(&r->out, "## module %s", r->module->name);
+  /* (FileCheck lines never name the file: lit runs tests from elsewhere) */
+  if (!r->o->no_file_names && r->o->format != FMT_FILECHECK) sb_printf(&r->out, " (%s)", r->src->name);
+  sb_putc(&r->out, '\n');
+}
+
+void index_computation_header(index_run *r, const hlo_computation *c) {
+  sb_printf(&r->out, "## computation %s\n", c->name);
 }
 
 ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_indexing *x, ii_error *err) {
@@ -72,16 +106,20 @@ ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_i
   return o2i ? ii_o2i(r->ctx, in, id, x, err) : ii_i2o(r->ctx, in, id, x, err);
 }
 
-void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
-  index_flush(r, true);
-  fflush(stdout);
+bool index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
+  /* what came before the instruction goes out first (streams in order) */
+  if (r->instr_mark) write_prefix(r, r->instr_mark);
+  r->instr_mark = 0;
+  output_sync();
   const hlo_instr *where = err->instr ? err->instr : at;
-  if (r->several_instrs) {
+  if (r->several_instrs && !r->o->fatal_warnings) {
     diag_warning(r->src, where->offset, err->message);
-  } else {
-    diag_error(r->src, where->offset, err->message);
-    r->rc = 1;
+    return false;
   }
+  diag_error(r->src, where->offset, err->message);
+  r->rc = 1;
+  r->instr_failed = true;
+  return true;
 }
 
 void index_open_computation(index_run *r) {
@@ -146,14 +184,14 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       ii_error err;
       ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
       ii_status st = index_query(r, in, o2i, id, &x, &err);
-      if (st != II_OK) {
-        index_report_error(r, in, &err);
-        if (!r->several_instrs) return false;
-      }
+      if (st != II_OK && index_report_error(r, in, &err)) return false;
       if (o->skip_unknown && (st != II_OK || all_unknown(r, in, o2i, &x))) continue;
       index_open_computation(r);
       block(r, in, o2i, id, st, &x, &err);
-      index_flush(r, false);
+      /* where a failure never drops output (several instructions, without
+       * --fatal-warnings) blocks go out as they come: memory stays
+       * bounded by a block */
+      if (r->several_instrs && !o->fatal_warnings) index_flush(r, false);
     }
   }
   return true;
@@ -166,18 +204,29 @@ static void on_computation(void *arg, const hlo_computation *c) {
   r->pending_computation = r->o->all ? c : NULL; /* its header comes with its first block */
 }
 
+/* One instruction through the report; its output is dropped when it failed. */
 static void on_instr(void *arg, const hlo_instr *in) {
   index_run *r = arg;
+  if (output_failed()) return;
   ii_ctx_reset(r->ctx);
+  r->instr_mark = r->out.len;
+  r->instr_failed = false;
   r->rep->instr(r, in);
+  if (r->instr_failed) {
+    r->out.len = r->instr_mark;
+    if (r->out.data) r->out.data[r->out.len] = '\0';
+  }
+  r->instr_mark = 0;
   index_flush(r, false);
 }
 
 static void on_missing(void *arg, const char *name) {
   index_run *r = arg;
   index_flush(r, true);
-  fflush(stdout);
-  fprintf(stderr, "%s: error: no instruction named '%s' in module '%s'\n", r->src->name, name, r->module->name);
+  output_sync();
+  char msg[HLO_ERROR_MESSAGE_MAX + 64];
+  snprintf(msg, sizeof msg, "no instruction named '%s' in module '%s'", name, r->module->name);
+  diag_file_error(r->src->name, msg);
   r->rc = 1;
 }
 
@@ -196,7 +245,7 @@ static void analyze(index_run *r, const hlo_module *m) {
   if (r->rep->module_begin) r->rep->module_begin(r);
   if (!r->o->all && !options_select(r->o) && m->entry && looks_fused(m->entry)) {
     index_flush(r, true);
-    fflush(stdout);
+    output_sync();
     strbuf msg = STRBUF_INIT;
     sb_printf(&msg,
               "'%s' is read as the ENTRY computation (none is marked ENTRY) and looks like a fused computation cut out "
@@ -273,11 +322,12 @@ static bool several_modules(const char *data, size_t len) {
   return n >= 2;
 }
 
-/* Modules are analysed as the parser hands them over, then freed. */
+/* Modules are analysed as the parser hands them over, then freed; a
+ * write error stops the parse (EACH's 2). */
 static int each_module(hlo_module *m, void *arg) {
   analyze(arg, m);
   hlo_module_free(m);
-  return 0;
+  return output_failed() ? 2 : 0;
 }
 
 static void run_file(index_run *r, const char *path, bool several_files) {
@@ -290,9 +340,9 @@ static void run_file(index_run *r, const char *path, bool several_files) {
   r->several = several_files || r->o->all || several_modules(src.data, src.len);
   hlo_error perr;
   int st = hlo_parse_file_each(src.data, src.len, each_module, r, &perr);
-  if (st) {
+  if (st == 1) {
     index_flush(r, true);
-    fflush(stdout);
+    output_sync();
     diag_error(&src, perr.offset, perr.message);
     r->rc = 1;
   }
@@ -300,33 +350,36 @@ static void run_file(index_run *r, const char *path, bool several_files) {
   source_free(&src);
 }
 
-int cmd_index(const hloidx_options *o) {
+int index_walk(const hloidx_options *o, const index_report *rep, void *state, char *const *files, int nfiles) {
   index_run r;
   memset(&r, 0, sizeof r);
   r.o = o;
+  r.rep = rep;
+  r.state = state;
   r.ctx = ii_ctx_new();
   ii_ctx_set_xla_compat(r.ctx, o->xla_compat);
   /* a debugging switch: analyse every fusion again instead of reusing the
    * result of a structurally equal one (the output must not change) */
   const char *nc = getenv("HLOIDX_NO_FUSION_CACHE");
   if (nc && *nc && strcmp(nc, "0") != 0) ii_ctx_set_fusion_cache(r.ctx, false);
-  r.rep = o->summary  ? &index_report_summary
-          : o->verify ? &index_report_verify
-          : o->format == FMT_JSON ? &index_report_json
-                                  : &index_report_text;
   r.several_instrs = o->all || o->has_match || o->nopcodes || o->ninstrs > 1;
   r.pinned = !r.several_instrs && ((o->direction == DIR_OUT2IN && o->output >= 0 && o->operand < 0) ||
                                    (o->direction == DIR_IN2OUT && o->operand >= 0 && o->output < 0));
   if (r.rep->begin) r.rep->begin(&r);
-  int nfiles = o->nfiles ? o->nfiles : 1;
-  for (int f = 0; f < nfiles; f++) run_file(&r, o->nfiles ? o->files[f] : "-", nfiles > 1);
+  int n = nfiles ? nfiles : 1;
+  for (int f = 0; f < n && !output_failed(); f++) run_file(&r, nfiles ? files[f] : "-", n > 1);
   if (r.rep->end) r.rep->end(&r);
   index_flush(&r, true);
   sb_free(&r.out);
+  sb_free(&r.scratch);
   ii_ctx_free(r.ctx);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
   return r.rc;
+}
+
+int cmd_index(const hloidx_options *o) {
+  const index_report *rep = o->summary  ? &index_report_summary
+                            : o->verify ? &index_report_verify
+                            : o->format == FMT_JSON ? &index_report_json
+                                                    : &index_report_text;
+  return index_walk(o, rep, NULL, o->files, o->nfiles);
 }

@@ -54,6 +54,7 @@
 #include "hlo_ir.h"
 #include "map_print.h"
 #include "oom.h"
+#include "output.h"
 #include "select.h"
 #include "source.h"
 #include "strbuf.h"
@@ -239,7 +240,7 @@ typedef struct {
 } run;
 
 static void flush_out(run *r) {
-  fwrite(r->out.data ? r->out.data : "", 1, r->out.len, stdout);
+  output_write(r->out.data, r->out.len);
   sb_reset(&r->out);
 }
 
@@ -302,7 +303,7 @@ static void emit_leaf(run *r, const char *label, const char *path, const hlo_sha
     strbuf msg = STRBUF_INIT;
     sb_printf(&msg, "%s of %s%s: %s", label, in->name, path, e->text);
     flush_out(r); /* keep stdout and stderr in order */
-    fflush(stdout);
+    output_sync();
     diag_error(r->src, in->offset, sb_str(&msg));
     sb_free(&msg);
     r->rc = 1;
@@ -511,7 +512,7 @@ static void on_instr(void *arg, const hlo_instr *in) { emit_instr(arg, in, true,
 static void on_missing(void *arg, const char *name) {
   run *r = arg;
   flush_out(r);
-  fflush(stdout);
+  output_sync();
   char msg[HLO_ERROR_MESSAGE_MAX];
   snprintf(msg, sizeof msg, "module %s has no instruction named '%s'", r->module->name, name);
   diag_error(r->src, r->module->offset, msg);
@@ -522,7 +523,7 @@ static void report_module(run *r, const hlo_module *m) {
   r->module = m;
   if (!r->o->summary) {
     sb_printf(&r->out, "module %s", m->name);
-    if (r->o->nfiles > 1) sb_printf(&r->out, " (%s)", r->src->name);
+    if (r->o->nfiles > 1 && !r->o->no_file_names) sb_printf(&r->out, " (%s)", r->src->name);
     sb_puts(&r->out, "\n\n");
   }
   if ((r->o->all || r->o->summary) && !options_select(r->o)) {
@@ -558,17 +559,16 @@ static void run_file(run *r, const char *path, bool first) {
   hlo_parse_result res;
   hlo_error err;
   if (hlo_parse_file(src.data, src.len, &res, &err)) {
-    fflush(stdout);
+    output_sync();
     diag_error(&src, err.offset, err.message);
     r->rc = 1;
   } else {
-    for (int i = 0; i < res.n_modules; i++) {
+    for (int i = 0; i < res.n_modules && !output_failed(); i++) {
       if (!first || i) sb_putc(&r->out, '\n');
       report_module(r, res.modules[i]);
     }
     hlo_parse_result_free(&res);
   }
-  fflush(stdout);
   source_free(&src);
   r->src = NULL;
 }
@@ -580,15 +580,11 @@ int cmd_layout(const hloidx_options *o) {
   r.ctx = ae_ctx_new();
   r.scratch = arena_new();
   if (o->nfiles == 0) run_file(&r, "-", true);
-  for (int i = 0; i < o->nfiles; i++) run_file(&r, o->files[i], i == 0);
+  for (int i = 0; i < o->nfiles && !output_failed(); i++) run_file(&r, o->files[i], i == 0);
   cache_free(&r.shapes);
   free(r.values);
   sb_free(&r.out);
   arena_free(r.scratch);
   ae_ctx_free(r.ctx);
-  if (fflush(stdout) != 0) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
   return r.rc;
 }

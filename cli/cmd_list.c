@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "hlo_ir.h"
 #include "oom.h"
+#include "output.h"
 #include "select.h"
 #include "source.h"
 #include "strbuf.h"
@@ -26,7 +27,7 @@ typedef struct {
 } list_run;
 
 static void flush(list_run *r) {
-  fwrite(r->out.data ? r->out.data : "", 1, r->out.len, stdout);
+  output_write(r->out.data, r->out.len);
   sb_reset(&r->out);
 }
 
@@ -45,8 +46,10 @@ static void on_instr(void *arg, const hlo_instr *in) {
 static void on_missing(void *arg, const char *name) {
   list_run *r = arg;
   flush(r);
-  fflush(stdout);
-  fprintf(stderr, "%s: error: no instruction named '%s' in module '%s'\n", r->src->name, name, r->module->name);
+  output_sync();
+  char msg[HLO_ERROR_MESSAGE_MAX + 64];
+  snprintf(msg, sizeof msg, "no instruction named '%s' in module '%s'", name, r->module->name);
+  diag_file_error(r->src->name, msg);
   r->rc = 1;
 }
 
@@ -57,13 +60,13 @@ static int each_module(hlo_module *m, void *arg) {
   select_each(r->o, m, true, SELECT_EVERY, &visit, r);
   r->module = NULL;
   hlo_module_free(m);
-  return 0;
+  return output_failed() ? 2 : 0; /* a write error stops the parse */
 }
 
 int cmd_list(const hloidx_options *o) {
   list_run r = {.o = o};
   int nfiles = o->nfiles ? o->nfiles : 1;
-  for (int f = 0; f < nfiles; f++) {
+  for (int f = 0; f < nfiles && !output_failed(); f++) {
     source_file src;
     if (source_read(o->nfiles ? o->files[f] : "-", &src)) {
       r.rc = 1;
@@ -71,9 +74,9 @@ int cmd_list(const hloidx_options *o) {
     }
     r.src = &src;
     hlo_error err;
-    if (hlo_parse_file_each(src.data, src.len, each_module, &r, &err)) {
+    if (hlo_parse_file_each(src.data, src.len, each_module, &r, &err) == 1) {
       flush(&r);
-      fflush(stdout);
+      output_sync();
       diag_error(&src, err.offset, err.message);
       r.rc = 1;
     }
@@ -82,9 +85,5 @@ int cmd_list(const hloidx_options *o) {
   }
   flush(&r);
   sb_free(&r.out);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
   return r.rc;
 }

@@ -10,7 +10,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "hlo_ir.h"
 #include "oom.h"
+#include "source.h"
 
 bool inputs_stage_matches(const char *path, const char *stage) {
   const char *base = strrchr(path, '/');
@@ -76,7 +78,9 @@ static void add(list *l, char *s) {
 static int read_dir(hloidx_options *o, const char *dir, list *out) {
   DIR *d = opendir(dir);
   if (!d) {
-    fprintf(stderr, "hloidx: error: cannot read the folder %s: %s\n", dir, strerror(errno));
+    char msg[256];
+    snprintf(msg, sizeof msg, "cannot read the folder: %s", strerror(errno));
+    diag_file_error(dir, msg);
     return 1;
   }
   list names = {0};
@@ -100,11 +104,11 @@ static int read_dir(hloidx_options *o, const char *dir, list *out) {
     struct stat st;
     bool keep = false;
     if (stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-      fprintf(stderr, "hloidx: note: skipping %s: a folder (only the files directly in %s are read)\n", p, dir);
+      diag_file_note(p, "skipped: a folder (only the files directly in the folder named are read)");
     } else if (o->stage && !inputs_stage_matches(p, o->stage)) {
       /* another stage: left out without a word */
     } else if (!looks_like_hlo(p)) {
-      fprintf(stderr, "hloidx: note: skipping %s: not HLO text (it does not start with HloModule or ENTRY)\n", p);
+      diag_file_note(p, "skipped: not HLO text (it does not start with HloModule or ENTRY)");
     } else {
       keep = true;
     }
@@ -119,8 +123,10 @@ static int read_dir(hloidx_options *o, const char *dir, list *out) {
   }
   free(names.v);
   if (!found) {
-    if (o->stage) fprintf(stderr, "hloidx: error: no HLO file of stage '%s' in the folder %s\n", o->stage, dir);
-    else fprintf(stderr, "hloidx: error: no HLO file in the folder %s\n", dir);
+    char msg[HLO_ERROR_MESSAGE_MAX];
+    if (o->stage) snprintf(msg, sizeof msg, "no HLO file of stage '%s' in this folder", o->stage);
+    else snprintf(msg, sizeof msg, "no HLO file in this folder");
+    diag_file_error(dir, msg);
     return 1;
   }
   return 0;
@@ -134,7 +140,7 @@ int inputs_expand(hloidx_options *o) {
     struct stat st;
     if (strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
       if (o->mode == MODE_MAP) {
-        fprintf(stderr, "hloidx: error: %s is a folder: --map reads files of indexing maps\n", p);
+        diag_file_error(p, "a folder: --map reads files of indexing maps");
         rc = 1;
         continue;
       }

@@ -15,13 +15,12 @@
 
 #include "hlo_ir.h"
 #include "oom.h"
-
-#ifndef HLOIDX_VERSION
-#define HLOIDX_VERSION "unknown"
-#endif
+#include "output.h"
+#include "version.h" /* generated at build time: HLOIDX_VERSION, HLOIDX_COMMIT */
 
 static const char usage_text[] =
     "usage: hloidx [OPTIONS] [FILE|DIR...]    (no FILE or '-': standard input)\n"
+    "       hloidx --compare EXPECTED [OPTIONS] [FILE...]\n"
     "\n"
     "Prints the indexing maps of HLO instructions in XLA's text format.\n"
     "\n"
@@ -46,6 +45,16 @@ static const char usage_text[] =
     "                      instruction's result, then the module's summary;\n"
     "                      --layout --summary: the summary alone (bytes of the\n"
     "                      buffers per memory space, the most padded buffers)\n"
+    "  --compare=EXPECTED  compare EXPECTED, maps hloidx printed earlier (text,\n"
+    "                      mlir or json; V1 or V2 runtime variables), with what\n"
+    "                      the other options print now for FILE: one line per\n"
+    "                      block, equal text, equal relation (by canonical\n"
+    "                      simplification or by enumeration), different (with a\n"
+    "                      point in one relation only), missing or new; exit 0\n"
+    "                      when all are equal as relations, else 1. When EXPECTED\n"
+    "                      is an HLO dump, compares it with the dump FILE: the\n"
+    "                      instructions whose maps, layouts, padding or memory\n"
+    "                      spaces changed\n"
     "\n"
     "Inputs:\n"
     "  FILE                HLO text; '-' is standard input\n"
@@ -86,6 +95,8 @@ static const char usage_text[] =
     "                      padding included); the value needs the '='\n"
     "  --format=FMT        text (default) | json (one document for the whole run)\n"
     "                      | mlir (each map as #xla.indexing_map<\"...\">)\n"
+    "                      | filecheck (the text as '// CHECK:' lines, to paste\n"
+    "                      under an HLO test)\n"
     "  --summary           instead of the maps, one line per operand: access pattern\n"
     "                      (identity, permutation, broadcast, reduction,\n"
     "                      strided/sliced, reshaped, gathered/dynamic, padded,\n"
@@ -104,6 +115,18 @@ static const char usage_text[] =
     "  --skip-unknown      leave out every block whose maps are all 'unknown\n"
     "                      indexing' (and the --summary lines of such operands)\n"
     "  --show-hlo          each block's header also shows the instruction's line\n"
+    "\n"
+    "Output options:\n"
+    "  -o FILE             write the output to FILE instead of standard output\n"
+    "  -q                  quiet: no warnings or notes (errors are still\n"
+    "                      printed); with --compare only the blocks that are not\n"
+    "                      equal\n"
+    "  --fatal-warnings    a warning makes the exit status 1 (and, with several\n"
+    "                      instructions, a block the analysis cannot handle is an\n"
+    "                      error: it is reported and not printed)\n"
+    "  --no-file-names     headers name no file ('## module NAME', context lines\n"
+    "                      'line N'), so that output does not depend on the path\n"
+    "                      of the input (JSON: \"file\": null)\n"
     "\n"
     "Output (default mode). Each block of maps starts with a header line, then\n"
     "context lines:\n"
@@ -127,12 +150,17 @@ static const char usage_text[] =
     "computation with printed blocks starts with '## computation NAME'. Under\n"
     "--all an instruction the analysis cannot handle gets a warning on stderr,\n"
     "a ': not analyzed: WHY' note and 'unknown indexing' entries; the exit\n"
-    "status is not changed by it.\n"
+    "status is not changed by it (see --fatal-warnings). With one instruction,\n"
+    "one whose analysis fails prints nothing on standard output: the error\n"
+    "alone, exit status 1.\n"
     "\n"
     "  -h, --help          this text\n"
-    "  -V, --version       version\n"
+    "  -V, --version       version and the git commit it was built from\n"
     "\n"
-    "Exit status: 0 success, 1 input error, 2 usage error, 3 internal error.\n";
+    "Exit status: 0 success (and --compare: everything equal), 1 input or\n"
+    "output error (unreadable input, parse or verifier error, unwritable\n"
+    "output, out of memory; --compare: a difference), 2 usage error, 3 internal\n"
+    "error (and --verify: a map that disagrees with the op's definition).\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -160,6 +188,7 @@ enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
   OPT_XLA_COMPAT, OPT_LIST, OPT_MATCH, OPT_OPCODE, OPT_SKIP_UNKNOWN, OPT_SHOW_HLO, OPT_STAGE,
+  OPT_COMPARE, OPT_OUT_FILE, OPT_QUIET, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES,
   OPT_END_
 };
 
@@ -188,37 +217,43 @@ static const struct option longopts[] = {
     {"stage", required_argument, NULL, OPT_STAGE},
     {"jobs", required_argument, NULL, OPT_JOBS},
     {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+    {"compare", required_argument, NULL, OPT_COMPARE},
+    {"fatal-warnings", no_argument, NULL, OPT_FATAL_WARNINGS},
+    {"no-file-names", no_argument, NULL, OPT_NO_FILE_NAMES},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
 };
-static const char shortopts[] = "hV";
-static const int short_ids[] = {['h'] = OPT_HELP, ['V'] = OPT_VERSION};
+static const char shortopts[] = "hVo:q";
+static const int short_ids[] = {['h'] = OPT_HELP, ['V'] = OPT_VERSION, ['o'] = OPT_OUT_FILE, ['q'] = OPT_QUIET};
 
 /* The modes each option applies to (bit 1 << mode); 0: any. */
 #define M(x) (1u << (x))
+/* (--compare runs the default mode's walk: its selection and maps options) */
+#define WALK (M(MODE_INDEX) | M(MODE_COMPARE))
 static const unsigned option_modes[OPT_END_ - OPT_CHECK] = {
-    [OPT_INSTR - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LIST) | M(MODE_LAYOUT),
-    [OPT_MATCH - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LIST) | M(MODE_LAYOUT),
-    [OPT_OPCODE - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LIST) | M(MODE_LAYOUT),
-    [OPT_ALL - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LIST) | M(MODE_LAYOUT),
-    [OPT_DIRECTION - OPT_CHECK] = M(MODE_INDEX),
-    [OPT_OUTPUT - OPT_CHECK] = M(MODE_INDEX),
-    [OPT_OPERAND - OPT_CHECK] = M(MODE_INDEX),
-    [OPT_PHYSICAL - OPT_CHECK] = M(MODE_INDEX),
+    [OPT_INSTR - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
+    [OPT_MATCH - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
+    [OPT_OPCODE - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
+    [OPT_ALL - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
+    [OPT_DIRECTION - OPT_CHECK] = WALK,
+    [OPT_OUTPUT - OPT_CHECK] = WALK,
+    [OPT_OPERAND - OPT_CHECK] = WALK,
+    [OPT_PHYSICAL - OPT_CHECK] = WALK,
     [OPT_FORMAT - OPT_CHECK] = M(MODE_INDEX),
     [OPT_SUMMARY - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LAYOUT),
     [OPT_VERIFY - OPT_CHECK] = M(MODE_INDEX),
-    [OPT_XLA_COMPAT - OPT_CHECK] = M(MODE_INDEX),
-    [OPT_SKIP_UNKNOWN - OPT_CHECK] = M(MODE_INDEX),
+    [OPT_XLA_COMPAT - OPT_CHECK] = WALK,
+    [OPT_SKIP_UNKNOWN - OPT_CHECK] = WALK,
+    [OPT_NO_FILE_NAMES - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LAYOUT),
     [OPT_SHOW_HLO - OPT_CHECK] = M(MODE_INDEX),
-    [OPT_STAGE - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LIST) | M(MODE_LAYOUT) | M(MODE_CHECK),
+    [OPT_STAGE - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | M(MODE_CHECK),
     [OPT_JOBS - OPT_CHECK] = M(MODE_CHECK),
 };
 
 static const char *const mode_names[] = {
     [MODE_INDEX] = "the default mode", [MODE_CHECK] = "--check", [MODE_MAP] = "--map",
-    [MODE_LAYOUT] = "--layout", [MODE_LIST] = "--list"};
+    [MODE_LAYOUT] = "--layout", [MODE_LIST] = "--list", [MODE_COMPARE] = "--compare"};
 
 /* ---- "did you mean" -------------------------------------------------------------------------- */
 
@@ -270,7 +305,7 @@ static const char *long_name(int i) { return longopts[i].name; }
 static const char *opcode_name(int i) { return i > 0 ? hlo_opcode_name((hlo_opcode)i) : NULL; }
 
 static int unknown_option(const char *arg) {
-  if (arg[1] != '-') return usage_error("unknown option '%s' (short options: -h, -V)", arg);
+  if (arg[1] != '-') return usage_error("unknown option '%s' (short options: -h, -V, -o FILE, -q)", arg);
   const char *name = arg + 2, *eq = strchr(name, '=');
   size_t len = eq ? (size_t)(eq - name) : strlen(name);
   const char *hint = closest(name, len, (int)(sizeof longopts / sizeof *longopts) - 1, long_name);
@@ -338,6 +373,18 @@ static int take(hloidx_options *o, int id, const char *value, int *modes) {
   case OPT_MAP: o->mode = MODE_MAP; (*modes)++; break;
   case OPT_LAYOUT: o->mode = MODE_LAYOUT; (*modes)++; break;
   case OPT_LIST: o->mode = MODE_LIST; (*modes)++; break;
+  case OPT_COMPARE:
+    o->mode = MODE_COMPARE;
+    o->expected = value;
+    (*modes)++;
+    break;
+  case OPT_OUT_FILE:
+    if (!value[0]) return usage_error("-o needs a file name");
+    o->out_path = value;
+    break;
+  case OPT_QUIET: o->quiet = true; break;
+  case OPT_FATAL_WARNINGS: o->fatal_warnings = true; break;
+  case OPT_NO_FILE_NAMES: o->no_file_names = true; break;
   case OPT_INSTR: return add_instr(o, value);
   case OPT_OPCODE: return add_opcodes(o, value);
   case OPT_MATCH: {
@@ -376,7 +423,8 @@ static int take(hloidx_options *o, int id, const char *value, int *modes) {
     if (!strcmp(value, "text")) o->format = FMT_TEXT;
     else if (!strcmp(value, "json")) o->format = FMT_JSON;
     else if (!strcmp(value, "mlir")) o->format = FMT_MLIR;
-    else return usage_error("--format must be text, json or mlir, not '%s'", value);
+    else if (!strcmp(value, "filecheck")) o->format = FMT_FILECHECK;
+    else return usage_error("--format must be text, json, mlir or filecheck, not '%s'", value);
     break;
   case OPT_SUMMARY: o->summary = true; break;
   case OPT_VERIFY: o->verify = true; break;
@@ -393,8 +441,12 @@ static int take(hloidx_options *o, int id, const char *value, int *modes) {
     o->jobs = (int)j;
     break;
   }
-  case OPT_HELP: fputs(usage_text, stdout); return 0;
-  case OPT_VERSION: printf("hloidx %s\n", HLOIDX_VERSION); return 0;
+  case OPT_HELP: output_write(usage_text, sizeof usage_text - 1); return 0;
+  case OPT_VERSION: {
+    static const char version[] = "hloidx " HLOIDX_VERSION " (commit " HLOIDX_COMMIT ")\n";
+    output_write(version, sizeof version - 1);
+    return 0;
+  }
   }
   return -1;
 }
@@ -429,7 +481,7 @@ static int check_combinations(const hloidx_options *o, const char *const *given)
   if (o->mode != MODE_INDEX) return -1;
   if (o->summary && o->verify) return usage_error("--summary and --verify are exclusive");
   if ((o->summary || o->verify) && o->format != FMT_TEXT)
-    return usage_error("--summary and --verify print text reports (--format=json and --format=mlir print maps)");
+    return usage_error("--summary and --verify print text reports (--format=json, mlir and filecheck print maps)");
   if (o->summary && o->direction == DIR_IN2OUT)
     return usage_error("--summary describes the out2in reads of each operand (no --direction=in2out)");
   if (o->show_hlo && (o->summary || o->verify || o->format == FMT_JSON))
@@ -498,7 +550,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     if (rc >= 0) return rc;
     if (id == OPT_INSTR && !strchr(arg, '=') && !spaced_instr) spaced_instr = value;
   }
-  if (modes > 1) return usage_error("--check, --map, --layout and --list are exclusive");
+  if (modes > 1) return usage_error("--check, --map, --layout, --list and --compare are exclusive");
   int rc = check_combinations(o, given);
   if (rc >= 0) return rc;
   /* `--instr f.hlo` without a file would take the file for a name and wait

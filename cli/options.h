@@ -11,10 +11,11 @@ typedef enum {
   MODE_MAP,    /* --map: read, simplify and print indexing maps */
   MODE_LAYOUT, /* --layout: physical layout report */
   MODE_LIST,   /* --list: one line per instruction */
+  MODE_COMPARE, /* --compare EXPECTED: a golden (or a dump) against the current analysis */
 } hloidx_mode;
 
 typedef enum { DIR_BOTH, DIR_OUT2IN, DIR_IN2OUT } hloidx_direction;
-typedef enum { FMT_TEXT, FMT_JSON, FMT_MLIR } hloidx_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_MLIR, FMT_FILECHECK } hloidx_format;
 typedef enum {
   PHYS_NONE,    /* logical indices (XLA's default) */
   PHYS_MAJOR,   /* --physical: minor_to_major permutations, as XLA's use_physical_layout */
@@ -42,6 +43,11 @@ typedef struct {
   bool show_hlo;            /* --show-hlo: each block's context shows the instruction's line */
   const char *stage;        /* --stage=STAGE: XLA dump files of that stage only; NULL = any */
   int jobs;                 /* --jobs N; 0 = one per processor */
+  const char *out_path;     /* -o FILE; NULL = standard output */
+  const char *expected;     /* --compare EXPECTED */
+  bool quiet;               /* -q: no warnings */
+  bool fatal_warnings;      /* --fatal-warnings: warnings are errors (exit 1) */
+  bool no_file_names;       /* --no-file-names: module headers name the module only */
   int nfiles;               /* 0 = standard input */
   char **files;             /* after inputs_expand: the files to read (directories replaced) */
   char **owned;             /* paths allocated by inputs_expand (nowned entries) */

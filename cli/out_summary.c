@@ -51,14 +51,6 @@ static bool all_unknown(const ii_set *const *sets, int nsets) {
   return any;
 }
 
-static void module_begin(index_run *r) {
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
-}
-
-static void computation_begin(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
-}
-
 static void instr(index_run *r, const hlo_instr *in) {
   strbuf *b = &r->out;
   const hloidx_options *o = r->o;
@@ -80,8 +72,8 @@ static void instr(index_run *r, const hlo_instr *in) {
     ii_status st = ii_o2i(r->ctx, in, first + i, &logical[i], &err);
     if (st == II_OK && phys) st = index_query(r, in, true, (long)(first + i), &physical[i], &err);
     if (st != II_OK) {
-      index_report_error(r, in, &err);
-      if (r->several_instrs && !o->skip_unknown) sb_printf(b, "%s: not analyzed: %s\n", in->name, err.message);
+      if (!index_report_error(r, in, &err) && !o->skip_unknown)
+        sb_printf(b, "%s: not analyzed: %s\n", in->name, err.message);
       goto done;
     }
   }
@@ -135,4 +127,4 @@ done:
   free(ps);
 }
 
-const index_report index_report_summary = {NULL, module_begin, computation_begin, instr, NULL, NULL};
+const index_report index_report_summary = {NULL, index_module_header, index_computation_header, instr, NULL, NULL};

@@ -1,4 +1,6 @@
-/* The maps as text (default) or as MLIR attributes (--format=mlir).
+/* The maps as text (default), as MLIR attributes (--format=mlir), or as
+ * FileCheck lines (--format=filecheck: the text, turned into directives as
+ * it is written, out_filecheck.c).
  *
  * Each block is XLA's HloInstructionIndexing::ToString text in the
  * multi-line layout: an entry line, then every map of that entry indented
@@ -24,7 +26,11 @@
  * for each entry). Context lines follow, each starting with "#   ":
  *
  *     #   OPCODE SHAPE in COMPUTATION, FILE:LINE      (a long tuple shape
- *                                                     ends in "... N more")
+ *                                                     ends in "... N more";
+ *                                                     ", line LINE" with
+ *                                                     --no-file-names; FILE's
+ *                                                     folders a pattern in
+ *                                                     FileCheck lines)
  *     #   operand K: NAME SHAPE      out2in: every operand; in2out: operand K
  *     #   output N: SHAPE            tuple-shaped results: out2in: output N;
  *                                    in2out: every output
@@ -161,9 +167,21 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
   put_cached_shape(r, in->shape);
   sb_puts(b, " in ");
   sb_puts(b, in->parent->name);
-  sb_puts(b, ", ");
-  sb_puts(b, r->src->name);
-  sb_putc(b, ':');
+  if (r->o->no_file_names) {
+    sb_puts(b, ", line "); /* the line without the path */
+  } else {
+    sb_puts(b, ", ");
+    if (r->o->format == FMT_FILECHECK) {
+      /* lit runs a test from its own path: the folders become a pattern
+       * (FILECHECK_ANY, written out by out_filecheck.c) */
+      const char *base = strrchr(r->src->name, '/');
+      sb_putc(b, FILECHECK_ANY);
+      sb_puts(b, base ? base + 1 : r->src->name);
+    } else {
+      sb_puts(b, r->src->name);
+    }
+    sb_putc(b, ':');
+  }
   sb_put_u64(b, source_line(r->src, in->offset));
   sb_putc(b, '\n');
   bool tuple = in->shape->type == HLO_TUPLE;
@@ -273,14 +291,6 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   }
 }
 
-static void module_begin(index_run *r) {
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
-}
-
-static void computation_begin(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
-}
-
 static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
 
 static void begin(index_run *r) { r->state = xcalloc(1, sizeof(shape_texts)); }
@@ -303,4 +313,4 @@ static void end(index_run *r) {
   r->state = NULL;
 }
 
-const index_report index_report_text = {begin, module_begin, computation_begin, instr, module_end, end};
+const index_report index_report_text = {begin, index_module_header, index_computation_header, instr, module_end, end};

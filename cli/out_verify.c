@@ -89,15 +89,11 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
 
 static void begin(index_run *r) { r->state = xcalloc(1, sizeof(verify_state)); }
 
-static void module_begin(index_run *r) {
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
+static void instr(index_run *r, const hlo_instr *in) {
+  verify_state before = *vs(r);
+  /* an instruction that failed prints nothing: its blocks are not counted */
+  if (!index_each_block(r, in, block, none)) *vs(r) = before;
 }
-
-static void computation_begin(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
-}
-
-static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
 
 static void end(index_run *r) {
   verify_state *v = vs(r);
@@ -110,4 +106,4 @@ static void end(index_run *r) {
   r->state = NULL;
 }
 
-const index_report index_report_verify = {begin, module_begin, computation_begin, instr, NULL, end};
+const index_report index_report_verify = {begin, index_module_header, index_computation_header, instr, NULL, end};

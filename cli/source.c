@@ -54,10 +54,53 @@ static char *map_file(int fd, size_t len, size_t *span_out) {
   return p;
 }
 
+/* ---- diagnostics: policy and sink ------------------------------------------------ */
+
+static bool diag_quiet, diag_fatal;
+static unsigned long diag_warnings;
+static void (*diag_sink)(void *, const diag_record *);
+static void *diag_sink_arg;
+
+void diag_set_policy(bool quiet, bool fatal_warnings) {
+  diag_quiet = quiet;
+  diag_fatal = fatal_warnings;
+}
+
+unsigned long diag_warning_count(void) { return diag_warnings; }
+
+void diag_set_sink(void (*sink)(void *arg, const diag_record *d), void *arg) {
+  diag_sink = sink;
+  diag_sink_arg = arg;
+}
+
+static void record(const char *file, size_t line, size_t col, const char *message) {
+  if (diag_sink) diag_sink(diag_sink_arg, &(diag_record){file, line, col, message});
+}
+
+void diag_file_error(const char *file, const char *message) {
+  fprintf(stderr, "hloidx: error: %s: %s\n", file, message);
+  record(file, 0, 0, message);
+}
+
+void diag_file_note(const char *file, const char *message) {
+  if (!diag_quiet) fprintf(stderr, "hloidx: note: %s: %s\n", file, message);
+}
+
+/* "cannot open: WHY" and the like, for FILE. */
+static void file_error(const char *file, const char *what, int err) {
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s: %s", what, strerror(err));
+  diag_file_error(file, msg);
+}
+
 static int too_large(const char *name, unsigned long long size, bool exact, bool quiet) {
-  if (!quiet)
-    fprintf(stderr, "%s:1:1: error: input too large: %s%llu bytes (the limit is %llu bytes, 2 GiB)\n", name,
-            exact ? "" : "more than ", size, (unsigned long long)SOURCE_MAX_BYTES);
+  if (!quiet) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "input too large: %s%llu bytes (the limit is %llu bytes, 2 GiB)",
+             exact ? "" : "more than ", size, (unsigned long long)SOURCE_MAX_BYTES);
+    fprintf(stderr, "%s:1:1: error: %s\n", name, msg);
+    record(name, 1, 1, msg);
+  }
   return 1;
 }
 
@@ -82,8 +125,9 @@ static int read_source(const char *path, source_file *out, bool quiet) {
   out->data = NULL;
   out->len = 0;
   out->mapped = 0;
+  hloidx_oom_file = out->name;
   if (!f) {
-    if (!quiet) fprintf(stderr, "hloidx: error: cannot open %s: %s\n", path, strerror(errno));
+    if (!quiet) file_error(path, "cannot open", errno);
     return 1;
   }
   size_t cap = 1 << 16, len = 0;
@@ -122,7 +166,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
     }
     if (len < cap || len == SOURCE_MAX_BYTES) {
       if (ferror(f)) {
-        if (!quiet) fprintf(stderr, "hloidx: error: cannot read %s: %s\n", out->name, strerror(errno));
+        if (!quiet) file_error(out->name, "cannot read", errno);
         free(buf);
         if (!is_stdin) fclose(f);
         return 1;
@@ -238,6 +282,7 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
   size_t line, col;
   if (offset > s->len) offset = s->len;
   source_line_col(s, offset, &line, &col);
+  if (kind[0] == 'e') record(s->name, line, col, message);
   fprintf(stderr, "%s:%zu:%zu: %s: ", s->name, line, col, kind);
   /* Messages quote input text: keep the diagnostic one line of printable ASCII. */
   for (const unsigned char *m = (const unsigned char *)message; *m; m++)
@@ -274,6 +319,12 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
 
 void diag_error(const source_file *s, size_t offset, const char *message) { diag(s, offset, "error", message); }
 
-void diag_warning(const source_file *s, size_t offset, const char *message) { diag(s, offset, "warning", message); }
+void diag_warning(const source_file *s, size_t offset, const char *message) {
+  diag_warnings++;
+  if (diag_fatal) diag(s, offset, "error", message);
+  else if (!diag_quiet) diag(s, offset, "warning", message);
+}
 
-void diag_note(const source_file *s, size_t offset, const char *message) { diag(s, offset, "note", message); }
+void diag_note(const source_file *s, size_t offset, const char *message) {
+  if (!diag_quiet) diag(s, offset, "note", message);
+}
