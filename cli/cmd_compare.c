@@ -57,13 +57,28 @@ typedef struct {
   bool matched;
 } instr_shape;
 
-typedef struct {
+typedef struct collector collector;
+struct collector {
   cmp_doc *doc;
-  const char *module; /* the current module's name, in doc's arena */
+  const char *module; /* the current module's name (in `names`) */
+  arena *names;       /* module names, kept for the whole run */
   bool shapes;        /* dump mode: record every instruction's shape */
   instr_shape *sh;
   size_t nsh, capsh;
-} collector;
+  /* golden mode: each block is compared as soon as it is collected, then
+   * dropped (memory: the golden and one block, not the whole run's maps) */
+  void (*stream)(collector *c, const cmp_block *b);
+  void *stream_arg;
+};
+
+/* Hands the block just collected to the stream, then forgets it. */
+static void collected(collector *c) {
+  if (!c->stream) return;
+  c->stream(c, &c->doc->b[c->doc->n - 1]);
+  arena_reset(c->doc->a);
+  c->doc->b = NULL;
+  c->doc->n = c->doc->cap = 0;
+}
 
 static const char *dup_str(cmp_doc *d, const char *s) { return arena_strndup(d->a, s, strlen(s)); }
 
@@ -92,6 +107,7 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
     for (long k = 0; k < index_entries(in, o2i); k++)
       cmp_add_member(d, cmp_add_entry(d, b, k))->map = (mrel_text){"unknown indexing", 0, 16};
     sb_free(&t);
+    collected(c);
     return;
   }
   for (uint32_t k = 0; k < x->n; k++) {
@@ -117,6 +133,7 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
     }
   }
   sb_free(&t);
+  collected(c);
 }
 
 static void collect_none(index_run *r, const hlo_instr *in, bool o2i) {
@@ -127,6 +144,7 @@ static void collect_none(index_run *r, const hlo_instr *in, bool o2i) {
   b->o2i = o2i;
   b->layout = (int)r->o->physical;
   b->tail = o2i ? "no outputs" : "no operands";
+  collected(c);
 }
 
 /* The logical shape (no layouts). */
@@ -220,7 +238,8 @@ static void collect_shapes(collector *c, const hlo_module *m) {
 
 static void collect_module(index_run *r) {
   collector *c = r->state;
-  c->module = dup_str(c->doc, r->module->name);
+  if (!c->names) c->names = arena_new();
+  c->module = arena_strndup(c->names, r->module->name, strlen(r->module->name));
   if (c->shapes) collect_shapes(c, r->module);
 }
 
@@ -236,7 +255,7 @@ static bool same_str(const char *a, const char *b) { return a && b && !strcmp(a,
 static bool same_module(const char *a, const char *b) { return !a || !b || !strcmp(a, b); }
 
 /* Golden blocks by (instruction, direction, id): chains through `next`. */
-typedef struct {
+typedef struct block_index {
   size_t *slots; /* block index + 1 of a chain's head; 0 = empty */
   size_t nslots;
   size_t *next;  /* per block: the next block index + 1 with the same key */
@@ -305,7 +324,7 @@ static const char *const verdict_word[V_COUNT] = {"equal text", "equal relation"
 typedef struct {
   const hloidx_options *o;
   const char *name[2];          /* the two sides in messages: "expected" / "actual", or the dumps' names */
-  const source_file *golden;    /* for diagnostics on the golden's maps (golden mode) */
+  const source_file *golden_src; /* for diagnostics on the golden's maps (golden mode) */
   mrel_ctx *rel;
   strbuf line, detail;          /* the block's line and its entry lines */
   int worst;
@@ -313,7 +332,52 @@ typedef struct {
   int rc;
   const char *printed_module;   /* the last `## module` printed */
   bool name_modules;
+  /* golden mode: whether blocks come from several modules is known once a
+   * second module shows up; until then the output waits in `held` */
+  bool undecided, have_first;
+  const char *first_module;
+  strbuf held;
+  /* the matching of the blocks as they come */
+  cmp_doc *golden;
+  struct block_index *gx;
+  size_t nactual;
 } comparer;
+
+static void put_out(comparer *c, const char *data, size_t len) {
+  if (c->undecided) sb_putn(&c->held, data, len);
+  else output_write(data, len);
+}
+
+/* The run has blocks of module M: once it is a second module, every block
+ * line (the held ones first) comes under `## module` lines. */
+static void seen_module(comparer *c, const char *m) {
+  if (!c->undecided) return;
+  if (!c->have_first) {
+    c->have_first = true;
+    c->first_module = m;
+    return;
+  }
+  if (same_str(m, c->first_module) || (!m && !c->first_module)) return;
+  c->undecided = false;
+  c->name_modules = true;
+  if (c->first_module) {
+    strbuf t = STRBUF_INIT;
+    sb_printf(&t, "## module %s\n", c->first_module);
+    c->printed_module = c->first_module;
+    output_write(t.data, t.len);
+    sb_free(&t);
+  }
+  output_write(c->held.data, c->held.len);
+  sb_reset(&c->held);
+}
+
+/* The end of the run: held output goes out as it is. */
+static void decide(comparer *c) {
+  if (!c->undecided) return;
+  c->undecided = false;
+  output_write(c->held.data, c->held.len);
+  sb_reset(&c->held);
+}
 
 static void worse(comparer *c, int v) {
   if (v > c->worst) c->worst = v;
@@ -526,11 +590,11 @@ static void compare_entry(comparer *c, bool o2i, const cmp_entry *g, const cmp_e
       break;
     case MREL_ERROR:
       worse(c, V_DIFFERENT);
-      if (r.side == 0 && c->golden) {
+      if (r.side == 0 && c->golden_src) {
         output_sync();
         char msg[300];
         snprintf(msg, sizeof msg, "cannot read this map: %s", r.why);
-        diag_error(c->golden, r.offset, msg);
+        diag_error(c->golden_src, r.offset, msg);
         c->rc = 1;
       }
       entry_line(c, o2i, g->id, "different: the map of %s cannot be read: %s", c->name[r.side], r.why);
@@ -544,7 +608,7 @@ static void module_line(comparer *c, const char *module) {
   if (!c->name_modules || !module || same_str(module, c->printed_module)) return;
   c->printed_module = module;
   sb_printf(&c->line, "## module %s\n", module);
-  output_write(c->line.data, c->line.len);
+  put_out(c, c->line.data, c->line.len);
   sb_reset(&c->line);
 }
 
@@ -564,8 +628,8 @@ static void emit_block(comparer *c, const cmp_block *x, int verdict, const char 
   module_line(c, x->module);
   block_label(c, &c->line, x);
   sb_printf(&c->line, ": %s%s\n", verdict_word[verdict], note ? note : "");
-  output_write(c->line.data, c->line.len);
-  output_write(c->detail.data, c->detail.len);
+  put_out(c, c->line.data, c->line.len);
+  put_out(c, c->detail.data, c->detail.len);
   sb_reset(&c->line);
   sb_reset(&c->detail);
 }
@@ -615,28 +679,35 @@ static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
   emit_block(c, a, c->worst, NULL);
 }
 
-/* Matches and reports every block of ACTUAL against GOLDEN. */
-static void compare_docs(comparer *c, cmp_doc *golden, cmp_doc *actual) {
-  block_index x;
-  golden_index_build(&x, golden);
-  const char *first = NULL;
-  for (size_t i = 0; i < actual->n && !c->name_modules; i++) {
-    if (!first) first = actual->b[i].module;
-    else if (!same_str(first, actual->b[i].module)) c->name_modules = true;
+/* Matching: the golden's index, then each block of the run as it comes
+ * (compare_one), then the golden blocks nothing matched (match_end). */
+static void match_begin(comparer *c, cmp_doc *golden, block_index *x) {
+  golden_index_build(x, golden);
+  c->golden = golden;
+  c->gx = x;
+  c->nactual = 0;
+}
+
+static void compare_one(comparer *c, const cmp_block *a) {
+  seen_module(c, a->module);
+  c->nactual++;
+  cmp_block *g = find_golden(c->gx, c->golden, a);
+  if (!g) {
+    char note[96];
+    snprintf(note, sizeof note, " (not in %s)", c->name[0]);
+    sb_reset(&c->detail);
+    emit_block(c, a, V_NEW, note);
+    return;
   }
-  for (size_t i = 0; i < actual->n; i++) {
-    const cmp_block *a = &actual->b[i];
-    cmp_block *g = find_golden(&x, golden, a);
-    if (!g) {
-      char note[96];
-      snprintf(note, sizeof note, " (not in %s)", c->name[0]);
-      sb_reset(&c->detail);
-      emit_block(c, a, V_NEW, note);
-      continue;
-    }
-    g->matched = true;
-    compare_block(c, g, a);
-  }
+  g->matched = true;
+  compare_block(c, g, a);
+}
+
+static void stream_block(collector *col, const cmp_block *a) { compare_one(col->stream_arg, a); }
+
+static void match_end(comparer *c) {
+  decide(c);
+  cmp_doc *golden = c->golden;
   bool any = false;
   for (size_t i = 0; i < golden->n; i++) any |= golden->b[i].matched;
   for (size_t i = 0; i < golden->n; i++) {
@@ -648,13 +719,21 @@ static void compare_docs(comparer *c, cmp_doc *golden, cmp_doc *actual) {
     if (!g->instr) g->instr = "(block without a header)";
     emit_block(c, g, V_MISSING, note);
   }
-  if (golden->n && actual->n && !any) {
+  if (golden->n && c->nactual && !any) {
     sb_printf(&c->line, "note: no block of %s has a match here: compare with the options that printed it "
                         "(--all, --instr, --direction, --output, --operand, --physical)\n", c->name[0]);
     output_write(c->line.data, c->line.len);
     sb_reset(&c->line);
   }
-  golden_index_free(&x);
+  golden_index_free(c->gx);
+}
+
+/* Dump mode: every block of ACTUAL against GOLDEN (both collected). */
+static void compare_docs(comparer *c, cmp_doc *golden, cmp_doc *actual) {
+  block_index x;
+  match_begin(c, golden, &x);
+  for (size_t i = 0; i < actual->n; i++) compare_one(c, &actual->b[i]);
+  match_end(c);
 }
 
 static size_t tally_total(const comparer *c) {
@@ -675,6 +754,7 @@ static void comparer_free(comparer *c) {
   mrel_ctx_free(c->rel);
   sb_free(&c->line);
   sb_free(&c->detail);
+  sb_free(&c->held);
 }
 
 /* ---- golden mode ------------------------------------------------------------------------------------------ */
@@ -685,12 +765,16 @@ static int compare_golden(const hloidx_options *o, const source_file *src) {
   cmp_doc_init(&actual);
   int rc = cmp_read_golden(src, &golden);
   if (!rc) {
-    collector col = {.doc = &actual};
-    rc = index_walk(o, &collect_report, &col, o->files, o->nfiles);
     comparer c;
     comparer_init(&c, o, "expected", "actual");
-    c.golden = src;
-    compare_docs(&c, &golden, &actual);
+    c.golden_src = src;
+    c.undecided = true;
+    block_index x;
+    match_begin(&c, &golden, &x);
+    collector col = {.doc = &actual, .stream = stream_block, .stream_arg = &c};
+    rc = index_walk(o, &collect_report, &col, o->files, o->nfiles);
+    match_end(&c);
+    if (col.names) arena_free(col.names);
     size_t total = tally_total(&c);
     sb_printf(&c.line,
               "compare: %zu %s: %zu equal text, %zu equal relation, %zu different, %zu undecided, %zu missing, %zu "
@@ -723,6 +807,7 @@ static int load_dump(const hloidx_options *o, char *path, dump *d) {
 
 static void free_dump(dump *d) {
   free(d->col.sh);
+  if (d->col.names) arena_free(d->col.names);
   cmp_doc_free(&d->doc);
 }
 

@@ -20,11 +20,13 @@ void cmp_doc_free(cmp_doc *d) {
   memset(d, 0, sizeof *d);
 }
 
-/* Appends a zeroed element to the array *ARR of *N elements (capacity *CAP). */
+/* Appends a zeroed element to the array *ARR of *N elements (capacity *CAP).
+ * Arrays start with one element: most entries have one map and most blocks
+ * few entries, and a golden can hold millions of them. */
 static void *append(arena *a, void *arr_ptr, uint32_t *n, uint32_t *cap, size_t size) {
   void **arr = arr_ptr;
   if (*n == *cap) {
-    uint32_t ncap = *cap ? *cap * 2 : 4;
+    uint32_t ncap = *cap ? *cap * 2 : 1;
     *arr = arena_grow(a, *arr, *cap, ncap, size);
     *cap = ncap;
   }
