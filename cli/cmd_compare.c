@@ -31,7 +31,11 @@
  * `layout`, `memory space` (per array of a tuple), `padding N -> M bytes`
  * (tiled_layout.h: buffer bytes minus the logical elements' bytes), and
  * its map blocks that are not equal as relations; instructions only in one
- * dump are listed. Last, a tally. Exit 0 when nothing changed. */
+ * dump are listed. Last, a tally. Exit 0 when nothing changed.
+ *
+ * Memory. Golden mode holds the golden and one block of the run at a time
+ * (each block is compared as soon as the walk has it). Dump mode holds the
+ * maps of both dumps (they are matched by name in any order). */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
