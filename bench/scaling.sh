@@ -17,7 +17,9 @@
 # graph 100 deep. Inputs are written once to $TMPDIR/hloidx_scaling/.
 #
 # Modes: check (--check), default, all (--all), verify (--all --verify),
-# json (--format=json), layout (--layout --all), list (--list).
+# json (--format=json), layout (--layout --all), list (--list), compare
+# (--compare=EXPECTED, EXPECTED the default mode's output written before, not
+# timed), compare-dumps (--compare=FILE FILE: a dump with itself).
 # Peak RSS is GNU time's %M (apt-get install time). Target: every ratio
 # <= 15x per 10x step; RSS <= 2x input + 16 MB ("rss ok").
 set -uo pipefail
@@ -25,7 +27,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 hloidx=$root/build/hloidx
 shapes=concat,tuple,fusion,instrs,calls
-modes=check,default,all,verify,json,layout,list
+modes=check,default,all,verify,json,layout,list,compare,compare-dumps
 runs=3
 limit=120
 while getopts "b:s:m:r:t:" opt; do
@@ -43,6 +45,7 @@ done
 
 dir=${TMPDIR:-/tmp}/hloidx_scaling
 mkdir -p "$dir"
+rm -f "$dir"/*.expected # written again by this binary
 
 base_of() {
   case $1 in
@@ -61,6 +64,8 @@ args_of() {
   json) echo "--format=json" ;;
   layout) echo "--layout --all" ;;
   list) echo "--list" ;;
+  compare) echo "--compare=$2.expected" ;;
+  compare-dumps) echo "--compare=$2" ;;
   *) echo "unknown mode '$1'" >&2; exit 2 ;;
   esac
 }
@@ -68,7 +73,8 @@ args_of() {
 # One run: prints "SECONDS RSS_KB RC".
 one() {
   local file=$1 mode=$2 args t0 t1 rc
-  args=$(args_of "$mode")
+  args=$(args_of "$mode" "$file")
+  if [ "$mode" = compare ] && [ ! -s "$file.expected" ]; then "$hloidx" "$file" >"$file.expected" 2>/dev/null; fi
   t0=$(date +%s%N)
   # shellcheck disable=SC2086
   /usr/bin/time -f %M -o "$dir/rss" timeout "$limit" "$hloidx" $args "$file" >/dev/null 2>"$dir/stderr"
@@ -76,6 +82,18 @@ one() {
   t1=$(date +%s%N)
   printf '%s %s %s\n' "$(awk -v a="$t0" -v b="$t1" 'BEGIN { printf "%.4f", (b - a) / 1e9 }')" \
     "$(tail -n 1 "$dir/rss" | tr -dc 0-9)" "$rc"
+}
+
+# Bytes the run reads: the file; with compare also the expected output,
+# with compare-dumps the file twice.
+input_size() {
+  local n
+  n=$(stat -c %s "$1")
+  case $2 in
+  compare) n=$((n + $(stat -c %s "$1.expected"))) ;;
+  compare-dumps) n=$((2 * n)) ;;
+  esac
+  echo "$n"
 }
 
 # Best of RUNS (one run when it takes 1 s or more): "SECONDS RSS_KB RC".
@@ -105,11 +123,11 @@ for shape in "${shape_list[@]}"; do
     files+=("$f")
   done
   for mode in "${mode_list[@]}"; do
-    args_of "$mode" >/dev/null || exit 2
+    args_of "$mode" x >/dev/null || exit 2
     times=() rsss=() ok=yes cells=() rcs=""
     for f in "${files[@]}"; do
       read -r t rss rc < <(best "$f" "$mode")
-      size=$(stat -c %s "$f")
+      size=$(input_size "$f" "$mode")
       if [ "$rc" -eq 124 ]; then
         cells+=(">${limit} s")
         times+=("")
@@ -130,7 +148,7 @@ for shape in "${shape_list[@]}"; do
     done
     [ $ok = no ] && fail=1
     [ -n "$rcs" ] && fail=1
-    mb=$(awk -v s="$(stat -c %s "${files[2]}")" 'BEGIN { printf "%.1f", s / 1048576 }')
+    mb=$(awk -v s="$(input_size "${files[2]}" "$mode")" 'BEGIN { printf "%.1f", s / 1048576 }')
     printf '| %s %s | %s | %s | %s | %s | %s | %s / %s / %s | %s | %s%s |\n' "$shape" "$((b))" "$mode" \
       "${cells[0]}" "${cells[1]}" "${cells[2]}" "$ratios" "${rsss[0]}" "${rsss[1]}" "${rsss[2]}" "$mb" \
       "$([ $ok = yes ] && echo ok || echo OVER)" "$rcs"
