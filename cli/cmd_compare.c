@@ -115,8 +115,9 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
     return;
   }
   for (uint32_t k = 0; k < x->n; k++) {
-    cmp_entry *e = cmp_add_entry(d, b, (long)k);
     const ii_set *s = &x->sets[k];
+    if (s->n == 0) continue; /* not read / not reached: as the text output, no entry */
+    cmp_entry *e = cmp_add_entry(d, b, (long)k);
     const uint32_t *order = ii_set_print_order(r->ctx, s);
     for (uint32_t i = 0; i < s->n; i++) {
       const ii_operand *op = s->items[order[i]];
@@ -645,11 +646,16 @@ static int cmp_entry_id(const void *x, const void *y) {
   return (a->id > b->id) - (a->id < b->id);
 }
 
-/* The entries of B by id (malloc'ed array of pointers). */
-static const cmp_entry **sorted_entries(const cmp_block *b) {
+/* The entries of B that have maps, by id (malloc'ed array of pointers; *N
+ * of them). An entry without maps is the same as none: XLA and earlier
+ * versions of hloidx print `operand id = K` and nothing for an operand an
+ * output does not read, hloidx now leaves it out under a header. */
+static const cmp_entry **sorted_entries(const cmp_block *b, uint32_t *n) {
   const cmp_entry **e = xmalloc((b->n + 1) * sizeof *e);
-  for (uint32_t i = 0; i < b->n; i++) e[i] = &b->e[i];
-  qsort(e, b->n, sizeof *e, cmp_entry_id);
+  *n = 0;
+  for (uint32_t i = 0; i < b->n; i++)
+    if (b->e[i].n) e[(*n)++] = &b->e[i];
+  qsort(e, *n, sizeof *e, cmp_entry_id);
   return e;
 }
 
@@ -664,13 +670,14 @@ static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
     return;
   }
   /* entries by id: both sides sorted by id, then merged */
-  const cmp_entry **eg = sorted_entries(g), **ea = sorted_entries(a);
+  uint32_t ng, na;
+  const cmp_entry **eg = sorted_entries(g, &ng), **ea = sorted_entries(a, &na);
   uint32_t i = 0, k = 0;
-  while (i < g->n || k < a->n) {
-    if (k == a->n || (i < g->n && eg[i]->id < ea[k]->id)) {
+  while (i < ng || k < na) {
+    if (k == na || (i < ng && eg[i]->id < ea[k]->id)) {
       worse(c, V_DIFFERENT);
       entry_line(c, a->o2i, eg[i++]->id, "missing (in %s only)", c->name[0]);
-    } else if (i == g->n || ea[k]->id < eg[i]->id) {
+    } else if (i == ng || ea[k]->id < eg[i]->id) {
       worse(c, V_DIFFERENT);
       entry_line(c, a->o2i, ea[k++]->id, "new (not in %s)", c->name[0]);
     } else {

@@ -169,8 +169,13 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   long lo, hi;
   index_entry_range(r, in, o2i, status == II_OK ? (long)x->n : index_entries(in, o2i), &lo, &hi);
   imap *unknown = status == II_OK ? NULL : imap_new_undefined(ii_ctx_arena(r->ctx), ii_ctx_ae(r->ctx));
+  bool first = true;
   for (long k = lo; k < hi; k++) {
-    sb_puts(b, k > lo ? ",\n        {" : "\n        {");
+    /* an entry without maps (an operand this output does not read, an
+     * output this operand does not reach) is left out */
+    if (!unknown && x->sets[k].n == 0) continue;
+    sb_puts(b, first ? "\n        {" : ",\n        {");
+    first = false;
     sb_printf(b, "\"%s\": %ld", o2i ? "operand" : "output", k);
     if (o2i && k < in->n_operands) put_str_field(b, "name", in->operands[k]->name);
     sb_puts(b, ", \"maps\": [");

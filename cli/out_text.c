@@ -20,10 +20,12 @@
  *
  * with ", physical" (--physical) or ", tiled" (--physical=tiled) before
  * the ')', then `: NOTE` where there is something to say: `no operands`,
- * `operand(s) K, ... not read by this output` (entries without any map; XLA
- * prints nothing after their entry line), `output(s) N, ... not reached
- * from this operand`, `not analyzed: WHY` (--all, with `unknown indexing`
- * for each entry). Context lines follow, each starting with "#   ":
+ * `operand(s) K, ... not read by this output` (entries without any map,
+ * runs of three or more as `FIRST-LAST`; they get no context line and no
+ * entry line, XLA's single block prints their entry line and nothing
+ * after it), `output(s) N, ... not reached from this operand`, `not
+ * analyzed: WHY` (--all, with `unknown indexing` for each entry). Context
+ * lines follow, each starting with "#   ":
  *
  *     #   OPCODE SHAPE in COMPUTATION, FILE:LINE      (a long tuple shape
  *                                                     ends in "... N more";
@@ -31,9 +33,9 @@
  *                                                     --no-file-names; FILE's
  *                                                     folders a pattern in
  *                                                     FileCheck lines)
- *     #   operand K: NAME SHAPE      out2in: every operand; in2out: operand K
+ *     #   operand K: NAME SHAPE      out2in: every operand read; in2out: operand K
  *     #   output N: SHAPE            tuple-shaped results: out2in: output N;
- *                                    in2out: every output
+ *                                    in2out: every output reached
  *     #   hlo: TEXT                  --show-hlo: the instruction's line
  *
  * Entry lines are `operand id = K` in out2in blocks and `output id = N` in
@@ -158,8 +160,16 @@ static void put_output(index_run *r, const hlo_instr *in, long n) {
   sb_putc(&r->out, '\n');
 }
 
-/* The context lines of a block (ID < 0: a block without entries). */
-static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
+/* The first entry of [K, HI) that has maps (HI when none). X NULL: a block
+ * that was not analyzed, whose entries are all shown. */
+static long next_shown(const ii_indexing *x, long k, long hi) {
+  while (x && k < hi && x->sets[k].n == 0) k++;
+  return k;
+}
+
+/* The context lines of a block (ID < 0: a block without entries): the
+ * operands (out2in) or outputs (in2out) of the entries shown. */
+static void context(index_run *r, const hlo_instr *in, bool o2i, long id, const ii_indexing *x) {
   strbuf *b = &r->out;
   sb_puts(b, "#   ");
   sb_puts(b, in->opcode_text);
@@ -189,12 +199,12 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
     if (tuple) put_output(r, in, id);
     long lo, hi;
     index_entry_range(r, in, true, in->n_operands, &lo, &hi);
-    for (long k = lo; k < hi; k++) put_operand(r, in, k);
+    for (long k = next_shown(x, lo, hi); k < hi; k = next_shown(x, k + 1, hi)) put_operand(r, in, k);
   } else if (id >= 0) {
     put_operand(r, in, id);
     long lo, hi;
     index_entry_range(r, in, false, tuple ? in->shape->n_elems : 1, &lo, &hi);
-    for (long n = lo; tuple && n < hi; n++) put_output(r, in, n);
+    for (long n = next_shown(x, lo, hi); tuple && n < hi; n = next_shown(x, n + 1, hi)) put_output(r, in, n);
   }
   if (r->o->show_hlo) {
     const char *text;
@@ -215,7 +225,8 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
   }
 }
 
-static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const char *tail, const char *msg) {
+static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const char *tail, const char *msg,
+                   const ii_indexing *x) {
   if (r->pinned) return;
   strbuf *b = &r->out;
   sb_puts(b, "# ");
@@ -231,11 +242,11 @@ static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const c
   sb_puts(b, tail);
   if (msg) sb_puts(b, msg);
   sb_putc(b, '\n');
-  context(r, in, o2i, id);
+  context(r, in, o2i, id, x);
 }
 
 static void none(index_run *r, const hlo_instr *in, bool o2i) {
-  header(r, in, o2i, -1, o2i ? ": no outputs" : ": no operands", NULL);
+  header(r, in, o2i, -1, o2i ? ": no outputs" : ": no operands", NULL, NULL);
 }
 
 /* An entry line: XLA's `operand id = K` in its own single block and in
@@ -246,12 +257,34 @@ static void entry_line(index_run *r, bool o2i, long k) {
   sb_putc(&r->out, '\n');
 }
 
+/* Appends the entries of [LO, HI) without maps to T (runs of three or more
+ * as FIRST-LAST, so that the note of a tuple's output stays short) and
+ * returns how many there are. */
+static long put_not_shown(strbuf *t, const ii_indexing *x, long lo, long hi) {
+  long n = 0;
+  for (long k = lo; k < hi;) {
+    long next = next_shown(x, k, hi);
+    for (long j = k; j < next; j++) {
+      if (n++) sb_puts(t, ", ");
+      sb_put_i64(t, j);
+      if (next - k >= 3) {
+        sb_putc(t, '-');
+        sb_put_i64(t, next - 1);
+        n += next - k - 1;
+        break;
+      }
+    }
+    k = next + 1;
+  }
+  return n;
+}
+
 static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
                   const ii_error *err) {
   strbuf *b = &r->out;
   long lo, hi;
   if (st != II_OK) {
-    header(r, in, o2i, id, ": not analyzed: ", err->message);
+    header(r, in, o2i, id, ": not analyzed: ", err->message, NULL);
     index_entry_range(r, in, o2i, index_entries(in, o2i), &lo, &hi);
     for (long k = lo; k < hi; k++) {
       entry_line(r, o2i, k);
@@ -260,27 +293,25 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
     return;
   }
   index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
-  /* entries without any map (an output of a multi-output fusion that does
-   * not read an operand): XLA prints nothing after the entry line, the
-   * header says so */
-  long nempty = 0;
-  for (long k = lo; k < hi; k++) nempty += x->sets[k].n == 0;
-  strbuf tail = STRBUF_INIT;
+  /* Entries without any map (an output of a tuple or of a multi-output
+   * fusion that does not read an operand): XLA's single block prints its
+   * entry line with nothing after it; under a header the header names them
+   * and they are left out, context line and entry line (a tuple of N
+   * operands would otherwise print N * N of them). */
+  strbuf ids = STRBUF_INIT, tail = STRBUF_INIT;
+  long nempty = put_not_shown(&ids, x, lo, hi);
   if (o2i && in->n_operands == 0) {
     sb_puts(&tail, ": no operands");
   } else if (nempty) {
     sb_puts(&tail, o2i ? (nempty > 1 ? ": operands " : ": operand ") : (nempty > 1 ? ": outputs " : ": output "));
-    for (long k = lo, i = 0; k < hi; k++)
-      if (x->sets[k].n == 0) {
-        if (i++) sb_puts(&tail, ", ");
-        sb_put_i64(&tail, k);
-      }
+    sb_puts(&tail, sb_str(&ids));
     sb_puts(&tail, o2i ? " not read by this output" : " not reached from this operand");
   }
-  header(r, in, o2i, id, sb_str(&tail), NULL);
+  header(r, in, o2i, id, sb_str(&tail), NULL, x);
+  sb_free(&ids);
   sb_free(&tail);
   static const map_print_opts inner = {true, 2};
-  for (long k = lo; k < hi; k++) {
+  for (long k = r->pinned ? lo : next_shown(x, lo, hi); k < hi; k = r->pinned ? k + 1 : next_shown(x, k + 1, hi)) {
     entry_line(r, o2i, k);
     const ii_set *s = &x->sets[k];
     const uint32_t *order = ii_set_print_order(r->ctx, s);
