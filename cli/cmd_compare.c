@@ -31,11 +31,12 @@
  * `layout`, `memory space` (per array of a tuple), `padding N -> M bytes`
  * (tiled_layout.h: buffer bytes minus the logical elements' bytes), and
  * its map blocks that are not equal as relations; instructions only in one
- * dump are listed. Last, a tally. Exit 0 when nothing changed.
+ * dump are listed. Last, a tally. Exit 0 when nothing changed; a dump that
+ * cannot be read or parsed is reported and nothing is compared (exit 1).
  *
  * Memory. Golden mode holds the golden and one block of the run at a time
- * (each block is compared as soon as the walk has it). Dump mode holds the
- * maps of both dumps (they are matched by name in any order). */
+ * (each block is compared as soon as the walk has it). Dump mode holds both
+ * dumps' modules and one instruction's maps: it walks them together. */
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,28 +48,17 @@
 #include "map_print.h"
 #include "oom.h"
 #include "output.h"
+#include "ptrmap.h"
+#include "select.h"
 #include "tiled_layout.h"
 
 /* ---- the current analysis, collected ------------------------------------------------------------ */
-
-/* One instruction's result shape, for dump mode. */
-typedef struct {
-  const char *module, *name;
-  const char *shape;   /* logical shape: element types and dimensions */
-  const char *layout;  /* per array: minor_to_major and tiles ("{1,0:T(8,128)}"; tuples "({1,0}, {0})") */
-  const char *space;   /* per array: "S(0)"; tuples "(S(0), S(1))" */
-  int64_t padding;     /* bytes; -1 when a layout cannot be analysed */
-  bool matched;
-} instr_shape;
 
 typedef struct collector collector;
 struct collector {
   cmp_doc *doc;
   const char *module; /* the current module's name (in `names`) */
   arena *names;       /* module names, kept for the whole run */
-  bool shapes;        /* dump mode: record every instruction's shape */
-  instr_shape *sh;
-  size_t nsh, capsh;
   /* golden mode: each block is compared as soon as it is collected, then
    * dropped (memory: the golden and one block, not the whole run's maps) */
   void (*stream)(collector *c, const cmp_block *b);
@@ -211,41 +201,10 @@ static void put_layouts(strbuf *lay, strbuf *space, const hlo_shape *s, arena *a
   }
 }
 
-static void collect_shapes(collector *c, const hlo_module *m) {
-  arena *scratch = arena_new();
-  strbuf t = STRBUF_INIT, lay = STRBUF_INIT, space = STRBUF_INIT;
-  for (int ci = 0; ci < m->n_computations; ci++)
-    for (int i = 0; i < m->computations[ci]->n_instrs; i++) {
-      const hlo_instr *in = m->computations[ci]->instrs[i];
-      if (c->nsh == c->capsh) {
-        c->capsh = c->capsh ? c->capsh * 2 : 256;
-        c->sh = xrealloc(c->sh, c->capsh * sizeof *c->sh);
-      }
-      instr_shape *x = &c->sh[c->nsh++];
-      memset(x, 0, sizeof *x);
-      x->module = c->module;
-      x->name = dup_str(c->doc, in->name);
-      sb_reset(&t);
-      put_logical_shape(&t, in->shape);
-      x->shape = dup_str(c->doc, sb_str(&t));
-      sb_reset(&lay);
-      sb_reset(&space);
-      put_layouts(&lay, &space, in->shape, scratch, &x->padding);
-      x->layout = dup_str(c->doc, sb_str(&lay));
-      x->space = dup_str(c->doc, sb_str(&space));
-      arena_reset(scratch);
-    }
-  sb_free(&t);
-  sb_free(&lay);
-  sb_free(&space);
-  arena_free(scratch);
-}
-
 static void collect_module(index_run *r) {
   collector *c = r->state;
   if (!c->names) c->names = arena_new();
   c->module = arena_strndup(c->names, r->module->name, strlen(r->module->name));
-  if (c->shapes) collect_shapes(c, r->module);
 }
 
 static void collect_instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, collect_block, collect_none); }
@@ -739,14 +698,6 @@ static void match_end(comparer *c) {
   golden_index_free(c->gx);
 }
 
-/* Dump mode: every block of ACTUAL against GOLDEN (both collected). */
-static void compare_docs(comparer *c, cmp_doc *golden, cmp_doc *actual) {
-  block_index x;
-  match_begin(c, golden, &x);
-  for (size_t i = 0; i < actual->n; i++) compare_one(c, &actual->b[i]);
-  match_end(c);
-}
-
 static size_t tally_total(const comparer *c) {
   size_t n = 0;
   for (int v = 0; v < V_COUNT; v++) n += c->tally[v];
@@ -803,125 +754,227 @@ static int compare_golden(const hloidx_options *o, const source_file *src) {
 
 /* ---- dump mode ---------------------------------------------------------------------------------------------- */
 
+/* Both dumps are parsed whole and walked together, instruction by
+ * instruction: for each instruction of A (every computation, in order) its
+ * shape line when it changed, then the map blocks (of the instructions the
+ * walk analyses) that are not equal; then the instructions only in B. Only
+ * one instruction's maps are held at a time. */
+
+/* One instruction's shape texts. */
 typedef struct {
-  cmp_doc doc;
+  strbuf shape, layout, space;
+  int64_t padding; /* bytes; -1 when a layout cannot be analysed */
+} shape_text;
+
+static void shape_text_of(shape_text *t, const hlo_shape *s, arena *scratch) {
+  sb_reset(&t->shape);
+  sb_reset(&t->layout);
+  sb_reset(&t->space);
+  t->padding = 0;
+  put_logical_shape(&t->shape, s);
+  put_layouts(&t->layout, &t->space, s, scratch, &t->padding);
+  arena_reset(scratch);
+}
+
+static void shape_text_free(shape_text *t) {
+  sb_free(&t->shape);
+  sb_free(&t->layout);
+  sb_free(&t->space);
+}
+
+typedef struct {
+  source_file src;
+  hlo_parse_result res;
+  index_run run;    /* the walk state index_each_block needs (its output stays empty) */
+  cmp_doc doc;      /* the current instruction's blocks */
   collector col;
-} dump;
+  ptrmap walked;    /* instructions the walk analyses: the current module's */
+  ptrmap matched;   /* B: instructions matched by name */
+} dump_side;
 
-static int load_dump(const hloidx_options *o, char *path, dump *d) {
+static int open_side(const hloidx_options *o, const char *path, ii_ctx *ctx, dump_side *d) {
+  memset(d, 0, sizeof *d);
   cmp_doc_init(&d->doc);
-  memset(&d->col, 0, sizeof d->col);
   d->col.doc = &d->doc;
-  d->col.shapes = true;
-  return index_walk(o, &collect_report, &d->col, &path, 1);
-}
-
-static void free_dump(dump *d) {
-  free(d->col.sh);
-  if (d->col.names) arena_free(d->col.names);
-  cmp_doc_free(&d->doc);
-}
-
-/* With one module on each side, the modules are matched whatever their names. */
-static const char *only_module(const dump *d) {
-  const char *m = NULL;
-  for (size_t i = 0; i < d->col.nsh; i++) {
-    if (!m) m = d->col.sh[i].module;
-    else if (strcmp(m, d->col.sh[i].module)) return NULL;
+  ptrmap_init(&d->walked);
+  ptrmap_init(&d->matched);
+  d->run.o = o;
+  d->run.ctx = ctx;
+  d->run.several_instrs = true;
+  if (source_read(path, &d->src)) return 1;
+  d->run.src = &d->src;
+  d->run.state = &d->col;
+  hlo_error err;
+  if (hlo_parse_file(d->src.data, d->src.len, &d->res, &err)) {
+    diag_error(&d->src, err.offset, err.message);
+    return 1;
   }
-  return m;
+  return 0;
 }
 
-static void rename_module(dump *d, const char *from, const char *to) {
-  for (size_t i = 0; i < d->col.nsh; i++)
-    if (!strcmp(d->col.sh[i].module, from)) d->col.sh[i].module = to;
-  for (size_t i = 0; i < d->doc.n; i++)
-    if (same_str(d->doc.b[i].module, from)) d->doc.b[i].module = to;
+static void close_side(dump_side *d) {
+  hlo_parse_result_free(&d->res);
+  if (d->src.data) source_free(&d->src);
+  cmp_doc_free(&d->doc);
+  if (d->col.names) arena_free(d->col.names);
+  ptrmap_free(&d->walked);
+  ptrmap_free(&d->matched);
 }
 
-/* The instructions of a dump by (module, name): open addressing. */
+static void walked_instr(void *arg, const hlo_instr *in) { ptrmap_put(arg, in, (ptrmap_val){1, 0}); }
+
+/* The module both walks are in now; the instructions its walk analyses. */
+static void side_module(dump_side *d, const hlo_module *m, const char *name) {
+  d->run.module = m;
+  d->col.module = name;
+  ptrmap_clear(&d->walked);
+  static const select_visitor v = {NULL, walked_instr, NULL};
+  select_each(d->run.o, m, true, SELECT_ROOT, &v, &d->walked);
+}
+
+/* IN's blocks, collected into the side's document (emptied first). */
+static void side_blocks(dump_side *d, const hlo_instr *in) {
+  arena_reset(d->doc.a);
+  d->doc.b = NULL;
+  d->doc.n = d->doc.cap = 0;
+  if (in && ptrmap_get(&d->walked, in)) index_each_block(&d->run, in, collect_block, collect_none);
+}
+
+/* The instructions of a module by name (the first of a name wins). */
 typedef struct {
-  size_t *slots; /* index + 1; 0 = empty */
+  const hlo_instr **slots;
   size_t mask;
-} shape_index;
+} name_index;
 
-static uint64_t name_hash(const char *module, const char *name) {
+static uint64_t str_hash(const char *s) {
   uint64_t h = 1469598103934665603ULL;
-  for (const char *s = module; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
-  h = (h ^ 0xff) * 1099511628211ULL;
-  for (const char *s = name; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
+  for (; *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211ULL;
   return h;
 }
 
-static size_t *shape_slot(const shape_index *x, const dump *d, const char *module, const char *name) {
-  size_t i = (size_t)name_hash(module, name) & x->mask;
-  for (;; i = (i + 1) & x->mask) {
-    size_t k = x->slots[i];
-    if (!k || (!strcmp(d->col.sh[k - 1].name, name) && !strcmp(d->col.sh[k - 1].module, module)))
-      return &x->slots[i];
-  }
+static const hlo_instr **name_slot(const name_index *x, const char *name) {
+  size_t i = (size_t)str_hash(name) & x->mask;
+  while (x->slots[i] && strcmp(x->slots[i]->name, name)) i = (i + 1) & x->mask;
+  return &x->slots[i];
 }
 
-static void shape_index_build(shape_index *x, const dump *d) {
-  size_t n = 16;
-  while (n < 2 * d->col.nsh + 2) n *= 2;
+static void name_index_build(name_index *x, const hlo_module *m) {
+  size_t n = 16, count = 0;
+  for (int c = 0; c < m->n_computations; c++) count += (size_t)m->computations[c]->n_instrs;
+  while (n < 2 * count + 2) n *= 2;
   x->slots = xcalloc(n, sizeof *x->slots);
   x->mask = n - 1;
-  for (size_t i = 0; i < d->col.nsh; i++) {
-    size_t *s = shape_slot(x, d, d->col.sh[i].module, d->col.sh[i].name);
-    if (!*s) *s = i + 1; /* names are unique in a module; the first one wins */
+  for (int c = 0; c < m->n_computations; c++)
+    for (int i = 0; i < m->computations[c]->n_instrs; i++) {
+      const hlo_instr **s = name_slot(x, m->computations[c]->instrs[i]->name);
+      if (!*s) *s = m->computations[c]->instrs[i];
+    }
+}
+
+typedef struct {
+  comparer c;
+  dump_side a, b;
+  shape_text ta, tb;
+  arena *scratch;
+  size_t total, changed, only_a, only_b;
+} dump_cmp;
+
+static void put_line(dump_cmp *d, const char *module) {
+  module_line(&d->c, module);
+  output_write(d->c.line.data, d->c.line.len);
+  sb_reset(&d->c.line);
+}
+
+/* The blocks of A's X and B's Y (either may be NULL) against each other. */
+static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_instr *y) {
+  side_blocks(&d->a, x);
+  side_blocks(&d->b, y);
+  cmp_doc *ga = &d->a.doc, *gb = &d->b.doc;
+  for (size_t i = 0; i < gb->n; i++) {
+    const cmp_block *bb = &gb->b[i];
+    cmp_block *ab = NULL;
+    for (size_t k = 0; k < ga->n && !ab; k++)
+      if (!ga->b[k].matched && ga->b[k].o2i == bb->o2i && ga->b[k].id == bb->id) ab = &ga->b[k];
+    if (!ab) {
+      char note[96];
+      snprintf(note, sizeof note, " (not in %s)", d->c.name[0]);
+      sb_reset(&d->c.detail);
+      emit_block(&d->c, bb, V_NEW, note);
+      continue;
+    }
+    ab->matched = true;
+    compare_block(&d->c, ab, bb);
+  }
+  for (size_t k = 0; k < ga->n; k++) {
+    if (ga->b[k].matched) continue;
+    char note[96];
+    snprintf(note, sizeof note, " (in %s only)", d->c.name[0]);
+    sb_reset(&d->c.detail);
+    emit_block(&d->c, &ga->b[k], V_MISSING, note);
   }
 }
 
-/* One line per instruction whose shape, layout, memory space or padding changed. */
-static size_t shape_changes(comparer *c, dump *a, dump *b, size_t *only_a, size_t *only_b) {
-  size_t changed = 0;
-  strbuf *t = &c->line;
-  shape_index bx;
-  shape_index_build(&bx, b);
-  for (size_t i = 0; i < a->col.nsh; i++) {
-    instr_shape *x = &a->col.sh[i];
-    size_t k = *shape_slot(&bx, b, x->module, x->name);
-    instr_shape *y = k && !b->col.sh[k - 1].matched ? &b->col.sh[k - 1] : NULL;
-    if (!y) {
-      module_line(c, x->module);
-      sb_printf(t, "%s: missing (in %s only)\n", x->name, c->name[0]);
-      (*only_a)++;
-      c->rc = 1;
-      output_write(t->data, t->len);
-      sb_reset(t);
-      continue;
-    }
-    y->matched = true;
-    bool shape = strcmp(x->shape, y->shape) != 0, layout = strcmp(x->layout, y->layout) != 0,
-         space = strcmp(x->space, y->space) != 0, pad = x->padding != y->padding;
-    if (!shape && !layout && !space && !pad) continue;
-    changed++;
-    c->rc = 1;
-    module_line(c, x->module);
+/* A's instruction X and B's namesake Y (NULL: none). */
+static void compare_instr(dump_cmp *d, const char *module, const hlo_instr *x, const hlo_instr *y) {
+  strbuf *t = &d->c.line;
+  if (!y) {
+    sb_printf(t, "%s: missing (in %s only)\n", x->name, d->c.name[0]);
+    d->only_a++;
+    d->c.rc = 1;
+    put_line(d, module);
+    compare_instr_blocks(d, x, NULL);
+    return;
+  }
+  shape_text_of(&d->ta, x->shape, d->scratch);
+  shape_text_of(&d->tb, y->shape, d->scratch);
+  bool shape = strcmp(sb_str(&d->ta.shape), sb_str(&d->tb.shape)) != 0,
+       layout = strcmp(sb_str(&d->ta.layout), sb_str(&d->tb.layout)) != 0,
+       space = strcmp(sb_str(&d->ta.space), sb_str(&d->tb.space)) != 0, pad = d->ta.padding != d->tb.padding;
+  if (shape || layout || space || pad) {
+    d->changed++;
+    d->c.rc = 1;
     sb_printf(t, "%s:", x->name);
     const char *sep = " ";
-    if (shape) sb_printf(t, "%sshape %s -> %s", sep, x->shape, y->shape), sep = "; ";
-    if (layout) sb_printf(t, "%slayout %s -> %s", sep, x->layout, y->layout), sep = "; ";
-    if (space) sb_printf(t, "%smemory space %s -> %s", sep, x->space, y->space), sep = "; ";
-    if (pad && x->padding >= 0 && y->padding >= 0)
-      sb_printf(t, "%spadding %lld -> %lld bytes", sep, (long long)x->padding, (long long)y->padding);
+    if (shape) sb_printf(t, "%sshape %s -> %s", sep, sb_str(&d->ta.shape), sb_str(&d->tb.shape)), sep = "; ";
+    if (layout) sb_printf(t, "%slayout %s -> %s", sep, sb_str(&d->ta.layout), sb_str(&d->tb.layout)), sep = "; ";
+    if (space) sb_printf(t, "%smemory space %s -> %s", sep, sb_str(&d->ta.space), sb_str(&d->tb.space)), sep = "; ";
+    if (pad && d->ta.padding >= 0 && d->tb.padding >= 0)
+      sb_printf(t, "%spadding %lld -> %lld bytes", sep, (long long)d->ta.padding, (long long)d->tb.padding);
     sb_putc(t, '\n');
-    output_write(t->data, t->len);
-    sb_reset(t);
+    put_line(d, module);
   }
-  for (size_t i = 0; i < b->col.nsh; i++) {
-    instr_shape *y = &b->col.sh[i];
-    if (y->matched) continue;
-    module_line(c, y->module);
-    sb_printf(t, "%s: new (not in %s)\n", y->name, c->name[0]);
-    (*only_b)++;
-    c->rc = 1;
-    output_write(t->data, t->len);
-    sb_reset(t);
-  }
-  free(bx.slots);
-  return changed;
+  compare_instr_blocks(d, x, y);
+}
+
+/* A module of A and its counterpart in B (either may be NULL). */
+static void compare_modules(dump_cmp *d, const hlo_module *ma, const hlo_module *mb) {
+  const char *module = ma ? ma->name : mb->name;
+  if (ma) side_module(&d->a, ma, module);
+  if (mb) side_module(&d->b, mb, module);
+  name_index nb = {0};
+  if (mb) name_index_build(&nb, mb);
+  ptrmap_clear(&d->b.matched);
+  for (int c = 0; ma && c < ma->n_computations; c++)
+    for (int i = 0; i < ma->computations[c]->n_instrs; i++) {
+      const hlo_instr *x = ma->computations[c]->instrs[i];
+      const hlo_instr *y = mb ? *name_slot(&nb, x->name) : NULL;
+      if (y && ptrmap_get(&d->b.matched, y)) y = NULL;
+      if (y) ptrmap_put(&d->b.matched, y, (ptrmap_val){1, 0});
+      d->total++;
+      compare_instr(d, module, x, y);
+    }
+  for (int c = 0; mb && c < mb->n_computations; c++)
+    for (int i = 0; i < mb->computations[c]->n_instrs; i++) {
+      const hlo_instr *y = mb->computations[c]->instrs[i];
+      if (ptrmap_get(&d->b.matched, y)) continue;
+      sb_printf(&d->c.line, "%s: new (not in %s)\n", y->name, d->c.name[0]);
+      d->only_b++;
+      d->c.rc = 1;
+      put_line(d, module);
+      compare_instr_blocks(d, NULL, y);
+    }
+  free(nb.slots);
+  ii_ctx_end_module(d->a.run.ctx);
 }
 
 static int compare_dumps(const hloidx_options *o) {
@@ -934,29 +987,54 @@ static int compare_dumps(const hloidx_options *o) {
   hloidx_options all = *o;
   if (!options_select(&all)) all.all = true; /* every instruction unless some are picked */
   all.quiet = true;               /* only what changed */
-  dump a, b;
-  int rc = load_dump(&all, (char *)o->expected, &a);
-  int rcb = load_dump(&all, o->files[0], &b);
-  if (!rc) rc = rcb;
-  const char *ma = only_module(&a), *mb = only_module(&b);
-  if (ma && mb && strcmp(ma, mb)) rename_module(&b, mb, ma);
-  comparer c;
-  comparer_init(&c, &all, o->expected, o->files[0]);
-  c.name_modules = !only_module(&a) || !only_module(&b);
-  size_t only_a = 0, only_b = 0, total = a.col.nsh;
-  size_t changed = shape_changes(&c, &a, &b, &only_a, &only_b);
-  compare_docs(&c, &a.doc, &b.doc);
-  size_t blocks = tally_total(&c);
-  sb_printf(&c.line,
+  dump_cmp d;
+  memset(&d, 0, sizeof d);
+  ii_ctx *ctx = ii_ctx_new();
+  ii_ctx_set_xla_compat(ctx, o->xla_compat);
+  /* a dump that cannot be read or parsed: its error, and nothing compared */
+  int rc = open_side(&all, o->expected, ctx, &d.a);
+  rc |= open_side(&all, o->files[0], ctx, &d.b);
+  if (rc) {
+    close_side(&d.a);
+    close_side(&d.b);
+    ii_ctx_free(ctx);
+    return 1;
+  }
+  comparer_init(&d.c, &all, o->expected, o->files[0]);
+  d.scratch = arena_new();
+  /* modules by name; one on each side: those two, whatever their names */
+  int na = d.a.res.n_modules, nb = d.b.res.n_modules;
+  d.c.name_modules = na > 1 || nb > 1;
+  bool *used = xcalloc((size_t)nb + 1, 1);
+  for (int i = 0; i < na && !output_failed(); i++) {
+    const hlo_module *ma = d.a.res.modules[i], *mb = NULL;
+    for (int k = 0; k < nb && !mb; k++)
+      if (!used[k] && (na == 1 && nb == 1 ? true : !strcmp(ma->name, d.b.res.modules[k]->name))) {
+        used[k] = true;
+        mb = d.b.res.modules[k];
+      }
+    compare_modules(&d, ma, mb);
+  }
+  for (int k = 0; k < nb && !output_failed(); k++)
+    if (!used[k]) compare_modules(&d, NULL, d.b.res.modules[k]);
+  free(used);
+  size_t blocks = tally_total(&d.c);
+  sb_printf(&d.c.line,
             "compare: %zu instructions: %zu changed (shape, layout, memory space or padding), %zu only in %s, %zu "
             "only in %s; %zu map blocks: %zu equal, %zu different, %zu undecided, %zu missing, %zu new\n",
-            total, changed, only_a, c.name[0], only_b, c.name[1], blocks, c.tally[V_TEXT] + c.tally[V_RELATION],
-            c.tally[V_DIFFERENT], c.tally[V_UNDECIDED], c.tally[V_MISSING], c.tally[V_NEW]);
-  output_write(c.line.data, c.line.len);
-  if (!rc) rc = c.rc;
-  comparer_free(&c);
-  free_dump(&a);
-  free_dump(&b);
+            d.total, d.changed, d.only_a, d.c.name[0], d.only_b, d.c.name[1], blocks,
+            d.c.tally[V_TEXT] + d.c.tally[V_RELATION], d.c.tally[V_DIFFERENT], d.c.tally[V_UNDECIDED],
+            d.c.tally[V_MISSING], d.c.tally[V_NEW]);
+  output_write(d.c.line.data, d.c.line.len);
+  rc = d.a.run.rc ? d.a.run.rc : d.b.run.rc;
+  if (!rc) rc = d.c.rc;
+  comparer_free(&d.c);
+  shape_text_free(&d.ta);
+  shape_text_free(&d.tb);
+  arena_free(d.scratch);
+  close_side(&d.a);
+  close_side(&d.b);
+  ii_ctx_free(ctx);
   return rc;
 }
 
