@@ -47,9 +47,11 @@
 #include "affine_expr.h"
 #include "commands.h"
 #include "hlo_ir.h"
+#include "layout_query.h"
 #include "map_print.h"
 #include "oom.h"
 #include "source.h"
+#include "ss_xla.h"
 #include "strbuf.h"
 #include "tiled_layout.h"
 
@@ -138,7 +140,8 @@ static void put_map(strbuf *b, const char *label, const imap *m) {
 }
 
 /* The report lines of one analysed array; false with *err on a map error. */
-static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, ae_ctx *ctx, tl_error *err) {
+static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, ae_ctx *ctx, const hloidx_options *o,
+                   tl_error *err) {
   char tmp[256];
   size_t need = hlo_layout_format(s, tmp, sizeof tmp);
   char *lay = need < sizeof tmp ? tmp : arena_alloc(a, need + 1);
@@ -209,6 +212,11 @@ static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, 
   put_map(b, "    tiled map:     ", m);
   if (!(m = tl_tiled_to_logical(a, ctx, l, err))) return false;
   put_map(b, "    inverse map:   ", m);
+  if (lq_any(o)) {
+    ss_error se;
+    lq_target t = {ss_from_xla(a, ctx, l, &se), l};
+    lq_answer(b, a, o, &t, 4);
+  }
   return true;
 }
 
@@ -254,7 +262,7 @@ static entry *analyse(run *r, const hlo_shape *s) {
   strbuf b = STRBUF_INIT;
   if (tl_analyze(r->scratch, s, &l, &err)) {
     e->data = true;
-    e->ok = render(&b, s, &l, r->scratch, r->ctx, &err);
+    e->ok = render(&b, s, &l, r->scratch, r->ctx, r->o, &err);
     e->sz.logical_elems = l.logical_elems;
     e->sz.physical_elems = l.physical_elems;
     e->sz.bytes = l.bytes;
@@ -522,6 +530,16 @@ static void report_module(run *r, const hlo_module *m) {
       return;
     }
     emit_instr(r, in, true, false);
+    if (r->o->lq.kernel) {
+      arena_reset(r->scratch);
+      char msg[300];
+      if (!lq_compare_kernel(&r->out, r->scratch, r->ctx, r->o, in, msg, sizeof msg)) {
+        flush_out(r);
+        fflush(stdout);
+        diag_error(r->src, in->offset, msg);
+        r->rc = 1;
+      }
+    }
   }
   flush_out(r);
 }
@@ -552,6 +570,7 @@ static void run_file(run *r, const char *path, bool first) {
 }
 
 int cmd_layout(const hloidx_options *o) {
+  if (o->lq.kernel && !lq_check_kernel(o)) return 2;
   run r;
   memset(&r, 0, sizeof r);
   r.o = o;

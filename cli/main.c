@@ -25,6 +25,7 @@ int main(int argc, char **argv) {
   case MODE_MAP: return cmd_map(&o);
   case MODE_INDEX: return cmd_index(&o);
   case MODE_LAYOUT: return cmd_layout(&o);
+  case MODE_SHAPE_STRIDE: return cmd_shape_stride(&o);
   }
   return 3;
 }

@@ -30,6 +30,15 @@ static const char usage_text[] =
     "                      offset maps, shape:stride); with --all: every\n"
     "                      instruction's result, then bytes per memory space and\n"
     "                      the most padded values\n"
+    "  --shape-stride      read layouts, one per line: shape:stride ((2,4):(12,1),\n"
+    "                      ((4,2),(4,3)):((4,16),(1,32)), _N accepted), XLA shapes\n"
+    "                      (f32[3,5]{1,0:T(2,2)}), Ascend fractals zN|nZ|zZ|nN(TYPE,\n"
+    "                      ROWS, COLS[, C0_BLOCKS]) and CuTe's algebra:\n"
+    "                      coalesce(L), composition(A, B), complement(L, M),\n"
+    "                      logical_divide(A, B), logical_product(A, B),\n"
+    "                      make_layout_tile(L, (R, C)); report size, cosize,\n"
+    "                      injectivity, offset and inverse maps and the XLA layout\n"
+    "                      giving the same offsets (see README)\n"
     "\n"
     "Analysis options:\n"
     "  --instr=NAME        instruction to analyze ('%' optional); default: ENTRY ROOT\n"
@@ -61,6 +70,35 @@ static const char usage_text[] =
     "                      maps and its known mistakes included (default: hloidx's\n"
     "                      semantics, which go further where XLA gives up and are\n"
     "                      correct where XLA is not; see README)\n"
+    "\n"
+    "Map operations (--map; applied in this order, then the map is printed):\n"
+    "  --compose           compose the maps of each group, in order: each map's\n"
+    "                      results feed the next one's dimensions (XLA's\n"
+    "                      ComposeIndexingMaps(first, second)); a line '// -----'\n"
+    "                      ends a group\n"
+    "  --submap=I,J,...    keep results I, J, ... (XLA's GetSubMap)\n"
+    "  --symbols-to-dims   range, then runtime variables become dimensions\n"
+    "  (simplification)    XLA's Simplify(); --no-simplify skips it\n"
+    "  --remove-unused=K   symbols | dims | vars: drop unused variables and the\n"
+    "                      constraints only they appear in\n"
+    "  --eval=POINT        (repeatable) values of every variable in order, or\n"
+    "                      NAME=VALUE pairs: the results and whether the point\n"
+    "                      is in the domain; dimensions only: the set of results\n"
+    "                      over the symbols' values\n"
+    "  --ranges            range of each result: XLA's range evaluation, and the\n"
+    "                      exact range when the domain has at most 2^20 points\n"
+    "  --format=mlir       print maps as #xla.indexing_map<\"...\"> (also read)\n"
+    "Variable names are kept as written ((th_x, bl_x) prints back so); queries\n"
+    "print as '// ' lines after the map, so the output reads back as maps.\n"
+    "\n"
+    "Layout queries (--layout: every array reported; --shape-stride: each layout):\n"
+    "  --at=COORD          (repeatable) offset of a coordinate: (i,j), a nested\n"
+    "                      ((i0,i1),j) or a 1-D index\n"
+    "  --offset=N          (repeatable) the coordinates stored at offset N\n"
+    "  --grid              table of the offset of each coordinate of a 2-D layout\n"
+    "  --kernel-layout=L   --layout: does shape:stride layout L give the offsets\n"
+    "                      of the instruction's result (or of --operand=K)?\n"
+    "                      'equal', or an element where they differ\n"
     "\n"
     "Output (default mode): XLA's text for ComputeOutputToInputIndexing (one\n"
     "'operand id = K' block per operand) and ComputeInputToOutputIndexing (one\n"
@@ -103,8 +141,16 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
-  OPT_XLA_COMPAT,
+  OPT_XLA_COMPAT, OPT_SHAPE_STRIDE, OPT_COMPOSE, OPT_SUBMAP, OPT_SYMS_TO_DIMS, OPT_NO_SIMPLIFY,
+  OPT_REMOVE_UNUSED, OPT_EVAL, OPT_RANGES, OPT_AT, OPT_OFFSET, OPT_GRID, OPT_KERNEL_LAYOUT,
 };
+
+/* Appends a repeatable option's value; false when there are too many. */
+static bool push_point(const char **list, int *n, const char *v) {
+  if (*n == OPT_MAX_POINTS) return false;
+  list[(*n)++] = v;
+  return true;
+}
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
   static const struct option longopts[] = {
@@ -122,6 +168,18 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"verify", no_argument, NULL, OPT_VERIFY},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+      {"shape-stride", no_argument, NULL, OPT_SHAPE_STRIDE},
+      {"compose", no_argument, NULL, OPT_COMPOSE},
+      {"submap", required_argument, NULL, OPT_SUBMAP},
+      {"symbols-to-dims", no_argument, NULL, OPT_SYMS_TO_DIMS},
+      {"no-simplify", no_argument, NULL, OPT_NO_SIMPLIFY},
+      {"remove-unused", required_argument, NULL, OPT_REMOVE_UNUSED},
+      {"eval", required_argument, NULL, OPT_EVAL},
+      {"ranges", no_argument, NULL, OPT_RANGES},
+      {"at", required_argument, NULL, OPT_AT},
+      {"offset", required_argument, NULL, OPT_OFFSET},
+      {"grid", no_argument, NULL, OPT_GRID},
+      {"kernel-layout", required_argument, NULL, OPT_KERNEL_LAYOUT},
       {"help", no_argument, NULL, OPT_HELP},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -129,7 +187,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   memset(o, 0, sizeof *o);
   o->output = -1;
   o->operand = -1;
-  int modes = 0;
+  int modes = 0, mapops = 0, layoutqs = 0;
   opterr = 0;
   optind = 1;
   for (;;) {
@@ -172,6 +230,34 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     case OPT_SUMMARY: o->summary = true; break;
     case OPT_VERIFY: o->verify = true; break;
     case OPT_XLA_COMPAT: o->xla_compat = true; break;
+    case OPT_SHAPE_STRIDE: o->mode = MODE_SHAPE_STRIDE; modes++; break;
+    case OPT_COMPOSE: o->mapop.compose = true; mapops++; break;
+    case OPT_SUBMAP: o->mapop.submap = optarg; mapops++; break;
+    case OPT_SYMS_TO_DIMS: o->mapop.symbols_to_dims = true; mapops++; break;
+    case OPT_NO_SIMPLIFY: o->mapop.no_simplify = true; mapops++; break;
+    case OPT_RANGES: o->mapop.ranges = true; mapops++; break;
+    case OPT_REMOVE_UNUSED:
+      /* the values of analysis/map_ops.h's MO_UNUSED_* */
+      if (!strcmp(optarg, "symbols")) o->mapop.remove_unused = 1;
+      else if (!strcmp(optarg, "dims")) o->mapop.remove_unused = 2;
+      else if (!strcmp(optarg, "vars")) o->mapop.remove_unused = 3;
+      else return usage_error("--remove-unused takes symbols, dims or vars, not '%s'", optarg);
+      mapops++;
+      break;
+    case OPT_EVAL:
+      if (!push_point(o->mapop.eval, &o->mapop.neval, optarg)) return usage_error("too many --eval options%s", "");
+      mapops++;
+      break;
+    case OPT_AT:
+      if (!push_point(o->lq.at, &o->lq.nat, optarg)) return usage_error("too many --at options%s", "");
+      layoutqs++;
+      break;
+    case OPT_OFFSET:
+      if (!push_point(o->lq.offset, &o->lq.noffset, optarg)) return usage_error("too many --offset options%s", "");
+      layoutqs++;
+      break;
+    case OPT_GRID: o->lq.grid = true; layoutqs++; break;
+    case OPT_KERNEL_LAYOUT: o->lq.kernel = optarg; layoutqs++; break;
     case OPT_JOBS: {
       long j = parse_index(optarg);
       if (j < 1 || j > 256) return usage_error("--jobs needs an integer from 1 to 256, not '%s'", optarg);
@@ -186,7 +272,14 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       return usage_error("unknown option '%s'", argv[optind - 1]);
     }
   }
-  if (modes > 1) return usage_error("--check, --map and --layout are exclusive%s", "");
+  if (modes > 1) return usage_error("--check, --map, --layout and --shape-stride are exclusive%s", "");
+  if (mapops && o->mode != MODE_MAP)
+    return usage_error("--compose, --submap, --symbols-to-dims, --no-simplify, --remove-unused, --eval and --ranges "
+                       "need --map%s", "");
+  if (layoutqs && o->mode != MODE_LAYOUT && o->mode != MODE_SHAPE_STRIDE)
+    return usage_error("--at, --offset, --grid and --kernel-layout need --layout or --shape-stride%s", "");
+  if (o->lq.kernel && o->mode != MODE_LAYOUT) return usage_error("--kernel-layout needs --layout%s", "");
+  if (o->lq.kernel && o->all) return usage_error("--kernel-layout compares one instruction: not with --all%s", "");
   if (o->instr && o->all) return usage_error("--instr and --all are exclusive%s", "");
   o->nfiles = argc - optind;
   o->files = argv + optind;

@@ -9,7 +9,11 @@ typedef enum {
   MODE_CHECK,  /* --check: parse and verify only */
   MODE_MAP,    /* --map: read, simplify and print indexing maps */
   MODE_LAYOUT, /* --layout: physical layout report */
+  MODE_SHAPE_STRIDE, /* --shape-stride: shape:stride layouts and their algebra */
 } hloidx_mode;
+
+/* Most repetitions of --eval, --at and --offset. */
+#define OPT_MAX_POINTS 64
 
 typedef enum { DIR_BOTH, DIR_OUT2IN, DIR_IN2OUT } hloidx_direction;
 typedef enum { FMT_TEXT, FMT_JSON, FMT_MLIR } hloidx_format;
@@ -32,6 +36,22 @@ typedef struct {
   bool verify;              /* --verify */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
   int jobs;                 /* --jobs N; 0 = one per processor */
+  /* --map operations (cmd_map.c reads the lists: they name the maps' variables) */
+  struct {
+    bool compose, symbols_to_dims, no_simplify, ranges;
+    int remove_unused;      /* 0, or MO_UNUSED_* of analysis/map_ops.h */
+    const char *submap;     /* --submap=LIST */
+    int neval;
+    const char *eval[OPT_MAX_POINTS]; /* --eval=POINT, in order */
+  } mapop;
+  /* layout queries (--layout, --shape-stride; cmd_layout_query.c) */
+  struct {
+    int nat, noffset;
+    const char *at[OPT_MAX_POINTS]; /* --at=COORD */
+    const char *offset[OPT_MAX_POINTS]; /* --offset=N */
+    bool grid;                /* --grid */
+    const char *kernel;       /* --kernel-layout=SPEC */
+  } lq;
   int nfiles;               /* 0 = standard input */
   char **files;
 } hloidx_options;

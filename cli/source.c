@@ -231,3 +231,18 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
 void diag_error(const source_file *s, size_t offset, const char *message) { diag(s, offset, "error", message); }
 
 void diag_warning(const source_file *s, size_t offset, const char *message) { diag(s, offset, "warning", message); }
+
+int source_for_each(int nfiles, char **files, void (*fn)(const source_file *src, void *cl), void *cl) {
+  int rc = 0;
+  for (int i = 0; i < (nfiles ? nfiles : 1); i++) {
+    source_file src;
+    if (source_read(nfiles ? files[i] : "-", &src)) {
+      rc = 1;
+      continue;
+    }
+    fn(&src, cl);
+    fflush(stdout);
+    source_free(&src);
+  }
+  return rc;
+}

@@ -38,6 +38,11 @@ void diag_error(const source_file *s, size_t offset, const char *message);
 /* The same with "warning:" for problems that do not change the exit status. */
 void diag_warning(const source_file *s, size_t offset, const char *message);
 
+/* Reads each of the nfiles files in turn ("-" = standard input; none: one
+ * "-") and calls fn on it, stdout flushed after each. Returns 1 when a file
+ * could not be read (already reported), else 0. */
+int source_for_each(int nfiles, char **files, void (*fn)(const source_file *src, void *cl), void *cl);
+
 /* The 1-based line and column of a byte offset (updates the memo). */
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col);
 
