@@ -10,9 +10,8 @@
 
 /* Expression budget of one offset or inverse map's simplification. */
 #define SS_NODE_BUDGET ((size_t)1 << 20)
-/* Enumeration bounds of ss_check_injective. */
-#define SS_ENUM_SIZE ((int64_t)1 << 24)
-#define SS_ENUM_COSIZE ((int64_t)1 << 26)
+/* Enumeration bound of ss_check_injective (elements; 16 bytes each). */
+#define SS_ENUM_SIZE ((int64_t)1 << 22)
 /* Work limit of ss_offset_indices (search steps). */
 #define SS_SEARCH_STEPS 2000000
 
@@ -441,6 +440,13 @@ void ss_offset_indices(const ss_layout *l, int64_t offset, int64_t *idx, uint32_
 
 /* ---- injectivity -------------------------------------------------------------------------------------------------- */
 
+/* (offset, index) pairs in ss_mode's two fields, by offset then index. */
+static int cmp_pair(const void *pa, const void *pb) {
+  const ss_mode *a = pa, *b = pb;
+  if (a->size != b->size) return a->size < b->size ? -1 : 1;
+  return a->stride < b->stride ? -1 : a->stride > b->stride;
+}
+
 static int cmp_mode_stride(const void *pa, const void *pb) {
   const ss_mode *a = pa, *b = pb;
   if (a->stride != b->stride) return a->stride < b->stride ? -1 : 1;
@@ -475,30 +481,29 @@ void ss_check_injective(const ss_layout *l, ss_injectivity *out) {
     out->gap = out->compact ? -1 : gap;
     return;
   }
-  if (size > SS_ENUM_SIZE || cosize > SS_ENUM_COSIZE) {
+  if (size > SS_ENUM_SIZE) {
     out->injective = SS_UNKNOWN;
     return;
   }
-  int64_t *first = malloc((size_t)cosize * sizeof *first);
-  for (int64_t o = 0; o < cosize; o++) first[o] = -1;
+  /* the offsets of every index, sorted: equal neighbours share an offset */
+  ss_mode *pairs = malloc((size_t)size * sizeof *pairs); /* (offset, index) */
+  for (int64_t x = 0; x < size; x++) pairs[x] = (ss_mode){ss_index_offset(l, x), x};
+  qsort(pairs, (size_t)size, sizeof *pairs, cmp_pair);
   out->injective = SS_YES;
-  for (int64_t x = 0; x < size; x++) {
-    int64_t o = ss_index_offset(l, x);
-    if (first[o] >= 0) {
+  for (int64_t i = 1; i < size; i++)
+    if (pairs[i].size == pairs[i - 1].size) {
       out->injective = SS_NO;
-      out->witness_a = first[o];
-      out->witness_b = x;
+      out->witness_a = pairs[i - 1].stride;
+      out->witness_b = pairs[i].stride;
       break;
     }
-    first[o] = x;
-  }
   if (out->injective == SS_YES) {
     out->unused = cosize - size;
     out->compact = cosize == size;
-    for (int64_t o = 0; o < cosize && out->gap < 0; o++)
-      if (first[o] < 0) out->gap = o;
+    for (int64_t i = 0; i < size && out->gap < 0; i++)
+      if (pairs[i].size != i) out->gap = i; /* sorted distinct offsets from 0: the first that skips */
   }
-  free(first);
+  free(pairs);
 }
 
 /* ---- maps ---------------------------------------------------------------------------------------------------------- */

@@ -116,8 +116,8 @@ void ss_offset_indices(const ss_layout *l, int64_t offset, int64_t *idx, uint32_
 
 /* Injective (no two coordinates share an offset) and compact (a bijection
  * onto [0, size)). Decided exactly: by the sorted strides when the modes
- * do not overlap, else by enumeration (layouts of at most 2^24 elements
- * and cosize 2^26); otherwise unknown. A witness pair of 1-D indices is
+ * do not overlap, else by enumeration (layouts of at most 2^22 elements);
+ * otherwise unknown. A witness pair of 1-D indices is
  * given when not injective; the first unused offset when injective but not
  * compact. */
 typedef enum { SS_UNKNOWN, SS_NO, SS_YES } ss_tri;

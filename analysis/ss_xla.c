@@ -51,7 +51,9 @@ int64_t ss_xla_offset(const tl_layout *l, const int64_t *x) {
   size_t cap = (size_t)l->rank + 1;
   for (int v = 0; v < l->nlevels; v++)
     if ((size_t)l->levels[v].nout + 1 > cap) cap = (size_t)l->levels[v].nout + 1;
-  int64_t *cur = malloc(cap * sizeof *cur), *nxt = malloc(cap * sizeof *nxt);
+  int64_t buf[2][64];
+  bool heap = cap > 64;
+  int64_t *cur = heap ? malloc(cap * sizeof *cur) : buf[0], *nxt = heap ? malloc(cap * sizeof *nxt) : buf[1];
   for (int k = 0; k < l->rank; k++) cur[k] = x[l->phys_order[k]];
   for (int v = 0; v < l->nlevels; v++) {
     const tl_level *lv = &l->levels[v];
@@ -71,8 +73,10 @@ int64_t ss_xla_offset(const tl_layout *l, const int64_t *x) {
   }
   int64_t off = 0;
   for (int k = 0; k < l->ntiled; k++) off += cur[k] * l->strides[k];
-  free(cur);
-  free(nxt);
+  if (heap) {
+    free(cur);
+    free(nxt);
+  }
   return off;
 }
 
