@@ -38,10 +38,11 @@
 #include "../parser/arena.h"
 #include "affine_expr.h"
 #include "commands.h"
+#include "inputs.h"
 #include "map_ops.h"
 #include "map_print.h"
 #include "map_read.h"
-#include "oom.h"
+#include "output.h"
 #include "simplify.h"
 #include "source.h"
 #include "strbuf.h"
@@ -57,21 +58,7 @@
 /* Result tuples --eval lists before it only counts. */
 #define IMAGE_SHOWN 32
 
-typedef struct {
-  const hloidx_options *o;
-  const source_file *src;
-  ae_ctx *ctx;
-  arena *scratch;
-  strbuf out;
-  int nprinted;
-  int rc;
-} run;
-
-static void fail(run *r, size_t offset, const char *msg) {
-  fflush(stdout);
-  diag_error(r->src, offset, msg);
-  r->rc = 1;
-}
+typedef inputs_run run;
 
 /* ---- parsing the option values against the map ---------------------------------------------- */
 
@@ -102,7 +89,7 @@ static bool parse_submap(run *r, const imap *m, uint32_t **out, uint32_t *n, siz
       snprintf(msg, sizeof msg, "--submap=%s: expected result numbers from 0 to %u, separated by ','",
                r->o->mapop.submap, m->nresults ? m->nresults - 1 : 0);
       if (m->nresults == 0) snprintf(msg, sizeof msg, "--submap: the map has no results");
-      fail(r, at, msg);
+      inputs_error(r, at, msg);
       return false;
     }
     if (*n == cap) {
@@ -113,7 +100,7 @@ static bool parse_submap(run *r, const imap *m, uint32_t **out, uint32_t *n, siz
     while (*s == ' ') s++;
     if (*s == '\0') return true;
     if (*s++ != ',') {
-      fail(r, at, "--submap: expected result numbers separated by ','");
+      inputs_error(r, at, "--submap: expected result numbers separated by ','");
       return false;
     }
   }
@@ -148,24 +135,24 @@ static bool parse_point(run *r, const char *text, const imap *m, const char *con
       if (!eq || v == nv) {
         snprintf(msg, sizeof msg, "--eval=%s: '%.*s' is not a variable of the map", text, (int)(eq ? len : strlen(name)),
                  name);
-        fail(r, at, msg);
+        inputs_error(r, at, msg);
         return false;
       }
       if (set[v]) {
         snprintf(msg, sizeof msg, "--eval=%s: '%s' is given twice", text, names[v]);
-        fail(r, at, msg);
+        inputs_error(r, at, msg);
         return false;
       }
       s = eq + 1;
     } else if (v >= nv) {
       snprintf(msg, sizeof msg, "--eval=%s: the map has %u variables", text, nv);
-      fail(r, at, msg);
+      inputs_error(r, at, msg);
       return false;
     }
     if (!take_int(&s, &vals[v])) {
       snprintf(msg, sizeof msg, "--eval=%s: expected %s", text,
                named ? "NAME=VALUE pairs separated by ','" : "integers separated by ','");
-      fail(r, at, msg);
+      inputs_error(r, at, msg);
       return false;
     }
     set[v] = true;
@@ -174,7 +161,7 @@ static bool parse_point(run *r, const char *text, const imap *m, const char *con
     if (*s == '\0') break;
     if (*s++ != ',') {
       snprintf(msg, sizeof msg, "--eval=%s: expected ',' between values", text);
-      fail(r, at, msg);
+      inputs_error(r, at, msg);
       return false;
     }
   }
@@ -185,7 +172,7 @@ static bool parse_point(run *r, const char *text, const imap *m, const char *con
   snprintf(msg, sizeof msg,
            "--eval=%s: give every variable (%u) or every dimension (%u; the symbols are then enumerated)", text, nv,
            nd);
-  fail(r, at, msg);
+  inputs_error(r, at, msg);
   return false;
 }
 
@@ -307,7 +294,7 @@ static void finish(run *r, mo_map m, size_t at) {
     char msg[160];
     snprintf(msg, sizeof msg, "analysis too large for this map: it would have more than %" PRIu64
              " expression nodes as text, or nest them more than %u deep", MAP_MAX_TEXT_NODES, AE_DEFAULT_MAX_DEPTH);
-    fail(r, at, msg);
+    inputs_error(r, at, msg);
     return;
   }
   if (!o->mapop.no_simplify &&
@@ -315,14 +302,13 @@ static void finish(run *r, mo_map m, size_t at) {
     char msg[160];
     snprintf(msg, sizeof msg, "analysis too large for this map: simplifying it exceeds the budget of %zu expression nodes",
              MAP_NODE_BUDGET);
-    fail(r, at, msg);
+    inputs_error(r, at, msg);
     return;
   }
   if (o->mapop.remove_unused) mo_remove_unused(&m, o->mapop.remove_unused);
 
   strbuf *b = &r->out;
   sb_reset(b);
-  if (r->nprinted++) sb_putc(b, '\n');
   if (o->format == FMT_MLIR) {
     static const map_print_opts one_line = {false, 0};
     sb_puts(b, "#xla.indexing_map<\"");
@@ -338,7 +324,7 @@ static void finish(run *r, mo_map m, size_t at) {
     for (int k = 0; k < o->mapop.neval; k++) query_eval(r, m.map, names, o->mapop.eval[k], at);
     if (o->mapop.ranges) query_ranges(r, m.map, names);
   }
-  fwrite(b->data, 1, b->len, stdout);
+  inputs_emit(r);
 }
 
 /* ---- input ------------------------------------------------------------------------------------------ */
@@ -387,12 +373,12 @@ static void compose_group(run *r, const char *s, size_t from, size_t to) {
   int n = 0;
   bool bad = false;
   arena_reset(r->scratch);
-  while (map_read_next_chunk(s, to, &pos, &start, &end)) {
+  while (!output_failed() && map_read_next_chunk(s, to, &pos, &start, &end)) {
     map_read_error err;
     mo_map m;
     m.map = map_read_named(r->scratch, r->ctx, s, start, end, &m.names, &err);
     if (!m.map) {
-      fail(r, err.offset, err.message);
+      inputs_error(r, err.offset, err.message);
       bad = true;
       continue;
     }
@@ -406,7 +392,7 @@ static void compose_group(run *r, const char *s, size_t from, size_t to) {
       char msg[200];
       snprintf(msg, sizeof msg, "--compose: this map's dimensions (%u) do not match the results of the maps before it (%u)",
                m.map->ndims, acc.map->nresults);
-      fail(r, map_start(s, start, end), msg);
+      inputs_error(r, map_start(s, start, end), msg);
       bad = true;
       continue;
     }
@@ -416,14 +402,12 @@ static void compose_group(run *r, const char *s, size_t from, size_t to) {
   finish(r, acc, first_at);
 }
 
-static void run_file(const source_file *src, void *cl) {
-  run *r = cl;
-  r->src = src;
+static void run_file(run *r) {
   const char *s = r->src->data;
   size_t len = r->src->len;
   if (r->o->mapop.compose) {
     size_t pos = 0;
-    while (pos < len) {
+    while (pos < len && !output_failed()) {
       size_t next, end = group_end(s, len, pos, &next);
       compose_group(r, s, pos, end);
       pos = next;
@@ -431,13 +415,13 @@ static void run_file(const source_file *src, void *cl) {
     return;
   }
   size_t pos = 0, start, end;
-  while (map_read_next_chunk(s, len, &pos, &start, &end)) {
+  while (!output_failed() && map_read_next_chunk(s, len, &pos, &start, &end)) {
     arena_reset(r->scratch);
     map_read_error err;
     mo_map m;
     m.map = map_read_named(r->scratch, r->ctx, s, start, end, &m.names, &err);
     if (!m.map) {
-      fail(r, err.offset, err.message);
+      inputs_error(r, err.offset, err.message);
       continue;
     }
     finish(r, m, map_start(s, start, end));
@@ -445,22 +429,5 @@ static void run_file(const source_file *src, void *cl) {
 }
 
 int cmd_map(const hloidx_options *o) {
-  if (o->format == FMT_JSON) {
-    fputs("hloidx: error: --map prints text or mlir, not json\nTry 'hloidx --help' for more information.\n", stderr);
-    return 2;
-  }
-  run r;
-  memset(&r, 0, sizeof r);
-  r.o = o;
-  r.ctx = ae_ctx_new();
-  r.scratch = arena_new();
-  if (source_for_each(o->nfiles, o->files, run_file, &r)) r.rc = 1;
-  sb_free(&r.out);
-  arena_free(r.scratch);
-  ae_ctx_free(r.ctx);
-  if (fflush(stdout) != 0) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
-  return r.rc;
+  return inputs_run_each(o, run_file, NULL);
 }

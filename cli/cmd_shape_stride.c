@@ -35,23 +35,17 @@
 #include "../parser/arena.h"
 #include "affine_expr.h"
 #include "commands.h"
+#include "inputs.h"
 #include "layout_query.h"
 #include "map_print.h"
+#include "output.h"
 #include "source.h"
 #include "ss_algebra.h"
 #include "ss_read.h"
 #include "ss_xla.h"
 #include "strbuf.h"
 
-typedef struct {
-  const hloidx_options *o;
-  const source_file *src;
-  ae_ctx *ctx;
-  arena *scratch;
-  strbuf out;
-  int nprinted;
-  int rc;
-} run;
+typedef inputs_run run;
 
 static void put_map(strbuf *b, const char *label, const imap *m) {
   static const map_print_opts one_line = {false, 0};
@@ -222,21 +216,16 @@ static void one_line(run *r, size_t start, size_t end) {
   }
   lq_xla_free(&x);
   if (!ok) {
-    fflush(stdout);
-    diag_error(r->src, rerr.offset, err.message);
-    r->rc = 1;
+    inputs_error(r, rerr.offset, err.message);
     return;
   }
-  if (r->nprinted++) fputc('\n', stdout);
-  fwrite(r->out.data, 1, r->out.len, stdout);
+  inputs_emit(r);
 }
 
-static void run_file(const source_file *src, void *cl) {
-  run *r = cl;
-  r->src = src;
+static void run_file(run *r) {
   const char *s = r->src->data;
   size_t len = r->src->len, pos = 0;
-  while (pos < len) {
+  while (pos < len && !output_failed()) {
     size_t e = pos;
     while (e < len && s[e] != '\n' && s[e] != '\r') e++;
     size_t next = e < len ? e + 1 + (s[e] == '\r' && e + 1 < len && s[e + 1] == '\n') : len;
@@ -255,22 +244,5 @@ static void run_file(const source_file *src, void *cl) {
 }
 
 int cmd_shape_stride(const hloidx_options *o) {
-  if (o->format != FMT_TEXT) {
-    fputs("hloidx: error: --shape-stride prints text only\nTry 'hloidx --help' for more information.\n", stderr);
-    return 2;
-  }
-  run r;
-  memset(&r, 0, sizeof r);
-  r.o = o;
-  r.ctx = ae_ctx_new();
-  r.scratch = arena_new();
-  if (source_for_each(o->nfiles, o->files, run_file, &r)) r.rc = 1;
-  sb_free(&r.out);
-  arena_free(r.scratch);
-  ae_ctx_free(r.ctx);
-  if (fflush(stdout) != 0) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
-  return r.rc;
+  return inputs_run_each(o, run_file, NULL);
 }

@@ -13,6 +13,7 @@ layout    the .hlo files of testdata/layout, plus every distinct shape text
           one-line input into a module as the parameter's shape)
 shape_stride  every line of every testdata/**/*.ss file (layout expressions), one
           per seed, and the shape texts of the layout seeds
+compare   the goldens of testdata/compare (.maps and .json files)
 
 Seed names are derived from the source file names, so a rebuild gives the
 same tree; the corpus is committed, the fuzzers' grown corpora are not."""
@@ -84,6 +85,8 @@ def main():
     for p in files("", ".map"):
         for i, chunk in enumerate(split_maps(read(p))):
             write("map", seed_name(p, "_%d" % i), chunk)
+    for p in files("compare", ".maps") + files("compare", ".json"):
+        write("compare", seed_name(p), read(p))
     shapes = set()
     for p in hlo:
         shapes.update(m.group(0) for m in SHAPE.finditer(read(p)))
