@@ -304,6 +304,8 @@ static entry *analyse(run *r, const hlo_shape *s) {
  * summary (RECORD). */
 static void emit_leaf(run *r, const char *label, const char *path, const hlo_shape *s, const hlo_instr *in,
                       bool print, bool record) {
+  /* a tuple of N elements reports N leaves: written in chunks as they come */
+  if (r->out.len >= ((size_t)64 << 10)) flush_out(r);
   entry *e = analyse(r, s);
   if (print) {
     sb_printf(&r->out, "  %s%s: %s\n", label, path, e->key);
