@@ -163,7 +163,7 @@ static void put_output(index_run *r, const hlo_instr *in, long n) {
 /* The first entry of [K, HI) that has maps (HI when none). X NULL: a block
  * that was not analyzed, whose entries are all shown. */
 static long next_shown(const ii_indexing *x, long k, long hi) {
-  while (x && k < hi && x->sets[k].n == 0) k++;
+  while (x && k < hi && k < (long)x->n && x->sets[k].n == 0) k++;
   return k;
 }
 
