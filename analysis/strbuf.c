@@ -48,6 +48,15 @@ void sb_put_u64(strbuf *b, uint64_t v) {
   } while (v);
   sb_putn(b, tmp + n, sizeof tmp - n);
 }
+void sb_put_u128(strbuf *b, unsigned __int128 v) {
+  char tmp[40];
+  size_t n = sizeof tmp;
+  do {
+    tmp[--n] = (char)('0' + (int)(v % 10u));
+    v /= 10u;
+  } while (v);
+  sb_putn(b, tmp + n, sizeof tmp - n);
+}
 void sb_put_i64(strbuf *b, int64_t v) {
   if (v < 0) {
     sb_putc(b, '-');
