@@ -1,60 +1,15 @@
+/* Per tile: every element the map reads must lie in the box (its position
+ * in the box is found by division: no set of points is built), and is
+ * marked there; a full tile must have marked every box element inside the
+ * operand. Linear in the points enumerated. */
 #include "tile_verify.h"
 
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "oom.h"
-
-typedef struct {
-  int64_t *v; /* n points of `width` coordinates */
-  size_t n, cap, width;
-} points;
-
-static void add_point(points *s, const int64_t *p) {
-  if (s->n == s->cap) {
-    s->cap = s->cap ? s->cap * 2 : 256;
-    s->v = xrealloc(s->v, s->cap * (s->width + 1) * sizeof *s->v);
-  }
-  memcpy(s->v + s->n * s->width, p, s->width * sizeof *p);
-  s->n++;
-}
-
-static size_t sort_width; /* qsort has no context argument */
-static int cmp_point(const void *a, const void *b) {
-  const int64_t *x = a, *y = b;
-  for (size_t i = 0; i < sort_width; i++)
-    if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
-  return 0;
-}
-
-static void normalize(points *s) {
-  if (s->n < 2 || s->width == 0) {
-    if (s->width == 0 && s->n > 1) s->n = 1;
-    return;
-  }
-  sort_width = s->width;
-  qsort(s->v, s->n, s->width * sizeof *s->v, cmp_point);
-  size_t k = 1;
-  for (size_t i = 1; i < s->n; i++)
-    if (cmp_point(s->v + (k - 1) * s->width, s->v + i * s->width))
-      memmove(s->v + k++ * s->width, s->v + i * s->width, s->width * sizeof *s->v);
-  s->n = k;
-}
-
-/* The first element of a not in b (both normalized), or NULL. */
-static const int64_t *missing(const points *a, const points *b) {
-  sort_width = a->width;
-  size_t j = 0;
-  for (size_t i = 0; i < a->n; i++) {
-    const int64_t *p = a->v + i * a->width;
-    while (j < b->n && cmp_point(b->v + j * b->width, p) < 0) j++;
-    if (j == b->n || cmp_point(b->v + j * b->width, p) != 0) return p;
-  }
-  return NULL;
-}
 
 /* Advances the multi-index i over [lo, hi] per coordinate; false after the last. */
 static bool next(int64_t *i, const int64_t *lo, const int64_t *hi, uint32_t n) {
@@ -89,17 +44,43 @@ typedef struct {
   const ft_tiling *t;
   const ft_entry *e;
   const imap *m;
-  uint32_t nd, nr, nrange, nrt, rank;
-  const int64_t *D; /* operand dims */
-  int64_t *x, *xlo, *xhi, *s, *slo, *shi, *k, *klo, *khi, *p, *rt, *osyms, *off;
-  points img, box;
+  uint32_t nd, nr, nrange, nrt;
+  const int64_t *D;     /* operand dims */
+  int64_t *x, *xlo, *xhi, *s, *slo, *shi, *k, *klo, *khi, *p, *q, *rt, *osyms, *off;
+  uint8_t *mark;        /* one per box element (row-major over the sizes) */
+  uint64_t box_elems, marked;
+  const int64_t *stray; /* a point read outside the box (set by read_tile) */
 } vctx;
 
-/* What the map reads for the output elements of tile `tile`, at the
- * runtime values rt. */
-static void read_set(vctx *c, const int64_t *tile) {
+/* The position of operand element p in the box, or -1. */
+static int64_t box_index(const vctx *c, const int64_t *p) {
+  int64_t idx = 0;
+  for (uint32_t r = 0; r < c->nr; r++) {
+    int64_t d = p[r] - c->off[r], st = c->e->strides[r], k;
+    if (st == 0) k = d == 0 ? 0 : -1;
+    else k = d % st == 0 ? d / st : -1;
+    if (k < 0 || k >= c->e->sizes[r] || p[r] < 0 || p[r] >= c->D[r]) return -1;
+    idx = idx * c->e->sizes[r] + k;
+  }
+  return idx;
+}
+
+/* The tile's offsets at the current runtime values; false on overflow. */
+static bool offsets_at(vctx *c, const int64_t *tile) {
+  const imap *o = c->e->offsets;
+  for (uint32_t j = 0; j < c->nrt; j++)
+    if (c->e->rt_of[j] >= 0) c->osyms[c->e->rt_of[j]] = c->rt[j];
+  for (uint32_t r = 0; r < c->nr; r++)
+    if (!ae_eval_point(o->results[r], tile, c->nd, c->osyms, imap_nsyms(o), &c->off[r])) return false;
+  return true;
+}
+
+/* Marks what the map reads for the output elements of `tile` (at the
+ * current runtime values); false when an element lies outside the box
+ * (c->p holds it). *any: something was read. */
+static bool read_tile(vctx *c, const int64_t *tile, bool *any) {
   const imap *m = c->m;
-  c->img.n = 0;
+  *any = false;
   for (uint32_t i = 0; i < c->nd; i++) {
     c->xlo[i] = tile[i] * c->t->ts[i];
     c->xhi[i] = c->xlo[i] + c->t->ts[i] - 1;
@@ -108,6 +89,7 @@ static void read_set(vctx *c, const int64_t *tile) {
   }
   for (uint32_t j = 0; j < c->nrange; j++) c->s[j] = c->slo[j] = m->sym_iv[j].lo, c->shi[j] = m->sym_iv[j].hi;
   for (uint32_t j = 0; j < c->nrt; j++) c->s[c->nrange + j] = c->rt[j];
+  uint32_t ns = c->nrange + c->nrt;
   do {
     bool in = true;
     for (uint32_t i = 0; i < c->nd && in; i++) in = iv_contains(m->dim_iv[i], c->x[i]);
@@ -116,34 +98,38 @@ static void read_set(vctx *c, const int64_t *tile) {
       bool ok = true;
       for (uint32_t q = 0; q < m->ncons && ok; q++) {
         int64_t v;
-        ok = ae_eval_point(m->cons[q].expr, c->x, c->nd, c->s, c->nrange + c->nrt, &v) && iv_contains(m->cons[q].iv, v);
+        ok = ae_eval_point(m->cons[q].expr, c->x, c->nd, c->s, ns, &v) && iv_contains(m->cons[q].iv, v);
       }
-      for (uint32_t r = 0; r < c->nr && ok; r++) ok = ae_eval_point(m->results[r], c->x, c->nd, c->s, c->nrange + c->nrt, &c->p[r]);
-      if (ok) add_point(&c->img, c->p);
+      for (uint32_t r = 0; r < c->nr && ok; r++) ok = ae_eval_point(m->results[r], c->x, c->nd, c->s, ns, &c->p[r]);
+      if (!ok) continue;
+      *any = true;
+      int64_t idx = box_index(c, c->p);
+      if (idx < 0) return false;
+      if (!c->mark[idx]) c->mark[idx] = 1, c->marked++;
     } while (c->nrange && next(c->s, c->slo, c->shi, c->nrange));
   } while (c->nd && next(c->x, c->xlo, c->xhi, c->nd));
-  normalize(&c->img);
+  return true;
 }
 
-/* The tile's box inside the operand; false if the offsets cannot be evaluated. */
-static bool box_set(vctx *c, const int64_t *tile) {
-  const imap *o = c->e->offsets;
-  c->box.n = 0;
-  for (uint32_t j = 0; j < c->nrt; j++)
-    if (c->e->rt_of[j] >= 0) c->osyms[c->e->rt_of[j]] = c->rt[j];
-  for (uint32_t r = 0; r < c->nr; r++)
-    if (!ae_eval_point(o->results[r], tile, c->nd, c->osyms, imap_nsyms(o), &c->off[r])) return false;
+/* The box elements inside the operand; the first unmarked one into c->p
+ * (when *unread). Clears the marks. */
+static void sweep_box(vctx *c, bool *unread) {
+  *unread = false;
+  uint64_t idx = 0;
   for (uint32_t r = 0; r < c->nr; r++) c->k[r] = c->klo[r] = 0, c->khi[r] = c->e->sizes[r] - 1;
   do {
     bool in = true;
     for (uint32_t r = 0; r < c->nr && in; r++) {
-      c->p[r] = c->off[r] + c->k[r] * c->e->strides[r];
-      in = c->p[r] >= 0 && c->p[r] < c->D[r];
+      c->q[r] = c->off[r] + c->k[r] * c->e->strides[r];
+      in = c->q[r] >= 0 && c->q[r] < c->D[r];
     }
-    if (in) add_point(&c->box, c->p);
+    if (in && !c->mark[idx] && !*unread) {
+      *unread = true;
+      memcpy(c->p, c->q, c->nr * sizeof *c->q);
+    }
+    c->mark[idx++] = 0;
   } while (c->nr && next(c->k, c->klo, c->khi, c->nr));
-  normalize(&c->box);
-  return true;
+  c->marked = 0;
 }
 
 void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
@@ -155,15 +141,17 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   if (!e->offsets) return set(res, TV_SKIPPED, "offsets not computed");
   if (m->known_empty) return set(res, TV_SKIPPED, "the map is known to be empty");
   const hlo_shape *os = op->producer->shape;
-  if (os->type == HLO_TUPLE || (uint32_t)os->rank != m->nresults) return set(res, TV_SKIPPED, "the operand is not an array of the map's rank");
+  if (os->type == HLO_TUPLE || (uint32_t)os->rank != m->nresults)
+    return set(res, TV_SKIPPED, "the operand is not an array of the map's rank");
   for (int i = 0; i < os->rank; i++)
     if (os->dims[i] < 0) return set(res, TV_SKIPPED, "the operand has an unbounded dimension");
   /* the size of the work */
-  uint64_t pts = 1, rts = 1, boxes = t->total_tiles > TV_MAX_STEPS ? TV_MAX_STEPS + 1 : (uint64_t)t->total_tiles;
+  uint64_t pts = 1, rts = 1, box = 1, boxes = t->total_tiles > TV_MAX_STEPS ? TV_MAX_STEPS + 1 : (uint64_t)t->total_tiles;
   for (uint32_t i = 0; i < t->rank; i++) times(&pts, t->extent[i], TV_MAX_POINTS);
   for (uint32_t j = 0; j < imap_nsyms(m); j++) times(&pts, m->sym_iv[j].hi - m->sym_iv[j].lo + 1, TV_MAX_POINTS);
   for (uint32_t j = 0; j < m->nrt; j++) times(&rts, m->sym_iv[m->nrange + j].hi - m->sym_iv[m->nrange + j].lo + 1, TV_MAX_STEPS);
-  for (uint32_t r = 0; r < m->nresults; r++) times(&boxes, e->sizes[r], TV_MAX_STEPS);
+  for (uint32_t r = 0; r < m->nresults; r++) times(&box, e->sizes[r], TV_MAX_STEPS);
+  times(&boxes, (int64_t)box, TV_MAX_STEPS);
   times(&boxes, (int64_t)rts, TV_MAX_STEPS);
   if (pts > TV_MAX_POINTS) return set(res, TV_SKIPPED, "domain beyond %" PRIu64 " points", TV_MAX_POINTS);
   if (boxes > TV_MAX_STEPS) return set(res, TV_SKIPPED, "boxes beyond %" PRIu64 " elements in all", TV_MAX_STEPS);
@@ -171,64 +159,63 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   vctx c;
   memset(&c, 0, sizeof c);
   c.t = t, c.e = e, c.m = m, c.nd = m->ndims, c.nr = m->nresults, c.nrange = m->nrange, c.nrt = m->nrt;
-  c.rank = (uint32_t)os->rank, c.D = os->dims;
+  c.D = os->dims;
   uint32_t w = c.nd + c.nr + imap_nsyms(m) + 1;
-  int64_t *mem = xcalloc((size_t)w * 12 + imap_nsyms(e->offsets) + 1, sizeof *mem);
-  int64_t *q = mem;
+  int64_t *mem = xcalloc((size_t)w * 13 + imap_nsyms(e->offsets) + 1, sizeof *mem), *q = mem;
   c.x = q, q += w, c.xlo = q, q += w, c.xhi = q, q += w, c.s = q, q += w, c.slo = q, q += w, c.shi = q, q += w;
-  c.k = q, q += w, c.klo = q, q += w, c.khi = q, q += w, c.p = q, q += w, c.rt = q, q += w, c.off = q, q += w;
+  c.k = q, q += w, c.klo = q, q += w, c.khi = q, q += w, c.p = q, q += w, c.q = q, q += w, c.rt = q, q += w;
+  c.off = q, q += w;
   c.osyms = q;
-  c.img.width = c.box.width = c.nr;
+  c.mark = xcalloc(box + 1, 1);
   int64_t *tile = xcalloc(c.nd + 1, sizeof *tile), *tlo = xcalloc(c.nd + 1, sizeof *tlo), *thi = xcalloc(c.nd + 1, sizeof *thi);
   int64_t *rlo = xcalloc(c.nrt + 1, sizeof *rlo), *rhi = xcalloc(c.nrt + 1, sizeof *rhi);
   for (uint32_t i = 0; i < c.nd; i++) thi[i] = t->ntiles[i] - 1;
   for (uint32_t j = 0; j < c.nrt; j++) c.rt[j] = rlo[j] = m->sym_iv[m->nrange + j].lo, rhi[j] = m->sym_iv[m->nrange + j].hi;
-  bool overhang = false, done = false;
+  bool overhang = false, done = t->total_tiles == 0;
   res->status = TV_OK;
-  if (t->total_tiles == 0) done = true;
-  do {
+  char tb[120], pb[120], rb[120] = "";
+  while (!done) {
     memset(tile, 0, (c.nd + 1) * sizeof *tile);
     do {
-      read_set(&c, tile);
-      bool reads = !e->offsets->known_empty;
+      bool reads = !e->offsets->known_empty, any, unread;
       for (uint32_t i = 0; i < c.nd && reads; i++) reads = iv_contains(e->offsets->dim_iv[i], tile[i]);
-      if (!reads) { /* a tile outside the map's domain: it must read nothing, and loads nothing */
-        if (c.img.n) {
-          char tb[120];
-          put_vec(tb, sizeof tb, tile, c.nd);
-          set(res, TV_MISMATCH, "tile %s reads the operand but has no box", tb);
-          done = true;
-          break;
-        }
-        continue;
-      }
-      if (!box_set(&c, tile)) {
+      if (!offsets_at(&c, tile)) {
         set(res, TV_SKIPPED, "an offset cannot be evaluated (overflow)");
         done = true;
         break;
       }
-      res->tiles++;
-      bool full = true;
-      for (uint32_t i = 0; i < c.nd; i++) full &= (tile[i] + 1) * t->ts[i] <= t->extent[i];
-      const int64_t *miss = missing(&c.img, &c.box), *extra = miss ? NULL : missing(&c.box, &c.img);
-      if (miss || (extra && full)) {
-        char tb[120], pb[120], rb[120] = "";
-        put_vec(tb, sizeof tb, tile, c.nd);
-        put_vec(pb, sizeof pb, miss ? miss : extra, c.nr);
-        if (c.nrt) {
-          rb[0] = ' ', rb[1] = 'r', rb[2] = 't';
-          put_vec(rb + 3, sizeof rb - 3, c.rt, c.nrt);
-        }
-        set(res, TV_MISMATCH, "tile %s%s: its box %s operand element %s", tb, rb, miss ? "misses" : "holds the unread", pb);
-        done = true;
-        break;
+      bool inside = read_tile(&c, tile, &any);
+      /* a tile outside the map's domain reads nothing and loads nothing */
+      if (!reads && !any) {
+        sweep_box(&c, &unread);
+        continue;
       }
-      overhang |= extra != NULL;
+      res->tiles++;
+      bool full = reads;
+      for (uint32_t i = 0; i < c.nd; i++)
+        full &= tile[i] * t->ts[i] >= m->dim_iv[i].lo && (tile[i] + 1) * t->ts[i] - 1 <= m->dim_iv[i].hi &&
+                (tile[i] + 1) * t->ts[i] <= t->extent[i];
+      /* a tile that overhangs the output or the map's domain reads less than its box */
+      if (inside) sweep_box(&c, &unread);
+      else memset(c.mark, 0, box);
+      if (inside && reads && !(unread && full)) {
+        overhang |= unread;
+        continue;
+      }
+      put_vec(tb, sizeof tb, tile, c.nd);
+      put_vec(pb, sizeof pb, c.p, c.nr);
+      if (c.nrt) {
+        memcpy(rb, " rt", 3);
+        put_vec(rb + 3, sizeof rb - 3, c.rt, c.nrt);
+      }
+      if (!reads) set(res, TV_MISMATCH, "tile %s%s reads operand element %s but has no box", tb, rb, pb);
+      else set(res, TV_MISMATCH, "tile %s%s: its box %s operand element %s", tb, rb, inside ? "holds the unread" : "misses", pb);
+      done = true;
+      break;
     } while (c.nd && next(tile, tlo, thi, c.nd));
-  } while (!done && c.nrt && next(c.rt, rlo, rhi, c.nrt));
+    if (done || !c.nrt || !next(c.rt, rlo, rhi, c.nrt)) break;
+  }
   if (res->status == TV_OK && overhang) res->status = TV_OK_OVERHANG;
-  free(c.img.v);
-  free(c.box.v);
-  free(mem);
+  free(mem), free(c.mark);
   free(tile), free(tlo), free(thi), free(rlo), free(rhi);
 }

@@ -4,7 +4,8 @@
  * at the tile sizes; elements outside the operand dropped) must equal the
  * set of operand elements the out2in map reads for the output elements of
  * that tile, element for element. Tiles that overhang the output (the last
- * ones along a dimension the size does not divide) read less than their
+ * ones along a dimension the size does not divide) or the map's domain
+ * (the edge of one operand's part of a concatenate) read less than their
  * box: for them the box must cover what they read. Over all tiles, the
  * union of the boxes is then the map's image (up to the overhang, which is
  * reported). Tiles that do not meet the map's domain (the output elements
