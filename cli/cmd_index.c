@@ -291,6 +291,9 @@ int cmd_index(const hloidx_options *o) {
     return usage("--summary and --verify print text reports (--format=json and --format=mlir print maps)");
   if (o->summary && (o->direction == DIR_IN2OUT || o->operand >= 0))
     return usage("--summary describes the out2in reads of each operand (no --direction=in2out or --operand)");
+  const index_report *tile_rep;
+  int trc = tile_mode_report(o, &tile_rep);
+  if (trc >= 0) return trc;
 
 
   index_run r;
@@ -302,7 +305,8 @@ int cmd_index(const hloidx_options *o) {
    * result of a structurally equal one (the output must not change) */
   const char *nc = getenv("HLOIDX_NO_FUSION_CACHE");
   if (nc && *nc && strcmp(nc, "0") != 0) ii_ctx_set_fusion_cache(r.ctx, false);
-  r.rep = o->summary  ? &index_report_summary
+  r.rep = tile_rep    ? tile_rep
+          : o->summary  ? &index_report_summary
           : o->verify ? &index_report_verify
           : o->format == FMT_JSON ? &index_report_json
                                   : &index_report_text;

@@ -9,5 +9,6 @@ int cmd_check(const hloidx_options *o);  /* cmd_check.c  */
 int cmd_map(const hloidx_options *o);    /* cmd_map.c    */
 int cmd_index(const hloidx_options *o);  /* cmd_index.c  */
 int cmd_layout(const hloidx_options *o); /* cmd_layout.c */
+int cmd_symtile_map(const hloidx_options *o); /* cmd_symtile_map.c: --symbolic-tile --map */
 
 #endif

@@ -78,5 +78,9 @@ extern const index_report index_report_text;    /* out_text.c: text and --format
 extern const index_report index_report_json;    /* out_json.c */
 extern const index_report index_report_summary; /* out_summary.c */
 extern const index_report index_report_verify;  /* out_verify.c */
+/* The tile modes (--symbolic-tile, --tiles, --tilings; tile_modes.c picks
+ * one and checks their options: returns the exit status of a usage error,
+ * or -1 with *rep set, NULL outside these modes). */
+int tile_mode_report(const hloidx_options *o, const index_report **rep);
 
 #endif

@@ -25,6 +25,9 @@ int main(int argc, char **argv) {
   case MODE_MAP: return cmd_map(&o);
   case MODE_INDEX: return cmd_index(&o);
   case MODE_LAYOUT: return cmd_layout(&o);
+  case MODE_SYMTILE: return o.map_input ? cmd_symtile_map(&o) : cmd_index(&o);
+  case MODE_TILES:
+  case MODE_TILINGS: return cmd_index(&o);
   }
   return 3;
 }

@@ -25,6 +25,28 @@ static const char usage_text[] =
     "  --map               read indexing maps (XLA text, separated by blank lines),\n"
     "                      simplify each as XLA's IndexingMap::Simplify() does\n"
     "                      (unused symbols are kept) and print them\n"
+    "  --symbolic-tile     XLA's symbolic tile of the out2in map of each operand\n"
+    "                      (--instr, --output, --operand, --all select them; the\n"
+    "                      first map of an operand read along several paths when\n"
+    "                      --output and --operand pin one block); with --map, of\n"
+    "                      each map of the input. 'no symbolic tile (WHY)' and\n"
+    "                      exit 2 when XLA derives none (a pinned block or --map)\n"
+    "  --tiles             the operand tiles of one tiling of the root, --instr or\n"
+    "                      (--all) every fusion: offsets per tile index, sizes,\n"
+    "                      strides, tile count, constraints, bytes per tile and\n"
+    "                      over all tiles (logical and in tiled-layout tiles),\n"
+    "                      reads per element; --format=json: one JSON document;\n"
+    "                      --verify: check each tile's box against the map by\n"
+    "                      enumeration instead (exit 3 on a mismatch)\n"
+    "  --tile-sizes=LIST   --tiles: the output tile sizes, e.g. 8,128 (default: the\n"
+    "                      fusion's block_level_fusion_config output_tiles; with\n"
+    "                      neither, --tiles prints the symbolic tiles and --verify\n"
+    "                      checks the first --max-tilings valid tilings)\n"
+    "  --tilings           the tilings XLA's analysis enumerates (powers of two\n"
+    "                      below each dim, then the dim) whose constraints hold:\n"
+    "                      their number, and the bytes each moves per operand\n"
+    "  --max-tilings=N     tilings listed (--tilings) or checked (--tiles --verify\n"
+    "                      without sizes) per output; default 16\n"
     "  --layout            physical layout report of the result and operands of an\n"
     "                      instruction (tiled shape, memory space, sizes, padding,\n"
     "                      offset maps, shape:stride); with --all: every\n"
@@ -103,8 +125,31 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
-  OPT_XLA_COMPAT,
+  OPT_XLA_COMPAT, OPT_SYMTILE, OPT_TILES, OPT_TILINGS, OPT_TILE_SIZES, OPT_MAX_TILINGS,
 };
+
+/* "8,128": positive decimal integers; false on anything else. */
+static bool parse_sizes(const char *s, hloidx_options *o) {
+  int n = 1;
+  for (const char *p = s; *p; p++) n += *p == ',';
+  long *v = calloc((size_t)n, sizeof *v);
+  if (!v) return false;
+  const char *p = s;
+  for (int i = 0; i < n; i++) {
+    char *end;
+    errno = 0;
+    v[i] = strtol(p, &end, 10);
+    if (end == p || errno || v[i] < 1 || (*end && *end != ',') || *p == '+' || *p == '-') {
+      free(v);
+      return false;
+    }
+    p = end + (*end == ',');
+  }
+  free(o->tile_sizes);
+  o->tile_sizes = v;
+  o->n_tile_sizes = n;
+  return true;
+}
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
   static const struct option longopts[] = {
@@ -122,6 +167,11 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"verify", no_argument, NULL, OPT_VERIFY},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+      {"symbolic-tile", no_argument, NULL, OPT_SYMTILE},
+      {"tiles", no_argument, NULL, OPT_TILES},
+      {"tilings", no_argument, NULL, OPT_TILINGS},
+      {"tile-sizes", required_argument, NULL, OPT_TILE_SIZES},
+      {"max-tilings", required_argument, NULL, OPT_MAX_TILINGS},
       {"help", no_argument, NULL, OPT_HELP},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -129,7 +179,9 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   memset(o, 0, sizeof *o);
   o->output = -1;
   o->operand = -1;
+  o->max_tilings = 16;
   int modes = 0;
+  bool map = false, symtile = false;
   opterr = 0;
   optind = 1;
   for (;;) {
@@ -137,7 +189,17 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     if (c == -1) break;
     switch (c) {
     case OPT_CHECK: o->mode = MODE_CHECK; modes++; break;
-    case OPT_MAP: o->mode = MODE_MAP; modes++; break;
+    case OPT_MAP: o->mode = MODE_MAP; modes++; map = true; break;
+    case OPT_SYMTILE: o->mode = MODE_SYMTILE; modes++; symtile = true; break;
+    case OPT_TILES: o->mode = MODE_TILES; modes++; break;
+    case OPT_TILINGS: o->mode = MODE_TILINGS; modes++; break;
+    case OPT_TILE_SIZES:
+      if (!parse_sizes(optarg, o)) return usage_error("--tile-sizes needs positive integers separated by ',', not '%s'", optarg);
+      break;
+    case OPT_MAX_TILINGS:
+      if ((o->max_tilings = parse_index(optarg)) < 0)
+        return usage_error("--max-tilings needs a non-negative integer, not '%s'", optarg);
+      break;
     case OPT_LAYOUT: o->mode = MODE_LAYOUT; modes++; break;
     case OPT_INSTR:
       o->instr = optarg[0] == '%' ? optarg + 1 : optarg;
@@ -186,7 +248,8 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       return usage_error("unknown option '%s'", argv[optind - 1]);
     }
   }
-  if (modes > 1) return usage_error("--check, --map and --layout are exclusive%s", "");
+  if (map && symtile && modes == 2) o->mode = MODE_SYMTILE, modes = 1, o->map_input = true; /* tiles of maps */
+  if (modes > 1) return usage_error("--check, --map, --layout, --symbolic-tile, --tiles and --tilings are exclusive%s", "");
   if (o->instr && o->all) return usage_error("--instr and --all are exclusive%s", "");
   o->nfiles = argc - optind;
   o->files = argv + optind;

@@ -9,6 +9,9 @@ typedef enum {
   MODE_CHECK,  /* --check: parse and verify only */
   MODE_MAP,    /* --map: read, simplify and print indexing maps */
   MODE_LAYOUT, /* --layout: physical layout report */
+  MODE_SYMTILE, /* --symbolic-tile: XLA's symbolic tile of out2in maps (or of --map input) */
+  MODE_TILES,   /* --tiles: the operand tiles of a tiling of each fusion */
+  MODE_TILINGS, /* --tilings: the valid tilings of each fusion and their bytes */
 } hloidx_mode;
 
 typedef enum { DIR_BOTH, DIR_OUT2IN, DIR_IN2OUT } hloidx_direction;
@@ -32,6 +35,10 @@ typedef struct {
   bool verify;              /* --verify */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
   int jobs;                 /* --jobs N; 0 = one per processor */
+  bool map_input;           /* --symbolic-tile --map: the input holds indexing maps */
+  int n_tile_sizes;         /* --tile-sizes=8,128: entries (0 = not given) */
+  long *tile_sizes;         /* n_tile_sizes entries, each >= 1 */
+  long max_tilings;         /* --max-tilings N: tilings listed per fusion (default 16) */
   int nfiles;               /* 0 = standard input */
   char **files;
 } hloidx_options;
