@@ -70,10 +70,17 @@ st_status st_derive(arena *a, const imap *m0, bool xla_compat, st_tile *t, char 
   for (uint32_t i = 0; i < ns; i++) zero_s[i] = i < m->nrange ? ae_const(c, 0) : NULL;
   const ae **off = arena_array(a, nr + 1, sizeof *off), **part = arena_array(a, nr + 1, sizeof *part);
   ae_subst_many(c, nr, m->results, off, zero_d, nd, zero_s, ns);
-  bool ok = simplified_results(a, m, off);
+  /* (simplifying constants, or M's own simplified results again, changes
+   * nothing: the simplifier runs to a fixed point; those are skipped) */
+  bool consts = true, same = true, ok = true;
+  for (uint32_t j = 0; j < nr; j++) consts &= off[j]->kind == AE_CONST;
+  if (!consts) ok = simplified_results(a, m, off);
   /* §3.3 strided parts: result - offset */
-  for (uint32_t j = 0; ok && j < nr; j++) part[j] = ae_add(c, m->results[j], ae_mul(c, off[j], ae_const(c, -1)));
-  if (!ok || !simplified_results(a, m, part))
+  for (uint32_t j = 0; ok && j < nr; j++) {
+    part[j] = ae_add(c, m->results[j], ae_mul(c, off[j], ae_const(c, -1)));
+    same &= part[j] == m->results[j];
+  }
+  if (!ok || (!same && !simplified_results(a, m, part)))
     return give_up(ST_TOO_LARGE, why, cap, "simplifying the offsets exceeds the budget of %zu expression nodes", ST_NODE_BUDGET);
 
   /* §3.4 sizes and strides */

@@ -315,6 +315,7 @@ void tc_dnf_print(strbuf *b, const tc_dnf *d) {
 }
 
 tc_print_status tc_print(strbuf *b, arena *a, const tc_factors *fs, uint64_t max_conjs) {
+  if (fs->n == 0) return TC_PRINT_ALWAYS;
   tc_dnf d;
   if (tc_factors_dnf(a, fs, max_conjs, &d)) {
     if (tc_is_always(&d)) return TC_PRINT_ALWAYS;

@@ -6,11 +6,11 @@
 #include "symbolic_tile.h"
 #include "test_util.h"
 
-static const char *tile_text(arena *a, const imap *m) {
+static const char *tile_text(arena *a, const imap *m, bool xla_compat) {
   st_tile t;
   char why[400];
   strbuf b = STRBUF_INIT;
-  st_status st = st_derive(a, m, false, &t, why, sizeof why);
+  st_status st = st_derive(a, m, xla_compat, &t, why, sizeof why);
   if (st == ST_OK) st_print(&b, a, &t);
   else sb_printf(&b, "%s: %s\n", st == ST_NONE ? "none" : "too large", why);
   return t_keep(&b);
@@ -82,7 +82,20 @@ static const char *const rows[][2] = {
 };
 
 static void test_rows(arena *a, ae_ctx *c) {
-  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) CHECK_STR(tile_text(a, rd(a, c, rows[i][0])), rows[i][1], rows[i][0]);
+  for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) CHECK_STR(tile_text(a, rd(a, c, rows[i][0]), false), rows[i][1], rows[i][0]);
+  /* Strides of both signs in one sum: -3 * i + j over a 2x3 tile reads
+   * 3..8, but the box from the origin's element 8 with stride 1 holds
+   * 8..13. hloidx adds "all positive-stride sizes 1 or all negative-stride
+   * sizes 1"; XLA's tile (--xla-compat) has only the summation constraint. */
+  const char *mixed = "(d0, d1) -> (d0 * -3 + d1 + 8), domain: d0 in [0, 2], d1 in [0, 2]";
+  const char *head = "Symbolic tile with\n  offset_map: (d0, d1) -> (8)\n  size_map: (d0, d1) -> (d0 * d1)\n"
+                     "  stride_map: (d0, d1) -> (((-d1 + 4) floordiv 3) * ((-((-d0 + 4) floordiv 3) + 1) * -3) + "
+                     "-((-d1 + 4) floordiv 3) + 1)\n";
+  char want[800];
+  snprintf(want, sizeof want, "%s  constraints: d0 in [1, 1] || d0 in [1, 1] && d1 in [1, 1] || d0 in [1, 1] && d1 in [3, 3] || d1 in [1, 1]\n", head);
+  CHECK_STR(tile_text(a, rd(a, c, mixed), false), want, "mixed signs");
+  snprintf(want, sizeof want, "%s  constraints: d0 in [1, 1] || d1 in [1, 1] || d1 in [3, 3]\n", head);
+  CHECK_STR(tile_text(a, rd(a, c, mixed), true), want, "mixed signs, --xla-compat");
 }
 
 /* ---- the constraint algebra (§3.6) --------------------------------------------------------------- */
