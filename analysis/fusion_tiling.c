@@ -5,6 +5,7 @@
 #include <string.h>
 
 #include "ii_internal.h"
+#include "oom.h"
 
 static void operand_layout(arena *a, const hlo_instr *producer, ft_operand *op) {
   tl_layout l;
@@ -62,10 +63,59 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
   return II_OK;
 }
 
+static bool union_by_marks(const ft_tiling *t, uint32_t k, tf_count *out) {
+  const hlo_shape *s = t->operands[k].producer->shape;
+  if (t->operands[k].loaded > FT_MARK_STEPS) return false;
+  uint64_t n = 1;
+  for (int i = 0; i < s->rank; i++) {
+    if (s->dims[i] < 0 || (s->dims[i] && n > FT_MARK_ELEMS / (uint64_t)s->dims[i])) return false;
+    n *= (uint64_t)s->dims[i];
+  }
+  if (n > FT_MARK_ELEMS) return false;
+  uint64_t *bits = xcalloc(n / 64 + 1, sizeof *bits);
+  uint64_t budget = FT_MARK_STEPS, count = 0;
+  bool ok = true;
+  for (uint32_t i = 0; i < t->nentries && ok; i++)
+    if (t->entries[i].operand == k) ok = tf_mark(t->entries[i].offsets, t->entries[i].dims, bits, &budget, &count);
+  free(bits);
+  *out = count;
+  return ok;
+}
+
+static bool union_of_maps(const ft_tiling *t, uint32_t k, uint32_t n, tf_count *out) {
+  const imap **offs = xcalloc(n, sizeof *offs);
+  const tf_dim **dims = xcalloc(n, sizeof *dims);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < t->nentries; i++)
+    if (t->entries[i].operand == k) offs[m] = t->entries[i].offsets, dims[m++] = t->entries[i].dims;
+  bool ok = tf_union_maps(offs, dims, n, out);
+  free(offs);
+  free(dims);
+  return ok;
+}
+
 void ft_distinct(ii_ctx *c, ft_tiling *t) {
   for (uint32_t k = 0; k < t->noperands; k++) {
-    as_summarize(c, t->in, k, t->output, &t->sets[k], 1, &t->operands[k].summary);
-    t->operands[k].exact &= t->operands[k].summary.exact;
+    ft_operand *op = &t->operands[k];
+    op->distinct_known = false;
+    if (!op->counted) continue;
+    const ft_entry *one = NULL;
+    uint32_t nmaps = 0;
+    bool rt = false;
+    for (uint32_t i = 0; i < t->nentries; i++)
+      if (t->entries[i].operand == k) one = &t->entries[i], nmaps++, rt |= imap_nsyms(t->entries[i].offsets) > 0;
+    op->distinct_known = op->distinct_exact = true;
+    if (rt) snprintf(op->distinct_why, sizeof op->distinct_why, "runtime offsets taken at their lowest values");
+    op->distinct_exact = !rt;
+    if (nmaps == 1 && tf_union_separable(one->offsets, one->dims, &op->distinct)) continue;
+    if (nmaps > 1 && union_of_maps(t, k, nmaps, &op->distinct)) continue;
+    if (union_by_marks(t, k, &op->distinct)) continue;
+    as_summary sm;
+    as_summarize(c, t->in, k, t->output, &t->sets[k], 1, &sm);
+    op->distinct = sm.distinct;
+    op->distinct_exact = false;
+    snprintf(op->distinct_why, sizeof op->distinct_why, "too many to mark: the elements the maps read%s",
+             sm.exact ? "" : ", themselves estimated");
   }
 }
 
@@ -111,6 +161,7 @@ void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts_in) {
     tf_dim *dims = arena_array(a, tl->nresults + 1, sizeof *dims);
     for (uint32_t j = 0; j < tl->nresults; j++)
       dims[j] = (tf_dim){s->dims[j], e->sizes[j], e->strides[j], op->layout.padded ? op->layout.dim_tile[j] : 1};
+    e->dims = dims;
     tf_sum(e->offsets, dims, &e->fp);
     op->loaded += e->fp.elems;
     op->tiles_loaded += e->fp.tiles;

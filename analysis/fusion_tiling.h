@@ -18,9 +18,11 @@
  * the operand times the element size (logical), and the layout tiles it
  * touches times their size (padded); summed over all tiles, the bytes the
  * whole tiling moves; and reads per element, the elements loaded over all
- * tiles per distinct element the operand's maps read (access_summary.h):
- * 1 when no element is loaded twice, the number of tiles along a broadcast
- * dimension for a broadcast operand.
+ * tiles and maps per distinct element loaded (the union of the boxes): 1
+ * when no element is loaded twice, the number of tiles along a broadcast
+ * dimension for a broadcast operand. (The union is the maps' image, unless
+ * last tiles overhang: then it also holds the few elements they load and
+ * do not use.)
  *
  * Results live in the context's scratch arena (valid until ii_ctx_reset). */
 #ifndef HLOIDX_FUSION_TILING_H
@@ -30,6 +32,9 @@
 #include <stdint.h>
 
 #include "access_summary.h"
+
+#define FT_MARK_ELEMS ((uint64_t)1 << 24)
+#define FT_MARK_STEPS ((uint64_t)1 << 22)
 #include "instr_indexing.h"
 #include "symbolic_tile.h"
 #include "tile_footprint.h"
@@ -48,6 +53,7 @@ typedef struct {
   imap *offsets;            /* tile index -> operand offsets; NULL when too large */
   int32_t *rt_of;           /* the map's runtime variable j -> offsets symbol (or -1) */
   tf_totals fp;             /* elements and layout tiles, first tile and all tiles */
+  tf_dim *dims;             /* the box along each operand dimension (with offsets) */
 } ft_entry;
 
 /* Per operand. */
@@ -58,10 +64,14 @@ typedef struct {
   tf_layout layout;
   bool read;                 /* the output reads it (it has maps) */
   bool counted;              /* totals over all its maps are known (every map has a tile) */
-  bool exact;                /* ... and exact (reads per element: with the summary's) */
+  bool exact;                /* ... and exact */
   tf_count loaded;           /* elements loaded over all tiles and maps */
   tf_count tiles_loaded;     /* layout tiles loaded over all tiles and maps */
-  as_summary summary;        /* distinct elements read (and whether exact); by ft_distinct */
+  /* by ft_distinct: */
+  bool distinct_known;       /* the union of the boxes was counted */
+  bool distinct_exact;
+  char distinct_why[160];    /* when not exact: why */
+  tf_count distinct;         /* distinct elements loaded */
 } ft_operand;
 
 typedef struct {
@@ -91,9 +101,11 @@ ii_status ft_tile(ii_ctx *c, const hlo_instr *in, int64_t output, const int64_t 
  * entries of ft_tile without the parts at ts. */
 ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling *out, ii_error *err);
 
-/* The distinct elements each operand's maps read (access_summary.h), for
- * the reads per element: not part of ft_symbolic because counting them
- * may enumerate the whole domain, and only the report needs them. */
+/* The distinct elements each operand's boxes hold over all tiles and maps,
+ * for the reads per element (after ft_instantiate): per dimension when the
+ * offsets are separable (tf_union_separable), else by marking a bitmap of
+ * the operand (at most FT_MARK_ELEMS elements, FT_MARK_STEPS marks), else
+ * the image of the maps as access_summary.h counts it. */
 void ft_distinct(ii_ctx *c, ft_tiling *t);
 
 /* The part of ft_tile at the tile sizes, for a tiling whose symbolic

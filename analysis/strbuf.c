@@ -49,6 +49,7 @@ void sb_put_u64(strbuf *b, uint64_t v) {
   sb_putn(b, tmp + n, sizeof tmp - n);
 }
 void sb_put_u128(strbuf *b, unsigned __int128 v) {
+  if (v <= UINT64_MAX) return sb_put_u64(b, (uint64_t)v); /* no 128-bit divisions */
   char tmp[40];
   size_t n = sizeof tmp;
   do {

@@ -66,6 +66,26 @@ typedef struct {
  * dims: one per result. */
 void tf_sum(const imap *offsets, const tf_dim *dims, tf_totals *out);
 
+/* The distinct operand elements the boxes of all tiles hold (inside the
+ * operand), when every operand dimension's offset depends on at most one
+ * tile coordinate and no two dimensions on the same one: the union is then
+ * the product over dimensions of the union of that dimension's boxes,
+ * marked in a bitmap of its extent. False when the offsets are not of that
+ * form or the marking would exceed TF_ENUM_POINTS (runtime variables: at
+ * their lowest values). */
+bool tf_union_separable(const imap *offsets, const tf_dim *dims, tf_count *out);
+/* The union over several maps' boxes (n offsets maps with their dims),
+ * when each is separable as above and their per-dimension unions differ
+ * along one dimension at most: the union is then the product of the
+ * shared per-dimension sets and the union along that one. False otherwise
+ * (or past TF_ENUM_POINTS marks). */
+bool tf_union_maps(const imap *const *offsets, const tf_dim *const *dims, uint32_t n, tf_count *out);
+/* The same for any offsets by marking every box element in a bitset of the
+ * whole operand (bit i = element i row-major over the dims' extents);
+ * *budget counts down the elements visited, *marked up the elements marked
+ * for the first time. False when the budget runs out. */
+bool tf_mark(const imap *offsets, const tf_dim *dims, uint64_t *bitmap, uint64_t *budget, uint64_t *marked);
+
 /* ceil(count * bits / 8), saturated at UINT64_MAX. */
 uint64_t tf_bytes(tf_count count, int64_t bits);
 

@@ -31,7 +31,10 @@
 #include "tile_run.h"
 
 static void put_list(strbuf *b, const int64_t *v, uint32_t n, const char *sep) {
-  for (uint32_t i = 0; i < n; i++) sb_printf(b, "%s%lld", i ? sep : "", (long long)v[i]);
+  for (uint32_t i = 0; i < n; i++) {
+    if (i) sb_puts(b, sep);
+    sb_put_i64(b, v[i]);
+  }
 }
 
 /* N and the noun, singular for 1. */
@@ -97,7 +100,9 @@ static void entry(index_run *r, const tile_block *blk, const ft_entry *e, int in
   for (uint32_t j = 0; e->offsets && j < e->tile.map->nrt; j++) {
     if (e->rt_of[j] < 0) continue;
     sb_indent(b, ind + 2);
-    sb_printf(b, "rt%d: ", e->rt_of[j]);
+    sb_puts(b, "rt");
+    sb_put_i64(b, e->rt_of[j]);
+    sb_puts(b, ": ");
     ii_rt_text(b, e->x->rt[j].instr);
     sb_putc(b, '\n');
   }
@@ -137,9 +142,16 @@ static void entry(index_run *r, const tile_block *blk, const ft_entry *e, int in
 static void operand_line(index_run *r, const tile_block *blk, uint32_t k) {
   strbuf *b = &r->out;
   const ft_operand *op = &blk->t.operands[k];
-  sb_printf(b, "operand %u: %s ", k, op->producer->name);
+  sb_puts(b, "operand ");
+  sb_put_u64(b, k);
+  sb_puts(b, ": ");
+  sb_puts(b, op->producer->name);
+  sb_putc(b, ' ');
   tile_put_shape(b, op->producer->shape);
-  if (op->layout_ok) sb_printf(b, ", %s", tl_memory_space_name(op->layout.memory_space));
+  if (op->layout_ok) {
+    sb_puts(b, ", ");
+    sb_puts(b, tl_memory_space_name(op->layout.memory_space));
+  }
   else sb_printf(b, " (no layout: %s)", op->layout_why);
   if (!op->read) sb_puts(b, ": not read by this output");
   sb_putc(b, '\n');
@@ -147,20 +159,24 @@ static void operand_line(index_run *r, const tile_block *blk, uint32_t k) {
 
 static void reads_line(index_run *r, const ft_operand *op) {
   strbuf *b = &r->out;
-  if (!op->read || !op->counted || !op->summary.counted) return;
+  if (!op->read || !op->counted || !op->distinct_known) return;
   sb_puts(b, "  reads per element: ");
-  tile_put_ratio(b, op->loaded, op->summary.distinct);
+  tile_put_ratio(b, op->loaded, op->distinct);
   sb_puts(b, " (");
   put_n(b, op->loaded, "load", "loads");
   sb_puts(b, " of ");
-  put_n(b, op->summary.distinct, "distinct element)", "distinct elements)");
-  if (!op->summary.exact) sb_printf(b, " (estimate: %s)", op->summary.why);
+  put_n(b, op->distinct, "distinct element)", "distinct elements)");
+  if (!op->distinct_exact) sb_printf(b, " (estimate: %s)", op->distinct_why);
   sb_putc(b, '\n');
 }
 
 static void header(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
   strbuf *b = &r->out;
-  sb_printf(b, "# %s (output %lld): ", in->name, (long long)out);
+  sb_puts(b, "# ");
+  sb_puts(b, in->name);
+  sb_puts(b, " (output ");
+  sb_put_i64(b, out);
+  sb_puts(b, "): ");
   if (blk->status != II_OK) {
     sb_printf(b, "not analyzed: %s\n", blk->err.message);
     return;
@@ -173,7 +189,9 @@ static void header(index_run *r, const hlo_instr *in, int64_t out, const tile_bl
   sb_puts(b, "tile ");
   if (t->rank) put_list(b, t->ts, t->rank, "x");
   else sb_puts(b, "()");
-  sb_printf(b, " (%s) over ", blk->from);
+  sb_puts(b, " (");
+  sb_puts(b, blk->from);
+  sb_puts(b, ") over ");
   tile_put_shape(b, t->shape);
   sb_puts(b, ": ");
   if (t->rank > 1) {

@@ -146,17 +146,17 @@ static void put_operand(index_run *r, const tile_block *blk, uint32_t k, uint32_
   }
   sb_putc(b, ']');
   if (blk->sized) {
-    bool counted = op->read && op->counted && op->summary.counted;
+    bool counted = op->read && op->counted && op->distinct_known;
     sb_puts(b, ", \"loaded_elements\": ");
     if (counted) sb_put_u128(b, op->loaded);
     else sb_puts(b, "null");
     sb_puts(b, ", \"distinct_elements\": ");
-    if (counted) sb_put_u128(b, op->summary.distinct);
+    if (counted) sb_put_u128(b, op->distinct);
     else sb_puts(b, "null");
     sb_puts(b, ", \"reads_per_element\": ");
-    if (counted && op->summary.distinct) tile_put_ratio(b, op->loaded, op->summary.distinct);
+    if (counted && op->distinct) tile_put_ratio(b, op->loaded, op->distinct);
     else sb_puts(b, "null");
-    sb_printf(b, ", \"exact\": %s", counted && op->exact ? "true" : "false");
+    sb_printf(b, ", \"exact\": %s", counted && op->exact && op->distinct_exact ? "true" : "false");
   }
   sb_putc(b, '}');
 }

@@ -5,6 +5,43 @@
 #include <string.h>
 
 #include "backend_config.h"
+#include "ptrmap.h"
+
+/* Shape texts of the current module, by shape (instructions share shapes,
+ * and formatting one is slow); dropped when the module changes, as its
+ * shapes are freed with it. */
+static struct {
+  const hlo_module *module;
+  ptrmap at; /* shape -> {offset, length} in text */
+  strbuf text;
+} shapes;
+
+static void shapes_for(const hlo_module *m) {
+  if (shapes.module == m) return;
+  if (!shapes.module) ptrmap_init(&shapes.at);
+  else ptrmap_clear(&shapes.at);
+  sb_reset(&shapes.text);
+  shapes.module = m;
+}
+
+void tile_put_shape(strbuf *b, const hlo_shape *s) {
+  ptrmap_val *v = shapes.module ? ptrmap_get(&shapes.at, s) : NULL;
+  if (!v) {
+    strbuf *t = &shapes.text;
+    size_t start = t->len, need = hlo_shape_format(s, NULL, 0);
+    sb_reserve(t, need + 1);
+    hlo_shape_format(s, t->data + start, need + 1);
+    t->len += need;
+    if (!shapes.module) { /* outside a walk: no cache */
+      sb_putn(b, t->data + start, need);
+      t->len = start;
+      return;
+    }
+    ptrmap_put(&shapes.at, s, (ptrmap_val){(int64_t)start, (int64_t)need});
+    v = ptrmap_get(&shapes.at, s);
+  }
+  sb_putn(b, shapes.text.data + v->a, (size_t)v->b);
+}
 
 bool tile_selected(const index_run *r, const hlo_instr *in) { return !r->o->all || in->op == HLO_OP_FUSION; }
 
@@ -56,6 +93,7 @@ static bool sizes_for(index_run *r, const hlo_instr *in, int64_t out, uint32_t r
 
 void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn) {
   const hloidx_options *o = r->o;
+  shapes_for(r->module);
   int64_t nout = ii_num_outputs(in);
   if (o->output >= nout) {
     if (o->all) return;
@@ -102,12 +140,6 @@ void tile_computation_header(index_run *r) {
   pending = NULL;
 }
 
-void tile_put_shape(strbuf *b, const hlo_shape *s) {
-  size_t need = hlo_shape_format(s, NULL, 0);
-  sb_reserve(b, need + 1);
-  hlo_shape_format(s, b->data + b->len, need + 1);
-  b->len += need;
-}
 
 void tile_put_ratio(strbuf *b, tf_count num, tf_count den) {
   if (den == 0) {
