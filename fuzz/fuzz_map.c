@@ -6,7 +6,9 @@
  * the same node budget as the CLI, and printed in both layouts. A copy is
  * also simplified in point-preserving mode, and a map whose result count
  * equals its dimension count is composed with itself and simplified (the
- * operation fusions perform). */
+ * operation fusions perform). Each map's symbolic tile is derived (both
+ * semantics), printed and evaluated at a few tile sizes (--symbolic-tile
+ * --map and the tile modes). */
 #include <stdio.h>
 
 #include "../parser/arena.h"
@@ -16,6 +18,7 @@
 #include "map_read.h"
 #include "simplify.h"
 #include "strbuf.h"
+#include "symbolic_tile.h"
 
 #define NODE_BUDGET ((size_t)4 << 20) /* as cli/cmd_map.c */
 
@@ -29,6 +32,26 @@ static void print_both(strbuf *b, const imap *m) {
   sb_reset(b);
 }
 
+static void tile_of(arena *a, strbuf *b, const imap *m, bool xla_compat) {
+  st_tile t;
+  char why[400];
+  if (st_derive(a, m, xla_compat, &t, why, sizeof why) != ST_OK) return;
+  st_print(b, a, &t);
+  sb_reset(b);
+  int64_t ts[64], sizes[64], strides[64], extent[64];
+  if (t.ndims > 64 || t.nresults > 64) return;
+  for (int v = 1; v <= 3; v++) {
+    for (uint32_t i = 0; i < t.ndims; i++) ts[i] = v == 3 ? t.size_iv[i].hi : v, extent[i] = t.size_iv[i].hi;
+    bool ok = true;
+    for (uint32_t i = 0; i < t.ndims; i++) ok &= ts[i] >= 1 && extent[i] >= 1 && extent[i] <= ((int64_t)1 << 40);
+    if (!ok) continue;
+    (void)st_eval(&t, ts, sizes, strides);
+    (void)st_holds(&t, ts);
+    imap *o = st_offsets_map(a, &t, ts, extent, NULL);
+    if (o) print_both(b, o);
+  }
+}
+
 static void one_map(arena *a, ae_ctx *ctx, strbuf *b, const char *s, size_t start, size_t end) {
   map_read_error err;
   imap *m = map_read(a, ctx, s, start, end, &err);
@@ -36,6 +59,8 @@ static void one_map(arena *a, ae_ctx *ctx, strbuf *b, const char *s, size_t star
     if (err.offset < start || err.offset > end || memchr(err.message, '\0', sizeof err.message) == NULL) abort();
     return;
   }
+  tile_of(a, b, m, false);
+  tile_of(a, b, m, true);
   imap *keep = imap_copy(a, m);
   if (budgeted_simplify(m, SIMPLIFY_REPLACE_POINTS)) print_both(b, m);
   if (budgeted_simplify(keep, SIMPLIFY_PRESERVE_POINTS)) {
