@@ -51,8 +51,7 @@ uint64_t tf_bytes(tf_count count, int64_t bits) {
 #define FLOOR_DIV(x, s) ((x) >= 0 ? (x) / (s) : -((-(x) + (s) - 1) / (s)))
 #define CEIL_DIV(x, s) ((x) >= 0 ? ((x) + (s) - 1) / (s) : -((-(x)) / (s)))
 
-/* The k in [0, n) with o + k * st in [0, D): [*klo, *khi] (empty: klo > khi). */
-static void in_range(int64_t o, int64_t n, int64_t st, int64_t D, int64_t *klo, int64_t *khi) {
+void tf_box_range(int64_t o, int64_t n, int64_t st, int64_t D, int64_t *klo, int64_t *khi) {
   *klo = 0, *khi = n - 1;
   if (n < 1 || D < 1) {
     *klo = 1, *khi = 0;
@@ -85,7 +84,7 @@ static void in_range(int64_t o, int64_t n, int64_t st, int64_t D, int64_t *klo, 
  * tiles they touch. */
 static void dim_counts(const tf_dim *d, int64_t o, int64_t *elems, int64_t *tiles) {
   int64_t klo, khi;
-  in_range(o, d->size, d->stride, d->extent, &klo, &khi);
+  tf_box_range(o, d->size, d->stride, d->extent, &klo, &khi);
   if (klo > khi) {
     *elems = *tiles = 0;
     return;
@@ -519,7 +518,7 @@ static bool dim_set(const imap *off, const ae *res, const tf_dim *d, uint64_t *b
   if (coord < 0) a = 0;
   for (int64_t i = lo; i <= hi; i++) {
     int64_t klo, khi, o = a * i + b;
-    in_range(o, d->size, d->stride, d->extent, &klo, &khi);
+    tf_box_range(o, d->size, d->stride, d->extent, &klo, &khi);
     if (klo > khi) continue;
     uint64_t n = (uint64_t)(khi - klo + 1);
     if (n > *budget) return false;
@@ -585,7 +584,7 @@ bool tf_mark(const imap *off, const tf_dim *dims, uint64_t *bits, uint64_t *budg
     uint64_t box = 1;
     for (uint32_t r = 0; r < nr && any; r++) {
       if (!offset_at(&s, r, x, &o[r])) return false;
-      in_range(o[r], dims[r].size, dims[r].stride, dims[r].extent, &klo[r], &khi[r]);
+      tf_box_range(o[r], dims[r].size, dims[r].stride, dims[r].extent, &klo[r], &khi[r]);
       any = klo[r] <= khi[r];
       box *= any ? (uint64_t)(khi[r] - klo[r] + 1) : 0;
       k[r] = klo[r];

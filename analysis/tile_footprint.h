@@ -48,6 +48,11 @@ typedef struct {
   int64_t memory_space;
 } tf_layout;
 
+/* The k in [0, n) with o + k * st in [0, D) (the elements of a box of n
+ * along one dimension that lie in the operand): [*klo, *khi], empty when
+ * klo > khi (a stride 0 box holds one element). */
+void tf_box_range(int64_t o, int64_t n, int64_t st, int64_t D, int64_t *klo, int64_t *khi);
+
 /* From tl_analyze's result. */
 void tf_layout_of(arena *a, const tl_layout *l, tf_layout *out);
 

@@ -46,32 +46,35 @@ typedef struct {
   const imap *m;
   uint32_t nd, nr, nrange, nrt;
   const int64_t *D;     /* operand dims */
-  int64_t *x, *xlo, *xhi, *s, *slo, *shi, *k, *klo, *khi, *p, *q, *rt, *osyms, *off;
-  uint8_t *mark;        /* one per box element (row-major over the sizes) */
-  uint64_t box_elems, marked;
-  const int64_t *stray; /* a point read outside the box (set by read_tile) */
+  int64_t *x, *xlo, *xhi, *s, *slo, *shi, *k, *klo, *khi, *p, *rt, *osyms, *off;
+  uint8_t *mark;        /* one per box element inside the operand (row-major over the k ranges) */
+  uint64_t marked;
 } vctx;
 
-/* The position of operand element p in the box, or -1. */
+/* The position of operand element p among the box elements inside the
+ * operand, or -1. */
 static int64_t box_index(const vctx *c, const int64_t *p) {
   int64_t idx = 0;
   for (uint32_t r = 0; r < c->nr; r++) {
     int64_t d = p[r] - c->off[r], st = c->e->strides[r], k;
     if (st == 0) k = d == 0 ? 0 : -1;
     else k = d % st == 0 ? d / st : -1;
-    if (k < 0 || k >= c->e->sizes[r] || p[r] < 0 || p[r] >= c->D[r]) return -1;
-    idx = idx * c->e->sizes[r] + k;
+    if (k < c->klo[r] || k > c->khi[r]) return -1;
+    idx = idx * (c->khi[r] - c->klo[r] + 1) + (k - c->klo[r]);
   }
   return idx;
 }
 
-/* The tile's offsets at the current runtime values; false on overflow. */
+/* The tile's offsets at the current runtime values and the range of box
+ * elements inside the operand per dimension; false on overflow. */
 static bool offsets_at(vctx *c, const int64_t *tile) {
   const imap *o = c->e->offsets;
   for (uint32_t j = 0; j < c->nrt; j++)
     if (c->e->rt_of[j] >= 0) c->osyms[c->e->rt_of[j]] = c->rt[j];
-  for (uint32_t r = 0; r < c->nr; r++)
+  for (uint32_t r = 0; r < c->nr; r++) {
     if (!ae_eval_point(o->results[r], tile, c->nd, c->osyms, imap_nsyms(o), &c->off[r])) return false;
+    tf_box_range(c->off[r], c->e->sizes[r], c->e->strides[r], c->D[r], &c->klo[r], &c->khi[r]);
+  }
   return true;
 }
 
@@ -115,17 +118,14 @@ static bool read_tile(vctx *c, const int64_t *tile, bool *any) {
  * (when *unread). Clears the marks. */
 static void sweep_box(vctx *c, bool *unread) {
   *unread = false;
+  for (uint32_t r = 0; r < c->nr; r++)
+    if (c->klo[r] > c->khi[r]) return; /* no element inside the operand */
   uint64_t idx = 0;
-  for (uint32_t r = 0; r < c->nr; r++) c->k[r] = c->klo[r] = 0, c->khi[r] = c->e->sizes[r] - 1;
+  for (uint32_t r = 0; r < c->nr; r++) c->k[r] = c->klo[r];
   do {
-    bool in = true;
-    for (uint32_t r = 0; r < c->nr && in; r++) {
-      c->q[r] = c->off[r] + c->k[r] * c->e->strides[r];
-      in = c->q[r] >= 0 && c->q[r] < c->D[r];
-    }
-    if (in && !c->mark[idx] && !*unread) {
+    if (!c->mark[idx] && !*unread) {
       *unread = true;
-      memcpy(c->p, c->q, c->nr * sizeof *c->q);
+      for (uint32_t r = 0; r < c->nr; r++) c->p[r] = c->off[r] + c->k[r] * c->e->strides[r];
     }
     c->mark[idx++] = 0;
   } while (c->nr && next(c->k, c->klo, c->khi, c->nr));
@@ -150,7 +150,8 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   for (uint32_t i = 0; i < t->rank; i++) times(&pts, t->extent[i], TV_MAX_POINTS);
   for (uint32_t j = 0; j < imap_nsyms(m); j++) times(&pts, m->sym_iv[j].hi - m->sym_iv[j].lo + 1, TV_MAX_POINTS);
   for (uint32_t j = 0; j < m->nrt; j++) times(&rts, m->sym_iv[m->nrange + j].hi - m->sym_iv[m->nrange + j].lo + 1, TV_MAX_STEPS);
-  for (uint32_t r = 0; r < m->nresults; r++) times(&box, e->sizes[r], TV_MAX_STEPS);
+  for (uint32_t r = 0; r < m->nresults; r++) /* the elements inside the operand */
+    times(&box, e->strides[r] == 0 ? 1 : e->sizes[r] < os->dims[r] ? e->sizes[r] : os->dims[r], TV_MAX_STEPS);
   times(&boxes, (int64_t)box, TV_MAX_STEPS);
   times(&boxes, (int64_t)rts, TV_MAX_STEPS);
   if (pts > TV_MAX_POINTS) return set(res, TV_SKIPPED, "domain beyond %" PRIu64 " points", TV_MAX_POINTS);
@@ -161,9 +162,9 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   c.t = t, c.e = e, c.m = m, c.nd = m->ndims, c.nr = m->nresults, c.nrange = m->nrange, c.nrt = m->nrt;
   c.D = os->dims;
   uint32_t w = c.nd + c.nr + imap_nsyms(m) + 1;
-  int64_t *mem = xcalloc((size_t)w * 13 + imap_nsyms(e->offsets) + 1, sizeof *mem), *q = mem;
+  int64_t *mem = xcalloc((size_t)w * 12 + imap_nsyms(e->offsets) + 1, sizeof *mem), *q = mem;
   c.x = q, q += w, c.xlo = q, q += w, c.xhi = q, q += w, c.s = q, q += w, c.slo = q, q += w, c.shi = q, q += w;
-  c.k = q, q += w, c.klo = q, q += w, c.khi = q, q += w, c.p = q, q += w, c.q = q, q += w, c.rt = q, q += w;
+  c.k = q, q += w, c.klo = q, q += w, c.khi = q, q += w, c.p = q, q += w, c.rt = q, q += w;
   c.off = q, q += w;
   c.osyms = q;
   c.mark = xcalloc(box + 1, 1);
