@@ -145,17 +145,55 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
     return set(res, TV_SKIPPED, "the operand is not an array of the map's rank");
   for (int i = 0; i < os->rank; i++)
     if (os->dims[i] < 0) return set(res, TV_SKIPPED, "the operand has an unbounded dimension");
-  /* the size of the work */
-  uint64_t pts = 1, rts = 1, box = 1, boxes = t->total_tiles > TV_MAX_STEPS ? TV_MAX_STEPS + 1 : (uint64_t)t->total_tiles;
-  for (uint32_t i = 0; i < t->rank; i++) times(&pts, t->extent[i], TV_MAX_POINTS);
-  for (uint32_t j = 0; j < imap_nsyms(m); j++) times(&pts, m->sym_iv[j].hi - m->sym_iv[j].lo + 1, TV_MAX_POINTS);
+  /* the size of the work: every tile when the whole domain is small,
+   * else a sample of tiles (the first, second, middle, last but one and
+   * last along each dimension; the diagonal of those at high rank) */
+  uint64_t pts = 1, rts = 1, box = 1, tile_pts = 1, ntiles = t->total_tiles > TV_MAX_STEPS ? TV_MAX_STEPS + 1 : (uint64_t)t->total_tiles;
+  for (uint32_t i = 0; i < t->rank; i++) {
+    times(&pts, t->extent[i], TV_MAX_POINTS);
+    times(&tile_pts, t->ts[i] < t->extent[i] ? t->ts[i] : t->extent[i], TV_MAX_POINTS);
+  }
+  for (uint32_t j = 0; j < imap_nsyms(m); j++) {
+    times(&pts, m->sym_iv[j].hi - m->sym_iv[j].lo + 1, TV_MAX_POINTS);
+    times(&tile_pts, m->sym_iv[j].hi - m->sym_iv[j].lo + 1, TV_MAX_POINTS);
+  }
   for (uint32_t j = 0; j < m->nrt; j++) times(&rts, m->sym_iv[m->nrange + j].hi - m->sym_iv[m->nrange + j].lo + 1, TV_MAX_STEPS);
   for (uint32_t r = 0; r < m->nresults; r++) /* the elements inside the operand */
     times(&box, e->strides[r] == 0 ? 1 : e->sizes[r] < os->dims[r] ? e->sizes[r] : os->dims[r], TV_MAX_STEPS);
+  uint32_t nd = m->ndims;
+  int64_t **samples = xcalloc(nd + 1, sizeof *samples);
+  int64_t *nsamples = xcalloc(nd + 1, sizeof *nsamples);
+  bool sampled = pts > TV_MAX_POINTS;
+  uint64_t chosen = sampled ? 1 : ntiles;
+  for (uint32_t i = 0; i < nd && sampled; i++) {
+    int64_t n = t->ntiles[i], cand[5] = {0, 1, n / 2, n - 2, n - 1}, k = 0;
+    samples[i] = xcalloc(5, sizeof **samples);
+    for (int j = 0; j < 5; j++)
+      if (cand[j] >= 0 && cand[j] < n && (k == 0 || cand[j] > samples[i][k - 1])) samples[i][k++] = cand[j];
+    nsamples[i] = k;
+    times(&chosen, k, TV_MAX_STEPS);
+  }
+  bool diagonal = sampled && chosen > 256;
+  if (diagonal) chosen = 5;
+  for (uint32_t i = 0; i < nd && !sampled; i++) {
+    samples[i] = xcalloc((size_t)t->ntiles[i] + 1, sizeof **samples);
+    for (int64_t j = 0; j < t->ntiles[i]; j++) samples[i][j] = j;
+    nsamples[i] = t->ntiles[i];
+  }
+  uint64_t work = chosen, boxes = chosen;
+  times(&work, (int64_t)tile_pts, TV_MAX_POINTS);
+  times(&work, (int64_t)rts, TV_MAX_POINTS);
   times(&boxes, (int64_t)box, TV_MAX_STEPS);
   times(&boxes, (int64_t)rts, TV_MAX_STEPS);
-  if (pts > TV_MAX_POINTS) return set(res, TV_SKIPPED, "domain beyond %" PRIu64 " points", TV_MAX_POINTS);
-  if (boxes > TV_MAX_STEPS) return set(res, TV_SKIPPED, "boxes beyond %" PRIu64 " elements in all", TV_MAX_STEPS);
+  const char *why = work > TV_MAX_POINTS ? "tiles of more than %" PRIu64 " points to sample" : NULL;
+  if (!sampled && pts > TV_MAX_POINTS) why = "domain beyond %" PRIu64 " points";
+  if (why || boxes > TV_MAX_STEPS) {
+    for (uint32_t i = 0; i < nd; i++) free(samples[i]);
+    free(samples), free(nsamples);
+    if (why) return set(res, TV_SKIPPED, why, TV_MAX_POINTS);
+    return set(res, TV_SKIPPED, "boxes beyond %" PRIu64 " elements in all", TV_MAX_STEPS);
+  }
+  if (sampled) res->sampled_of = t->total_tiles;
 
   vctx c;
   memset(&c, 0, sizeof c);
@@ -168,16 +206,23 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   c.off = q, q += w;
   c.osyms = q;
   c.mark = xcalloc(box + 1, 1);
-  int64_t *tile = xcalloc(c.nd + 1, sizeof *tile), *tlo = xcalloc(c.nd + 1, sizeof *tlo), *thi = xcalloc(c.nd + 1, sizeof *thi);
+  /* tile = samples[i][pos[i]]; the diagonal moves every pos together */
+  int64_t *tile = xcalloc(c.nd + 1, sizeof *tile), *pos = xcalloc(c.nd + 1, sizeof *pos), *plo = xcalloc(c.nd + 1, sizeof *plo);
+  int64_t *phi = xcalloc(c.nd + 1, sizeof *phi);
   int64_t *rlo = xcalloc(c.nrt + 1, sizeof *rlo), *rhi = xcalloc(c.nrt + 1, sizeof *rhi);
-  for (uint32_t i = 0; i < c.nd; i++) thi[i] = t->ntiles[i] - 1;
+  for (uint32_t i = 0; i < c.nd; i++) phi[i] = nsamples[i] - 1;
   for (uint32_t j = 0; j < c.nrt; j++) c.rt[j] = rlo[j] = m->sym_iv[m->nrange + j].lo, rhi[j] = m->sym_iv[m->nrange + j].hi;
   bool overhang = false, done = t->total_tiles == 0;
   res->status = TV_OK;
   char tb[120], pb[120], rb[120] = "";
   while (!done) {
-    memset(tile, 0, (c.nd + 1) * sizeof *tile);
-    do {
+    memset(pos, 0, (c.nd + 1) * sizeof *pos);
+    for (int step = 0;; step++) {
+      if (diagonal && step == 5) break;
+      for (uint32_t i = 0; i < c.nd; i++) {
+        int64_t j = diagonal ? (step < nsamples[i] ? step : nsamples[i] - 1) : pos[i];
+        tile[i] = samples[i][j];
+      }
       bool reads = !e->offsets->known_empty, any, unread;
       for (uint32_t i = 0; i < c.nd && reads; i++) reads = iv_contains(e->offsets->dim_iv[i], tile[i]);
       if (!offsets_at(&c, tile)) {
@@ -189,6 +234,7 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
       /* a tile outside the map's domain reads nothing and loads nothing */
       if (!reads && !any) {
         sweep_box(&c, &unread);
+        if (!diagonal && !(c.nd && next(pos, plo, phi, c.nd))) break;
         continue;
       }
       res->tiles++;
@@ -201,6 +247,7 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
       else memset(c.mark, 0, box);
       if (inside && reads && !(unread && full)) {
         overhang |= unread;
+        if (!diagonal && !(c.nd && next(pos, plo, phi, c.nd))) break;
         continue;
       }
       put_vec(tb, sizeof tb, tile, c.nd);
@@ -213,10 +260,12 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
       else set(res, TV_MISMATCH, "tile %s%s: its box %s operand element %s", tb, rb, inside ? "holds the unread" : "misses", pb);
       done = true;
       break;
-    } while (c.nd && next(tile, tlo, thi, c.nd));
+    }
     if (done || !c.nrt || !next(c.rt, rlo, rhi, c.nrt)) break;
   }
   if (res->status == TV_OK && overhang) res->status = TV_OK_OVERHANG;
   free(mem), free(c.mark);
-  free(tile), free(tlo), free(thi), free(rlo), free(rhi);
+  free(tile), free(pos), free(plo), free(phi), free(rlo), free(rhi);
+  for (uint32_t i = 0; i < nd; i++) free(samples[i]);
+  free(samples), free(nsamples);
 }

@@ -14,9 +14,12 @@
  * by --verify (verify.h); this checks the tiles against the maps.
  *
  * Only maps whose tile constraints hold at the tile sizes are checked (the
- * box is not meant to be exact otherwise), and only small cases: at most
- * TV_MAX_POINTS points of the map's domain (dimensions, range and runtime
- * variables) and TV_MAX_STEPS elements enumerated in all. */
+ * box is not meant to be exact otherwise), and only small cases: every
+ * tile when the map's domain (dimensions and range variables) has at most
+ * TV_MAX_POINTS points, else a sample of tiles (the first, second, middle,
+ * last but one and last along each dimension, or at high rank the
+ * diagonal of those) when their points, times the runtime values, are at
+ * most TV_MAX_POINTS; and at most TV_MAX_STEPS box elements in all. */
 #ifndef HLOIDX_TILE_VERIFY_H
 #define HLOIDX_TILE_VERIFY_H
 
@@ -36,6 +39,7 @@ typedef struct {
   tv_status status;
   char message[400]; /* mismatch: the tile and element; skipped: why */
   uint64_t tiles;    /* tiles checked (times runtime values) */
+  tf_count sampled_of; /* when only a sample of tiles was checked: of how many (else 0) */
 } tv_result;
 
 /* Checks entry E of the instantiated tiling T. */

@@ -16,9 +16,11 @@ uint32_t tg_candidates(int64_t n, int64_t out[TG_MAX_CANDIDATES]) {
   return k;
 }
 
-bool tg_valid(const ft_tiling *t, const int64_t *ts) {
-  for (uint32_t i = 0; i < t->nentries; i++)
+bool tg_valid(const ft_tiling *t, const int64_t *ts, bool partial) {
+  for (uint32_t i = 0; i < t->nentries; i++) {
+    if (t->entries[i].status != ST_OK && partial) continue;
     if (t->entries[i].status != ST_OK || !st_holds(&t->entries[i].tile, ts)) return false;
+  }
   return true;
 }
 
@@ -127,7 +129,7 @@ done:
   free(cand), free(ncand), free(parent), free(used), free(fv), free(ts), free(idx), free(members), free(refs);
 }
 
-void tg_begin(arena *a, const ft_tiling *t, tg_iter *it) {
+void tg_begin(arena *a, const ft_tiling *t, bool partial, tg_iter *it) {
   memset(it, 0, sizeof *it);
   it->t = t;
   it->rank = t->rank;
@@ -135,7 +137,8 @@ void tg_begin(arena *a, const ft_tiling *t, tg_iter *it) {
   it->ncand = arena_zalloc(a, (t->rank + 1) * sizeof *it->ncand);
   it->idx = arena_zalloc(a, (t->rank + 1) * sizeof *it->idx);
   for (uint32_t i = 0; i < t->rank; i++) it->ncand[i] = tg_candidates(t->extent[i], it->cand[i]);
-  it->ended = !tileable(t, NULL, 0);
+  it->partial = partial;
+  it->ended = !partial && !tileable(t, NULL, 0);
 }
 
 bool tg_next(tg_iter *it, int64_t *ts) {
@@ -157,7 +160,7 @@ bool tg_next(tg_iter *it, int64_t *ts) {
       break;
     }
     for (uint32_t i = 0; i < it->rank; i++) ts[i] = it->cand[i][it->idx[i]];
-    if (tg_valid(it->t, ts)) return true;
+    if (tg_valid(it->t, ts, it->partial)) return true;
   }
   return false;
 }

@@ -44,14 +44,19 @@ typedef struct {
   uint64_t steps;  /* candidates checked so far */
   bool started, ended;
   bool exhausted;  /* stopped by TG_STEPS, not by the end of the product */
+  bool partial;    /* operand maps without a tile are ignored */
 } tg_iter;
 
-void tg_begin(arena *a, const ft_tiling *t, tg_iter *it);
+/* Walks XLA's valid tilings; with `partial` (the enumeration check, which
+ * checks the tiles that exist) the tilings valid for the maps that have a
+ * tile, also when another map has none. */
+void tg_begin(arena *a, const ft_tiling *t, bool partial, tg_iter *it);
 /* The next valid tiling in order into ts; false at the end (or when the
  * step budget ran out: it->exhausted). */
 bool tg_next(tg_iter *it, int64_t *ts);
 
-/* Whether every operand tile's constraints hold at ts. */
-bool tg_valid(const ft_tiling *t, const int64_t *ts);
+/* Whether every operand tile's constraints hold at ts (partial: every
+ * existing tile's). */
+bool tg_valid(const ft_tiling *t, const int64_t *ts, bool partial);
 
 #endif

@@ -151,7 +151,7 @@ static int tile_instr(ii_ctx *c, const hlo_instr *in, tg_count *cnt) {
   tg_count_valid(&t, cnt);
   if (!cnt->tileable) return 1;
   tg_iter it;
-  tg_begin(ii_ctx_arena(c), &t, &it);
+  tg_begin(ii_ctx_arena(c), &t, false, &it);
   int64_t ts[64];
   if (tg_next(&it, ts)) ft_instantiate(c, &t, ts);
   return 0;

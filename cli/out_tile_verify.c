@@ -4,7 +4,7 @@
  *     # NAME (output N): tile 8x128 (given): operand 0: ok; operand 1: ok (overhang)
  *
  * Without tile sizes, the first --max-tilings valid tilings in XLA's order
- * (analysis/tilings.h) are checked: `# NAME (output N): 12 tilings: ...`.
+ * (analysis/tilings.h; valid for the maps that have a tile) are checked: `# NAME (output N): 12 tilings: ...`.
  * Per operand map: `ok`, `ok (overhang)` (the last tiles' boxes reach
  * elements those tiles do not read), `MISMATCH at TILING: WHAT`, `skipped:
  * WHY`, `no symbolic tile`. The run ends with a tally:
@@ -75,7 +75,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     check_tiling(t, es);
   } else {
     tg_iter it;
-    tg_begin(ii_ctx_arena(r->ctx), t, &it);
+    tg_begin(ii_ctx_arena(r->ctx), t, true, &it);
     int64_t *ts = xcalloc(t->rank + 1, sizeof *ts);
     long n = 0;
     while (n < r->o->max_tilings && tg_next(&it, ts)) {
@@ -100,8 +100,16 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
       continue;
     }
     switch (s->r.status) {
-    case TV_OK: sb_puts(b, "ok"); v->ok++; break;
-    case TV_OK_OVERHANG: sb_puts(b, "ok (overhang)"); v->ok++; break;
+    case TV_OK:
+    case TV_OK_OVERHANG:
+      sb_puts(b, s->r.status == TV_OK ? "ok" : "ok (overhang)");
+      if (s->r.sampled_of) {
+        sb_puts(b, " (sampled tiles of ");
+        sb_put_u128(b, s->r.sampled_of);
+        sb_putc(b, ')');
+      }
+      v->ok++;
+      break;
     case TV_MISMATCH: sb_printf(b, "MISMATCH at %s: %s", s->at, s->r.message); v->mismatch++; break;
     case TV_SKIPPED: sb_printf(b, "skipped: %s", s->r.message[0] ? s->r.message : "no valid tiling"); v->skipped++; break;
     }

@@ -67,7 +67,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   }
   sb_puts(b, t->rank ? ")\n" : "scalar output)\n");
   tg_iter it;
-  tg_begin(ii_ctx_arena(r->ctx), t, &it);
+  tg_begin(ii_ctx_arena(r->ctx), t, false, &it);
   int64_t *ts = xcalloc(t->rank + 1, sizeof *ts);
   long listed = 0;
   while (listed < r->o->max_tilings && tg_next(&it, ts)) {

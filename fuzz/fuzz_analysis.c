@@ -71,7 +71,7 @@ static void tiles(ii_ctx *c, const hlo_instr *in) {
   tg_count cnt;
   tg_count_valid(&t, &cnt);
   tg_iter it;
-  tg_begin(ii_ctx_arena(c), &t, &it);
+  tg_begin(ii_ctx_arena(c), &t, false, &it);
   int64_t *ts = arena_array(ii_ctx_arena(c), t.rank + 1, sizeof *ts);
   for (int n = 0; n < 2 && tg_next(&it, ts); n++) {
     ft_instantiate(c, &t, ts);

@@ -50,7 +50,7 @@ static void test_counts(ii_ctx *c) {
     tg_count cnt;
     tg_count_valid(&t, &cnt);
     tg_iter it;
-    tg_begin(ii_ctx_arena(c), &t, &it);
+    tg_begin(ii_ctx_arena(c), &t, false, &it);
     int64_t ts[8];
     tf_count walked = 0;
     while (tg_next(&it, ts)) walked++;
@@ -70,7 +70,7 @@ static void test_reads(ii_ctx *c) {
   ii_error err;
   CHECK(ft_symbolic(c, in, 0, &t, &err) == II_OK, "transpose");
   tg_iter it;
-  tg_begin(ii_ctx_arena(c), &t, &it);
+  tg_begin(ii_ctx_arena(c), &t, false, &it);
   int64_t ts[2];
   while (tg_next(&it, ts)) {
     ft_instantiate(c, &t, ts);
@@ -82,7 +82,7 @@ static void test_reads(ii_ctx *c) {
   in = parse("HloModule m\nENTRY e {\n  p = f32[10] parameter(0)\n  ROOT b = f32[6,10] broadcast(p), dimensions={1}\n}\n");
   ii_ctx_reset(c);
   CHECK(ft_symbolic(c, in, 0, &t, &err) == II_OK, "broadcast");
-  tg_begin(ii_ctx_arena(c), &t, &it);
+  tg_begin(ii_ctx_arena(c), &t, false, &it);
   while (tg_next(&it, ts)) {
     ft_instantiate(c, &t, ts);
     ft_distinct(c, &t);
