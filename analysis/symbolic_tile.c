@@ -62,6 +62,18 @@ st_status st_derive(arena *a, const imap *m0, bool xla_compat, st_tile *t, char 
     return give_up(ST_TOO_LARGE, why, cap, "simplifying the map exceeds the budget of %zu expression nodes", ST_NODE_BUDGET);
   st_status st = check_constraints(m, why, cap);
   if (st != ST_OK) return st;
+  /* max and min come only from maps read as text (XLA's symbolic
+   * expressions): XLA's symbolic tiles are of affine maps, which have none.
+   * hloidx's own semantics tiles a map whose max and min involve runtime
+   * variables only (they stay in the offsets); tx_extract rejects the rest. */
+  for (uint32_t j = 0; xla_compat && j < m->nresults; j++)
+    if (ae_has_minmax(m->results[j])) {
+      strbuf b = STRBUF_INIT;
+      map_print_expr(&b, m->results[j], m->nrange);
+      give_up(ST_NONE, why, cap, "a max or min (XLA's symbolic tiles are of affine maps): %s", sb_str(&b));
+      sb_free(&b);
+      return ST_NONE;
+    }
   uint32_t nd = m->ndims, ns = imap_nsyms(m), nr = m->nresults;
 
   /* §3.2 offsets: dimensions and range variables at 0, runtime variables kept */

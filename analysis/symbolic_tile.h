@@ -58,7 +58,10 @@ typedef struct {
  * hloidx's tile differs from XLA's in one case, a sum whose summands have
  * strides of both signs, where XLA's box does not hold what is read:
  * hloidx adds a constraint that keeps only the sizes where it does
- * (tile_extract.c); with xla_compat the tile is exactly XLA's. */
+ * (tile_extract.c); with xla_compat the tile is exactly XLA's. A max or
+ * min (only in maps read as text) gives ST_NONE where it involves tile
+ * variables, and with xla_compat anywhere; one of runtime variables only
+ * stays in the offsets. */
 st_status st_derive(arena *a, const imap *m, bool xla_compat, st_tile *out, char *why, size_t why_cap);
 
 /* XLA's text of the tile (§4), ending with a newline. False (nothing

@@ -224,6 +224,11 @@ bool tx_extract(tx_ctx *x, const ae *e, const ae **size, const ae **stride) {
     *stride = K(x, 1);
     return true;
   case AE_ADD: return extract_sum(x, e, size, stride);
+  case AE_MAX:
+  case AE_MIN:
+    /* (read from a map, never built by the analysis) the elements it
+     * reaches are no strided interval of a size and stride */
+    return fail_expr(x, "a max or min of tile variables", e);
   case AE_CEILDIV: break;
   }
   return fail_expr(x, "a ceildiv", e);

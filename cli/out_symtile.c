@@ -1,6 +1,7 @@
 /* --symbolic-tile on HLO input: the symbolic tile (analysis/symbolic_tile.h)
- * of each out2in map of the selected instructions (ENTRY root, --instr or
- * --all; every output or --output; every operand or --operand).
+ * of each out2in map of the instructions the selection picks (select.h:
+ * the ENTRY root, --instr, --match, --opcode, --all; every output or
+ * --output; every operand or --operand).
  *
  * With --output and --operand on one instruction (the conformance kit's
  * contract, symbolic-tiles.md §6) only the tile of that block is printed,
@@ -22,20 +23,22 @@
 
 static void header(index_run *r, const hlo_instr *in, long out, long k, uint32_t i, uint32_t n, const char *tail) {
   if (r->pinned) return;
+  index_open_computation(r);
   sb_printf(&r->out, "# %s (output %ld, operand %ld", in->name, out, k);
   if (n > 1) sb_printf(&r->out, ", map %u of %u", i + 1, n);
   sb_printf(&r->out, ")%s\n", tail);
 }
 
-static void fail(index_run *r, const hlo_instr *in, const char *msg) {
+/* An error at IN (index_report_error); true when it stops the instruction. */
+static bool fail(index_run *r, const hlo_instr *in, const char *msg) {
   ii_error e = {in, ""};
   size_t n = strlen(msg) < sizeof e.message ? strlen(msg) : sizeof e.message - 1;
   memcpy(e.message, msg, n);
   e.message[n] = '\0';
-  index_report_error(r, in, &e);
+  return index_report_error(r, in, &e);
 }
 
-/* One map's tile; false when the analysis stopped on its limits. */
+/* One map's tile; false when an error stops the instruction. */
 static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const imap *m, uint32_t i, uint32_t n) {
   arena *a = ii_ctx_arena(r->ctx);
   st_tile t;
@@ -52,9 +55,9 @@ static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const i
     if (r->out.data) r->out.data[mark] = '\0';
     char msg[480];
     snprintf(msg, sizeof msg, "symbolic tile of %s too large: %s", in->name, why);
-    fail(r, in, msg);
-    if (r->o->all) header(r, in, out, k, i, n, ": not analyzed: too large");
-    return r->o->all;
+    if (fail(r, in, msg)) return false;
+    header(r, in, out, k, i, n, ": not analyzed: too large");
+    return true;
   }
   if (st == ST_NONE) {
     sb_printf(&r->out, "no symbolic tile (%s)\n", why);
@@ -66,7 +69,7 @@ static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const i
 static void instr(index_run *r, const hlo_instr *in) {
   const hloidx_options *o = r->o;
   long nout = (long)ii_num_outputs(in);
-  if ((o->output >= nout || o->operand >= in->n_operands) && o->all) return;
+  if ((o->output >= nout || o->operand >= in->n_operands) && r->several_instrs) return; /* only those that have them */
   if (o->output >= nout || o->operand >= in->n_operands) {
     char msg[200];
     if (o->output >= nout) snprintf(msg, sizeof msg, "%s has %ld output(s); there is no output %ld", in->name, nout, o->output);
@@ -80,8 +83,8 @@ static void instr(index_run *r, const hlo_instr *in) {
     ii_indexing x;
     ii_error err;
     if (ii_o2i(r->ctx, in, out, &x, &err) != II_OK) {
-      index_report_error(r, in, &err);
-      if (!o->all) return;
+      if (index_report_error(r, in, &err)) return;
+      index_open_computation(r);
       sb_printf(&r->out, "# %s (output %ld): not analyzed: %s\n", in->name, out, err.message);
       continue;
     }
@@ -102,19 +105,11 @@ static void instr(index_run *r, const hlo_instr *in) {
       uint32_t n = r->pinned ? 1 : s->n;
       for (uint32_t i = 0; i < n; i++)
         if (!tile_of(r, in, out, k, s->items[order[i]]->map, i, n)) return;
-      index_flush(r, false);
+      index_flush_block(r);
     }
   }
 }
 
-static void begin(index_run *r) { r->pinned = !r->o->all && r->o->output >= 0 && r->o->operand >= 0; }
+static void begin(index_run *r) { r->pinned = !r->several_instrs && r->o->output >= 0 && r->o->operand >= 0; }
 
-static void module_begin(index_run *r) {
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
-}
-
-static void computation_begin(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
-}
-
-const index_report index_report_symtile = {begin, module_begin, computation_begin, instr, NULL, NULL};
+const index_report index_report_symtile = {begin, index_module_header, index_computation_header, instr, NULL, NULL};

@@ -58,7 +58,6 @@ static void check_tiling(const ft_tiling *t, entry_state *es) {
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
   tally *v = r->state;
   strbuf *b = &r->out;
-  tile_computation_header(r);
   sb_printf(b, "# %s (output %lld)", in->name, (long long)out);
   if (blk->status != II_OK) {
     sb_printf(b, ": not analyzed: %s\n", blk->err.message);
@@ -135,4 +134,4 @@ static void end(index_run *r) {
   r->state = NULL;
 }
 
-const index_report index_report_tile_verify = {begin, tile_module_begin, tile_computation_begin, instr, NULL, end};
+const index_report index_report_tile_verify = {begin, index_module_header, index_computation_header, instr, NULL, end};

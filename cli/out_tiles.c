@@ -205,7 +205,6 @@ static void header(index_run *r, const hlo_instr *in, int64_t out, const tile_bl
 }
 
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
-  tile_computation_header(r);
   header(r, in, out, blk);
   if (blk->status != II_OK) return;
   const ft_tiling *t = &blk->t;
@@ -225,4 +224,4 @@ static void instr(index_run *r, const hlo_instr *in) {
   if (tile_selected(r, in)) tile_each_output(r, in, block);
 }
 
-const index_report index_report_tiles = {NULL, tile_module_begin, tile_computation_begin, instr, NULL, NULL};
+const index_report index_report_tiles = {NULL, index_module_header, index_computation_header, instr, NULL, NULL};

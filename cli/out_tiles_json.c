@@ -12,21 +12,27 @@
  *                "sizes": [..], "strides": [..], "constraints": TEXT | null, "constraints_hold": bool,
  *                "first_tile": AMOUNT, "all_tiles": AMOUNT, "exact": bool, "estimate_reason": null | WHY}],
  *      "loaded_elements": N | null, "distinct_elements": N | null,
- *      "reads_per_element": X | null, "exact": bool}]}]}]}
+ *      "reads_per_element": X | null, "exact": bool}]}]}],
+ *  "errors": [{"file", "line", "col", "message"}]}
  *
  * AMOUNT = {"elements": N, "bytes": N | null, "layout_bytes": N | null};
  * the fields at the tile sizes are absent when there are none, and a map
  * without a tile has only "map", "symbolic_tile": null and
- * "no_tile_reason". */
+ * "no_tile_reason". "file" is null with --no-file-names. "errors" lists
+ * every error the run reported on stderr, as the default mode's JSON does
+ * (out_json.c); a block whose analysis failed with an error (on one
+ * instruction, or with --fatal-warnings) is not listed, its error is. */
 #include <stdlib.h>
 
+#include "json_doc.h"
 #include "json_str.h"
 #include "map_print.h"
 #include "oom.h"
 #include "tile_run.h"
 
 typedef struct {
-  bool first_module, first_block;
+  json_doc doc;
+  bool first_block;
   strbuf tmp;
 } json_state;
 
@@ -204,32 +210,29 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
 }
 
 static void instr(index_run *r, const hlo_instr *in) {
+  json_state *s = r->state;
+  bool was_first = s->first_block;
   if (tile_selected(r, in)) tile_each_output(r, in, block);
+  if (r->instr_failed) s->first_block = was_first; /* the walk drops what this instruction wrote */
 }
 
 static void begin(index_run *r) {
   json_state *s = xcalloc(1, sizeof *s);
-  s->first_module = true;
   r->state = s;
-  sb_puts(&r->out, "{\"format\": \"hloidx-tiles\", \"version\": 1,\n \"modules\": [");
+  json_doc_begin(&s->doc, &r->out, "\"format\": \"hloidx-tiles\", \"version\": 1");
 }
 
 static void module_begin(index_run *r) {
   json_state *s = r->state;
-  strbuf *b = &r->out;
-  comma(b, &s->first_module, "\n  {\"name\": ");
-  json_cstr(b, r->module->name);
-  sb_puts(b, ", \"file\": ");
-  json_cstr(b, r->src->name);
-  sb_puts(b, ",\n   \"blocks\": [");
+  json_doc_module(&s->doc, &r->out, r->module->name, r->o->no_file_names ? NULL : r->src->name, "blocks");
   s->first_block = true;
 }
 
-static void module_end(index_run *r) { sb_puts(&r->out, "]}"); }
+static void module_end(index_run *r) { json_doc_module_end(&r->out); }
 
 static void end(index_run *r) {
   json_state *s = r->state;
-  sb_puts(&r->out, "]}\n");
+  json_doc_end(&s->doc, &r->out);
   sb_free(&s->tmp);
   free(s);
   r->state = NULL;

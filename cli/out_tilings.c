@@ -41,7 +41,6 @@ static void operand_bytes(strbuf *b, const ft_operand *op) {
 
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
   strbuf *b = &r->out;
-  tile_computation_header(r);
   sb_printf(b, "# %s (output %lld): ", in->name, (long long)out);
   if (blk->status != II_OK) {
     sb_printf(b, "not analyzed: %s\n", blk->err.message);
@@ -85,7 +84,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     }
     sb_putc(b, '\n');
     listed++;
-    index_flush(r, false);
+    index_flush_block(r);
   }
   free(ts);
   if (it.exhausted) sb_printf(b, "  (listing stopped after %llu candidates)\n", (unsigned long long)TG_STEPS);
@@ -100,4 +99,4 @@ static void instr(index_run *r, const hlo_instr *in) {
   if (tile_selected(r, in)) tile_each_output(r, in, block);
 }
 
-const index_report index_report_tilings = {NULL, tile_module_begin, tile_computation_begin, instr, NULL, NULL};
+const index_report index_report_tilings = {NULL, index_module_header, index_computation_header, instr, NULL, NULL};

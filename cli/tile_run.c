@@ -52,7 +52,7 @@ static bool sizes_for(index_run *r, const hlo_instr *in, int64_t out, uint32_t r
   const hloidx_options *o = r->o;
   arena *a = ii_ctx_arena(r->ctx);
   b->sized = false;
-  if (o->n_tile_sizes && ((uint32_t)o->n_tile_sizes == rank || !o->all)) {
+  if (o->n_tile_sizes && ((uint32_t)o->n_tile_sizes == rank || !r->several_instrs)) {
     if ((uint32_t)o->n_tile_sizes != rank) {
       err->instr = in;
       snprintf(err->message, sizeof err->message,
@@ -96,7 +96,7 @@ void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn) {
   shapes_for(r->module);
   int64_t nout = ii_num_outputs(in);
   if (o->output >= nout) {
-    if (o->all) return;
+    if (r->several_instrs) return; /* only instructions that have it */
     ii_error e = {in, ""};
     snprintf(e.message, sizeof e.message, "%s has %" PRId64 " output(s); there is no output %ld", in->name, nout,
              o->output);
@@ -111,35 +111,16 @@ void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn) {
     int64_t *ts = NULL;
     if (b->status == II_OK && !sizes_for(r, in, out, b->t.rank, b, &ts, &b->err)) b->status = II_ERROR;
     if (b->status != II_OK) {
-      index_report_error(r, in, &b->err);
-      if (!o->all) return;
+      if (index_report_error(r, in, &b->err)) return;
     } else if (b->sized && o->mode != MODE_TILINGS) {
       ft_instantiate(r->ctx, &b->t, ts);
       if (!o->verify) ft_distinct(r->ctx, &b->t); /* the reads per element of the report */
     }
+    index_open_computation(r);
     fn(r, in, out, b);
-    index_flush(r, false);
+    index_flush_block(r);
   }
 }
-
-/* The computation whose header is due (one run at a time). */
-static const hlo_computation *pending;
-
-void tile_module_begin(index_run *r) {
-  pending = NULL;
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
-}
-
-void tile_computation_begin(index_run *r, const hlo_computation *c) {
-  (void)r;
-  pending = c;
-}
-
-void tile_computation_header(index_run *r) {
-  if (pending) sb_printf(&r->out, "## computation %s\n", pending->name);
-  pending = NULL;
-}
-
 
 void tile_put_ratio(strbuf *b, tf_count num, tf_count den) {
   if (den == 0) {

@@ -2,12 +2,15 @@
  * --tilings): which instructions and outputs, which tile sizes, and the
  * analysis of each (analysis/fusion_tiling.h), handed to a report.
  *
- * Instructions: the ENTRY root or --instr; with --all every fusion (the
- * unit XLA's emitters tile). Outputs: every output, or --output. Tile
- * sizes of output N: --tile-sizes when it has one size per dimension of
- * that output (without --all a different count is an error), else the
- * fusion's backend_config output_tiles[N] (analysis/backend_config.h),
- * else none: the block then holds the symbolic tiles only. */
+ * Instructions: those the selection picks (select.h; default the ENTRY
+ * root); with --all every fusion among them (the unit XLA's emitters
+ * tile). Outputs: every output, or --output. Tile sizes of output N:
+ * --tile-sizes when it has one size per dimension of that output (on one
+ * instruction a different count is an error), else the fusion's
+ * backend_config output_tiles[N] (analysis/backend_config.h), else none:
+ * the block then holds the symbolic tiles only. Module and computation
+ * headers are the default mode's (index_module_header; each report opens
+ * the computation before its block, index_open_computation). */
 #ifndef HLOIDX_TILE_RUN_H
 #define HLOIDX_TILE_RUN_H
 
@@ -29,15 +32,9 @@ typedef void (*tile_block_fn)(index_run *r, const hlo_instr *in, int64_t output,
 bool tile_selected(const index_run *r, const hlo_instr *in);
 /* Runs the analysis of each output of IN the options select and hands it
  * to FN (an analysis error has been reported first, as in the default
- * mode: an error without --all, a warning with it). */
+ * mode: index_report_error; when that stops the instruction, FN is not
+ * called and nothing of IN is printed). */
 void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn);
-
-/* Module and computation headers of the text reports (as in the default
- * mode); a computation's header is only written before its first block
- * (tile_computation_header), so computations without fusions have none. */
-void tile_module_begin(index_run *r);
-void tile_computation_begin(index_run *r, const hlo_computation *c);
-void tile_computation_header(index_run *r);
 
 /* A ratio num / den with two decimals ("20", "1.50"), "n/a" when den is 0. */
 void tile_put_ratio(strbuf *b, tf_count num, tf_count den);

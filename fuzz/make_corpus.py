@@ -11,6 +11,9 @@ map       every map of every testdata/**/*.map file, one map per seed (the
 layout    the .hlo files of testdata/layout, plus every distinct shape text
           written in a testdata .hlo file, one per seed (fuzz_layout wraps a
           one-line input into a module as the parameter's shape)
+shape_stride  every line of every testdata/**/*.ss file (layout expressions), one
+          per seed, and the shape texts of the layout seeds
+compare   the goldens of testdata/compare (.maps and .json files)
 
 Seed names are derived from the source file names, so a rebuild gives the
 same tree; the corpus is committed, the fuzzers' grown corpora are not."""
@@ -82,13 +85,19 @@ def main():
     for p in files("", ".map"):
         for i, chunk in enumerate(split_maps(read(p))):
             write("map", seed_name(p, "_%d" % i), chunk)
+    for p in files("compare", ".maps") + files("compare", ".json"):
+        write("compare", seed_name(p), read(p))
     shapes = set()
     for p in hlo:
         shapes.update(m.group(0) for m in SHAPE.finditer(read(p)))
     for s in sorted(shapes):
         write("layout", "shape_" + hashlib.sha1(s).hexdigest()[:12], s)
+    for p in files("", ".ss"):
+        for i, line in enumerate(read(p).split(b"\n")):
+            if line.strip() and not line.strip().startswith(b"//"):
+                write("shape_stride", seed_name(p, "_%d" % i), line + b"\n")
     for t in sorted(os.listdir(CORPUS)):
-        print("%-9s %4d seeds" % (t, len(os.listdir(os.path.join(CORPUS, t)))))
+        print("%-12s %4d seeds" % (t, len(os.listdir(os.path.join(CORPUS, t)))))
 
 
 if __name__ == "__main__":

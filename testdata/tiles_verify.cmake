@@ -3,12 +3,11 @@
 #   cmake -DHLOIDX=... -DDIR=... -P tiles_verify.cmake
 # Fails on a mismatch (exit status 3) or a crash; inputs that do not parse
 # (testdata has invalid ones on purpose) only make the run exit 1. Prints
-# the tally line. Skipped when DIR does not exist (the shared corpus is
-# optional).
+# the tally line.
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/corpus_inputs.cmake)
 
-corpus_inputs_or_skip(inputs)
+corpus_inputs(inputs)
 execute_process(COMMAND "${HLOIDX}" --tiles --verify --all ${inputs}
                 OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 string(REGEX MATCH "verify tiles: [^\n]*" tally "${out}")
