@@ -2,6 +2,7 @@
 #include <stdlib.h> /* first: any libc header defines __GLIBC__, tested below */
 
 #include "commands.h"
+#include "hlo_ir.h"
 #include "options.h"
 
 #ifdef __GLIBC__
@@ -20,6 +21,7 @@ int main(int argc, char **argv) {
   hloidx_options o;
   int rc = options_parse(argc, argv, &o);
   if (rc >= 0) return rc;
+  hlo_parse_set_options(&(hlo_parse_options){.allow_unknown = o.allow_unknown, .no_verify = o.no_verify});
   switch (o.mode) {
   case MODE_CHECK: return cmd_check(&o);
   case MODE_MAP: return cmd_map(&o);

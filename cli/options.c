@@ -78,6 +78,15 @@ static const char usage_text[] =
     "gets a warning on stderr, a '# NAME (...): not analyzed: WHY' header and\n"
     "'unknown indexing' entries; the exit status is not changed by it.\n"
     "\n"
+    "Input options:\n"
+    "  --allow-unknown     an unknown opcode or attribute name is a warning, not an\n"
+    "                      error (for dumps of newer XLA versions): the op has\n"
+    "                      'unknown indexing', the attribute is kept as written\n"
+    "  --no-verify         a result or operand shape that disagrees with what the\n"
+    "                      op gives (same rank) is a warning, not an error, as in\n"
+    "                      XLA's unverified parse (e.g. print_indexing's inputs);\n"
+    "                      the maps then follow the shapes as written\n"
+    "\n"
     "  --help              this text\n"
     "  --version           version\n"
     "\n"
@@ -103,7 +112,7 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
-  OPT_XLA_COMPAT,
+  OPT_XLA_COMPAT, OPT_ALLOW_UNKNOWN, OPT_NO_VERIFY,
 };
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
@@ -122,6 +131,8 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"verify", no_argument, NULL, OPT_VERIFY},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+      {"allow-unknown", no_argument, NULL, OPT_ALLOW_UNKNOWN},
+      {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
       {"help", no_argument, NULL, OPT_HELP},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -172,6 +183,8 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     case OPT_SUMMARY: o->summary = true; break;
     case OPT_VERIFY: o->verify = true; break;
     case OPT_XLA_COMPAT: o->xla_compat = true; break;
+    case OPT_ALLOW_UNKNOWN: o->allow_unknown = true; break;
+    case OPT_NO_VERIFY: o->no_verify = true; break;
     case OPT_JOBS: {
       long j = parse_index(optarg);
       if (j < 1 || j > 256) return usage_error("--jobs needs an integer from 1 to 256, not '%s'", optarg);

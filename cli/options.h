@@ -31,6 +31,8 @@ typedef struct {
   bool summary;             /* --summary */
   bool verify;              /* --verify */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
+  bool allow_unknown;       /* --allow-unknown: unknown opcodes and attributes are warnings */
+  bool no_verify;           /* --no-verify: shape checks XLA's unverified parse skips are warnings */
   int jobs;                 /* --jobs N; 0 = one per processor */
   int nfiles;               /* 0 = standard input */
   char **files;

@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE         /* MAP_ANONYMOUS where the system has it */
 #include "source.h"
 
+#include "hlo_ir.h"
+
 #include "oom.h"
 
 #include <errno.h>
@@ -223,6 +225,7 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
     memcpy(buf + n, "...", 3);
     n += 3;
   }
+  if (n == 0) return; /* an empty line (an empty file): nothing to point at */
   fprintf(stderr, "%.*s\n", (int)n, buf);
   for (size_t i = 0; i < caret; i++) fputc(buf[i] == '\t' ? '\t' : ' ', stderr);
   fputs("^\n", stderr);
@@ -231,3 +234,12 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
 void diag_error(const source_file *s, size_t offset, const char *message) { diag(s, offset, "error", message); }
 
 void diag_warning(const source_file *s, size_t offset, const char *message) { diag(s, offset, "warning", message); }
+
+void diag_parse_error(const source_file *s, const hlo_error *err) {
+  diag(s, err->offset, "error", err->message);
+  if (err->note[0]) diag(s, err->note_offset, "note", err->note);
+}
+
+void diag_module_warnings(const source_file *s, const hlo_module *m) {
+  for (int i = 0; i < m->n_warnings; i++) diag(s, m->warnings[i].offset, "warning", m->warnings[i].message);
+}

@@ -38,6 +38,12 @@ void diag_error(const source_file *s, size_t offset, const char *message);
 /* The same with "warning:" for problems that do not change the exit status. */
 void diag_warning(const source_file *s, size_t offset, const char *message);
 
+/* A parse error (with its note, if any) and a module's warnings. */
+struct hlo_error;
+struct hlo_module;
+void diag_parse_error(const source_file *s, const struct hlo_error *err);
+void diag_module_warnings(const source_file *s, const struct hlo_module *m);
+
 /* The 1-based line and column of a byte offset (updates the memo). */
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col);
 

@@ -6,6 +6,7 @@
 #include "hlo_token.h"
 
 #include "byte_scan.h"
+#include "elem_types.h"
 
 #include <string.h>
 
@@ -23,6 +24,17 @@ static void set_error(hlo_token *t, const char *at, const char *base, const char
   t->len = 1;
   t->off = (size_t)(at - base);
   t->msg = msg;
+}
+
+/* An HT_NAME_DEF token whose name starts at NAME (an id; the rule read
+ * blanks and '=' after it). */
+static void name_def(hlo_token *t, const char *name, const char *base) {
+  const char *e = name;
+  while (*e != ' ' && *e != '\t' && *e != '=') e++;
+  t->kind = HT_NAME_DEF;
+  t->ptr = name;
+  t->len = (size_t)(e - name);
+  t->off = (size_t)(name - base) - (name > base && name[-1] == '%');
 }
 
 /* Parses the digits of an INT token with range checks (§2.4). */
@@ -137,6 +149,7 @@ static void string_error(hlo_token *t, const char *q, const char *base, const ch
   sqstr  = ['] ([^'\\\x00] | esc)* ['];
   nanpl  = "(0x" H+ ")";
   spars  = [LR] "." D+ "@" D+ ":" D+ ("_" [LR] "." D+ "@" D+ ":" D+)*;
+  glog   = [IWEF] D{4} " " D{2} ":" D{2} ":" D{2} "." D+ [ \t]+ D+ [ \t]+ [^:\n\r\x00]+ ":" D+ "]" " "?;
 */
 
 /* The rules below as one automaton; hlo_lex (at the end) takes the most
@@ -202,10 +215,19 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
         ERR(tok, "NUL byte in input");
       }
 
+      "%" id [ \t]* "=" { name_def(t, (const char *)tok + 1, base); lx->cur = (const char *)YYCURSOR; return; }
       "%" id       { TOK(HT_PCT_NAME, 1); }
       "%"          { ERR(tok, "expected a name after '%'"); }
       id ":"       { t->kind = HT_NAME_COLON; t->ptr = (const char *)tok; t->len = (size_t)(YYCURSOR - tok) - 1;
                      t->off = (size_t)((const char *)tok - base); lx->cur = (const char *)YYCURSOR; return; }
+      id [ \t]+ "=" { name_def(t, (const char *)tok, base); lx->cur = (const char *)YYCURSOR; return; }
+      glog {
+        /* a log line's prefix (XLA's loader strips these too): blank at
+         * the start of a line; elsewhere its first word is a name */
+        if (tok == (const unsigned char *)base || tok[-1] == '\n' || tok[-1] == '\r') continue;
+        YYCURSOR = tok + 5;
+        TOK(HT_IDENT, 0);
+      }
       id "="       { t->kind = HT_ATTR_NAME; t->ptr = (const char *)tok; t->len = (size_t)(YYCURSOR - tok) - 1;
                      t->off = (size_t)((const char *)tok - base); lx->cur = (const char *)YYCURSOR; return; }
       "nan" nanpl  { TOK(HT_FLOAT, 0); }
@@ -214,42 +236,42 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
       "-inf"       { TOK(HT_NEG_INF, 0); }
       /* keywords and element types (§2.9): a word that is exactly one of
        * these; a longer word is an id (longest match), "f32:" a NAME_COLON.
-       * Element-type numbers follow hlo_elem_type in parser/hlo_ir.h. */
-      "pred"                 { WORD(HT_PRIM_TYPE, 1); }
-      "s1"                   { WORD(HT_PRIM_TYPE, 2); }
-      "s2"                   { WORD(HT_PRIM_TYPE, 3); }
-      "s4"                   { WORD(HT_PRIM_TYPE, 4); }
-      "s8"                   { WORD(HT_PRIM_TYPE, 5); }
-      "s16"                  { WORD(HT_PRIM_TYPE, 6); }
-      "s32"                  { WORD(HT_PRIM_TYPE, 7); }
-      "s64"                  { WORD(HT_PRIM_TYPE, 8); }
-      "u1"                   { WORD(HT_PRIM_TYPE, 9); }
-      "u2"                   { WORD(HT_PRIM_TYPE, 10); }
-      "u4"                   { WORD(HT_PRIM_TYPE, 11); }
-      "u8"                   { WORD(HT_PRIM_TYPE, 12); }
-      "u16"                  { WORD(HT_PRIM_TYPE, 13); }
-      "u32"                  { WORD(HT_PRIM_TYPE, 14); }
-      "u64"                  { WORD(HT_PRIM_TYPE, 15); }
-      "f16"                  { WORD(HT_PRIM_TYPE, 16); }
-      "bf16"                 { WORD(HT_PRIM_TYPE, 17); }
-      "f32"                  { WORD(HT_PRIM_TYPE, 18); }
-      "f64"                  { WORD(HT_PRIM_TYPE, 19); }
-      "f8e5m2"               { WORD(HT_PRIM_TYPE, 20); }
-      "f8e4m3"               { WORD(HT_PRIM_TYPE, 21); }
-      "f8e4m3fn"             { WORD(HT_PRIM_TYPE, 22); }
-      "f8e4m3b11fnuz"        { WORD(HT_PRIM_TYPE, 23); }
-      "f8e3m4"               { WORD(HT_PRIM_TYPE, 24); }
-      "f8e5m2fnuz"           { WORD(HT_PRIM_TYPE, 25); }
-      "f8e4m3fnuz"           { WORD(HT_PRIM_TYPE, 26); }
-      "f8e8m0fnu"            { WORD(HT_PRIM_TYPE, 27); }
-      "f6e2m3fn"             { WORD(HT_PRIM_TYPE, 28); }
-      "f6e3m2fn"             { WORD(HT_PRIM_TYPE, 29); }
-      "f4e2m1fn"             { WORD(HT_PRIM_TYPE, 30); }
-      "c64"                  { WORD(HT_PRIM_TYPE, 31); }
-      "c128"                 { WORD(HT_PRIM_TYPE, 32); }
-      "token"                { WORD(HT_PRIM_TYPE, 33); }
-      "opaque"               { WORD(HT_PRIM_TYPE, 34); }
-      "opaque_type"          { WORD(HT_PRIM_TYPE, 34); }
+       * Element-type numbers: elem_types.h. */
+      "pred"                 { WORD(HT_PRIM_TYPE, HLO_PRED); }
+      "s1"                   { WORD(HT_PRIM_TYPE, HLO_S1); }
+      "s2"                   { WORD(HT_PRIM_TYPE, HLO_S2); }
+      "s4"                   { WORD(HT_PRIM_TYPE, HLO_S4); }
+      "s8"                   { WORD(HT_PRIM_TYPE, HLO_S8); }
+      "s16"                  { WORD(HT_PRIM_TYPE, HLO_S16); }
+      "s32"                  { WORD(HT_PRIM_TYPE, HLO_S32); }
+      "s64"                  { WORD(HT_PRIM_TYPE, HLO_S64); }
+      "u1"                   { WORD(HT_PRIM_TYPE, HLO_U1); }
+      "u2"                   { WORD(HT_PRIM_TYPE, HLO_U2); }
+      "u4"                   { WORD(HT_PRIM_TYPE, HLO_U4); }
+      "u8"                   { WORD(HT_PRIM_TYPE, HLO_U8); }
+      "u16"                  { WORD(HT_PRIM_TYPE, HLO_U16); }
+      "u32"                  { WORD(HT_PRIM_TYPE, HLO_U32); }
+      "u64"                  { WORD(HT_PRIM_TYPE, HLO_U64); }
+      "f16"                  { WORD(HT_PRIM_TYPE, HLO_F16); }
+      "bf16"                 { WORD(HT_PRIM_TYPE, HLO_BF16); }
+      "f32"                  { WORD(HT_PRIM_TYPE, HLO_F32); }
+      "f64"                  { WORD(HT_PRIM_TYPE, HLO_F64); }
+      "f8e5m2"               { WORD(HT_PRIM_TYPE, HLO_F8E5M2); }
+      "f8e4m3"               { WORD(HT_PRIM_TYPE, HLO_F8E4M3); }
+      "f8e4m3fn"             { WORD(HT_PRIM_TYPE, HLO_F8E4M3FN); }
+      "f8e4m3b11fnuz"        { WORD(HT_PRIM_TYPE, HLO_F8E4M3B11FNUZ); }
+      "f8e3m4"               { WORD(HT_PRIM_TYPE, HLO_F8E3M4); }
+      "f8e5m2fnuz"           { WORD(HT_PRIM_TYPE, HLO_F8E5M2FNUZ); }
+      "f8e4m3fnuz"           { WORD(HT_PRIM_TYPE, HLO_F8E4M3FNUZ); }
+      "f8e8m0fnu"            { WORD(HT_PRIM_TYPE, HLO_F8E8M0FNU); }
+      "f6e2m3fn"             { WORD(HT_PRIM_TYPE, HLO_F6E2M3FN); }
+      "f6e3m2fn"             { WORD(HT_PRIM_TYPE, HLO_F6E3M2FN); }
+      "f4e2m1fn"             { WORD(HT_PRIM_TYPE, HLO_F4E2M1FN); }
+      "c64"                  { WORD(HT_PRIM_TYPE, HLO_C64); }
+      "c128"                 { WORD(HT_PRIM_TYPE, HLO_C128); }
+      "token"                { WORD(HT_PRIM_TYPE, HLO_TOKEN); }
+      "opaque"               { WORD(HT_PRIM_TYPE, HLO_OPAQUE); }
+      "opaque_type"          { WORD(HT_PRIM_TYPE, HLO_OPAQUE); }
       "nan"                  { WORD(HT_FLOAT, 0); }
       "true"                 { WORD(HT_KW_TRUE, 0); }
       "false"                { WORD(HT_KW_FALSE, 0); }
@@ -366,7 +388,7 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   t->msg = NULL;
   for (;;) {
     /* (JSON: long runs of bytes other than these, a block at a time) */
-    p = pc_skip_to3(p, lx->lim, '{', '}', '"');
+    p = bs_skip_to3(p, lx->lim, '{', '}', '"');
     char c = *p;
     if (c == '\0') {
       if (p < lx->lim)
@@ -384,7 +406,7 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
         break;
       }
     } else if (c == '"') {
-      const char *q = pc_skip_to3(p + 1, lx->lim, '"', '\\', '"');
+      const char *q = bs_skip_to3(p + 1, lx->lim, '"', '\\', '"');
       while (*q != '"') {
         if (*q == '\0') break;
         if (*q == '\\' && q[1] != '\0') q++;
@@ -406,6 +428,119 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   return true;
 }
 
+/* ---- metadata payloads (hlo_lex_metadata) -----------------------------------
+ * Each function returns the position after what it read, or NULL when the
+ * text is not of the usual spelling (the grammar then reads it). */
+
+static bool md_blank(char c) { return c == ' ' || (unsigned char)(c - '\t') < 5; }
+
+static const char *md_skip_blanks(const char *p) {
+  while (md_blank(*p)) p++;
+  return p;
+}
+
+/* "..." whose escapes are one letter; P is at the quote. */
+static const char *md_string(const char *p, const char *lim) {
+  for (p++;;) {
+    p = bs_skip_to3(p, lim, '"', '\\', '"');
+    while (*p != '"' && *p != '\\' && *p != '\0') p++;
+    if (*p == '"') return p + 1;
+    if (*p == '\0' || !strchr("ntrabfv\\'\"?", p[1])) return NULL;
+    p += 2;
+  }
+}
+
+/* -?[0-9]{1,18} followed by a byte that ends the lexer's int there. */
+static const char *md_int(const char *p) {
+  if (*p == '-') p++;
+  const char *d = p;
+  while (*p >= '0' && *p <= '9') p++;
+  if (p == d || p - d > 18) return NULL;
+  return md_blank(*p) || *p == '}' || *p == ',' ? p : NULL;
+}
+
+/* The bytes of TEXT's first N as a word (a constant once inlined). */
+static inline uint64_t md_word(const char *text, size_t n) {
+  uint64_t w = 0;
+  memcpy(&w, text, n);
+  return w;
+}
+
+/* A key: an id directly followed by '=' (the lexer's HT_ATTR_NAME). The
+ * four keys of almost every value are compared a word at a time. */
+static const char *md_key(const char *p, const char *lim) {
+  if (lim - p >= 12) {
+    uint64_t w;
+    uint32_t x;
+    memcpy(&w, p, 8);
+    if (w == md_word("op_type=", 8) || w == md_word("op_name=", 8)) return p + 8;
+    memcpy(&x, p + 8, 4);
+    if ((w == md_word("source_f", 8) && x == (uint32_t)md_word("ile=", 4)) ||
+        (w == md_word("source_l", 8) && x == (uint32_t)md_word("ine=", 4)))
+      return p + 12;
+  }
+  if (!((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') && *p != '_') return NULL;
+  p = bs_skip_id_tail(p + 1, lim);
+  return *p == '=' ? p + 1 : NULL;
+}
+
+static const char *md_value(const char *p, const char *lim) {
+  if (*p == '"') return md_string(p, lim);
+  if (*p != '{') return md_int(p);
+  p = md_skip_blanks(p + 1);
+  if (*p == '}') return p + 1;
+  for (;;) {
+    if (!(p = md_int(p))) return NULL;
+    p = md_skip_blanks(p);
+    if (*p == '}') return p + 1;
+    if (*p != ',') return NULL;
+    p = md_skip_blanks(p + 1);
+  }
+}
+
+/* The fields after a '{', up to and including the '}': separated by
+ * blanks or by a ',' (not after the last one: XLA rejects that). */
+static const char *md_fields(const char *p, const char *lim) {
+  p = md_skip_blanks(p);
+  if (*p == '}') return p + 1;
+  for (;;) {
+    if (!(p = md_key(p, lim)) || !(p = md_value(p, lim))) return NULL;
+    p = md_skip_blanks(p);
+    if (*p == '}') return p + 1;
+    if (*p == ',') p = md_skip_blanks(p + 1);
+  }
+}
+
+bool hlo_lex_metadata(hlo_lexer *lx, hlo_token *t) {
+  const char *start = md_skip_blanks(lx->cur), *p;
+  if (*start != '{') return false;
+  const char *q = md_skip_blanks(start + 1);
+  if (*q != '{') {
+    p = md_fields(start + 1, lx->lim);
+  } else {
+    for (;;) { /* a list of metadata */
+      if (!(q = md_fields(q + 1, lx->lim))) return false;
+      q = md_skip_blanks(q);
+      if (*q == '}') break;
+      if (*q != ',') return false;
+      q = md_skip_blanks(q + 1);
+      if (*q != '{') return false;
+    }
+    p = q + 1;
+  }
+  if (!p) return false;
+  t->kind = HT_METADATA;
+  t->sub = 0;
+  t->neg = false;
+  t->u = 0;
+  t->msg = NULL;
+  t->ptr = start;
+  t->len = (size_t)(p - start);
+  t->off = (size_t)(start - lx->base);
+  lx->cur = p;
+  return true;
+}
+
 const char *hlo_tok_kind_name(hlo_tok_kind k) {
   switch (k) {
   case HT_EOF: return "end of input";
@@ -414,6 +549,8 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
   case HT_PCT_NAME: return "name";
   case HT_NAME_COLON: return "'name:'";
   case HT_ATTR_NAME: return "attribute";
+  case HT_NAME_DEF: return "'name ='";
+  case HT_METADATA: return "metadata";
   case HT_PRIM_TYPE: return "element type";
   case HT_IDENT: return "identifier";
   case HT_INT: return "integer";
@@ -487,7 +624,21 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
       re2c:flags:bit-vectors = 1;
       [ \n]+      { continue; }
       "%" [A-Za-z_] { /* the rest of the id a block at a time */
-        YYCURSOR = (const unsigned char *)pc_skip_id_tail((const char *)YYCURSOR, lx->lim);
+        YYCURSOR = (const unsigned char *)bs_skip_id_tail((const char *)YYCURSOR, lx->lim);
+        const unsigned char *q = YYCURSOR;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q == '=') { /* "%name =": an instruction's name */
+          t->kind = HT_NAME_DEF;
+          t->sub = 0;
+          t->neg = false;
+          t->u = 0;
+          t->msg = NULL;
+          t->ptr = (const char *)tok + 1;
+          t->len = (size_t)(YYCURSOR - tok) - 1;
+          t->off = (size_t)((const char *)tok - lx->base);
+          lx->cur = (const char *)q + 1;
+          return;
+        }
         kind = HT_PCT_NAME;
         skip = 1;
         break;

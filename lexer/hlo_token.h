@@ -18,6 +18,7 @@ typedef enum hlo_tok_kind {
   HT_PCT_NAME,    /* %name (the slice excludes the '%') */
   HT_NAME_COLON,  /* name: (the slice excludes the ':') */
   HT_ATTR_NAME,   /* name= (the slice excludes the '=') */
+  HT_NAME_DEF,    /* "name =" or "%name =", blanks allowed before '=': an instruction's name (the slice is the name) */
   HT_PRIM_TYPE,   /* element-type word; hlo_token.sub is the hlo_elem_type number */
   HT_IDENT,       /* any other identifier-shaped word */
   HT_INT,         /* -?[0-9]+, range-checked; see hlo_token.u / neg */
@@ -28,6 +29,7 @@ typedef enum hlo_tok_kind {
   HT_PAD,         /* 0_1x2_3_4 */
   HT_STRING,      /* "..." or '...' including the quotes (escapes not decoded) */
   HT_RAW_DICT,    /* balanced {...} captured raw (only via hlo_lex_raw_dict) */
+  HT_METADATA,    /* a metadata={...} payload of the usual spelling (only via hlo_lex_metadata) */
   HT_ARROW,       /* -> */
   HT_LEQ,         /* <= */
   HT_DOTS,        /* ... */
@@ -113,6 +115,15 @@ static inline void hlo_lex_skip_to(hlo_lexer *lx, const char *at) { lx->cur = at
  * (§2.8) into *t (HT_RAW_DICT, or HT_ERROR when unterminated) and returns
  * true; otherwise consumes nothing and returns false. */
 bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t);
+
+/* If the next significant bytes are a metadata value of the usual spelling
+ * ('{' fields '}' or '{' such braces separated by ',' '}', whose fields are
+ * 'key=' and a string with one-letter escapes, an integer of at most 18
+ * digits or a brace of those integers), reads it into *t (HT_METADATA,
+ * the text from '{' to '}') and returns true; otherwise consumes nothing
+ * and returns false. The grammar's metadata rule accepts every such text
+ * and decides on any other. */
+bool hlo_lex_metadata(hlo_lexer *lx, hlo_token *t);
 
 /* Human-readable name of a token kind, for diagnostics ("identifier", "'{'"). */
 const char *hlo_tok_kind_name(hlo_tok_kind k);

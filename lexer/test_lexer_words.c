@@ -101,7 +101,7 @@ static void test_fast_tokens(void) {
   expect_at("%a", HT_PCT_NAME, 1, 1, 0);
   expect_at("\n  %add.1-b_C9(%x)", HT_PCT_NAME, 4, 10, 3);
   expect_at("%_x: f32[]", HT_PCT_NAME, 1, 2, 0);
-  expect_at("%p=1", HT_PCT_NAME, 1, 1, 0);
+  expect_at("%p=1", HT_NAME_DEF, 1, 1, 0);
   expect_at("%", HT_ERROR, 0, 1, 0);
   expect_at(" %9", HT_ERROR, 1, 1, 1);
   expect_at("% a", HT_ERROR, 0, 1, 0);
@@ -126,6 +126,104 @@ static void test_peek(void) {
     char c = hlo_lex_peek(&lx, &at);
     if (at != text + cases[i].at || c != text[cases[i].at] || lx.cur != text) {
       fprintf(stderr, "peek '%s': got %zd, want %zu\n", text, at ? at - text : -1, cases[i].at);
+      failures++;
+    }
+  }
+}
+
+/* An instruction's name: a name, blanks and '=' on its line are one
+ * HT_NAME_DEF token (the slice is the name, the lexer then after '='); a
+ * name directly followed by '=' is an attribute name. */
+static void test_name_defs(void) {
+  static const struct {
+    const char *text;
+    hlo_tok_kind kind;
+    size_t ptr_off, len, end;
+  } cases[] = {
+      {"p = f32[]", HT_NAME_DEF, 0, 1, 3},        {"p\t= x", HT_NAME_DEF, 0, 1, 3},
+      {"%add.1  =", HT_NAME_DEF, 1, 5, 9},       {"%a=b", HT_NAME_DEF, 1, 1, 3},
+      {"constant = x", HT_NAME_DEF, 0, 8, 10},   {"ROOT = x", HT_NAME_DEF, 0, 4, 6},
+      {"p=1", HT_ATTR_NAME, 0, 1, 2},            {"p\n= x", HT_IDENT, 0, 1, 1},
+      {"%p\n= x", HT_PCT_NAME, 1, 1, 2},        {"p ==", HT_NAME_DEF, 0, 1, 3},
+      {"f32 = x", HT_NAME_DEF, 0, 3, 5},         {"p (", HT_IDENT, 0, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *text = cases[i].text;
+    hlo_lexer lx;
+    hlo_token t;
+    hlo_lexer_init(&lx, text, strlen(text), 0);
+    hlo_lex(&lx, &t);
+    if (t.kind != cases[i].kind || t.ptr != text + cases[i].ptr_off || t.len != cases[i].len || t.off != 0 ||
+        lx.cur != text + cases[i].end) {
+      fprintf(stderr, "'%s': got %s slice %zd+%zu end %zd\n", text, hlo_tok_kind_name(t.kind), t.ptr - text, t.len,
+              lx.cur - text);
+      failures++;
+    }
+  }
+}
+
+/* A glog prefix at the start of a line is blank (XLA's loader strips it
+ * too); elsewhere its first word is a name. */
+static void test_log_prefixes(void) {
+  static const struct {
+    const char *text;
+    hlo_tok_kind kind;
+    size_t off, len;
+  } cases[] = {
+      {"I0521 12:04:45.883483    1509 service.cc:186] HloModule m", HT_KW_HLOMODULE, 46, 9},
+      {"x\nW1231 23:59:59.1 7 a/b c.cc:9]ENTRY", HT_IDENT, 0, 1},
+      {"\nW1231 23:59:59.1 7 a/b c.cc:9]ENTRY", HT_KW_ENTRY, 31, 5},
+      {"\r\nE0101 00:00:00.000000 1 f.cc:1] %x", HT_PCT_NAME, 34, 1},
+      {" I0521 12:04:45.883483 1509 service.cc:186] x", HT_IDENT, 1, 5},
+      {"F0521 12:04:45.883483 1509 service.cc:186 x", HT_IDENT, 0, 5},
+      {"I0521 12:04:45 1509 s.cc:1] x", HT_IDENT, 0, 5},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *text = cases[i].text;
+    hlo_lexer lx;
+    hlo_token t;
+    hlo_lexer_init(&lx, text, strlen(text), 0);
+    hlo_lex(&lx, &t);
+    if (t.kind != cases[i].kind || t.off != cases[i].off || t.len != cases[i].len) {
+      fprintf(stderr, "log prefix case %zu: got %s at %zu len %zu\n", i, hlo_tok_kind_name(t.kind), t.off, t.len);
+      failures++;
+    }
+  }
+}
+
+/* hlo_lex_metadata: the usual spellings are one token (from '{' to '}'),
+ * anything else is left to the grammar (nothing consumed). */
+static void test_metadata(void) {
+  static const struct {
+    const char *text;
+    size_t len; /* 0: not taken */
+  } cases[] = {
+      {"{}", 2},
+      {" {op_type=\"Add\" op_name=\"a/b\\\"c\" source_file=\"x.py\" source_line=12}", 66},
+      {"{op_name=\"x\", stack_frame_id=3}", 31},
+      {"{profile_type={1,2} deduplicated_name=\"d\"}", 42},
+      {"{{op_name=\"a\"}, {op_name=\"b\"}}", 30},
+      {"{op_name=\"x\",}", 0},       /* XLA rejects a ',' after the last field */
+      {"{,op_name=\"x\"}", 0},       /* XLA takes this one: left to the grammar */
+      {"{op_name=\"\\x41\"}", 0},  /* escapes of more than one letter */
+      {"{source_line=1234567890123456789}", 0},
+      {"{op_name=x}", 0},
+      {"{op_name=\"x\" /* c */}", 0},
+      {"{op_name=\"x\"", 0},
+      {"op_name=\"x\"", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *text = cases[i].text;
+    hlo_lexer lx;
+    hlo_token t;
+    hlo_lexer_init(&lx, text, strlen(text), 0);
+    bool taken = hlo_lex_metadata(&lx, &t);
+    size_t start = strspn(text, " ");
+    bool ok = cases[i].len ? taken && t.kind == HT_METADATA && t.off == start && t.len == cases[i].len &&
+                                 lx.cur == text + start + cases[i].len
+                           : !taken && lx.cur == text;
+    if (!ok) {
+      fprintf(stderr, "metadata '%s': taken %d len %zu, want %zu\n", text, taken, taken ? t.len : 0, cases[i].len);
       failures++;
     }
   }
@@ -183,9 +281,8 @@ int main(void) {
   expect("root", HT_IDENT, 0, 4);
   expect("Entry", HT_IDENT, 0, 5);
   /* Every opcode name before its '(' (and its async shorthand forms) is
-   * an IDENT, but the keywords parameter and constant: the token wrapper
-   * reads opcodes from their bytes on that ground (opcode_token in
-   * parser/hlo_tokwrap.c). */
+   * an IDENT, but the keywords parameter and constant (the grammar's rhs
+   * has a rule for each). */
   for (int op = HLO_OP_UNKNOWN + 1; op < HLO_OP_COUNT; op++) {
     const char *name = hlo_opcode_name((hlo_opcode)op);
     size_t n = strlen(name);
@@ -197,6 +294,9 @@ int main(void) {
   }
   test_fast_tokens();
   test_peek();
+  test_name_defs();
+  test_log_prefixes();
+  test_metadata();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -94,7 +94,15 @@
   X(INFERRED_DIMENSION, "inferred_dimension", GENERIC) X(DELTA, "delta", GENERIC)    \
   X(TRANSPOSE_A, "transpose_a", GENERIC) X(API_VERSION, "api_version", GENERIC)      \
   X(SCHEDULE, "schedule", GENERIC) X(PADDING_TYPE, "padding_type", GENERIC)          \
-  X(DOMAIN, "domain", GENERIC) X(TYPE, "type", GENERIC) X(ALGORITHM, "algorithm", GENERIC)
+  X(DOMAIN, "domain", GENERIC) X(TYPE, "type", GENERIC) X(ALGORITHM, "algorithm", GENERIC)         \
+  X(SPMD_OUTPUT_SHARDING, "spmd_output_sharding", SHARDING)                          \
+  X(SPMD_PARAMETERS_SHARDINGS, "spmd_parameters_shardings", SHARDING)                \
+  X(ORIGIN, "origin", GENERIC) X(SPARSITY, "sparsity", GENERIC)                      \
+  X(IS_CROSS_PROGRAM_PREFETCH, "is_cross_program_prefetch", GENERIC)                 \
+  /* not in open-source XLA's parser, but in the dumps: older XLA's CPU    \
+   * partitioning, TPU DMA priorities, a compare order (JAX on TPU) */    \
+  X(OUTER_DIMENSION_PARTITIONS, "outer_dimension_partitions", GENERIC)               \
+  X(DMA_PRIORITY, "dma_priority", GENERIC) X(ORDER, "order", GENERIC)
 
 enum {
 #define X_(e, s, c) AT_##e,
@@ -898,6 +906,14 @@ static bool attr_allowed(int id, hlo_opcode op) {
   case AT_IS_COMPOSITE: return op == HLO_OP_CALL;
   case AT_API_VERSION: case AT_SCHEDULE: case AT_PADDING_TYPE: return op == HLO_OP_CUSTOM_CALL;
   case AT_DOMAIN: return op == HLO_OP_DOMAIN;
+  case AT_SPARSITY: return op == HLO_OP_DOT;
+  case AT_ORDER: return op == HLO_OP_COMPARE;
+  case AT_IS_CROSS_PROGRAM_PREFETCH: return op == HLO_OP_COPY_START;
+  case AT_SPMD_OUTPUT_SHARDING: case AT_SPMD_PARAMETERS_SHARDINGS: case AT_IS_SCHEDULED:
+  case AT_ENTRY_COMPUTATION_LAYOUT: case AT_INPUT_OUTPUT_ALIAS: case AT_BUFFER_DONOR:
+  case AT_ALIAS_PASSTHROUGH_PARAMS: case AT_REPLICA_COUNT: case AT_NUM_PARTITIONS: case AT_ALLOW_SPMD_PARAMS:
+  case AT_ALLOW_SPMD_OUTPUT:
+    return false; /* module attributes */
   case AT_PARAMETER_REPLICATION: return op == HLO_OP_PARAMETER;
   case AT_ASYNC_EXECUTION_THREAD: return is_async(op);
   case AT_OPERAND_PRECISION:
@@ -1385,6 +1401,44 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
   return rd_end(&r);
 }
 
+/* An attribute name the catalogue does not know: an error, or with
+ * allow_unknown a warning (the attribute is kept as written). The hint is
+ * the closest name that OK allows (OP: an opcode for attr_allowed, or
+ * HLO_OP_COUNT for a module attribute). */
+typedef struct hint_ctx {
+  hlo_opcode op;
+} hint_ctx;
+
+static bool module_attr(int id) {
+  switch (id) {
+  case AT_IS_SCHEDULED: case AT_ENTRY_COMPUTATION_LAYOUT: case AT_INPUT_OUTPUT_ALIAS: case AT_BUFFER_DONOR:
+  case AT_ALIAS_PASSTHROUGH_PARAMS: case AT_REPLICA_COUNT: case AT_NUM_PARTITIONS: case AT_ALLOW_SPMD_PARAMS:
+  case AT_ALLOW_SPMD_OUTPUT: case AT_FRONTEND_ATTRIBUTES: case AT_SPMD_OUTPUT_SHARDING:
+  case AT_SPMD_PARAMETERS_SHARDINGS:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool hint_ok(int id, void *ctx) {
+  hlo_opcode op = ((hint_ctx *)ctx)->op;
+  if (op == HLO_OP_COUNT) return module_attr(id);
+  return !module_attr(id) || id == AT_FRONTEND_ATTRIBUTES ? attr_allowed(id, op) : false;
+}
+
+static int unknown_attr(parse_ctx *P, const pc_attr *a, hlo_opcode op) {
+  const char *nm = hlo_istr_str(a->name);
+  char hint[96] = "";
+  hint_ctx h = {op};
+  int i = name_table_closest(nm, a->name->len, AT_COUNT, attr_name, hint_ok, &h);
+  if (i >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", attr_name(i));
+  const char *what = op == HLO_OP_COUNT ? "module attribute" : "attribute";
+  if (!hlo_parse_get_options()->allow_unknown) return pc_error(P, a->off, "unknown %s '%.64s'%s", what, nm, hint);
+  pc_warn(P, a->off, "unknown %s '%.64s'%s (kept as written)", what, nm, hint);
+  return 0;
+}
+
 int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
   uint32_t gen = ++P->attr_gen;
   hlo_attr *out = arena_array(P->a, (size_t)n, sizeof *out);
@@ -1402,6 +1456,7 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
     out[i].value = P->data + a->vstart;
     out[i].value_len = a->vend - a->vstart;
     out[i].offset = a->off;
+    if (a->id < 0 && unknown_attr(P, a, in->op) < 0) return -1;
     if (a->id >= 0) {
       present[a->id / 64] |= (uint64_t)1 << (a->id % 64);
       bool ok;
@@ -1464,6 +1519,7 @@ int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n) {
     if (a->name->attr_gen == gen) return pc_error(P, a->off, "module attribute '%s' is given twice", nm);
     a->name->attr_gen = gen;
     out[i] = (hlo_attr){nm, P->data + a->vstart, a->vend - a->vstart, a->off};
+    if ((a->id < 0 || !module_attr(a->id)) && unknown_attr(P, a, HLO_OP_COUNT) < 0) return -1;
     rd r;
     bool b = false;
     int64_t v;

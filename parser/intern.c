@@ -116,19 +116,8 @@ static inline void copy_short(char *d, const char *s, size_t len) {
   }
 }
 
-uint32_t hlo_intern_prefetch(hlo_intern *t, const char *s, size_t len) {
-  uint32_t h = hlo_hash_inline(s, len);
-#if defined(__GNUC__)
-  __builtin_prefetch(&t->slots[h & t->mask]);
-#endif
-  return h;
-}
-
 hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
-  return hlo_intern_get_hashed(t, s, len, hlo_hash_inline(s, len));
-}
-
-hlo_istr *hlo_intern_get_hashed(hlo_intern *t, const char *s, size_t len, uint32_t h) {
+  uint32_t h = hlo_hash_inline(s, len);
   uint32_t gen = t->gen;
   size_t i = h & t->mask;
   for (;; i = (i + 1) & t->mask) {
