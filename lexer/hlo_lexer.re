@@ -604,6 +604,103 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
   return "token";
 }
 
+/* ---- words, without the automaton -------------------------------------------
+ * A word [A-Za-z_][A-Za-z0-9_.-]* is a name, an attribute name ("word="),
+ * an instruction's name ("word =") or a "word:" whatever its letters; an
+ * element type before its '['. lex_dfa reads the same tokens (its longest
+ * match), but at a cost per call that the names of a dump, most of its
+ * words, need not pay. */
+
+/* The element type spelled S[0..N), or 0. */
+static int elem_type_of(const unsigned char *s, size_t n) {
+  if (n > 13) return 0;
+#define W_(e, sp, b)                                                  \
+  if (n == sizeof sp - 1 && memcmp(s, sp, sizeof sp - 1) == 0) return HLO_##e;
+  switch (s[0]) {
+  case 'p': case 's': case 'u': case 'f': case 'b': case 'c': case 't': case 'o':
+    HLO_ELEM_TYPES(W_)
+    if (n == 11 && memcmp(s, "opaque_type", 11) == 0) return HLO_OPAQUE;
+    break;
+  default:
+    break;
+  }
+#undef W_
+  return 0;
+}
+
+/* Whether the word S[0..N) may be one lex_dfa reads otherwise than as a
+ * name: a keyword, an element type, nan, inf, the b of 'b(' or the start
+ * of a log line's prefix ([IWEF] and four digits). By first byte, a bit
+ * per length (lexer/words checks it against every such word). */
+static bool maybe_special(const unsigned char *s, size_t n) {
+  static const uint32_t lens[128] = {
+      ['p'] = 1u << 4 | 1u << 9,  ['s'] = 1u << 2 | 1u << 3 | 1u << 8 | 1u << 10,
+      ['u'] = 1u << 2 | 1u << 3 | 1u << 7 | 1u << 9,
+      ['f'] = 1u << 3 | 1u << 5 | 1u << 6 | 1u << 8 | 1u << 9 | 1u << 10 | 1u << 13,
+      ['b'] = 1u << 1 | 1u << 4,  ['c'] = 1u << 3 | 1u << 4 | 1u << 8, ['t'] = 1u << 4 | 1u << 5,
+      ['o'] = 1u << 6 | 1u << 11, ['n'] = 1u << 3, ['i'] = 1u << 3, ['H'] = 1u << 9, ['E'] = 1u << 5,
+      ['R'] = 1u << 4, ['F'] = 1u << 5 | 1u << 9 | 1u << 13, ['S'] = 1u << 11, ['m'] = 1u << 6 | 1u << 7,
+      ['r'] = 1u << 10, ['l'] = 1u << 23, ['I'] = 1u << 5, ['W'] = 1u << 5,
+  };
+  return n < 32 && (lens[s[0] & 127] >> n & 1);
+}
+
+bool hlo_lex_word_maybe_special(const char *s, size_t n) { return maybe_special((const unsigned char *)s, n); }
+
+/* The word at TOK (its first byte read): its token in *T, or false for
+ * lex_dfa to read it. Out of line, as lex_dfa: hlo_lex stays small for the
+ * punctuation. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool lex_word(hlo_lexer *lx, hlo_token *t, const unsigned char *tok) {
+  const unsigned char *e = (const unsigned char *)bs_skip_id_tail((const char *)tok + 1, lx->lim);
+  size_t n = (size_t)(e - tok);
+  const unsigned char *q = e;
+  hlo_tok_kind kind;
+  int sub = 0;
+  switch (*e) {
+  case '=':
+    kind = HT_ATTR_NAME;
+    q = e + 1;
+    break;
+  case ':':
+    kind = HT_NAME_COLON;
+    q = e + 1;
+    break;
+  case ' ': case '\t':
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q == '=') {
+      kind = HT_NAME_DEF;
+      q++;
+      break;
+    }
+    q = e;
+    /* fall through */
+  case '(': case ')': case ',': case '}': case ']': case '{': case '\n': case '\r':
+    if (maybe_special(tok, n)) return false;
+    kind = HT_IDENT;
+    break;
+  case '[':
+    if ((sub = elem_type_of(tok, n)) != 0) kind = HT_PRIM_TYPE;
+    else if (!maybe_special(tok, n)) kind = HT_IDENT;
+    else return false;
+    break;
+  default:
+    return false;
+  }
+  t->kind = kind;
+  t->sub = sub;
+  t->neg = false;
+  t->u = 0;
+  t->msg = NULL;
+  t->ptr = (const char *)tok;
+  t->len = n;
+  t->off = (size_t)((const char *)tok - lx->base);
+  lx->cur = (const char *)q;
+  return true;
+}
+
 /* ---- the frequent tokens first ----------------------------------------------
  * Most calls read blanks and then one punctuation byte, a %name or an
  * integer. This small automaton reads those (no rule of lex_dfa but its own
@@ -642,6 +739,12 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
         kind = HT_PCT_NAME;
         skip = 1;
         break;
+      }
+      [A-Za-z_] {
+        if (lex_word(lx, t, tok)) return;
+        lx->cur = (const char *)tok;
+        lex_dfa(lx, t);
+        return;
       }
       [0-9]+ / [,})\] \n] {
         /* a plain integer (lex_dfa's only rule for digits followed by one

@@ -125,6 +125,10 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t);
  * and decides on any other. */
 bool hlo_lex_metadata(hlo_lexer *lx, hlo_token *t);
 
+/* For lexer/words: whether hlo_lex leaves the word S[0..N) to its
+ * automaton (it may be a keyword, an element type, ...). */
+bool hlo_lex_word_maybe_special(const char *s, size_t n);
+
 /* Human-readable name of a token kind, for diagnostics ("identifier", "'{'"). */
 const char *hlo_tok_kind_name(hlo_tok_kind k);
 

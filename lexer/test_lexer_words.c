@@ -278,6 +278,41 @@ int main(void) {
     snprintf(buf, sizeof buf, "%.*s", (int)n - 1, kws[i].word);
     expect(buf, HT_IDENT, 0, n - 1);
   }
+  /* hlo_lex reads a word itself only when lex_dfa would read it as a
+   * name: every keyword, element type and the like goes to lex_dfa */
+  for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
+    if (!hlo_lex_word_maybe_special(kws[i].word, strlen(kws[i].word))) {
+      fprintf(stderr, "'%s' is not left to lex_dfa\n", kws[i].word);
+      failures++;
+    }
+  static const char *const more[] = {"nan", "b", "opaque_type", "I0521", "W1231", "E0101", "F0521"};
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+    if (!hlo_lex_word_maybe_special(more[i], strlen(more[i]))) {
+      fprintf(stderr, "'%s' is not left to lex_dfa\n", more[i]);
+      failures++;
+    }
+  for (int k = HLO_ELEM_INVALID + 1; k < HLO_TUPLE; k++) {
+    const char *name = hlo_elem_type_name((hlo_elem_type)k);
+    if (!hlo_lex_word_maybe_special(name, strlen(name))) {
+      fprintf(stderr, "'%s' is not left to lex_dfa\n", name);
+      failures++;
+    }
+    snprintf(buf, sizeof buf, "%s(x)", name); /* before '(' too */
+    expect(buf, HT_PRIM_TYPE, k, strlen(name));
+  }
+  /* names before the bytes that end them: the same tokens as lex_dfa's */
+  expect("add.1-b_C9(x)", HT_IDENT, 0, 10);
+  expect("p0,", HT_IDENT, 0, 2);
+  expect("x}", HT_IDENT, 0, 1);
+  expect("x@", HT_IDENT, 0, 1);
+  expect("b01f_01io->b01f,", HT_DIM_LABELS, 0, 15);
+  expect("L.1@2:4,", HT_IDENT, 0, 7);
+  expect("b(f32[2])", HT_B_PAREN, 0, 1);
+  expect("bb(x)", HT_IDENT, 0, 2);
+  expect("nan(0x12)", HT_FLOAT, 0, 9);
+  expect("pred[2]", HT_PRIM_TYPE, HLO_PRED, 4);
+  expect("predx[2]", HT_IDENT, 0, 5);
+  expect("true[", HT_KW_TRUE, 0, 4);
   expect("root", HT_IDENT, 0, 4);
   expect("Entry", HT_IDENT, 0, 5);
   /* Every opcode name before its '(' (and its async shorthand forms) is

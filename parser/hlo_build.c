@@ -646,7 +646,8 @@ static int unknown_opcode(parse_ctx *P, const pc_tok *opcode, hlo_istr *is) {
   return 0;
 }
 
-static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
+static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
+  pc_range operands = {first, (uint32_t)P->operands.n};
   hlo_istr *is = pc_word(P, opcode->ptr, opcode->len);
   hlo_instr *in = new_instr(P, opcode->off);
   in->opcode_text = hlo_istr_str(is);
@@ -677,7 +678,7 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) 
   return in;
 }
 
-hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) { return rhs_op(P, opcode, operands); }
+hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) { return rhs_op(P, opcode, first); }
 
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
   hlo_instr *in = new_instr(P, kw->off);
@@ -765,15 +766,14 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in) {
   return 0;
 }
 
-int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape, hlo_instr *in,
-                   pc_range attrs) {
-  hlo_istr *is = hlo_intern_get(P->in, name->ptr, name->len);
-  in->offset = name->off;
+int pc_instruction(parse_ctx *P, const pc_def *def, hlo_instr *in, pc_range attrs) {
+  hlo_istr *is = hlo_intern_get(P->in, def->name, def->len);
+  in->offset = def->off;
   if (define_name(P, is, in, in->offset) < 0) return -1;
   pc_comp *cc = top_comp(P);
-  if (root) {
+  if (def->root_off) {
     if (cc->root)
-      return pc_error(P, root->off, "computation '%s' has more than one ROOT instruction (the first is '%s')",
+      return pc_error(P, def->root_off - 1, "computation '%s' has more than one ROOT instruction (the first is '%s')",
                       cc->comp->name, cc->root->name);
     cc->root = in;
     in->root_marked = true;
@@ -782,7 +782,7 @@ int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const h
   const pc_attr *av = attrs.e > attrs.b ? &PC_AT(P->attrs, pc_attr, attrs.b) : NULL;
   if (pc_attrs_apply(P, in, av, (int)(attrs.e - attrs.b)) < 0) return -1;
   P->attrs.n = attrs.b;
-  return finish_instr(P, in, shape);
+  return finish_instr(P, in, def->shape);
 }
 
 /* ---- attributes ----------------------------------------------------------------- */

@@ -33,6 +33,7 @@
 %define api.pure full
 %define api.prefix {hlo_yy}
 %define api.value.type union
+%define api.token.raw
 %define api.location.type {pc_loc}
 %define parse.error custom
 %locations
@@ -109,10 +110,12 @@ static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->at
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
 
 %type <pc_tok> name name_kw comp_name module_name entry_opt attr_plain attr_any
-%type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
+%type <hlo_shape *> shape shape_read array_shape signature_opt
+%type <pc_def> instr_head
 %type <hlo_layout *> layout layout_opt
 %type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
-%type <pc_range> shape_list_opt shape_list operands_opt operands attrs attrs1 comp_refs_opt comp_refs comp_ref
+%type <pc_range> shape_list_opt shape_list attrs1 comp_refs_opt comp_refs comp_ref
+%type <uint32_t> operands
 %type <hlo_instr *> rhs
 %type <int> dlt_mods
 
@@ -260,49 +263,58 @@ comp_trailer
 
 /* ---- instructions (§5) ------------------------------------------------- */
 
+/* The instructions of a computation. The hot paths are spelled out: each
+ * reduction costs as much as reading a token. */
 instr_list
-  : instruction
-  | instr_list instruction
+  : instr_head rhs                        { CHECK(pc_instruction(P, &$1, $2, no_attrs(P))); }
+  | instr_head rhs attrs1                 { CHECK(pc_instruction(P, &$1, $2, $3)); }
+  | instr_list instr_head rhs             { CHECK(pc_instruction(P, &$2, $3, no_attrs(P))); }
+  | instr_list instr_head rhs attrs1      { CHECK(pc_instruction(P, &$2, $3, $4)); }
   ;
 
-/* Spelled out (ROOT or not, 'name =' or the lenient 'name=' without a
- * space) rather than through optional nonterminals: every instruction would
- * otherwise pay a reduction for each. */
-instruction
-  : NAME_DEF shape_opt rhs attrs                { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
-  | KW_ROOT NAME_DEF shape_opt rhs attrs        { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
-  | A_GENERIC shape_opt rhs attrs               { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
-  | KW_ROOT A_GENERIC shape_opt rhs attrs       { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
-  ;
-
-shape_opt
-  : %empty                              { $$ = NULL; }
-  | shape
+/* 'name =' and the shape, ROOT or not; the lenient 'name=' (without a
+ * blank) is an attribute name to the lexer. */
+instr_head
+  : NAME_DEF                            { $$ = pc_def_of(&$1, NULL, NULL); }
+  | NAME_DEF SHAPE_TOK                  { $$ = pc_def_of(&$1, $2.shape, NULL); }
+  | NAME_DEF shape_read                 { $$ = pc_def_of(&$1, $2, NULL); }
+  | KW_ROOT NAME_DEF                    { $$ = pc_def_of(&$2, NULL, &$1); }
+  | KW_ROOT NAME_DEF SHAPE_TOK          { $$ = pc_def_of(&$2, $3.shape, &$1); }
+  | KW_ROOT NAME_DEF shape_read         { $$ = pc_def_of(&$2, $3, &$1); }
+  | A_GENERIC                           { $$ = pc_def_of(&$1, NULL, NULL); }
+  | A_GENERIC SHAPE_TOK                 { $$ = pc_def_of(&$1, $2.shape, NULL); }
+  | A_GENERIC shape_read                { $$ = pc_def_of(&$1, $2, NULL); }
+  | KW_ROOT A_GENERIC                   { $$ = pc_def_of(&$2, NULL, &$1); }
+  | KW_ROOT A_GENERIC SHAPE_TOK         { $$ = pc_def_of(&$2, $3.shape, &$1); }
+  | KW_ROOT A_GENERIC shape_read        { $$ = pc_def_of(&$2, $3, &$1); }
   ;
 
 rhs
   : KW_PARAMETER LPAREN INT RPAREN      { NN($$ = pc_rhs_parameter(P, &$1, &$3)); }
   | KW_CONSTANT LPAREN literal RPAREN   { NN($$ = pc_rhs_constant(P, &$1, @3)); }
-  | IDENT LPAREN operands_opt RPAREN    { NN($$ = pc_rhs_op(P, &$1, $3)); }
+  | IDENT LPAREN RPAREN                 { NN($$ = pc_rhs_op(P, &$1, (uint32_t)P->operands.n)); }
+  | IDENT LPAREN operands RPAREN        { NN($$ = pc_rhs_op(P, &$1, $3)); }
   ;
 
-operands_opt
-  : %empty                              { $$ = (pc_range){(uint32_t)P->operands.n, (uint32_t)P->operands.n}; }
-  | operands
-  ;
-
+/* The operands go to P->operands; the value is where the list starts
+ * there. The usual forms are spelled out: no reduction of a name or a
+ * shape first. */
 operands
-  : operand                             { $$ = (pc_range){(uint32_t)P->operands.n - 1, (uint32_t)P->operands.n}; }
-  | operands COMMA operand              { $$ = (pc_range){$1.b, (uint32_t)P->operands.n}; }
+  : PCT_NAME                            { CHECK(pc_operand_name(P, NULL, &$1)); $$ = (uint32_t)P->operands.n - 1; }
+  | IDENT                               { CHECK(pc_operand_name(P, NULL, &$1)); $$ = (uint32_t)P->operands.n - 1; }
+  | SHAPE_TOK PCT_NAME                  { CHECK(pc_operand_name(P, $1.shape, &$2)); $$ = (uint32_t)P->operands.n - 1; }
+  | SHAPE_TOK IDENT                     { CHECK(pc_operand_name(P, $1.shape, &$2)); $$ = (uint32_t)P->operands.n - 1; }
+  | operand                             { $$ = (uint32_t)P->operands.n - 1; }
+  | operands COMMA PCT_NAME             { CHECK(pc_operand_name(P, NULL, &$3)); }
+  | operands COMMA IDENT                { CHECK(pc_operand_name(P, NULL, &$3)); }
+  | operands COMMA SHAPE_TOK PCT_NAME   { CHECK(pc_operand_name(P, $3.shape, &$4)); }
+  | operands COMMA SHAPE_TOK IDENT      { CHECK(pc_operand_name(P, $3.shape, &$4)); }
+  | operands COMMA operand
   ;
 
-/* The usual forms spelled out: no reduction of a name or a shape first. */
+/* The other forms of an operand. */
 operand
-  : PCT_NAME                            { CHECK(pc_operand_name(P, NULL, &$1)); }
-  | IDENT                               { CHECK(pc_operand_name(P, NULL, &$1)); }
-  | SHAPE_TOK PCT_NAME                  { CHECK(pc_operand_name(P, $1.shape, &$2)); }
-  | SHAPE_TOK IDENT                     { CHECK(pc_operand_name(P, $1.shape, &$2)); }
-  | shape_read name                     { CHECK(pc_operand_name(P, $1, &$2)); }
+  : shape_read name                     { CHECK(pc_operand_name(P, $1, &$2)); }
   | name_kw                             { CHECK(pc_operand_name(P, NULL, &$1)); }
   | SHAPE_TOK name_kw                   { CHECK(pc_operand_name(P, $1.shape, &$2)); }
   | rhs                                 { CHECK(pc_operand_nested(P, NULL, $1)); }
@@ -323,24 +335,24 @@ name_kw
 
 /* ---- attributes (§5.6, §5.7) ------------------------------------------- */
 
-attrs
-  : %empty                              { $$ = no_attrs(P); }
-  | attrs1
-  ;
-
+/* ', name=value' pushed on P->attrs; the value is their range there. The
+ * commonest attributes are spelled out. */
 attrs1
-  : COMMA attribute                     { $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
-  | attrs1 COMMA attribute              { $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
+  : COMMA A_METADATA METADATA_VALUE     { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
+  | COMMA A_GENERIC gv_top              { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
+  | COMMA attribute                     { $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
+  | attrs1 COMMA A_METADATA METADATA_VALUE { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA A_GENERIC gv_top       { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA attribute              { $$.e++; }
   ;
 
+/* The other attributes (pushed on P->attrs). */
 attribute
-  : A_GENERIC gv_top                    { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_COMP comp_ref                     { CHECK(pc_attr_push(P, &$1, @2, 1, pc_comprefs_take(P, $2), NULL, NULL)); }
+  : A_COMP comp_ref                     { CHECK(pc_attr_push(P, &$1, @2, 1, pc_comprefs_take(P, $2), NULL, NULL)); }
   | A_COMP_LIST LBRACE comp_refs_opt RBRACE
       { pc_loc v = {$2.off, @4.last};
         CHECK(pc_attr_push(P, &$1, v, (int)($3.e - $3.b), pc_comprefs_take(P, $3), NULL, NULL)); }
   | A_SHARDING sharding                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_METADATA METADATA_VALUE           { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_METADATA metadata                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
@@ -538,26 +550,43 @@ gv_top
   | gv_top gv_unit
   ;
 
+/* One part of a value: a token, or a bracket and what it holds. */
 gv_unit
-  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | STRING | IDENT | PCT_NAME
-  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
-  | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
-  | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
-  | METADATA_VALUE                      /* after a nested 'metadata=' */
-  | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
+  : gv_word
   | LBRACE gv_inner RBRACE
   | LAYOUT_LBRACE gv_inner RBRACE
   | LPAREN gv_inner RPAREN
   | LBRACKET gv_inner RBRACKET
   ;
 
-gv_inner
-  : %empty
-  | gv_inner gv_inner_item
+gv_word
+  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | STRING | IDENT | PCT_NAME
+  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
+  | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
+  | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
+  | METADATA_VALUE                      /* after a nested 'metadata=' */
+  | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
   ;
 
-gv_inner_item
-  : gv_unit | COMMA
+/* Inside brackets: one reduction per token (the commonest, integer lists,
+ * first). */
+gv_inner
+  : %empty
+  | gv_inner INT
+  | gv_inner COMMA
+  | gv_inner gv_inner_word
+  | gv_inner LBRACE gv_inner RBRACE
+  | gv_inner LAYOUT_LBRACE gv_inner RBRACE
+  | gv_inner LPAREN gv_inner RPAREN
+  | gv_inner LBRACKET gv_inner RBRACKET
+  ;
+
+gv_inner_word
+  : FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | STRING | IDENT | PCT_NAME
+  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
+  | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
+  | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE | METADATA_VALUE
+  | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
   | A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
   | A_SHAPE | A_SHAPE_LIST | A_LITERAL | A_HDR_LAYOUT | FA_KEY
   | LF_T | LF_L | LF_E | LF_S | LF_SC | LF_P | LF_M | LF_D

@@ -141,23 +141,56 @@ static int brace_context(parse_ctx *P, int prev) {
   return ctx == BK_BODY || ctx == BK_ATTR ? BK_ATTR : ctx == BK_LITERAL ? BK_LITERAL : BK_OTHER;
 }
 
+/* Where a tuple shape's '(' may come: after these token kinds. */
+static bool shape_may_follow(int prev) {
+  switch (prev) {
+  case HT_NAME_DEF: case HT_LPAREN: case HT_COMMA: case HT_NAME_COLON: case HT_COLON: case HT_ARROW:
+  case HT_ATTR_NAME: case HT_LBRACE: case HT_EQ:
+    return true;
+  default:
+    return false;
+  }
+}
+
+/* A SHAPE_TOK for the shape S whose text is [START, END). */
+static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, HLO_YYLTYPE *l, const hlo_shape *s, const char *start,
+                       const char *end) {
+  hlo_lex_skip_to(&P->lx, end);
+  tp->kind = *start == '(' ? HT_LPAREN : HT_PRIM_TYPE; /* (for messages: the text is the whole shape) */
+  tp->ptr = start;
+  tp->len = (size_t)(end - start);
+  tp->off = (size_t)(start - P->data);
+  o->shape = s;
+  o->off = tp->off;
+  l->first = tp->off;
+  l->last = (size_t)(end - P->data);
+  P->prev_kind = closer_kind(end);
+  P->closed_now = false;
+  return SHAPE_TOK;
+}
+
 int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   /* the new token goes where the one before the last was */
   hlo_token *tp = P->before_last;
   P->before_last = P->last;
   P->last = tp;
-  bool layout_field = P->layout_field;
-  P->layout_field = false;
+  pc_tok *o = &v->PCT_NAME;
+  int prev = P->prev_kind;
+  bool layout_field = P->layout_field, fa_pending = P->fa_pending;
+  P->layout_field = P->fa_pending = false;
+  /* the '(' of a program shape's parameter list */
+  bool params_paren = P->layout_paren_in && --P->layout_paren_in == 0;
   if (P->metadata_next) {
     P->metadata_next = false;
     if (P->coarse && hlo_lex_metadata(&P->lx, tp)) {
-      v->PCT_NAME.ptr = tp->ptr;
-      v->PCT_NAME.len = (uint32_t)tp->len;
-      v->PCT_NAME.off = tp->off;
-      v->PCT_NAME.kind = HT_METADATA;
+      o->ptr = tp->ptr;
+      o->len = (uint32_t)tp->len;
+      o->off = tp->off;
+      o->kind = HT_METADATA;
       l->first = tp->off;
       l->last = tp->off + tp->len;
       P->prev_kind = HT_RBRACE;
+      P->closed_now = false;
       return METADATA_VALUE;
     }
   }
@@ -167,14 +200,12 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   } else {
     hlo_lex(&P->lx, tp);
   }
-  int prev = P->prev_kind;
   P->prev_kind = tp->kind;
   P->closed_now = false;
-  pc_tok *o = &v->PCT_NAME;
   o->ptr = tp->ptr;
   o->len = (uint32_t)tp->len;
   o->off = tp->off;
-  o->u = tp->kind == HT_INT ? tp->u : 0;
+  o->u = tp->u;
   o->sub = (uint8_t)tp->sub;
   o->neg = tp->neg;
   o->kind = (uint8_t)tp->kind;
@@ -182,27 +213,13 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   l->last = (size_t)(tp->ptr - P->data) + tp->len;
   if (!P->mod && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR)
     pc_module_begin_if_needed(P, tp->off);
-  bool fa_pending = P->fa_pending;
-  P->fa_pending = false;
-  /* the '(' of a program shape's parameter list */
-  bool params_paren = P->layout_paren_in && --P->layout_paren_in == 0;
   /* '(' starts a tuple shape only where a shape may start, never right
    * after an opcode (that is the operand list) nor where a program shape's
    * parameter list starts (its text may be that of a tuple shape) */
-  if (P->coarse &&
-      (tp->kind == HT_PRIM_TYPE ||
-       (tp->kind == HT_LPAREN && !params_paren &&
-        (prev == HT_NAME_DEF || prev == HT_LPAREN || prev == HT_COMMA || prev == HT_NAME_COLON ||
-         prev == HT_COLON || prev == HT_ARROW || prev == HT_ATTR_NAME || prev == HT_LBRACE || prev == HT_EQ)))) {
-    const char *end;
-    const hlo_shape *s = pc_shape_cache_find(P, P->data + tp->off, tp->kind == HT_LPAREN, &end);
-    if (s) {
-      hlo_lex_skip_to(&P->lx, end);
-      o->shape = s;
-      l->last = (size_t)(end - P->data);
-      P->prev_kind = closer_kind(end);
-      return SHAPE_TOK;
-    }
+  if (P->coarse && (tp->kind == HT_PRIM_TYPE || (tp->kind == HT_LPAREN && !params_paren && shape_may_follow(prev)))) {
+    const char *end, *start = P->data + tp->off;
+    const hlo_shape *s = pc_shape_cache_find(P, start, tp->kind == HT_LPAREN, &end);
+    if (s) return shape_token(P, tp, o, l, s, start, end);
   }
 
   switch (tp->kind) {

@@ -95,6 +95,20 @@ typedef struct pc_tok {
   };
 } pc_tok;
 
+/* An instruction's 'name =' (ROOT or not) and declared shape: the
+ * grammar's instr_head. */
+typedef struct pc_def {
+  const char *name;       /* the name's bytes */
+  uint32_t len;
+  uint32_t root_off;      /* the offset of 'ROOT' + 1, or 0 without it (inputs are under 2 GiB) */
+  size_t off;             /* the name's offset */
+  const hlo_shape *shape; /* declared, or NULL */
+} pc_def;
+
+static inline pc_def pc_def_of(const pc_tok *name, const hlo_shape *shape, const pc_tok *root) {
+  return (pc_def){name->ptr, name->len, root ? (uint32_t)root->off + 1 : 0, name->off, shape};
+}
+
 typedef struct pc_loc {
   size_t first; /* byte offset of the first byte */
   size_t last;  /* byte offset just past the last byte */
@@ -327,16 +341,15 @@ int pc_bare_begin(parse_ctx *P);
 int pc_bare_end(parse_ctx *P);
 hlo_computation *pc_inline_end(parse_ctx *P);
 
-hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands);
+/* The operands are P->operands from FIRST on. */
+hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first);
 /* IN's own hlo_instr_ext, made on first use (a copy of the defaults). */
 hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in);
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num);
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit);
 int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name);
 int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in);
-/* ROOT: the 'ROOT' token, NULL without one. */
-int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape,
-                   hlo_instr *in, pc_range attrs);
+int pc_instruction(parse_ctx *P, const pc_def *def, hlo_instr *in, pc_range attrs);
 
 int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void *ptr,
                  const hlo_shape *shape2, pc_range *r);
