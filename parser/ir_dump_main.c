@@ -1,6 +1,7 @@
-/* hloidx-ir-dump [--grammar-only] FILE: the IR dump (ir_dump.h) of every
- * module of FILE, or its parse error as FILE:OFFSET: error: MESSAGE.
- * A test tool (testdata/parser/accept_*.ir). */
+/* hloidx-ir-dump [--grammar-only] [--allow-unknown] [--no-verify] FILE:
+ * the IR dump (ir_dump.h) of every module of FILE, or its parse error as
+ * FILE:OFFSET: error: MESSAGE. A test tool (testdata/parser/accept_*.ir);
+ * the last two options are hloidx's. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -8,12 +9,21 @@
 #include "ir_dump.h"
 
 int main(int argc, char **argv) {
-  bool grammar_only = argc == 3 && strcmp(argv[1], "--grammar-only") == 0;
-  if (argc != 2 + grammar_only) {
-    fprintf(stderr, "usage: hloidx-ir-dump [--grammar-only] FILE\n");
+  bool grammar_only = false;
+  hlo_parse_options opts = {0};
+  int i = 1;
+  for (; i < argc - 1; i++) {
+    if (strcmp(argv[i], "--grammar-only") == 0) grammar_only = true;
+    else if (strcmp(argv[i], "--allow-unknown") == 0) opts.allow_unknown = true;
+    else if (strcmp(argv[i], "--no-verify") == 0) opts.no_verify = true;
+    else break;
+  }
+  if (i != argc - 1) {
+    fprintf(stderr, "usage: hloidx-ir-dump [--grammar-only] [--allow-unknown] [--no-verify] FILE\n");
     return 2;
   }
-  const char *path = argv[1 + grammar_only];
+  hlo_parse_set_options(&opts);
+  const char *path = argv[i];
   FILE *in = fopen(path, "rb");
   if (!in) {
     perror(path);
