@@ -12,19 +12,22 @@
 #   -j JOBS    parallel runs (default 1)
 #
 # Inputs: every .hlo, .map and .txt input under testdata/ (not the expected
-# .out / .err files), every seed under fuzz/corpus/ and fuzz/regress/, and
+# .out / .err files), every seed under BUILD/fuzz/corpus/ (generated from
+# testdata/ by fuzz/make_corpus.py when missing) and fuzz/regress/, and
 # every file under ../shared/corpus/ when it exists. Run i takes file
 # i mod #files; the mode, the zzuf ratio and the seed change from one pass
 # over the files to the next, so each file is mutated several ways:
 #     zzuf -s SEED -r RATIO < FILE > OUTDIR/work/J/NAME     (zzuf as a filter)
 #     timeout 10 BUILD/hloidx MODE NAME                     (in OUTDIR/work/J)
-# Modes: --map for map inputs (.map files and fuzz/corpus/map, fuzz/regress/map);
+# Modes: --map for map inputs (.map files and corpus/map, fuzz/regress/map);
 # otherwise, in turn, --check, the default (indexing maps of the ENTRY root),
 # --physical, --layout --all and --layout.
 #
 # Outcomes:
 #   ok        exit 0
-#   rejected  exit 1, and stderr starts with a `NAME:LINE:COL: error: ` line
+#   rejected  exit 1, and the first diagnostic on stderr that is not a
+#             warning (an earlier module's, echo and caret lines included)
+#             is a `NAME:LINE:COL: error: ` line
 #   failure   anything else: a signal, a sanitizer report, a timeout (10 s),
 #             exit 1 without such a line, exit 2 or 3, stdout that is not
 #             clean text (valid UTF-8 without control characters other than
@@ -54,10 +57,11 @@ hloidx=$root/$build/hloidx
 command -v zzuf >/dev/null || { echo "zzuf is not installed (apt-get install zzuf)" >&2; exit 2; }
 [ -x "$hloidx" ] || { echo "no $hloidx (build it first)" >&2; exit 2; }
 
+[ -d "$build/fuzz/corpus" ] || python3 fuzz/make_corpus.py "$build/fuzz/corpus" >/dev/null
 mapfile -t files < <(
   {
     find testdata -type f \( -name '*.hlo' -o -name '*.map' -o -name '*.txt' \)
-    find fuzz/corpus fuzz/regress -type f 2>/dev/null
+    find "$build/fuzz/corpus" fuzz/regress -type f 2>/dev/null
     [ -d ../shared/corpus ] && find ../shared/corpus -type f ! -name '*.md'
   } | LC_ALL=C sort)
 nfiles=${#files[@]}
@@ -70,7 +74,7 @@ hlo_modes=("--check" "" "--physical" "--layout --all" "--layout")
 
 is_map() {
   case $1 in
-  *.map | fuzz/corpus/map/* | fuzz/regress/map/*) return 0 ;;
+  *.map | */corpus/map/* | fuzz/regress/map/*) return 0 ;;
   *) return 1 ;;
   esac
 }
@@ -97,7 +101,8 @@ one() {
     outcome=failure why="timeout (10 s)"
   elif [ "$rc" -eq 1 ]; then
     outcome=rejected
-    if ! head -n 1 "$dir/stderr" | grep -qE "^$name:[0-9]+:[0-9]+: error: "; then
+    if ! grep -E "^$name:[0-9]+:[0-9]+: [a-z]+: " "$dir/stderr" | grep -vE "^$name:[0-9]+:[0-9]+: warning: " |
+      head -n 1 | grep -qE "^$name:[0-9]+:[0-9]+: error: "; then
       outcome=failure why="exit 1 without a FILE:LINE:COL: error: line"
     fi
   elif [ "$rc" -ne 0 ]; then
