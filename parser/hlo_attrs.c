@@ -98,6 +98,7 @@
   X(SPMD_OUTPUT_SHARDING, "spmd_output_sharding", SHARDING)                          \
   X(SPMD_PARAMETERS_SHARDINGS, "spmd_parameters_shardings", SHARDING)                \
   X(ORIGIN, "origin", GENERIC) X(SPARSITY, "sparsity", GENERIC)                      \
+  X(MODE, "mode", GENERIC) X(ASYNC_GROUP_ID, "async_group_id", GENERIC)              \
   X(IS_CROSS_PROGRAM_PREFETCH, "is_cross_program_prefetch", GENERIC)                 \
   /* not in open-source XLA's parser, but in the dumps: older XLA's CPU    \
    * partitioning, TPU DMA priorities, a compare order (JAX on TPU) */    \
@@ -885,7 +886,7 @@ static bool attr_allowed(int id, hlo_opcode op) {
     default:
       return false;
     }
-  case AT_REPLICA_GROUPS: case AT_CONSTRAIN_LAYOUT: case AT_USE_GLOBAL_DEVICE_IDS: /* the collectives */
+  case AT_REPLICA_GROUPS: case AT_CONSTRAIN_LAYOUT: case AT_USE_GLOBAL_DEVICE_IDS: case AT_MODE: /* the collectives */
     switch (op) {
     case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
     case HLO_OP_ALL_TO_ALL: case HLO_OP_RAGGED_ALL_TO_ALL: case HLO_OP_REDUCE_SCATTER:
@@ -915,7 +916,7 @@ static bool attr_allowed(int id, hlo_opcode op) {
   case AT_ALLOW_SPMD_OUTPUT:
     return false; /* module attributes */
   case AT_PARAMETER_REPLICATION: return op == HLO_OP_PARAMETER;
-  case AT_ASYNC_EXECUTION_THREAD: return is_async(op);
+  case AT_ASYNC_EXECUTION_THREAD: case AT_ASYNC_GROUP_ID: return is_async(op);
   case AT_OPERAND_PRECISION:
     return op == HLO_OP_DOT || op == HLO_OP_CONVOLUTION || op == HLO_OP_CUSTOM_CALL || op == HLO_OP_RAGGED_DOT ||
            op == HLO_OP_SCALED_DOT;
@@ -1359,6 +1360,14 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
       break;
     }
     return 0;
+  case AT_MODE: {
+    static const char *const d[] = {"cross_replica", "cross_partition", "cross_replica_and_partition", "flattened_id",
+                                    NULL};
+    if (rd_enum(&r, d, false, "a collective mode (cross_replica, cross_partition, cross_replica_and_partition or "
+                              "flattened_id)") < 0)
+      return -1;
+    break;
+  }
   case AT_SCHEDULE: {
     static const char *const d[] = {"schedule_none", "schedule_latest", "schedule_earliest", NULL};
     if (rd_enum(&r, d, true, "SCHEDULE_NONE, SCHEDULE_LATEST or SCHEDULE_EARLIEST") < 0) return -1;
@@ -1461,7 +1470,7 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
       present[a->id / 64] |= (uint64_t)1 << (a->id % 64);
       bool ok;
       if (in->op == HLO_OP_UNKNOWN) ok = true;
-      else if (async && (a->id == AT_CALLS || a->id == AT_ASYNC_EXECUTION_THREAD ||
+      else if (async && (a->id == AT_CALLS || a->id == AT_ASYNC_EXECUTION_THREAD || a->id == AT_ASYNC_GROUP_ID ||
                          a->id == AT_OUTPUT_TO_OPERAND_ALIASING))
         ok = true;
       else if (async && in->async_wrapped == HLO_OP_UNKNOWN)
