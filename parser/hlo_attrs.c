@@ -559,6 +559,12 @@ static int read_dim_labels(rd *r, hlo_instr *in) {
   static const char letters[3][2] = {{'b', 'f'}, {'i', 'o'}, {'b', 'f'}};
   static const char *const names[3] = {"input", "kernel", "output"};
   for (int p = 0; p < 3; p++) {
+    /* '?' (a dimension the labels leave unknown, as XLA prints them) may
+     * stand for a role letter; like any label, once per part */
+    const char *q = memchr(parts[p], '?', lens[p]);
+    bool unknown = q != NULL;
+    if (q && memchr(q + 1, '?', lens[p] - (size_t)(q + 1 - parts[p])))
+      return pc_error(P, off, "dim_labels '%.*s': '?' appears twice in the %s labels", (int)len, s, names[p]);
     for (size_t i = 0; i < lens[p]; i++) {
       char c = parts[p][i];
       if (c == '?') continue;
@@ -582,7 +588,7 @@ static int read_dim_labels(rd *r, hlo_instr *in) {
       role[p][which] = (int64_t)i;
     }
     for (int w = 0; w < 2; w++)
-      if (role[p][w] < 0)
+      if (role[p][w] < 0 && !unknown)
         return pc_error(P, off, "dim_labels '%.*s': the %s labels have no '%c'", (int)len, s, names[p],
                         letters[p][w]);
   }

@@ -256,7 +256,9 @@ typedef struct hlo_window_dim {
 } hlo_window_dim;
 
 /* Decoded dim_labels (§5.7.9). Dimension numbers of the respective array;
- * spatial arrays are indexed by spatial dimension k (the digit). */
+ * spatial arrays are indexed by spatial dimension k (the digit). A role
+ * the labels leave unknown ('?' in its place) is -1 (the verifier lets
+ * that through only under --no-verify). */
 typedef struct hlo_conv_dims {
   const char *labels;              /* the dim_labels text, NUL-terminated */
   int n_spatial;                   /* spatial dimensions (window rank) */

@@ -604,6 +604,17 @@ static int check_convolution(vctx *V, const hlo_instr *in) {
   if (cd->input_rank != a->rank || cd->kernel_rank != k->rank || cd->output_rank != r->rank)
     return fail(V, in->offset, "convolution '%s': dim_labels=%s do not match the ranks of input %s, kernel %s and result",
                 in->name, cd->labels, SH(a), SH2(k));
+  if (cd->input_batch < 0 || cd->input_feature < 0 || cd->kernel_input_feature < 0 || cd->kernel_output_feature < 0 ||
+      cd->output_batch < 0 || cd->output_feature < 0) {
+    if (!V->warn)
+      return fail(V, in->offset, "convolution '%s': dim_labels=%s leave a batch or feature dimension unknown ('?')",
+                  in->name, cd->labels);
+    char w[HLO_ERROR_MESSAGE_MAX];
+    snprintf(w, sizeof w, "convolution '%s': dim_labels=%s leave a batch or feature dimension unknown ('?'): its shapes "
+                          "are not checked (--no-verify)", in->name, cd->labels);
+    V->warn(V->wctx, in->offset, w);
+    return 0;
+  }
   if (!in->ext->has_window && cd->n_spatial > 0)
     return fail(V, in->offset, "convolution '%s' with %d spatial dimensions needs window=", in->name, cd->n_spatial);
   if (in->ext->has_window && in->ext->n_window != cd->n_spatial)
