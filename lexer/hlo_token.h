@@ -98,7 +98,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t);
 /* Skips blanks and comments and returns the next significant byte without
  * consuming anything ('\0' at the end of input or before a NUL byte).
  * *at receives its position. Inline for the usual case, the byte right
- * there or after one space (a call per instruction line cost 1%). */
+ * there or after one space. */
 char hlo_lex_peek_slow(const hlo_lexer *lx, const char **at);
 static inline char hlo_lex_peek(const hlo_lexer *lx, const char **at) {
   const char *p = lx->cur + (*lx->cur == ' ');

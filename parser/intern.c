@@ -24,9 +24,8 @@ typedef struct {
  * older generations: empty), and growing moves the strings to the other
  * buffer under a new generation, so neither a module's start nor a growth
  * allocates or zeroes memory once the buffers are as large as the largest
- * module needed. (Allocating and zeroing them module after module was 1%
- * of the parse; so would be keeping a large table for the small modules,
- * whose few strings it would spread over many cache lines.) */
+ * module needed (a large table kept for the small modules would spread
+ * their few strings over many cache lines). */
 struct hlo_intern {
   arena *a;
   slot *buf[2];
