@@ -112,7 +112,7 @@ static hlo_tok_kind closer_kind(const char *end) {
 }
 
 /* The bracket context of a '(' read after a token of kind PREV. */
-static int paren_context(parse_ctx *P, int prev, bool after_layout_field) {
+static int paren_context(parse_ctx *P, int prev, unsigned after_layout_field) {
   if (after_layout_field) return BK_LAYOUT;
   switch (prev) {
   case HT_IDENT: return BK_OPERANDS;
@@ -140,6 +140,15 @@ static int brace_context(parse_ctx *P, int prev) {
   int ctx = top_ctx(P);
   return ctx == BK_BODY || ctx == BK_ATTR ? BK_ATTR : ctx == BK_LITERAL ? BK_LITERAL : BK_OTHER;
 }
+
+/* parse_ctx.lex_pending: what the last token asks of the next one. */
+enum {
+  PEND_METADATA = 1,     /* after metadata=: a METADATA_VALUE may come */
+  PEND_RAW = 2,          /* after backend_config= or a frontend attribute's key: a RAW_DICT may come */
+  PEND_FA = 4,           /* after frontend_attributes=: its '{' opens the keys */
+  PEND_LAYOUT_FIELD = 8, /* after a layout field letter: its '(' is the layout's */
+  PEND_HDR_LAYOUT = 16,  /* after entry_computation_layout=: parse_ctx.layout_paren_in counts */
+};
 
 /* Where a tuple shape's '(' may come: after these token kinds. */
 static bool shape_may_follow(int prev) {
@@ -169,37 +178,12 @@ static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, HLO_YYLTYPE *l, c
   return SHAPE_TOK;
 }
 
-int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
-  /* the new token goes where the one before the last was */
-  hlo_token *tp = P->before_last;
-  P->before_last = P->last;
-  P->last = tp;
+/* The grammar token of the lexer token TP (read after one of kind PREV).
+ * PEND: the P->lex_pending flags that held before it; PARAMS_PAREN: TP may be
+ * the '(' of a program shape's parameter list. */
+static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_token *tp, int prev, unsigned pend,
+                           bool params_paren) {
   pc_tok *o = &v->PCT_NAME;
-  int prev = P->prev_kind;
-  bool layout_field = P->layout_field, fa_pending = P->fa_pending;
-  P->layout_field = P->fa_pending = false;
-  /* the '(' of a program shape's parameter list */
-  bool params_paren = P->layout_paren_in && --P->layout_paren_in == 0;
-  if (P->metadata_next) {
-    P->metadata_next = false;
-    if (P->coarse && hlo_lex_metadata(&P->lx, tp)) {
-      o->ptr = tp->ptr;
-      o->len = (uint32_t)tp->len;
-      o->off = tp->off;
-      o->kind = HT_METADATA;
-      l->first = tp->off;
-      l->last = tp->off + tp->len;
-      P->prev_kind = HT_RBRACE;
-      P->closed_now = false;
-      return METADATA_VALUE;
-    }
-  }
-  if (P->raw_next) {
-    P->raw_next = false;
-    if (!hlo_lex_raw_dict(&P->lx, tp)) hlo_lex(&P->lx, tp);
-  } else {
-    hlo_lex(&P->lx, tp);
-  }
   P->prev_kind = tp->kind;
   P->closed_now = false;
   o->ptr = tp->ptr;
@@ -211,18 +195,26 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   o->kind = (uint8_t)tp->kind;
   l->first = tp->off;
   l->last = (size_t)(tp->ptr - P->data) + tp->len;
-  if (!P->mod && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR)
-    pc_module_begin_if_needed(P, tp->off);
-  /* '(' starts a tuple shape only where a shape may start, never right
-   * after an opcode (that is the operand list) nor where a program shape's
-   * parameter list starts (its text may be that of a tuple shape) */
-  if (P->coarse && (tp->kind == HT_PRIM_TYPE || (tp->kind == HT_LPAREN && !params_paren && shape_may_follow(prev)))) {
-    const char *end, *start = P->data + tp->off;
-    const hlo_shape *s = pc_shape_cache_find(P, start, tp->kind == HT_LPAREN, &end);
-    if (s) return shape_token(P, tp, o, l, s, start, end);
-  }
-
   switch (tp->kind) {
+  case HT_PRIM_TYPE:
+    if (P->coarse) {
+      const char *end, *start = P->data + tp->off;
+      const hlo_shape *s = pc_shape_cache_find(P, start, false, &end);
+      if (s) return shape_token(P, tp, o, l, s, start, end);
+    }
+    return PRIM_TYPE;
+  case HT_LPAREN:
+    /* '(' starts a tuple shape only where a shape may start, never right
+     * after an opcode (that is the operand list) nor where a program
+     * shape's parameter list starts (its text may be that of a tuple
+     * shape) */
+    if (P->coarse && !params_paren && shape_may_follow(prev)) {
+      const char *end, *start = P->data + tp->off;
+      const hlo_shape *s = pc_shape_cache_find(P, start, true, &end);
+      if (s) return shape_token(P, tp, o, l, s, start, end);
+    }
+    if (open_bracket(P, tp, paren_context(P, prev, pend & PEND_LAYOUT_FIELD)) < 0) return HLO_YYerror;
+    return LPAREN;
   case HT_EOF:
     P->end_off = tp->off;
     return HLO_YYEOF;
@@ -244,16 +236,19 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     return SEP;
   case HT_ATTR_NAME: {
     if (P->fa_depth == 1) {
-      P->raw_next = true;
+      P->lex_pending |= PEND_RAW;
       return FA_KEY;
     }
     hlo_istr *is = pc_word(P, tp->ptr, tp->len);
     o->is = is;
     int cls = pc_attr_class(pc_attr_id(is));
-    if (cls == PC_A_METADATA) P->metadata_next = true;
-    if (cls == PC_A_BACKEND) P->raw_next = true;
-    if (cls == PC_A_FRONTEND) P->fa_pending = true;
-    if (cls == PC_A_HDR_LAYOUT) P->layout_paren_in = 2; /* '{' then '(' */
+    if (cls == PC_A_METADATA) P->lex_pending |= PEND_METADATA;
+    if (cls == PC_A_BACKEND) P->lex_pending |= PEND_RAW;
+    if (cls == PC_A_FRONTEND) P->lex_pending |= PEND_FA;
+    if (cls == PC_A_HDR_LAYOUT) {
+      P->layout_paren_in = 2; /* '{' then '(' */
+      P->lex_pending |= PEND_HDR_LAYOUT;
+    }
     return attr_class_token[cls];
   }
   case HT_LBRACE: {
@@ -265,7 +260,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     } else {
       ctx = brace_context(P, prev);
     }
-    if (fa_pending) P->fa_depth = 1;
+    if (pend & PEND_FA) P->fa_depth = 1;
     else if (P->fa_depth > 0) P->fa_depth++;
     if (open_bracket(P, tp, ctx) < 0) return HLO_YYerror;
     return tok;
@@ -276,9 +271,6 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
     if (P->fa_depth > 0) P->fa_depth--;
     close_bracket(P, '{');
     return RBRACE;
-  case HT_LPAREN:
-    if (open_bracket(P, tp, paren_context(P, prev, layout_field)) < 0) return HLO_YYerror;
-    return LPAREN;
   case HT_RPAREN:
     close_bracket(P, '(');
     return RPAREN;
@@ -298,7 +290,7 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
         PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields) {
       int lf = layout_letter(tp);
       if (lf) {
-        P->layout_field = true;
+        P->lex_pending |= PEND_LAYOUT_FIELD;
         return lf;
       }
     }
@@ -306,6 +298,52 @@ int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
   default:
     return grammar_token[tp->kind] ? grammar_token[tp->kind] : HLO_YYUNDEF;
   }
+}
+
+/* hlo_yylex when P->lex_pending has flags: what the token before asked for
+ * (out of line: the usual token pays nothing for it). */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static int lex_pending(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P, hlo_token *tp) {
+  int prev = P->prev_kind;
+  unsigned pend = P->lex_pending;
+  P->lex_pending = 0;
+  /* the '(' of a program shape's parameter list */
+  bool params_paren = false;
+  if (pend & PEND_HDR_LAYOUT) {
+    params_paren = --P->layout_paren_in == 0;
+    if (P->layout_paren_in) P->lex_pending |= PEND_HDR_LAYOUT;
+  }
+  if ((pend & PEND_METADATA) && P->coarse && hlo_lex_metadata(&P->lx, tp)) {
+    pc_tok *o = &v->PCT_NAME;
+    o->ptr = tp->ptr;
+    o->len = (uint32_t)tp->len;
+    o->off = tp->off;
+    o->kind = HT_METADATA;
+    l->first = tp->off;
+    l->last = tp->off + tp->len;
+    P->prev_kind = HT_RBRACE;
+    P->closed_now = false;
+    return METADATA_VALUE;
+  }
+  if (!(pend & PEND_RAW) || !hlo_lex_raw_dict(&P->lx, tp)) hlo_lex(&P->lx, tp);
+  if (!P->mod && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR)
+    pc_module_begin_if_needed(P, tp->off);
+  return classify(P, v, l, tp, prev, pend, params_paren);
+}
+
+int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
+  /* the new token goes where the one before the last was */
+  hlo_token *tp = P->before_last;
+  P->before_last = P->last;
+  P->last = tp;
+  if (P->lex_pending) return lex_pending(v, l, P, tp);
+  int prev = P->prev_kind;
+  hlo_lex(&P->lx, tp);
+  if (!P->mod && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR)
+    pc_module_begin_if_needed(P, tp->off);
+  return classify(P, v, l, tp, prev, 0, false);
 }
 
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {

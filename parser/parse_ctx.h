@@ -235,10 +235,7 @@ typedef struct parse_ctx {
   int depth;                 /* open brackets */
   int prev_kind;             /* lexer kind of the previous token */
   bool coarse;               /* the coarse tokens (SHAPE_TOK, METADATA_VALUE) are on (hlo_parser.y's header) */
-  bool raw_next;             /* scan a RAW_DICT if the next byte is '{' */
-  bool metadata_next;        /* try a METADATA_VALUE next */
-  bool fa_pending;           /* frontend_attributes= just seen */
-  bool layout_field;         /* the last token was a layout field letter: its '(' belongs to the layout */
+  uint8_t lex_pending;       /* what the last token asks of the next one (PEND_* in hlo_yylex.c) */
   uint8_t layout_paren_in;   /* tokens to go to the '(' of "entry_computation_layout={(" */
   bool borrow_kept;          /* modules go to EACH, which frees them: they may use the shape cache's kept shapes */
   hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
