@@ -8,7 +8,8 @@
  * for the out2in maps also the tiled composition (--physical=tiled) between
  * the output's and the operand's tiled layouts. Ids just outside the valid
  * range are queried too (they must be rejected, not crash). The text limit
- * stays at its default, as in the CLI. */
+ * stays at its default, as in the CLI. A module only --no-verify and
+ * --allow-unknown accept is analyzed too. */
 #include <stdio.h>
 
 #include "../parser/arena.h"
@@ -87,7 +88,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = fuzz_padded_copy(data, size);
   hlo_parse_result r;
   hlo_error perr;
-  if (hlo_parse_file(text, size, &r, &perr) == 0) {
+  /* A text the verifier rejects is analyzed as --no-verify --allow-unknown
+   * read it: shapes that disagree with their ops must not crash the
+   * analysis either. */
+  int rc = hlo_parse_file(text, size, &r, &perr);
+  if (rc) {
+    hlo_parse_set_options(&(hlo_parse_options){.allow_unknown = true, .no_verify = true});
+    rc = hlo_parse_file(text, size, &r, &perr);
+    hlo_parse_set_options(&(hlo_parse_options){0});
+  }
+  if (rc == 0) {
     ii_ctx *c = ii_ctx_new();
     strbuf b = STRBUF_INIT;
     for (int i = 0; i < r.n_modules; i++) {

@@ -187,8 +187,9 @@ static int check_broadcast(vctx *V, const hlo_instr *in) {
   if (check_dims_list(V, in, &dims, r->rank, "dimensions", true) < 0) return -1;
   for (int i = 0; i < dims.n; i++)
     if (!same_dim(o, i, r, (int)dims.v[i]))
-      return fail(V, in->offset, "broadcast '%s': operand dimension %d (size %lld) does not match result dimension %lld (size %lld)",
-                  in->name, i, (long long)o->dims[i], (long long)dims.v[i], (long long)r->dims[dims.v[i]]);
+      return shape_mismatch(V, in->offset,
+                            "broadcast '%s': operand dimension %d (size %lld) does not match result dimension %lld (size %lld)",
+                            in->name, i, (long long)o->dims[i], (long long)dims.v[i], (long long)r->dims[dims.v[i]]);
   return 0;
 }
 
@@ -820,8 +821,9 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     if (arity(V, in, 1, 1) < 0 || need_arrays(V, in) < 0) return -1;
     if (check_dims_list(V, in, &in->dimensions, in->operands[0]->shape->rank, "dimensions", true) < 0) return -1;
     if (!same_dims(in->shape, in->operands[0]->shape))
-      return fail(V, in->offset, "reverse '%s' has shape %s, but its operand is %s", in->name, SH(in->shape),
-                  SH2(in->operands[0]->shape));
+      return (in->shape->rank == in->operands[0]->shape->rank ? shape_mismatch : fail)(
+          V, in->offset, "reverse '%s' has shape %s, but its operand is %s", in->name, SH(in->shape),
+          SH2(in->operands[0]->shape));
     return 0;
   case HLO_OP_SLICE:
     if (arity(V, in, 1, 1) < 0 || need_arrays(V, in) < 0) return -1;
