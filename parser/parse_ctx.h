@@ -182,7 +182,7 @@ typedef struct pc_layout {
 
 /* An open bracket (for nesting limits and messages). */
 typedef struct pc_bracket {
-  unsigned char ctx; /* what it belongs to (hlo_tokwrap.c) */
+  unsigned char ctx; /* what it belongs to (hlo_yylex.c) */
   char open;         /* '(', '[' or '{' */
   size_t off;        /* where it is */
 } pc_bracket;

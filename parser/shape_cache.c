@@ -39,7 +39,7 @@ static const char *array_end(parse_ctx *P, const char *after) {
     char c = p[1];
     if (pc_blank(c) || c == '/' || c == '-') {
       /* "{ 1,0}", "{-1}", a comment after the brace: the grammar looks past
-       * blanks and comments for a layout (layout_brace_follows in hlo_tokwrap.c) */
+       * blanks and comments for a layout (layout_brace_follows in hlo_yylex.c) */
       hlo_lexer lx = {P->data, p + 1, P->data + P->len};
       const char *at;
       c = hlo_lex_peek(&lx, &at);
