@@ -1068,9 +1068,9 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
 /* The usual values of the most frequent attributes, read from their bytes
  * without the reader: dimensions={1,0} (pc_plain_int_list), index=3
  * (pc_plain_uint), slice={[0:8], [0:4:2]}, kind=kLoop. The value's text
- * ends where the value scan's last token ended, so these bytes are the
- * reader's tokens and give its result; any other value is left to the
- * reader (and its messages). */
+ * is what the grammar read as the value, so these bytes are the reader's
+ * tokens and give its result; any other value is left to the reader (and
+ * its messages). */
 static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
   const char *v = P->data + a->vstart, *end = P->data + a->vend;
   uint64_t u = 0;

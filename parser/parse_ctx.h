@@ -60,7 +60,7 @@ static inline const char *pc_plain_uint(const char *p, uint64_t *u) {
  * without blanks, at P; the position after its '}', or NULL. Each value
  * goes to OUT (when not NULL). Its tokens are the lexer's LBRACE, INTs,
  * COMMAs, RBRACE (hlo_lex reads digits followed by ',' or '}' as an INT),
- * so the fast paths may step over it in one go. */
+ * so a value of that text reads as the attribute reader would read it. */
 static inline const char *pc_plain_int_list(const char *p, pc_vec *out) {
   if (*p != '{') return NULL;
   p++;
