@@ -16,11 +16,16 @@
 
 static int failures;
 
+/* The first token of TEXT in *T, the lexer after it in *LX. */
+static void lex_first(const char *text, hlo_lexer *lx, hlo_token *t) {
+  hlo_lexer_init(lx, text, strlen(text), 0);
+  hlo_lex(lx, t);
+}
+
 static void expect(const char *text, hlo_tok_kind kind, int sub, size_t len) {
   hlo_lexer lx;
   hlo_token t;
-  hlo_lexer_init(&lx, text, strlen(text), 0);
-  hlo_lex(&lx, &t);
+  lex_first(text, &lx, &t);
   if (t.kind != kind || (kind == HT_PRIM_TYPE && t.sub != sub) || t.len != len) {
     fprintf(stderr, "'%s': got %s sub %d len %zu, want %s sub %d len %zu\n", text, hlo_tok_kind_name(t.kind), t.sub,
             t.len, hlo_tok_kind_name(kind), sub, len);
@@ -151,8 +156,7 @@ static void test_name_defs(void) {
     const char *text = cases[i].text;
     hlo_lexer lx;
     hlo_token t;
-    hlo_lexer_init(&lx, text, strlen(text), 0);
-    hlo_lex(&lx, &t);
+    lex_first(text, &lx, &t);
     if (t.kind != cases[i].kind || t.ptr != text + cases[i].ptr_off || t.len != cases[i].len || t.off != 0 ||
         lx.cur != text + cases[i].end) {
       fprintf(stderr, "'%s': got %s slice %zd+%zu end %zd\n", text, hlo_tok_kind_name(t.kind), t.ptr - text, t.len,
@@ -182,8 +186,7 @@ static void test_log_prefixes(void) {
     const char *text = cases[i].text;
     hlo_lexer lx;
     hlo_token t;
-    hlo_lexer_init(&lx, text, strlen(text), 0);
-    hlo_lex(&lx, &t);
+    lex_first(text, &lx, &t);
     if (t.kind != cases[i].kind || t.off != cases[i].off || t.len != cases[i].len) {
       fprintf(stderr, "log prefix case %zu: got %s at %zu len %zu\n", i, hlo_tok_kind_name(t.kind), t.off, t.len);
       failures++;
