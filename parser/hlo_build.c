@@ -104,6 +104,7 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   P->declchecks.n = 0;
   P->entry_marked = NULL;
   P->warnings.n = 0;
+  P->last_def = NULL; /* (the strings of the last module are gone) */
   memset(P->words, 0, sizeof P->words);
   pc_shape_cache_reset(P);
 }
@@ -711,7 +712,13 @@ hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit) {
 }
 
 int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name) {
-  pc_operand o = {hlo_intern_get(P->in, name->ptr, name->len), NULL, decl, name->off};
+  /* (an operand is most often the instruction defined last: compared
+   * before the intern table is looked up) */
+  hlo_istr *last = P->last_def;
+  hlo_istr *is = last && last->len == name->len && hlo_same_bytes(hlo_istr_str(last), name->ptr, name->len)
+                     ? last
+                     : hlo_intern_get(P->in, name->ptr, name->len);
+  pc_operand o = {is, NULL, decl, name->off};
   PC_PUSH(P->operands, pc_operand, o);
   return 0;
 }
@@ -727,6 +734,7 @@ static int define_name(parse_ctx *P, hlo_istr *name, hlo_instr *in, size_t off) 
   name->def_gen = cc->gen;
   name->def = in;
   in->name = hlo_istr_str(name);
+  P->last_def = name;
   return 0;
 }
 

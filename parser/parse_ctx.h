@@ -239,6 +239,7 @@ typedef struct parse_ctx {
   uint8_t layout_paren_in;   /* tokens to go to the '(' of "entry_computation_layout={(" */
   bool borrow_kept;          /* modules go to EACH, which frees them: they may use the shape cache's kept shapes */
   hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
+  hlo_istr *last_def;        /* the name defined last in this module (pc_operand_name), or NULL */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
