@@ -163,8 +163,7 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
   const char *base = lx->base;
   t->sub = 0;
   t->neg = false;
-  t->u = 0;
-  t->msg = NULL;
+  t->u = 0; /* (and msg NULL) */
   for (;;) {
     const unsigned char *tok = YYCURSOR;
 #define TOK(k, skip)                                 \
@@ -384,8 +383,7 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   long depth = 0;
   t->sub = 0;
   t->neg = false;
-  t->u = 0;
-  t->msg = NULL;
+  t->u = 0; /* (and msg NULL) */
   for (;;) {
     /* (JSON: long runs of bytes other than these, a block at a time) */
     p = bs_skip_to3(p, lx->lim, '{', '}', '"');
@@ -532,8 +530,7 @@ bool hlo_lex_metadata(hlo_lexer *lx, hlo_token *t) {
   t->kind = HT_METADATA;
   t->sub = 0;
   t->neg = false;
-  t->u = 0;
-  t->msg = NULL;
+  t->u = 0; /* (and msg NULL) */
   t->ptr = start;
   t->len = (size_t)(p - start);
   t->off = (size_t)(start - lx->base);
@@ -692,8 +689,7 @@ static bool lex_word(hlo_lexer *lx, hlo_token *t, const unsigned char *tok) {
   t->kind = kind;
   t->sub = sub;
   t->neg = false;
-  t->u = 0;
-  t->msg = NULL;
+  t->u = 0; /* (and msg NULL) */
   t->ptr = (const char *)tok;
   t->len = n;
   t->off = (size_t)((const char *)tok - lx->base);
@@ -728,8 +724,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
           t->kind = HT_NAME_DEF;
           t->sub = 0;
           t->neg = false;
-          t->u = 0;
-          t->msg = NULL;
+          t->u = 0; /* (and msg NULL) */
           t->ptr = (const char *)tok + 1;
           t->len = (size_t)(YYCURSOR - tok) - 1;
           t->off = (size_t)((const char *)tok - lx->base);
@@ -756,7 +751,6 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
         t->sub = 0;
         t->neg = false;
         t->u = v;
-        t->msg = NULL;
         t->ptr = (const char *)tok;
         t->len = (size_t)(YYCURSOR - tok);
         t->off = (size_t)((const char *)tok - lx->base);
@@ -783,8 +777,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
   t->kind = kind;
   t->sub = 0;
   t->neg = false;
-  t->u = 0;
-  t->msg = NULL;
+  t->u = 0; /* (and msg NULL) */
   t->ptr = (const char *)tok + skip;
   t->len = (size_t)(YYCURSOR - tok) - skip;
   t->off = (size_t)((const char *)tok - lx->base);

@@ -72,15 +72,19 @@ typedef enum hlo_tok_kind {
   HT_KIND_COUNT
 } hlo_tok_kind;
 
+/* 32 bytes, the layout of the parser's token values (parse_ctx.h), which
+ * take a token in one copy. */
 typedef struct hlo_token {
-  hlo_tok_kind kind;
-  int sub;          /* HT_PRIM_TYPE: element type number (hlo_elem_type) */
   const char *ptr;  /* first byte of the token's value (after '%' for names) */
-  size_t len;       /* bytes of the value */
-  size_t off;       /* byte offset of the token's first byte in the buffer */
-  uint64_t u;       /* HT_INT: magnitude (up to 2^64-1) */
+  uint32_t len;     /* bytes of the value (inputs are under 2 GiB) */
+  uint8_t kind;     /* hlo_tok_kind */
+  uint8_t sub;      /* HT_PRIM_TYPE: element type number (hlo_elem_type) */
   bool neg;         /* HT_INT: written with a leading '-' */
-  const char *msg;  /* HT_ERROR: static description of the problem */
+  size_t off;       /* byte offset of the token's first byte in the buffer */
+  union {
+    uint64_t u;      /* HT_INT: magnitude (up to 2^64-1); 0 for the other kinds */
+    const char *msg; /* HT_ERROR: static description of the problem */
+  };
 } hlo_token;
 
 typedef struct hlo_lexer {

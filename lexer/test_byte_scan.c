@@ -109,7 +109,7 @@ static void check_pct_name(int n, const char *tail) {
   hlo_tok_kind want = def ? HT_NAME_DEF : HT_PCT_NAME;
   const char *end = def ? buf + 1 + n + (eq - tail) + 1 : buf + 1 + n;
   if (t.kind != want || t.ptr != buf + 1 || t.len != (size_t)n || t.off != 0 || lx.cur != end) {
-    fprintf(stderr, "%%name of %d bytes before '%s': got %s of %zu bytes\n", n, tail, hlo_tok_kind_name(t.kind), t.len);
+    fprintf(stderr, "%%name of %d bytes before '%s': got %s of %zu bytes\n", n, tail, hlo_tok_kind_name(t.kind), (size_t)t.len);
     failures++;
   }
   free(buf);

@@ -26,9 +26,9 @@ static void expect(const char *text, hlo_tok_kind kind, int sub, size_t len) {
   hlo_lexer lx;
   hlo_token t;
   lex_first(text, &lx, &t);
-  if (t.kind != kind || (kind == HT_PRIM_TYPE && t.sub != sub) || t.len != len) {
+  if (t.kind != kind || (kind == HT_PRIM_TYPE && t.sub != sub) || (size_t)t.len != len) {
     fprintf(stderr, "'%s': got %s sub %d len %zu, want %s sub %d len %zu\n", text, hlo_tok_kind_name(t.kind), t.sub,
-            t.len, hlo_tok_kind_name(kind), sub, len);
+            (size_t)t.len, hlo_tok_kind_name(kind), sub, len);
     failures++;
   }
 }
@@ -40,9 +40,9 @@ static void expect_at(const char *text, hlo_tok_kind kind, size_t ptr_off, size_
   hlo_token t;
   hlo_lexer_init(&lx, text, strlen(text), 0);
   hlo_lex(&lx, &t);
-  if (t.kind != kind || t.len != len || t.off != off || t.ptr != text + ptr_off || t.u != 0 || t.neg) {
+  if (t.kind != kind || (size_t)t.len != len || t.off != off || t.ptr != text + ptr_off || (kind != HT_ERROR && t.u != 0) || t.neg) {
     fprintf(stderr, "'%s': got %s at %zu, slice %zd+%zu; want %s at %zu, slice %zu+%zu\n", text,
-            hlo_tok_kind_name(t.kind), t.off, t.ptr - text, t.len, hlo_tok_kind_name(kind), off, ptr_off, len);
+            hlo_tok_kind_name(t.kind), t.off, t.ptr - text, (size_t)t.len, hlo_tok_kind_name(kind), off, ptr_off, len);
     failures++;
   }
 }
@@ -54,9 +54,9 @@ static void expect_int(const char *text, hlo_tok_kind kind, size_t len, size_t e
   hlo_token t;
   hlo_lexer_init(&lx, text, strlen(text), 0);
   hlo_lex(&lx, &t);
-  if (t.kind != kind || t.len != len || (kind == HT_INT && (t.u != u || t.neg != neg)) || lx.cur != text + end) {
+  if (t.kind != kind || (size_t)t.len != len || (kind == HT_INT && (t.u != u || t.neg != neg)) || lx.cur != text + end) {
     fprintf(stderr, "'%s': got %s len %zu value %llu end %zd, want %s len %zu value %llu end %zu\n", text,
-            hlo_tok_kind_name(t.kind), t.len, (unsigned long long)t.u, lx.cur - text, hlo_tok_kind_name(kind), len,
+            hlo_tok_kind_name(t.kind), (size_t)t.len, (unsigned long long)t.u, lx.cur - text, hlo_tok_kind_name(kind), len,
             (unsigned long long)u, end);
     failures++;
   }
@@ -157,9 +157,9 @@ static void test_name_defs(void) {
     hlo_lexer lx;
     hlo_token t;
     lex_first(text, &lx, &t);
-    if (t.kind != cases[i].kind || t.ptr != text + cases[i].ptr_off || t.len != cases[i].len || t.off != 0 ||
+    if (t.kind != cases[i].kind || t.ptr != text + cases[i].ptr_off || (size_t)t.len != cases[i].len || t.off != 0 ||
         lx.cur != text + cases[i].end) {
-      fprintf(stderr, "'%s': got %s slice %zd+%zu end %zd\n", text, hlo_tok_kind_name(t.kind), t.ptr - text, t.len,
+      fprintf(stderr, "'%s': got %s slice %zd+%zu end %zd\n", text, hlo_tok_kind_name(t.kind), t.ptr - text, (size_t)t.len,
               lx.cur - text);
       failures++;
     }
@@ -187,8 +187,8 @@ static void test_log_prefixes(void) {
     hlo_lexer lx;
     hlo_token t;
     lex_first(text, &lx, &t);
-    if (t.kind != cases[i].kind || t.off != cases[i].off || t.len != cases[i].len) {
-      fprintf(stderr, "log prefix case %zu: got %s at %zu len %zu\n", i, hlo_tok_kind_name(t.kind), t.off, t.len);
+    if (t.kind != cases[i].kind || t.off != cases[i].off || (size_t)t.len != cases[i].len) {
+      fprintf(stderr, "log prefix case %zu: got %s at %zu len %zu\n", i, hlo_tok_kind_name(t.kind), t.off, (size_t)t.len);
       failures++;
     }
   }
@@ -222,11 +222,11 @@ static void test_metadata(void) {
     hlo_lexer_init(&lx, text, strlen(text), 0);
     bool taken = hlo_lex_metadata(&lx, &t);
     size_t start = strspn(text, " ");
-    bool ok = cases[i].len ? taken && t.kind == HT_METADATA && t.off == start && t.len == cases[i].len &&
+    bool ok = cases[i].len ? taken && t.kind == HT_METADATA && t.off == start && (size_t)t.len == cases[i].len &&
                                  lx.cur == text + start + cases[i].len
                            : !taken && lx.cur == text;
     if (!ok) {
-      fprintf(stderr, "metadata '%s': taken %d len %zu, want %zu\n", text, taken, taken ? t.len : 0, cases[i].len);
+      fprintf(stderr, "metadata '%s': taken %d len %zu, want %zu\n", text, taken, taken ? (size_t)t.len : 0, cases[i].len);
       failures++;
     }
   }

@@ -186,13 +186,7 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
   pc_tok *o = &v->PCT_NAME;
   P->prev_kind = tp->kind;
   P->closed_now = false;
-  o->ptr = tp->ptr;
-  o->len = (uint32_t)tp->len;
-  o->off = tp->off;
-  o->u = tp->u;
-  o->sub = (uint8_t)tp->sub;
-  o->neg = tp->neg;
-  o->kind = (uint8_t)tp->kind;
+  memcpy(o, tp, sizeof *o);
   l->first = tp->off;
   l->last = (size_t)(tp->ptr - P->data) + tp->len;
   switch (tp->kind) {

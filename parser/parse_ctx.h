@@ -81,6 +81,8 @@ typedef struct pc_range {
   uint32_t b, e; /* [b, e) of a scratch vector */
 } pc_range;
 
+/* A lexer token with what the token source adds (the layout of
+ * hlo_token, which is copied into it whole). */
 typedef struct pc_tok {
   const char *ptr; /* token value (see hlo_token) */
   uint32_t len;
@@ -94,6 +96,12 @@ typedef struct pc_tok {
     const hlo_shape *shape;   /* SHAPE_TOK: the cached shape */
   };
 } pc_tok;
+_Static_assert(sizeof(pc_tok) == sizeof(hlo_token) && offsetof(pc_tok, len) == offsetof(hlo_token, len) &&
+                   offsetof(pc_tok, kind) == offsetof(hlo_token, kind) &&
+                   offsetof(pc_tok, sub) == offsetof(hlo_token, sub) &&
+                   offsetof(pc_tok, neg) == offsetof(hlo_token, neg) &&
+                   offsetof(pc_tok, off) == offsetof(hlo_token, off) && offsetof(pc_tok, u) == offsetof(hlo_token, u),
+               "pc_tok takes an hlo_token in one copy");
 
 /* An instruction's 'name =' (ROOT or not) and declared shape: the
  * grammar's instr_head. */
