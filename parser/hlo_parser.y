@@ -12,8 +12,9 @@
  * Coarse tokens. A token that stands for several grammar symbols is
  * allowed only where its text is a lexical unit or opaque to hloidx:
  *   - RAW_DICT: a backend_config or frontend-attribute value in braces,
- *     JSON or another language, taken whole as XLA's lexer takes it
- *     (always: the grammar does not read JSON);
+ *     text of another language (JSON; MLIR attributes such as
+ *     '{mesh = #sdy.mesh<["x"=2]>}'), taken whole as XLA's lexer takes it
+ *     (always: the HLO lexer cannot even read all of it);
  *   - SHAPE_TOK: a shape text met before in this parse, the shape cache's
  *     lexical memo (shape_cache.c): the same bytes give the same shape;
  *   - METADATA_VALUE: a metadata={...} payload of the usual spelling
