@@ -220,3 +220,38 @@ void map_print_indexing(strbuf *b, const imap *m, const map_rt_desc *rts, uint32
   }
   sb_putc(b, '\n');
 }
+
+/* Rank of a character outside a digit run: the end of the text and the
+ * characters that end an expression first, then the others by byte. */
+static int text_rank(unsigned char c) {
+  if (c == 0) return 0;
+  if (c == ')' || c == ']' || c == ',' || c == '}') return 1;
+  return 2 + c;
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+int map_text_order(const char *a, const char *b) {
+  for (;;) {
+    while (*a == ' ') a++;
+    while (*b == ' ') b++;
+    if (is_digit(*a) && is_digit(*b)) {
+      while (*a == '0' && is_digit(a[1])) a++;
+      while (*b == '0' && is_digit(b[1])) b++;
+      size_t na = 0, nb = 0;
+      while (is_digit(a[na])) na++;
+      while (is_digit(b[nb])) nb++;
+      if (na != nb) return na < nb ? -1 : 1;
+      int c = memcmp(a, b, na);
+      if (c) return c < 0 ? -1 : 1;
+      a += na;
+      b += nb;
+      continue;
+    }
+    int ra = text_rank((unsigned char)*a), rb = text_rank((unsigned char)*b);
+    if (ra != rb) return ra < rb ? -1 : 1;
+    if (!*a) return 0;
+    a++;
+    b++;
+  }
+}

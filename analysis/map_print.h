@@ -53,4 +53,13 @@ void map_print_operand_header(strbuf *b, uint32_t id, const map_print_opts *o);
 void map_print_indexing(strbuf *b, const imap *m, const map_rt_desc *rts, uint32_t nrt, const imap *replica,
                         const map_print_opts *o);
 
+/* The order in which the maps of one entry are printed, on their
+ * single-line texts (<0, 0, >0 as strcmp): blanks are skipped, runs of
+ * digits compare as numbers (d9 before d10, 4 before 16), and a text whose
+ * expression ends (at ')', ']', ',', '}' or the end) comes before one that
+ * goes on (`d1 * 4` before `d1 * 4 + 1`); other characters compare as
+ * bytes. Texts equal under these rules (leading zeros, blanks) return 0:
+ * callers break the tie with strcmp. */
+int map_text_order(const char *a, const char *b);
+
 #endif

@@ -1,5 +1,5 @@
-/* Growable NUL-terminated string buffer (malloc-backed; exits with status 3
- * on out-of-memory like the arena). Reusable by the CLI. */
+/* Growable NUL-terminated string buffer (malloc-backed; out of memory ends
+ * the run as the arena does, parser/oom.h). Reusable by the CLI. */
 #ifndef HLOIDX_STRBUF_H
 #define HLOIDX_STRBUF_H
 

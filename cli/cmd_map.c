@@ -22,6 +22,7 @@
 #include "commands.h"
 #include "map_print.h"
 #include "map_read.h"
+#include "output.h"
 #include "simplify.h"
 #include "source.h"
 #include "strbuf.h"
@@ -39,6 +40,7 @@ static int run_file(const source_file *src, ae_ctx *ctx, arena *scratch, strbuf 
     map_read_error err;
     imap *m = map_read(scratch, ctx, s, start, end, &err);
     if (!m) {
+      output_sync();
       diag_error(src, err.offset, err.message);
       rc = 1;
       continue;
@@ -47,6 +49,7 @@ static int run_file(const source_file *src, ae_ctx *ctx, arena *scratch, strbuf 
       char msg[160];
       snprintf(msg, sizeof msg, "analysis too large for this map: simplifying it exceeds the budget of %zu expression nodes",
                MAP_NODE_BUDGET);
+      output_sync();
       diag_error(src, start, msg);
       rc = 1;
       continue;
@@ -56,7 +59,7 @@ static int run_file(const source_file *src, ae_ctx *ctx, arena *scratch, strbuf 
     map_print_opts po = {true, 0};
     map_print(out, m, &po);
     sb_putc(out, '\n');
-    fwrite(out->data, 1, out->len, stdout);
+    if (!output_write(out->data, out->len)) break;
   }
   return rc;
 }
@@ -67,7 +70,7 @@ int cmd_map(const hloidx_options *o) {
   arena *scratch = arena_new();
   strbuf out = STRBUF_INIT;
   int nfiles = o->nfiles ? o->nfiles : 1;
-  for (int i = 0; i < nfiles; i++) {
+  for (int i = 0; i < nfiles && !output_failed(); i++) {
     source_file src;
     if (source_read(o->nfiles ? o->files[i] : "-", &src)) {
       rc = 1;
@@ -79,9 +82,5 @@ int cmd_map(const hloidx_options *o) {
   sb_free(&out);
   arena_free(scratch);
   ae_ctx_free(ctx);
-  if (fflush(stdout) != 0) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
   return rc;
 }

@@ -2,6 +2,7 @@
 #ifndef HLOIDX_OPTIONS_H
 #define HLOIDX_OPTIONS_H
 
+#include <regex.h>
 #include <stdbool.h>
 
 typedef enum {
@@ -9,10 +10,12 @@ typedef enum {
   MODE_CHECK,  /* --check: parse and verify only */
   MODE_MAP,    /* --map: read, simplify and print indexing maps */
   MODE_LAYOUT, /* --layout: physical layout report */
+  MODE_LIST,   /* --list: one line per instruction */
+  MODE_COMPARE, /* --compare EXPECTED: a golden (or a dump) against the current analysis */
 } hloidx_mode;
 
 typedef enum { DIR_BOTH, DIR_OUT2IN, DIR_IN2OUT } hloidx_direction;
-typedef enum { FMT_TEXT, FMT_JSON, FMT_MLIR } hloidx_format;
+typedef enum { FMT_TEXT, FMT_JSON, FMT_MLIR, FMT_FILECHECK } hloidx_format;
 typedef enum {
   PHYS_NONE,    /* logical indices (XLA's default) */
   PHYS_MAJOR,   /* --physical: minor_to_major permutations, as XLA's use_physical_layout */
@@ -21,10 +24,15 @@ typedef enum {
 
 typedef struct {
   hloidx_mode mode;
-  const char *instr;        /* --instr NAME without a leading '%'; NULL = ENTRY root */
+  int ninstrs;              /* --instr NAME, repeatable: names without a leading '%' */
+  const char **instrs;
+  int nopcodes;             /* --opcode=OP[,OP...], repeatable */
+  const char **opcodes;
+  bool has_match;           /* --match=REGEX: POSIX extended regex searched in names */
+  regex_t match;
   hloidx_direction direction;
-  long output;              /* --output N; -1 = every result */
-  long operand;             /* --operand N; -1 = every operand */
+  long output;              /* --output N (--output_id); -1 = every result */
+  long operand;             /* --operand N (--operand_id); -1 = every operand */
   hloidx_physical physical;
   hloidx_format format;
   bool all;                 /* --all */
@@ -33,14 +41,31 @@ typedef struct {
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
   bool allow_unknown;       /* --allow-unknown: unknown opcodes and attributes are warnings */
   bool no_verify;           /* --no-verify: shape checks XLA's unverified parse skips are warnings */
+  bool skip_unknown;        /* --skip-unknown: no block whose every map is unknown */
+  bool show_hlo;            /* --show-hlo: each block's context shows the instruction's line */
+  const char *stage;        /* --stage=STAGE: XLA dump files of that stage only; NULL = any */
   int jobs;                 /* --jobs N; 0 = one per processor */
+  const char *out_path;     /* -o FILE; NULL = standard output */
+  const char *expected;     /* --compare EXPECTED */
+  bool quiet;               /* -q: no warnings */
+  bool fatal_warnings;      /* --fatal-warnings: warnings are errors (exit 1) */
+  bool no_file_names;       /* --no-file-names: module headers name the module only */
   int nfiles;               /* 0 = standard input */
-  char **files;
+  char **files;             /* after inputs_expand: the files to read (directories replaced) */
+  char **owned;             /* paths allocated by inputs_expand (nowned entries) */
+  int nowned;
+  bool files_allocated;     /* files is an array of ours, not argv's */
 } hloidx_options;
 
 /* Parses argv. On success returns -1 and fills *o; otherwise returns the
  * exit status to use (0 after --help/--version, 2 after a usage error, with
  * the message already printed). */
 int options_parse(int argc, char **argv, hloidx_options *o);
+void options_free(hloidx_options *o);
+
+/* Whether the options select instructions by name, regex or opcode. */
+static inline bool options_select(const hloidx_options *o) {
+  return o->ninstrs > 0 || o->has_match || o->nopcodes > 0;
+}
 
 #endif

@@ -3,7 +3,7 @@
  *
  * {"format": "hloidx-indexing", "version": 1,
  *  "layout": "logical" | "physical" | "tiled",
- *  "modules": [{"name", "file", "instructions": [
+ *  "modules": [{"name", "file" (null with --no-file-names), "instructions": [
  *    {"computation", "name", "opcode", "shape",
  *     "out2in": [{"output": N, "error": null | MESSAGE,
  *                 "operands": [{"operand": K, "name": OPERAND, "maps": [MAP...]}]}],
@@ -18,9 +18,16 @@
  *       "replica_id": MAP | null}
  * (maps nested in descriptions and replica_id have empty descriptions and
  * a null replica_id). The maps of an entry are in the text output's order
- * (sorted by their single-line text). An entry whose analysis failed
+ * (their single-line texts in natural order, map_text_order). An entry whose analysis failed
  * (--all) has "error" set and one unknown map per entry. Strings are
- * escaped by json_str (always valid JSON and UTF-8). */
+ * escaped by json_str (always valid JSON and UTF-8).
+ *
+ * After the modules, "errors": [{"file", "line", "col", "message"}] lists
+ * every error the run reported on stderr, in order (line and col are null
+ * for an error without a position, such as a file that cannot be read);
+ * the modules that were analysed are listed whatever failed elsewhere. An
+ * instruction whose analysis failed with an error (not under --all, or
+ * with --fatal-warnings) is not listed; its error is. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -33,6 +40,7 @@ typedef struct {
   bool first_module, first_instr, first_block;
   int open_dir; /* -1: none, 0: out2in, 1: in2out */
   strbuf tmp;
+  strbuf errors; /* the "errors" array's elements so far */
 } json_state;
 
 static json_state *st(index_run *r) { return r->state; }
@@ -158,10 +166,11 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   if (status != II_OK) json_cstr(b, err->message);
   else sb_puts(b, "null");
   sb_printf(b, ", \"%s\": [", o2i ? "operands" : "outputs");
-  long n = status == II_OK ? (long)x->n : index_entries(in, o2i);
+  long lo, hi;
+  index_entry_range(r, in, o2i, status == II_OK ? (long)x->n : index_entries(in, o2i), &lo, &hi);
   imap *unknown = status == II_OK ? NULL : imap_new_undefined(ii_ctx_arena(r->ctx), ii_ctx_ae(r->ctx));
-  for (long k = 0; k < n; k++) {
-    sb_puts(b, k ? ",\n        {" : "\n        {");
+  for (long k = lo; k < hi; k++) {
+    sb_puts(b, k > lo ? ",\n        {" : "\n        {");
     sb_printf(b, "\"%s\": %ld", o2i ? "operand" : "output", k);
     if (o2i && k < in->n_operands) put_str_field(b, "name", in->operands[k]->name);
     sb_puts(b, ", \"maps\": [");
@@ -182,10 +191,22 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   sb_puts(b, "]}");
 }
 
+/* The diagnostics sink: each error becomes an element of "errors". */
+static void record_error(void *arg, const diag_record *d) {
+  strbuf *b = &((json_state *)arg)->errors;
+  sb_puts(b, b->len ? ",\n  {\"file\": " : "\n  {\"file\": ");
+  json_cstr(b, d->file);
+  if (d->line) sb_printf(b, ", \"line\": %zu, \"col\": %zu", d->line, d->col);
+  else sb_puts(b, ", \"line\": null, \"col\": null");
+  put_str_field(b, "message", d->message);
+  sb_putc(b, '}');
+}
+
 static void begin(index_run *r) {
   json_state *s = xcalloc(1, sizeof *s);
   s->first_module = true;
   r->state = s;
+  diag_set_sink(record_error, s);
   static const char *const layout[] = {[PHYS_NONE] = "logical", [PHYS_MAJOR] = "physical", [PHYS_TILED] = "tiled"};
   sb_printf(&r->out, "{\"format\": \"hloidx-indexing\", \"version\": 1, \"layout\": \"%s\",\n \"modules\": [",
             layout[r->o->physical]);
@@ -196,7 +217,8 @@ static void module_begin(index_run *r) {
   strbuf *b = &r->out;
   begin_element(b, &s->first_module, "\n  {\"name\": ");
   json_cstr(b, r->module->name);
-  put_str_field(b, "file", r->src->name);
+  if (r->o->no_file_names) sb_puts(b, ", \"file\": null");
+  else put_str_field(b, "file", r->src->name);
   sb_puts(b, ",\n   \"instructions\": [");
   s->first_instr = true;
 }
@@ -204,6 +226,7 @@ static void module_begin(index_run *r) {
 static void instr(index_run *r, const hlo_instr *in) {
   json_state *s = st(r);
   strbuf *b = &r->out;
+  bool was_first = s->first_instr;
   begin_element(b, &s->first_instr, "\n    {\"computation\": ");
   json_cstr(b, in->parent->name);
   put_str_field(b, "name", in->name);
@@ -215,7 +238,10 @@ static void instr(index_run *r, const hlo_instr *in) {
   json_str(b, shape, need);
   free(shape);
   s->open_dir = -1;
-  index_each_block(r, in, block, none);
+  if (!index_each_block(r, in, block, none)) {
+    s->first_instr = was_first; /* the walk drops what this instruction wrote */
+    return;
+  }
   open_dir(r, 1);
   sb_puts(b, "]}");
 }
@@ -224,7 +250,11 @@ static void module_end(index_run *r) { sb_puts(&r->out, "]}"); }
 
 static void end(index_run *r) {
   json_state *s = st(r);
+  diag_set_sink(NULL, NULL);
+  sb_puts(&r->out, "],\n \"errors\": [");
+  sb_putn(&r->out, sb_str(&s->errors), s->errors.len);
   sb_puts(&r->out, "]}\n");
+  sb_free(&s->errors);
   sb_free(&s->tmp);
   free(s);
   r->state = NULL;

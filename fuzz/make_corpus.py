@@ -11,6 +11,7 @@ map       every map of every testdata/**/*.map file, one map per seed (the
 layout    the .hlo files of testdata/layout, plus every distinct shape text
           written in a testdata .hlo file, one per seed (fuzz_layout wraps a
           one-line input into a module as the parameter's shape)
+compare   the goldens of testdata/compare (.maps and .json files)
 
 The corpus is generated, never committed: CTest builds it in the build
 folder (fuzz/corpus, the fixture of the fuzz/replay_* tests), and the fuzz
@@ -89,6 +90,8 @@ def main():
     for p in files("", ".map"):
         for i, chunk in enumerate(split_maps(read(p))):
             write("map", seed_name(p, "_%d" % i), chunk)
+    for p in files("compare", ".maps") + files("compare", ".json"):
+        write("compare", seed_name(p), read(p))
     shapes = set()
     for p in hlo:
         shapes.update(m.group(0) for m in SHAPE.finditer(read(p)))
