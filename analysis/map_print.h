@@ -10,7 +10,8 @@
  *
  * Every line of the multi-line form starts with `indent` spaces; no trailing
  * newline. Output is deterministic (constraints are sorted by strcmp of
- * their printed text, §2.3). */
+ * their printed text, §2.3). `max(a, b)` and `min(a, b)` (XLA's symbolic
+ * expressions) print as calls. */
 #ifndef HLOIDX_MAP_PRINT_H
 #define HLOIDX_MAP_PRINT_H
 
@@ -18,6 +19,7 @@
 #include <stdint.h>
 
 #include "indexing_map.h"
+#include "map_names.h"
 #include "strbuf.h"
 
 typedef struct {
@@ -36,6 +38,12 @@ void map_print_constraint(strbuf *b, const ae *e, interval iv, uint32_t nrange);
 void map_print_header(strbuf *b, const imap *m);
 /* The whole map (§2.3); `UNDEFINED` / `KNOWN EMPTY` for the special states. */
 void map_print(strbuf *b, const imap *m, const map_print_opts *o);
+/* The same with the variables' names (map_names.h; n may be NULL). */
+void map_print_named(strbuf *b, const imap *m, const map_names *n, const map_print_opts *o);
+
+/* An expression of m with the names map_names_resolve gave (NULL: the
+ * default names). */
+void map_print_expr_names(strbuf *b, const ae *e, const imap *m, const char *const *names);
 
 /* Instruction indexing (§2.5, §2.6). */
 typedef struct {

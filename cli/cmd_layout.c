@@ -25,7 +25,10 @@
  * Maps are printed on one line in XLA's text form (indexing-semantics.md
  * §2.3). A tiling level whose tile is longer than the shape's rank shows the
  * shape it is applied to ("T(128) on [1] -> [1,128]"); with L(n) the
- * elements line also shows the tiled count before the alignment.
+ * elements line also shows the tiled count before the alignment. Then the
+ * answers of --at, --offset and --grid (layout_query.h); and after a picked
+ * instruction's report, with --kernel-layout, whether that layout gives
+ * the offsets of its result (or of --operand K).
  *
  * Summary (--all, --summary), per module: the number of buffers and their
  * bytes per memory space, then the ten padded buffers with the worst
@@ -52,11 +55,13 @@
 #include "buffers.h"
 #include "commands.h"
 #include "hlo_ir.h"
+#include "layout_query.h"
 #include "map_print.h"
 #include "oom.h"
 #include "output.h"
 #include "select.h"
 #include "source.h"
+#include "ss_xla.h"
 #include "strbuf.h"
 #include "tiled_layout.h"
 
@@ -146,7 +151,8 @@ static void put_map(strbuf *b, const char *label, const imap *m) {
 }
 
 /* The report lines of one analysed array; false with *err on a map error. */
-static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, ae_ctx *ctx, tl_error *err) {
+static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, ae_ctx *ctx, const hloidx_options *o,
+                   tl_error *err) {
   char tmp[256];
   size_t need = hlo_layout_format(s, tmp, sizeof tmp);
   char *lay = need < sizeof tmp ? tmp : arena_alloc(a, need + 1);
@@ -217,6 +223,11 @@ static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, 
   put_map(b, "    tiled map:     ", m);
   if (!(m = tl_tiled_to_logical(a, ctx, l, err))) return false;
   put_map(b, "    inverse map:   ", m);
+  if (lq_any(o)) {
+    ss_error se;
+    lq_target t = {ss_from_xla(a, ctx, l, &se), l};
+    lq_answer(b, a, o, &t, 4);
+  }
   return true;
 }
 
@@ -263,7 +274,7 @@ static entry *analyse(run *r, const hlo_shape *s) {
   strbuf b = STRBUF_INIT;
   if (tl_analyze(r->scratch, s, &l, &err)) {
     e->data = true;
-    e->ok = render(&b, s, &l, r->scratch, r->ctx, &err);
+    e->ok = render(&b, s, &l, r->scratch, r->ctx, r->o, &err);
     e->sz.logical_elems = l.logical_elems;
     e->sz.physical_elems = l.physical_elems;
     e->sz.bytes = l.bytes;
@@ -507,7 +518,19 @@ static void summary(run *r, const hlo_module *m, int ninstrs) {
 
 /* ---- driving ----------------------------------------------------------------------------- */
 
-static void on_instr(void *arg, const hlo_instr *in) { emit_instr(arg, in, true, true, false); }
+static void on_instr(void *arg, const hlo_instr *in) {
+  run *r = arg;
+  emit_instr(r, in, true, true, false);
+  if (!r->o->lq.kernel) return;
+  arena_reset(r->scratch);
+  char msg[300];
+  if (!lq_compare_kernel(&r->out, r->scratch, r->ctx, r->o, in, msg, sizeof msg)) {
+    flush_out(r);
+    output_sync();
+    diag_error(r->src, in->offset, msg);
+    r->rc = 1;
+  }
+}
 
 static void on_missing(void *arg, const char *name) {
   run *r = arg;

@@ -12,5 +12,6 @@ int cmd_index(const hloidx_options *o);  /* cmd_index.c  */
 int cmd_layout(const hloidx_options *o); /* cmd_layout.c */
 int cmd_list(const hloidx_options *o);   /* cmd_list.c   */
 int cmd_compare(const hloidx_options *o); /* cmd_compare.c */
+int cmd_shape_stride(const hloidx_options *o); /* cmd_shape_stride.c */
 
 #endif

@@ -12,7 +12,7 @@
 
 #include "hlo_ir.h"
 #include "oom.h"
-#include "source.h"
+#include "output.h"
 
 bool inputs_stage_matches(const char *path, const char *stage) {
   const char *base = strrchr(path, '/');
@@ -139,8 +139,9 @@ int inputs_expand(hloidx_options *o) {
     char *p = o->files[i];
     struct stat st;
     if (strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-      if (o->mode == MODE_MAP) {
-        diag_file_error(p, "a folder: --map reads files of indexing maps");
+      if (o->mode == MODE_MAP || o->mode == MODE_SHAPE_STRIDE) {
+        diag_file_error(p, o->mode == MODE_MAP ? "a folder: --map reads files of indexing maps"
+                                               : "a folder: --shape-stride reads files of layouts");
         rc = 1;
         continue;
       }
@@ -162,6 +163,38 @@ int inputs_expand(hloidx_options *o) {
   for (int i = 0; i < o->nfiles; i++) from_stdin |= !strcmp(o->files[i], "-");
   if (from_stdin && isatty(STDIN_FILENO))
     fprintf(stderr, "hloidx: reading %s from the terminal (standard input); end it with Ctrl-D, or name a FILE "
-                    "(hloidx -h for help)\n", o->mode == MODE_MAP ? "indexing maps" : "HLO text");
+                    "(hloidx -h for help)\n", o->mode == MODE_MAP             ? "indexing maps"
+                    : o->mode == MODE_SHAPE_STRIDE ? "layouts"
+                                                   : "HLO text");
   return rc;
+}
+
+int inputs_run_each(const hloidx_options *o, void (*fn)(inputs_run *r), void *cl) {
+  inputs_run r = {.o = o, .ctx = ae_ctx_new(), .scratch = arena_new(), .out = STRBUF_INIT, .cl = cl};
+  for (int i = 0; i < (o->nfiles ? o->nfiles : 1) && !output_failed(); i++) {
+    source_file src;
+    if (source_read(o->nfiles ? o->files[i] : "-", &src)) {
+      r.rc = 1;
+      continue;
+    }
+    r.src = &src;
+    fn(&r);
+    r.src = NULL;
+    source_free(&src);
+  }
+  sb_free(&r.out);
+  arena_free(r.scratch);
+  ae_ctx_free(r.ctx);
+  return r.rc;
+}
+
+void inputs_error(inputs_run *r, size_t offset, const char *message) {
+  output_sync();
+  diag_error(r->src, offset, message);
+  r->rc = 1;
+}
+
+void inputs_emit(inputs_run *r) {
+  if (r->nprinted++) output_write("\n", 1);
+  output_write(r->out.data, r->out.len);
 }

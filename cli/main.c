@@ -47,6 +47,7 @@ int main(int argc, char **argv) {
     case MODE_LAYOUT: rc = cmd_layout(&o); break;
     case MODE_LIST: rc = cmd_list(&o); break;
     case MODE_COMPARE: rc = cmd_compare(&o); break;
+    case MODE_SHAPE_STRIDE: rc = cmd_shape_stride(&o); break;
     default: rc = 3; break;
     }
     if (rc == 0) rc = inputs_rc;

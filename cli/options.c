@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 
 #include "hlo_ir.h"
+#include "layout_query.h"
 #include "oom.h"
 #include "output.h"
 #include "version.h" /* generated at build time: HLOIDX_VERSION, HLOIDX_COMMIT */
@@ -45,6 +46,15 @@ static const char usage_text[] =
     "                      instruction's result, then the module's summary;\n"
     "                      --layout --summary: the summary alone (bytes of the\n"
     "                      buffers per memory space, the most padded buffers)\n"
+    "  --shape-stride      read layouts, one per line: shape:stride ((2,4):(12,1),\n"
+    "                      ((4,2),(4,3)):((4,16),(1,32)), _N accepted), XLA shapes\n"
+    "                      (f32[3,5]{1,0:T(2,2)}), Ascend fractals zN|nZ|zZ|nN(TYPE,\n"
+    "                      ROWS, COLS[, C0_BLOCKS]) and CuTe's algebra:\n"
+    "                      coalesce(L), composition(A, B), complement(L, M),\n"
+    "                      logical_divide(A, B), logical_product(A, B),\n"
+    "                      make_layout_tile(L, (R, C)); report size, cosize,\n"
+    "                      injectivity, offset and inverse maps and the XLA layout\n"
+    "                      giving the same offsets (see README)\n"
     "  --compare=EXPECTED  compare EXPECTED, maps hloidx printed earlier (text,\n"
     "                      mlir or json; V1 or V2 runtime variables), with what\n"
     "                      the other options print now for FILE: one line per\n"
@@ -115,6 +125,36 @@ static const char usage_text[] =
     "  --skip-unknown      leave out every block whose maps are all 'unknown\n"
     "                      indexing' (and the --summary lines of such operands)\n"
     "  --show-hlo          each block's header also shows the instruction's line\n"
+    "\n"
+    "Map operations (--map; applied in this order, then the map is printed):\n"
+    "  --compose           compose the maps of each group, in order: each map's\n"
+    "                      results feed the next one's dimensions (XLA's\n"
+    "                      ComposeIndexingMaps(first, second)); a line '// -----'\n"
+    "                      ends a group\n"
+    "  --submap=I,J,...    keep results I, J, ... (XLA's GetSubMap)\n"
+    "  --symbols-to-dims   range, then runtime variables become dimensions\n"
+    "  (simplification)    XLA's Simplify(); --no-simplify skips it\n"
+    "  --remove-unused=K   symbols | dims | vars: drop unused variables and the\n"
+    "                      constraints only they appear in\n"
+    "  --eval=POINT        (repeatable) values of every variable in order, or\n"
+    "                      NAME=VALUE pairs: the results and whether the point\n"
+    "                      is in the domain; dimensions only: the set of results\n"
+    "                      over the symbols' values\n"
+    "  --ranges            range of each result: XLA's range evaluation, and the\n"
+    "                      exact range when the domain has at most 2^20 points\n"
+    "  --format=mlir       print maps as #xla.indexing_map<\"...\"> (also read;\n"
+    "                      --map takes text or mlir)\n"
+    "Variable names are kept as written ((th_x, bl_x) prints back so); queries\n"
+    "print as '// ' lines after the map, so the output reads back as maps.\n"
+    "\n"
+    "Layout queries (--layout: every array reported; --shape-stride: each layout):\n"
+    "  --at=COORD          (repeatable) offset of a coordinate: (i,j), a nested\n"
+    "                      ((i0,i1),j) or a 1-D index\n"
+    "  --offset=N          (repeatable) the coordinates stored at offset N\n"
+    "  --grid              table of the offset of each coordinate of a 2-D layout\n"
+    "  --kernel-layout=L   --layout: does shape:stride layout L give the offsets\n"
+    "                      of each picked instruction's result (or of\n"
+    "                      --operand=K)? 'equal', or an element where they differ\n"
     "\n"
     "Input options:\n"
     "  --allow-unknown     an unknown opcode or attribute name is a warning, not an\n"
@@ -198,6 +238,8 @@ enum {
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
   OPT_XLA_COMPAT, OPT_LIST, OPT_MATCH, OPT_OPCODE, OPT_SKIP_UNKNOWN, OPT_SHOW_HLO, OPT_STAGE,
   OPT_COMPARE, OPT_OUT_FILE, OPT_QUIET, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES, OPT_ALLOW_UNKNOWN, OPT_NO_VERIFY,
+  OPT_SHAPE_STRIDE, OPT_COMPOSE, OPT_SUBMAP, OPT_SYMS_TO_DIMS, OPT_NO_SIMPLIFY, OPT_REMOVE_UNUSED, OPT_EVAL,
+  OPT_RANGES, OPT_AT, OPT_OFFSET, OPT_GRID, OPT_KERNEL_LAYOUT,
   OPT_END_
 };
 
@@ -231,6 +273,18 @@ static const struct option longopts[] = {
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"fatal-warnings", no_argument, NULL, OPT_FATAL_WARNINGS},
     {"no-file-names", no_argument, NULL, OPT_NO_FILE_NAMES},
+    {"shape-stride", no_argument, NULL, OPT_SHAPE_STRIDE},
+    {"compose", no_argument, NULL, OPT_COMPOSE},
+    {"submap", required_argument, NULL, OPT_SUBMAP},
+    {"symbols-to-dims", no_argument, NULL, OPT_SYMS_TO_DIMS},
+    {"no-simplify", no_argument, NULL, OPT_NO_SIMPLIFY},
+    {"remove-unused", required_argument, NULL, OPT_REMOVE_UNUSED},
+    {"eval", required_argument, NULL, OPT_EVAL},
+    {"ranges", no_argument, NULL, OPT_RANGES},
+    {"at", required_argument, NULL, OPT_AT},
+    {"offset", required_argument, NULL, OPT_OFFSET},
+    {"grid", no_argument, NULL, OPT_GRID},
+    {"kernel-layout", required_argument, NULL, OPT_KERNEL_LAYOUT},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -249,9 +303,9 @@ static const unsigned option_modes[OPT_END_ - OPT_CHECK] = {
     [OPT_ALL - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
     [OPT_DIRECTION - OPT_CHECK] = WALK,
     [OPT_OUTPUT - OPT_CHECK] = WALK,
-    [OPT_OPERAND - OPT_CHECK] = WALK,
+    [OPT_OPERAND - OPT_CHECK] = WALK | M(MODE_LAYOUT), /* --layout: with --kernel-layout */
     [OPT_PHYSICAL - OPT_CHECK] = WALK,
-    [OPT_FORMAT - OPT_CHECK] = M(MODE_INDEX),
+    [OPT_FORMAT - OPT_CHECK] = M(MODE_INDEX) | M(MODE_MAP),
     [OPT_SUMMARY - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LAYOUT),
     [OPT_VERIFY - OPT_CHECK] = M(MODE_INDEX),
     [OPT_XLA_COMPAT - OPT_CHECK] = WALK,
@@ -263,11 +317,23 @@ static const unsigned option_modes[OPT_END_ - OPT_CHECK] = {
     /* every mode that reads HLO */
     [OPT_ALLOW_UNKNOWN - OPT_CHECK] = WALK | M(MODE_CHECK) | M(MODE_LIST) | M(MODE_LAYOUT),
     [OPT_NO_VERIFY - OPT_CHECK] = WALK | M(MODE_CHECK) | M(MODE_LIST) | M(MODE_LAYOUT),
+    [OPT_COMPOSE - OPT_CHECK] = M(MODE_MAP),
+    [OPT_SUBMAP - OPT_CHECK] = M(MODE_MAP),
+    [OPT_SYMS_TO_DIMS - OPT_CHECK] = M(MODE_MAP),
+    [OPT_NO_SIMPLIFY - OPT_CHECK] = M(MODE_MAP),
+    [OPT_REMOVE_UNUSED - OPT_CHECK] = M(MODE_MAP),
+    [OPT_EVAL - OPT_CHECK] = M(MODE_MAP),
+    [OPT_RANGES - OPT_CHECK] = M(MODE_MAP),
+    [OPT_AT - OPT_CHECK] = M(MODE_LAYOUT) | M(MODE_SHAPE_STRIDE),
+    [OPT_OFFSET - OPT_CHECK] = M(MODE_LAYOUT) | M(MODE_SHAPE_STRIDE),
+    [OPT_GRID - OPT_CHECK] = M(MODE_LAYOUT) | M(MODE_SHAPE_STRIDE),
+    [OPT_KERNEL_LAYOUT - OPT_CHECK] = M(MODE_LAYOUT),
 };
 
 static const char *const mode_names[] = {
     [MODE_INDEX] = "the default mode", [MODE_CHECK] = "--check", [MODE_MAP] = "--map",
-    [MODE_LAYOUT] = "--layout", [MODE_LIST] = "--list", [MODE_COMPARE] = "--compare"};
+    [MODE_LAYOUT] = "--layout", [MODE_LIST] = "--list", [MODE_COMPARE] = "--compare",
+    [MODE_SHAPE_STRIDE] = "--shape-stride"};
 
 /* ---- "did you mean" -------------------------------------------------------------------------- */
 
@@ -378,6 +444,13 @@ static int add_instr(hloidx_options *o, const char *value) {
   return -1;
 }
 
+/* A repeatable option's value (--eval, --at, --offset); at most OPT_MAX_POINTS of each. */
+static int push_point(const char **list, int *n, const char *value, const char *name) {
+  if (*n == OPT_MAX_POINTS) return usage_error("at most %d --%s options", OPT_MAX_POINTS, name);
+  list[(*n)++] = value;
+  return -1;
+}
+
 /* ---- parsing ------------------------------------------------------------------------------------- */
 
 /* One option. VALUE: its argument or NULL. Returns -1, or an exit status. */
@@ -440,6 +513,24 @@ static int take(hloidx_options *o, int id, const char *value, int *modes) {
     else if (!strcmp(value, "filecheck")) o->format = FMT_FILECHECK;
     else return usage_error("--format must be text, json, mlir or filecheck, not '%s'", value);
     break;
+  case OPT_SHAPE_STRIDE: o->mode = MODE_SHAPE_STRIDE; (*modes)++; break;
+  case OPT_COMPOSE: o->mapop.compose = true; break;
+  case OPT_SUBMAP: o->mapop.submap = value; break;
+  case OPT_SYMS_TO_DIMS: o->mapop.symbols_to_dims = true; break;
+  case OPT_NO_SIMPLIFY: o->mapop.no_simplify = true; break;
+  case OPT_RANGES: o->mapop.ranges = true; break;
+  case OPT_REMOVE_UNUSED:
+    /* the values of analysis/map_ops.h's MO_UNUSED_* */
+    if (!strcmp(value, "symbols")) o->mapop.remove_unused = 1;
+    else if (!strcmp(value, "dims")) o->mapop.remove_unused = 2;
+    else if (!strcmp(value, "vars")) o->mapop.remove_unused = 3;
+    else return usage_error("--remove-unused takes symbols, dims or vars, not '%s'", value);
+    break;
+  case OPT_EVAL: return push_point(o->mapop.eval, &o->mapop.neval, value, "eval");
+  case OPT_AT: return push_point(o->lq.at, &o->lq.nat, value, "at");
+  case OPT_OFFSET: return push_point(o->lq.offset, &o->lq.noffset, value, "offset");
+  case OPT_GRID: o->lq.grid = true; break;
+  case OPT_KERNEL_LAYOUT: o->lq.kernel = value; break;
   case OPT_SUMMARY: o->summary = true; break;
   case OPT_VERIFY: o->verify = true; break;
   case OPT_XLA_COMPAT: o->xla_compat = true; break;
@@ -487,11 +578,23 @@ static int check_combinations(const hloidx_options *o, const char *const *given)
   for (int i = 0; i < o->nfiles; i++) named += strcmp(o->files[i], "-") != 0;
   if (o->stage && named == 0)
     return usage_error("--stage picks dump files by name: name the FILEs or a DIR (not standard input)");
+  if (o->mode == MODE_MAP && o->format != FMT_TEXT && o->format != FMT_MLIR)
+    return usage_error("--map prints maps as text or mlir (--format=text or --format=mlir)");
   if (o->mode == MODE_LAYOUT) {
+    bool queries = o->lq.nat || o->lq.noffset || o->lq.grid || o->lq.kernel;
     if (o->summary && (o->ninstrs || select))
       return usage_error("--layout --summary sums every buffer of each module (no --instr, --match, --opcode)");
+    if (o->summary && queries)
+      return usage_error("--layout --summary prints no array reports: --at, --offset, --grid and --kernel-layout "
+                         "ask about them");
     if (o->all && select)
       return usage_error("--layout reports the instructions --match and --opcode pick, or with --all every one");
+    if (o->lq.kernel && o->all)
+      return usage_error("--kernel-layout compares the instructions picked (--instr, --match, --opcode; default "
+                         "the ENTRY root): not with --all");
+    if (o->operand >= 0 && !o->lq.kernel)
+      return usage_error("--layout reports every operand: --operand only picks the one --kernel-layout compares");
+    if (o->lq.kernel && !lq_check_kernel(o)) return 2;
     return -1;
   }
   if (o->mode != MODE_INDEX) return -1;
@@ -566,7 +669,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     if (rc >= 0) return rc;
     if (id == OPT_INSTR && !strchr(arg, '=') && !spaced_instr) spaced_instr = value;
   }
-  if (modes > 1) return usage_error("--check, --map, --layout, --list and --compare are exclusive");
+  if (modes > 1) return usage_error("--check, --map, --layout, --list, --compare and --shape-stride are exclusive");
   int rc = check_combinations(o, given);
   if (rc >= 0) return rc;
   /* `--instr f.hlo` without a file would take the file for a name and wait

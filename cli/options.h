@@ -12,7 +12,11 @@ typedef enum {
   MODE_LAYOUT, /* --layout: physical layout report */
   MODE_LIST,   /* --list: one line per instruction */
   MODE_COMPARE, /* --compare EXPECTED: a golden (or a dump) against the current analysis */
+  MODE_SHAPE_STRIDE, /* --shape-stride: shape:stride layouts and their algebra */
 } hloidx_mode;
+
+/* Most repetitions of --eval, --at and --offset. */
+#define OPT_MAX_POINTS 64
 
 typedef enum { DIR_BOTH, DIR_OUT2IN, DIR_IN2OUT } hloidx_direction;
 typedef enum { FMT_TEXT, FMT_JSON, FMT_MLIR, FMT_FILECHECK } hloidx_format;
@@ -50,6 +54,22 @@ typedef struct {
   bool quiet;               /* -q: no warnings */
   bool fatal_warnings;      /* --fatal-warnings: warnings are errors (exit 1) */
   bool no_file_names;       /* --no-file-names: module headers name the module only */
+  /* --map operations (cmd_map.c reads the lists: they name the maps' variables) */
+  struct {
+    bool compose, symbols_to_dims, no_simplify, ranges;
+    int remove_unused;      /* 0, or MO_UNUSED_* of analysis/map_ops.h */
+    const char *submap;     /* --submap=LIST */
+    int neval;
+    const char *eval[OPT_MAX_POINTS]; /* --eval=POINT, in order */
+  } mapop;
+  /* layout queries (--layout, --shape-stride; layout_query.c) */
+  struct {
+    int nat, noffset;
+    const char *at[OPT_MAX_POINTS]; /* --at=COORD */
+    const char *offset[OPT_MAX_POINTS]; /* --offset=N */
+    bool grid;                /* --grid */
+    const char *kernel;       /* --kernel-layout=SPEC */
+  } lq;
   int nfiles;               /* 0 = standard input */
   char **files;             /* after inputs_expand: the files to read (directories replaced) */
   char **owned;             /* paths allocated by inputs_expand (nowned entries) */

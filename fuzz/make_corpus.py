@@ -11,6 +11,8 @@ map       every map of every testdata/**/*.map file, one map per seed (the
 layout    the .hlo files of testdata/layout, plus every distinct shape text
           written in a testdata .hlo file, one per seed (fuzz_layout wraps a
           one-line input into a module as the parameter's shape)
+shape_stride  every line of every testdata/**/*.ss file (layout expressions), one
+          per seed, and the shape texts of the layout seeds
 compare   the goldens of testdata/compare (.maps and .json files)
 
 The corpus is generated, never committed: CTest builds it in the build
@@ -97,8 +99,12 @@ def main():
         shapes.update(m.group(0) for m in SHAPE.finditer(read(p)))
     for s in sorted(shapes):
         write("layout", "shape_" + hashlib.sha1(s).hexdigest()[:12], s)
+    for p in files("", ".ss"):
+        for i, line in enumerate(read(p).split(b"\n")):
+            if line.strip() and not line.strip().startswith(b"//"):
+                write("shape_stride", seed_name(p, "_%d" % i), line + b"\n")
     for t in sorted(os.listdir(CORPUS)):
-        print("%-9s %4d seeds" % (t, len(os.listdir(os.path.join(CORPUS, t)))))
+        print("%-12s %4d seeds" % (t, len(os.listdir(os.path.join(CORPUS, t)))))
     return 0
 
 

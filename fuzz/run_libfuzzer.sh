@@ -4,7 +4,7 @@
 #
 #   fuzz/run_libfuzzer.sh TARGET SECONDS [WORKDIR] [BUILD]
 #
-# TARGET is parse, analysis, map or layout; WORKDIR defaults to
+# TARGET is parse, analysis, map, layout or shape_stride; WORKDIR defaults to
 # /tmp/hloidx-fuzz/TARGET (grown corpus in WORKDIR/corpus, crash / timeout /
 # oom inputs as WORKDIR/crash-*, ..., the log in WORKDIR/log.N); BUILD is a
 # build folder configured with CC=clang -DHLOIDX_LIBFUZZER=ON (default
@@ -15,7 +15,7 @@
 # regression test by copying it to fuzz/regress/TARGET/.
 set -euo pipefail
 cd "$(dirname "$0")/.."
-t=${1:?target: parse, analysis, map or layout}
+t=${1:?target: parse, analysis, map, layout or shape_stride}
 secs=${2:?seconds}
 work=${3:-/tmp/hloidx-fuzz/$t}
 build=${4:-build-fuzz}

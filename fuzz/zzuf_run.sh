@@ -11,15 +11,18 @@
 #              OUTDIR/failures/ (input, command line, stdout, stderr)
 #   -j JOBS    parallel runs (default 1)
 #
-# Inputs: every .hlo, .map and .txt input under testdata/ (not the expected
-# .out / .err files), every seed under BUILD/fuzz/corpus/ (generated from
-# testdata/ by fuzz/make_corpus.py when missing) and fuzz/regress/, and
+# Inputs: every .hlo, .map, .ss, .txt, .maps and .json input under testdata/
+# (not the expected .out / .err files), every seed under BUILD/fuzz/corpus/
+# (generated from testdata/ by fuzz/make_corpus.py when missing) and
+# fuzz/regress/, and
 # every file under ../shared/corpus/ when it exists. Run i takes file
 # i mod #files; the mode, the zzuf ratio and the seed change from one pass
 # over the files to the next, so each file is mutated several ways:
 #     zzuf -s SEED -r RATIO < FILE > OUTDIR/work/J/NAME     (zzuf as a filter)
 #     timeout 10 BUILD/hloidx MODE NAME                     (in OUTDIR/work/J)
 # Modes: --map for map inputs (.map files and corpus/map, fuzz/regress/map);
+# --shape-stride --grid --at=1,2 --offset=5 for layout expressions (.ss files
+# and corpus/shape_stride, fuzz/regress/shape_stride);
 # --compare NAME --all EXAMPLE for goldens (testdata/compare/*.maps, *.json,
 # corpus/compare; EXAMPLE = testdata/examples/softmax_fusion.hlo);
 # otherwise, in turn, --check, the default (indexing maps of the ENTRY root),
@@ -64,7 +67,7 @@ command -v zzuf >/dev/null || { echo "zzuf is not installed (apt-get install zzu
 [ -d "$build/fuzz/corpus" ] || python3 fuzz/make_corpus.py "$build/fuzz/corpus" >/dev/null
 mapfile -t files < <(
   {
-    find testdata -type f \( -name '*.hlo' -o -name '*.map' -o -name '*.txt' -o -name '*.maps' -o -name '*.json' \)
+    find testdata -type f \( -name '*.hlo' -o -name '*.map' -o -name '*.ss' -o -name '*.txt' -o -name '*.maps' -o -name '*.json' \)
     find "$build/fuzz/corpus" fuzz/regress -type f 2>/dev/null
     [ -d ../shared/corpus ] && find ../shared/corpus -type f ! -name '*.md'
   } | LC_ALL=C sort)
@@ -91,6 +94,13 @@ is_map() {
   esac
 }
 
+is_ss() {
+  case $1 in
+  *.ss | */corpus/shape_stride/* | fuzz/regress/shape_stride/*) return 0 ;;
+  *) return 1 ;;
+  esac
+}
+
 # One run: prints "OUTCOME<TAB>MODE" on stdout.
 one() {
   local i=$1 j=$2
@@ -99,6 +109,8 @@ one() {
   local after=""
   if is_map "$f"; then
     mode="--map"
+  elif is_ss "$f"; then
+    mode="--shape-stride --grid --at=1,2 --offset=5"
   elif is_golden "$f"; then
     mode="--all --compare" after=$example
   else
