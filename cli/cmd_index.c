@@ -329,6 +329,7 @@ static bool several_modules(const char *data, size_t len) {
 /* Modules are analysed as the parser hands them over, then freed; a
  * write error stops the parse (EACH's 2). */
 static int each_module(hlo_module *m, void *arg) {
+  diag_module_warnings(((index_run *)arg)->src, m);
   analyze(arg, m);
   hlo_module_free(m);
   return output_failed() ? 2 : 0;
@@ -347,7 +348,7 @@ static void run_file(index_run *r, const char *path, bool several_files) {
   if (st == 1) {
     index_flush(r, true);
     output_sync();
-    diag_error(&src, perr.offset, perr.message);
+    diag_parse_error(&src, &perr);
     r->rc = 1;
   }
   r->src = NULL;

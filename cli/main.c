@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "commands.h"
+#include "hlo_ir.h"
 #include "inputs.h"
 #include "options.h"
 #include "output.h"
@@ -33,6 +34,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   diag_set_policy(o.quiet, o.fatal_warnings);
+  hlo_parse_set_options(&(hlo_parse_options){.allow_unknown = o.allow_unknown, .no_verify = o.no_verify});
   bool named = o.nfiles > 0;
   int inputs_rc = inputs_expand(&o);
   if (named && o.nfiles == 0) {

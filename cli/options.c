@@ -179,6 +179,15 @@ static const char usage_text[] =
     "                      of each picked instruction's result (or of\n"
     "                      --operand=K)? 'equal', or an element where they differ\n"
     "\n"
+    "Input options:\n"
+    "  --allow-unknown     an unknown opcode or attribute name is a warning, not an\n"
+    "                      error (for dumps of newer XLA versions): the op has\n"
+    "                      'unknown indexing', the attribute is kept as written\n"
+    "  --no-verify         a result or operand shape that disagrees with what the\n"
+    "                      op gives (same rank) is a warning, not an error, as in\n"
+    "                      XLA's unverified parse (e.g. print_indexing's inputs);\n"
+    "                      the maps then follow the shapes as written\n"
+    "\n"
     "Output options:\n"
     "  -o FILE             write the output to FILE instead of standard output\n"
     "  -q                  quiet: no warnings or notes (errors are still\n"
@@ -252,7 +261,7 @@ enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
   OPT_XLA_COMPAT, OPT_LIST, OPT_MATCH, OPT_OPCODE, OPT_SKIP_UNKNOWN, OPT_SHOW_HLO, OPT_STAGE,
-  OPT_COMPARE, OPT_OUT_FILE, OPT_QUIET, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES,
+  OPT_COMPARE, OPT_OUT_FILE, OPT_QUIET, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES, OPT_ALLOW_UNKNOWN, OPT_NO_VERIFY,
   OPT_SHAPE_STRIDE, OPT_COMPOSE, OPT_SUBMAP, OPT_SYMS_TO_DIMS, OPT_NO_SIMPLIFY, OPT_REMOVE_UNUSED, OPT_EVAL,
   OPT_RANGES, OPT_AT, OPT_OFFSET, OPT_GRID, OPT_KERNEL_LAYOUT,
   OPT_SYMTILE, OPT_TILES, OPT_TILINGS, OPT_TILE_SIZES, OPT_MAX_TILINGS,
@@ -284,6 +293,8 @@ static const struct option longopts[] = {
     {"stage", required_argument, NULL, OPT_STAGE},
     {"jobs", required_argument, NULL, OPT_JOBS},
     {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+    {"allow-unknown", no_argument, NULL, OPT_ALLOW_UNKNOWN},
+    {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"fatal-warnings", no_argument, NULL, OPT_FATAL_WARNINGS},
     {"no-file-names", no_argument, NULL, OPT_NO_FILE_NAMES},
@@ -339,6 +350,9 @@ static const unsigned option_modes[OPT_END_ - OPT_CHECK] = {
     [OPT_SHOW_HLO - OPT_CHECK] = M(MODE_INDEX),
     [OPT_STAGE - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | M(MODE_CHECK) | TILE_MODES,
     [OPT_JOBS - OPT_CHECK] = M(MODE_CHECK),
+    /* every mode that reads HLO */
+    [OPT_ALLOW_UNKNOWN - OPT_CHECK] = WALK | M(MODE_CHECK) | M(MODE_LIST) | M(MODE_LAYOUT),
+    [OPT_NO_VERIFY - OPT_CHECK] = WALK | M(MODE_CHECK) | M(MODE_LIST) | M(MODE_LAYOUT),
     [OPT_COMPOSE - OPT_CHECK] = M(MODE_MAP),
     [OPT_SUBMAP - OPT_CHECK] = M(MODE_MAP),
     [OPT_SYMS_TO_DIMS - OPT_CHECK] = M(MODE_MAP),
@@ -589,6 +603,8 @@ static int take(hloidx_options *o, int id, const char *value, int *modes) {
   case OPT_SUMMARY: o->summary = true; break;
   case OPT_VERIFY: o->verify = true; break;
   case OPT_XLA_COMPAT: o->xla_compat = true; break;
+  case OPT_ALLOW_UNKNOWN: o->allow_unknown = true; break;
+  case OPT_NO_VERIFY: o->no_verify = true; break;
   case OPT_SKIP_UNKNOWN: o->skip_unknown = true; break;
   case OPT_SHOW_HLO: o->show_hlo = true; break;
   case OPT_STAGE:

@@ -46,6 +46,8 @@ typedef struct {
   bool summary;             /* --summary */
   bool verify;              /* --verify */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
+  bool allow_unknown;       /* --allow-unknown: unknown opcodes and attributes are warnings */
+  bool no_verify;           /* --no-verify: shape checks XLA's unverified parse skips are warnings */
   bool skip_unknown;        /* --skip-unknown: no block whose every map is unknown */
   bool show_hlo;            /* --show-hlo: each block's context shows the instruction's line */
   const char *stage;        /* --stage=STAGE: XLA dump files of that stage only; NULL = any */
