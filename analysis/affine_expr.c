@@ -118,7 +118,7 @@ static const ae *intern(ae_ctx *c, int kind, int64_t value, const ae *l, const a
   n->rhs = r;
   n->id = (uint32_t)c->len;
   if (l) {
-    n->flags = l->flags | r->flags;
+    n->flags = l->flags | r->flags | (kind >= AE_MAX ? AE_F_MINMAX : 0);
     n->depth = 1 + (l->depth > r->depth ? l->depth : r->depth);
     uint64_t t = l->tree_size + r->tree_size + 1;
     n->tree_size = (t < l->tree_size) ? UINT64_MAX : t; /* saturate */

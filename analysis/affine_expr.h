@@ -38,7 +38,7 @@ typedef enum {
   AE_MIN,
 } ae_kind;
 
-enum { AE_F_DIM = 1, AE_F_SYM = 2 };
+enum { AE_F_DIM = 1, AE_F_SYM = 2, AE_F_MINMAX = 4 };
 
 typedef struct ae ae;
 struct ae {
@@ -50,7 +50,7 @@ struct ae {
   uint32_t depth;       /* 1 for leaves */
   uint32_t id;          /* creation number within the context */
   uint8_t kind;         /* ae_kind */
-  uint8_t flags;        /* AE_F_DIM: contains a dimension; AE_F_SYM: contains a symbol */
+  uint8_t flags;        /* AE_F_DIM: contains a dimension; AE_F_SYM: a symbol; AE_F_MINMAX: a max or min */
 };
 
 typedef struct ae_ctx ae_ctx;
@@ -115,6 +115,7 @@ static inline bool ae_is_const_value(const ae *e, int64_t v) { return e->kind ==
 static inline bool ae_is_symbolic(const ae *e) { return !(e->flags & AE_F_DIM); }
 static inline bool ae_has_dim(const ae *e) { return (e->flags & AE_F_DIM) != 0; }
 static inline bool ae_has_sym(const ae *e) { return (e->flags & AE_F_SYM) != 0; }
+static inline bool ae_has_minmax(const ae *e) { return (e->flags & AE_F_MINMAX) != 0; }
 /* MLIR's getLargestKnownDivisor (cached). */
 static inline int64_t ae_lkd(const ae *e) { return e->lkd; }
 

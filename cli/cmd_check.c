@@ -30,13 +30,22 @@ static int default_jobs(void) {
   return n < 1 ? 1 : n > 16 ? 16 : (int)n;
 }
 
+static void print_warnings(const hlo_module *m, void *src) { diag_module_warnings(src, m); }
+
+/* A worker's check: a file with warnings counts as failed, for check_one to
+ * print them in their turn. */
+static void note_warnings(const hlo_module *m, void *warned) {
+  (void)m;
+  *(bool *)warned = true;
+}
+
 static int check_one(const char *path, int jobs) {
   source_file src;
   if (source_read(path, &src)) return 1;
   hlo_error err;
   int rc = 0;
-  if (hlo_check_text(src.data, src.len, jobs, &err)) {
-    diag_error(&src, err.offset, err.message);
+  if (hlo_check_text_warn(src.data, src.len, jobs, print_warnings, &src, &err)) {
+    diag_parse_error(&src, &err);
     rc = 1;
   }
   source_free(&src);
@@ -61,12 +70,12 @@ static void *file_worker(void *arg) {
     if (is_stdin(path)) continue; /* this thread's, in its turn */
     source_file src;
     hlo_error err;
-    bool ok = source_read_quiet(path, &src) == 0;
+    bool ok = source_read_quiet(path, &src) == 0, warned = false;
     if (ok) {
-      ok = hlo_check_text(src.data, src.len, F->inner_jobs, &err) == 0;
+      ok = hlo_check_text_warn(src.data, src.len, F->inner_jobs, note_warnings, &warned, &err) == 0;
       source_free(&src);
     }
-    F->ok[i] = ok;
+    F->ok[i] = ok && !warned; /* (a file with warnings: they are printed in its turn) */
   }
   return NULL;
 }

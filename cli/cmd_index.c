@@ -23,6 +23,9 @@
  * walked computation with at least one printed block starts with
  * `## computation NAME`. Block headers: out_text.c.
  *
+ * The tile modes (--symbolic-tile, --tiles, --tilings) walk the same
+ * instructions with their own reports (tile_modes.c).
+ *
  * Headers name the file unless --no-file-names (`## module NAME`), so
  * that goldens do not depend on where the input was read from.
  *
@@ -83,6 +86,10 @@ void index_flush(index_run *r, bool force) {
   if (r->out.len == 0 || (!force && r->out.len < FLUSH_AT)) return;
   write_prefix(r, r->out.len);
   r->instr_mark = 0;
+}
+
+void index_flush_block(index_run *r) {
+  if (r->several_instrs && !r->o->fatal_warnings) index_flush(r, false);
 }
 
 void index_module_header(index_run *r) {
@@ -188,10 +195,7 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       if (o->skip_unknown && (st != II_OK || all_unknown(r, in, o2i, &x))) continue;
       index_open_computation(r);
       block(r, in, o2i, id, st, &x, &err);
-      /* where a failure never drops output (several instructions, without
-       * --fatal-warnings) blocks go out as they come: memory stays
-       * bounded by a block */
-      if (r->several_instrs && !o->fatal_warnings) index_flush(r, false);
+      index_flush_block(r);
     }
   }
   return true;
@@ -325,6 +329,7 @@ static bool several_modules(const char *data, size_t len) {
 /* Modules are analysed as the parser hands them over, then freed; a
  * write error stops the parse (EACH's 2). */
 static int each_module(hlo_module *m, void *arg) {
+  diag_module_warnings(((index_run *)arg)->src, m);
   analyze(arg, m);
   hlo_module_free(m);
   return output_failed() ? 2 : 0;
@@ -343,7 +348,7 @@ static void run_file(index_run *r, const char *path, bool several_files) {
   if (st == 1) {
     index_flush(r, true);
     output_sync();
-    diag_error(&src, perr.offset, perr.message);
+    diag_parse_error(&src, &perr);
     r->rc = 1;
   }
   r->src = NULL;
@@ -377,9 +382,11 @@ int index_walk(const hloidx_options *o, const index_report *rep, void *state, ch
 }
 
 int cmd_index(const hloidx_options *o) {
-  const index_report *rep = o->summary  ? &index_report_summary
-                            : o->verify ? &index_report_verify
-                            : o->format == FMT_JSON ? &index_report_json
-                                                    : &index_report_text;
+  const index_report *rep = tile_mode_report(o);
+  if (!rep)
+    rep = o->summary  ? &index_report_summary
+          : o->verify ? &index_report_verify
+          : o->format == FMT_JSON ? &index_report_json
+                                  : &index_report_text;
   return index_walk(o, rep, NULL, o->files, o->nfiles);
 }

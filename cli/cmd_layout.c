@@ -585,10 +585,11 @@ static void run_file(run *r, const char *path, bool first) {
   hlo_error err;
   if (hlo_parse_file(src.data, src.len, &res, &err)) {
     output_sync();
-    diag_error(&src, err.offset, err.message);
+    diag_parse_error(&src, &err);
     r->rc = 1;
   } else {
     for (int i = 0; i < res.n_modules && !output_failed(); i++) {
+      diag_module_warnings(&src, res.modules[i]);
       if (!first || i) sb_putc(&r->out, '\n');
       report_module(r, res.modules[i]);
     }

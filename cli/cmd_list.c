@@ -56,6 +56,7 @@ static void on_missing(void *arg, const char *name) {
 static int each_module(hlo_module *m, void *arg) {
   list_run *r = arg;
   static const select_visitor visit = {NULL, on_instr, on_missing};
+  diag_module_warnings(r->src, m);
   r->module = m;
   select_each(r->o, m, true, SELECT_EVERY, &visit, r);
   r->module = NULL;
@@ -77,7 +78,7 @@ int cmd_list(const hloidx_options *o) {
     if (hlo_parse_file_each(src.data, src.len, each_module, &r, &err) == 1) {
       flush(&r);
       output_sync();
-      diag_error(&src, err.offset, err.message);
+      diag_parse_error(&src, &err);
       r.rc = 1;
     }
     r.src = NULL;

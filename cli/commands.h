@@ -13,5 +13,6 @@ int cmd_layout(const hloidx_options *o); /* cmd_layout.c */
 int cmd_list(const hloidx_options *o);   /* cmd_list.c   */
 int cmd_compare(const hloidx_options *o); /* cmd_compare.c */
 int cmd_shape_stride(const hloidx_options *o); /* cmd_shape_stride.c */
+int cmd_symtile_map(const hloidx_options *o); /* cmd_symtile_map.c: --symbolic-tile --map */
 
 #endif

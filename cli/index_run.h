@@ -55,6 +55,10 @@ struct index_run {
  * output (several instructions, without --fatal-warnings); elsewhere an
  * instruction's output is held until it succeeded. */
 void index_flush(index_run *r, bool force);
+/* After a block, inside an instruction: index_flush where a failure never
+ * drops output (several instructions, without --fatal-warnings), so that
+ * memory stays bounded by a block. */
+void index_flush_block(index_run *r);
 
 /* `## module NAME (FILE)` (`## module NAME` with --no-file-names) when
  * the run names its modules. */
@@ -126,5 +130,8 @@ extern const index_report index_report_text;    /* out_text.c: text and --format
 extern const index_report index_report_json;    /* out_json.c */
 extern const index_report index_report_summary; /* out_summary.c */
 extern const index_report index_report_verify;  /* out_verify.c */
+/* The report of the tile modes (--symbolic-tile, --tiles, --tilings;
+ * tile_modes.c); NULL outside them. */
+const index_report *tile_mode_report(const hloidx_options *o);
 
 #endif

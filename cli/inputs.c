@@ -139,9 +139,9 @@ int inputs_expand(hloidx_options *o) {
     char *p = o->files[i];
     struct stat st;
     if (strcmp(p, "-") != 0 && stat(p, &st) == 0 && S_ISDIR(st.st_mode)) {
-      if (o->mode == MODE_MAP || o->mode == MODE_SHAPE_STRIDE) {
-        diag_file_error(p, o->mode == MODE_MAP ? "a folder: --map reads files of indexing maps"
-                                               : "a folder: --shape-stride reads files of layouts");
+      if (o->mode == MODE_MAP || o->map_input || o->mode == MODE_SHAPE_STRIDE) {
+        diag_file_error(p, o->mode == MODE_SHAPE_STRIDE ? "a folder: --shape-stride reads files of layouts"
+                                                        : "a folder: --map reads files of indexing maps");
         rc = 1;
         continue;
       }
@@ -163,7 +163,7 @@ int inputs_expand(hloidx_options *o) {
   for (int i = 0; i < o->nfiles; i++) from_stdin |= !strcmp(o->files[i], "-");
   if (from_stdin && isatty(STDIN_FILENO))
     fprintf(stderr, "hloidx: reading %s from the terminal (standard input); end it with Ctrl-D, or name a FILE "
-                    "(hloidx -h for help)\n", o->mode == MODE_MAP             ? "indexing maps"
+                    "(hloidx -h for help)\n", o->mode == MODE_MAP || o->map_input ? "indexing maps"
                     : o->mode == MODE_SHAPE_STRIDE ? "layouts"
                                                    : "HLO text");
   return rc;

@@ -4,6 +4,7 @@
 #include <stdbool.h>
 
 #include "commands.h"
+#include "hlo_ir.h"
 #include "inputs.h"
 #include "options.h"
 #include "output.h"
@@ -33,6 +34,7 @@ int main(int argc, char **argv) {
     return 1;
   }
   diag_set_policy(o.quiet, o.fatal_warnings);
+  hlo_parse_set_options(&(hlo_parse_options){.allow_unknown = o.allow_unknown, .no_verify = o.no_verify});
   bool named = o.nfiles > 0;
   int inputs_rc = inputs_expand(&o);
   if (named && o.nfiles == 0) {
@@ -46,6 +48,9 @@ int main(int argc, char **argv) {
     case MODE_LIST: rc = cmd_list(&o); break;
     case MODE_COMPARE: rc = cmd_compare(&o); break;
     case MODE_SHAPE_STRIDE: rc = cmd_shape_stride(&o); break;
+    case MODE_SYMTILE: rc = o.map_input ? cmd_symtile_map(&o) : cmd_index(&o); break;
+    case MODE_TILES:
+    case MODE_TILINGS: rc = cmd_index(&o); break;
     default: rc = 3; break;
     }
     if (rc == 0) rc = inputs_rc;

@@ -40,6 +40,29 @@ static const char usage_text[] =
     "  --map               read indexing maps (XLA text, separated by blank lines),\n"
     "                      simplify each as XLA's IndexingMap::Simplify() does\n"
     "                      (unused symbols are kept) and print them\n"
+    "  --symbolic-tile     XLA's symbolic tile of the out2in map of each operand\n"
+    "                      of the instructions the selection picks (--output and\n"
+    "                      --operand narrow it; both on one instruction: the\n"
+    "                      first map of that operand alone); with --map, of each\n"
+    "                      map of the input. 'no symbolic tile (WHY)', and exit 2\n"
+    "                      for that single block or a --map input\n"
+    "  --tiles             the operand tiles of one tiling of the instructions the\n"
+    "                      selection picks (with --all: every fusion): offsets per\n"
+    "                      tile index, sizes, strides, tile count, constraints,\n"
+    "                      bytes per tile and over all tiles (logical and in\n"
+    "                      tiled-layout tiles), reads per element; --format=json:\n"
+    "                      one JSON document; --verify: check each tile's box\n"
+    "                      against the map by enumeration instead (exit 3 on a\n"
+    "                      mismatch)\n"
+    "  --tile-sizes=LIST   --tiles: the output tile sizes, e.g. 8,128 (default: the\n"
+    "                      fusion's block_level_fusion_config output_tiles; with\n"
+    "                      neither, --tiles prints the symbolic tiles and --verify\n"
+    "                      checks the first --max-tilings valid tilings)\n"
+    "  --tilings           the tilings XLA's analysis enumerates (powers of two\n"
+    "                      below each dim, then the dim) whose constraints hold:\n"
+    "                      their number, and the bytes each moves per operand\n"
+    "  --max-tilings=N     tilings listed (--tilings) or checked (--tiles --verify\n"
+    "                      without sizes) per output; default 16\n"
     "  --layout            physical layout report of the result and operands of an\n"
     "                      instruction (tiled shape, memory space, sizes, padding,\n"
     "                      offset maps, shape:stride); with --all: every\n"
@@ -77,7 +100,7 @@ static const char usage_text[] =
     "                      (before_optimizations, after_optimizations, or a pass\n"
     "                      dump's after_PASS)\n"
     "\n"
-    "Selection (default mode, --list, --layout):\n"
+    "Selection (default mode, --list, --layout, the tile modes):\n"
     "  --instr=NAME        an instruction of any computation ('%' optional; the\n"
     "                      ENTRY computation's first); repeatable, printed in\n"
     "                      command-line order; default: the ENTRY root\n"
@@ -156,6 +179,15 @@ static const char usage_text[] =
     "                      of each picked instruction's result (or of\n"
     "                      --operand=K)? 'equal', or an element where they differ\n"
     "\n"
+    "Input options:\n"
+    "  --allow-unknown     an unknown opcode or attribute name is a warning, not an\n"
+    "                      error (for dumps of newer XLA versions): the op has\n"
+    "                      'unknown indexing', the attribute is kept as written\n"
+    "  --no-verify         a result or operand shape that disagrees with what the\n"
+    "                      op gives (same rank) is a warning, not an error, as in\n"
+    "                      XLA's unverified parse (e.g. print_indexing's inputs);\n"
+    "                      the maps then follow the shapes as written\n"
+    "\n"
     "Output options:\n"
     "  -o FILE             write the output to FILE instead of standard output\n"
     "  -q                  quiet: no warnings or notes (errors are still\n"
@@ -199,8 +231,9 @@ static const char usage_text[] =
     "\n"
     "Exit status: 0 success (and --compare: everything equal), 1 input or\n"
     "output error (unreadable input, parse or verifier error, unwritable\n"
-    "output, out of memory; --compare: a difference), 2 usage error, 3 internal\n"
-    "error (and --verify: a map that disagrees with the op's definition).\n";
+    "output, out of memory; --compare: a difference), 2 usage error (and\n"
+    "--symbolic-tile: no tile, see above), 3 internal error (and --verify: a\n"
+    "map or a tile that disagrees with the op's definition).\n";
 
 static int usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
@@ -228,9 +261,10 @@ enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
   OPT_XLA_COMPAT, OPT_LIST, OPT_MATCH, OPT_OPCODE, OPT_SKIP_UNKNOWN, OPT_SHOW_HLO, OPT_STAGE,
-  OPT_COMPARE, OPT_OUT_FILE, OPT_QUIET, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES,
+  OPT_COMPARE, OPT_OUT_FILE, OPT_QUIET, OPT_FATAL_WARNINGS, OPT_NO_FILE_NAMES, OPT_ALLOW_UNKNOWN, OPT_NO_VERIFY,
   OPT_SHAPE_STRIDE, OPT_COMPOSE, OPT_SUBMAP, OPT_SYMS_TO_DIMS, OPT_NO_SIMPLIFY, OPT_REMOVE_UNUSED, OPT_EVAL,
   OPT_RANGES, OPT_AT, OPT_OFFSET, OPT_GRID, OPT_KERNEL_LAYOUT,
+  OPT_SYMTILE, OPT_TILES, OPT_TILINGS, OPT_TILE_SIZES, OPT_MAX_TILINGS,
   OPT_END_
 };
 
@@ -259,6 +293,8 @@ static const struct option longopts[] = {
     {"stage", required_argument, NULL, OPT_STAGE},
     {"jobs", required_argument, NULL, OPT_JOBS},
     {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+    {"allow-unknown", no_argument, NULL, OPT_ALLOW_UNKNOWN},
+    {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
     {"compare", required_argument, NULL, OPT_COMPARE},
     {"fatal-warnings", no_argument, NULL, OPT_FATAL_WARNINGS},
     {"no-file-names", no_argument, NULL, OPT_NO_FILE_NAMES},
@@ -274,6 +310,11 @@ static const struct option longopts[] = {
     {"offset", required_argument, NULL, OPT_OFFSET},
     {"grid", no_argument, NULL, OPT_GRID},
     {"kernel-layout", required_argument, NULL, OPT_KERNEL_LAYOUT},
+    {"symbolic-tile", no_argument, NULL, OPT_SYMTILE},
+    {"tiles", no_argument, NULL, OPT_TILES},
+    {"tilings", no_argument, NULL, OPT_TILINGS},
+    {"tile-sizes", required_argument, NULL, OPT_TILE_SIZES},
+    {"max-tilings", required_argument, NULL, OPT_MAX_TILINGS},
     {"help", no_argument, NULL, OPT_HELP},
     {"version", no_argument, NULL, OPT_VERSION},
     {NULL, 0, NULL, 0},
@@ -285,24 +326,33 @@ static const int short_ids[] = {['h'] = OPT_HELP, ['V'] = OPT_VERSION, ['o'] = O
 #define M(x) (1u << (x))
 /* (--compare runs the default mode's walk: its selection and maps options) */
 #define WALK (M(MODE_INDEX) | M(MODE_COMPARE))
+/* the tile modes walk the same instructions (cmd_index.c) */
+#define TILE_MODES (M(MODE_SYMTILE) | M(MODE_TILES) | M(MODE_TILINGS))
+/* A column of the table that is no mode of its own: --symbolic-tile --map
+ * (MODE_SYMTILE with map_input; cmd_symtile_map.c) reads maps, not HLO. */
+#define SYMTILE_MAP (MODE_TILINGS + 1)
 static const unsigned option_modes[OPT_END_ - OPT_CHECK] = {
-    [OPT_INSTR - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
-    [OPT_MATCH - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
-    [OPT_OPCODE - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
-    [OPT_ALL - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT),
+    [OPT_INSTR - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | TILE_MODES,
+    [OPT_MATCH - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | TILE_MODES,
+    [OPT_OPCODE - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | TILE_MODES,
+    [OPT_ALL - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | TILE_MODES,
     [OPT_DIRECTION - OPT_CHECK] = WALK,
-    [OPT_OUTPUT - OPT_CHECK] = WALK,
-    [OPT_OPERAND - OPT_CHECK] = WALK | M(MODE_LAYOUT), /* --layout: with --kernel-layout */
+    [OPT_OUTPUT - OPT_CHECK] = WALK | TILE_MODES,
+    /* --layout: with --kernel-layout; --tiles and --tilings cover every operand */
+    [OPT_OPERAND - OPT_CHECK] = WALK | M(MODE_LAYOUT) | M(MODE_SYMTILE),
     [OPT_PHYSICAL - OPT_CHECK] = WALK,
-    [OPT_FORMAT - OPT_CHECK] = M(MODE_INDEX) | M(MODE_MAP),
+    [OPT_FORMAT - OPT_CHECK] = M(MODE_INDEX) | M(MODE_MAP) | M(MODE_TILES),
     [OPT_SUMMARY - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LAYOUT),
-    [OPT_VERIFY - OPT_CHECK] = M(MODE_INDEX),
-    [OPT_XLA_COMPAT - OPT_CHECK] = WALK,
+    [OPT_VERIFY - OPT_CHECK] = M(MODE_INDEX) | M(MODE_TILES),
+    [OPT_XLA_COMPAT - OPT_CHECK] = WALK | TILE_MODES | M(SYMTILE_MAP),
     [OPT_SKIP_UNKNOWN - OPT_CHECK] = WALK,
-    [OPT_NO_FILE_NAMES - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LAYOUT),
+    [OPT_NO_FILE_NAMES - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LAYOUT) | TILE_MODES,
     [OPT_SHOW_HLO - OPT_CHECK] = M(MODE_INDEX),
-    [OPT_STAGE - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | M(MODE_CHECK),
+    [OPT_STAGE - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | M(MODE_CHECK) | TILE_MODES,
     [OPT_JOBS - OPT_CHECK] = M(MODE_CHECK),
+    /* every mode that reads HLO */
+    [OPT_ALLOW_UNKNOWN - OPT_CHECK] = WALK | M(MODE_CHECK) | M(MODE_LIST) | M(MODE_LAYOUT),
+    [OPT_NO_VERIFY - OPT_CHECK] = WALK | M(MODE_CHECK) | M(MODE_LIST) | M(MODE_LAYOUT),
     [OPT_COMPOSE - OPT_CHECK] = M(MODE_MAP),
     [OPT_SUBMAP - OPT_CHECK] = M(MODE_MAP),
     [OPT_SYMS_TO_DIMS - OPT_CHECK] = M(MODE_MAP),
@@ -314,12 +364,15 @@ static const unsigned option_modes[OPT_END_ - OPT_CHECK] = {
     [OPT_OFFSET - OPT_CHECK] = M(MODE_LAYOUT) | M(MODE_SHAPE_STRIDE),
     [OPT_GRID - OPT_CHECK] = M(MODE_LAYOUT) | M(MODE_SHAPE_STRIDE),
     [OPT_KERNEL_LAYOUT - OPT_CHECK] = M(MODE_LAYOUT),
+    [OPT_TILE_SIZES - OPT_CHECK] = M(MODE_TILES),
+    [OPT_MAX_TILINGS - OPT_CHECK] = M(MODE_TILES) | M(MODE_TILINGS),
 };
 
 static const char *const mode_names[] = {
     [MODE_INDEX] = "the default mode", [MODE_CHECK] = "--check", [MODE_MAP] = "--map",
     [MODE_LAYOUT] = "--layout", [MODE_LIST] = "--list", [MODE_COMPARE] = "--compare",
-    [MODE_SHAPE_STRIDE] = "--shape-stride"};
+    [MODE_SHAPE_STRIDE] = "--shape-stride", [MODE_SYMTILE] = "--symbolic-tile", [MODE_TILES] = "--tiles",
+    [MODE_TILINGS] = "--tilings", [SYMTILE_MAP] = "--symbolic-tile --map"};
 
 /* ---- "did you mean" -------------------------------------------------------------------------- */
 
@@ -437,6 +490,28 @@ static int push_point(const char **list, int *n, const char *value, const char *
   return -1;
 }
 
+/* --tile-sizes=8,128: positive decimal integers separated by ','. */
+static int parse_tile_sizes(hloidx_options *o, const char *value) {
+  int n = 1;
+  for (const char *p = value; *p; p++) n += *p == ',';
+  long *v = xcalloc((size_t)n, sizeof *v);
+  const char *p = value;
+  for (int i = 0; i < n; i++) {
+    char *end;
+    errno = 0;
+    v[i] = *p >= '0' && *p <= '9' ? strtol(p, &end, 10) : 0;
+    if (v[i] < 1 || errno || (*end && *end != ',')) {
+      free(v);
+      return usage_error("--tile-sizes needs positive integers separated by ',', not '%s'", value);
+    }
+    p = end + (*end == ',');
+  }
+  free(o->tile_sizes);
+  o->tile_sizes = v;
+  o->n_tile_sizes = n;
+  return -1;
+}
+
 /* ---- parsing ------------------------------------------------------------------------------------- */
 
 /* One option. VALUE: its argument or NULL. Returns -1, or an exit status. */
@@ -517,9 +592,19 @@ static int take(hloidx_options *o, int id, const char *value, int *modes) {
   case OPT_OFFSET: return push_point(o->lq.offset, &o->lq.noffset, value, "offset");
   case OPT_GRID: o->lq.grid = true; break;
   case OPT_KERNEL_LAYOUT: o->lq.kernel = value; break;
+  case OPT_SYMTILE: o->mode = MODE_SYMTILE; (*modes)++; break;
+  case OPT_TILES: o->mode = MODE_TILES; (*modes)++; break;
+  case OPT_TILINGS: o->mode = MODE_TILINGS; (*modes)++; break;
+  case OPT_TILE_SIZES: return parse_tile_sizes(o, value);
+  case OPT_MAX_TILINGS:
+    if ((o->max_tilings = parse_index(value)) < 0)
+      return usage_error("--max-tilings needs a non-negative integer, not '%s'", value);
+    break;
   case OPT_SUMMARY: o->summary = true; break;
   case OPT_VERIFY: o->verify = true; break;
   case OPT_XLA_COMPAT: o->xla_compat = true; break;
+  case OPT_ALLOW_UNKNOWN: o->allow_unknown = true; break;
+  case OPT_NO_VERIFY: o->no_verify = true; break;
   case OPT_SKIP_UNKNOWN: o->skip_unknown = true; break;
   case OPT_SHOW_HLO: o->show_hlo = true; break;
   case OPT_STAGE:
@@ -545,14 +630,15 @@ static int take(hloidx_options *o, int id, const char *value, int *modes) {
 /* The options given but ignored by the mode, and combinations that would
  * be: a usage error each. GIVEN[id - OPT_CHECK]: the long name used. */
 static int check_combinations(const hloidx_options *o, const char *const *given) {
+  int mode = o->map_input ? SYMTILE_MAP : (int)o->mode;
   for (int id = OPT_CHECK; id < OPT_END_; id++) {
     unsigned m = option_modes[id - OPT_CHECK];
-    if (given[id - OPT_CHECK] && m && !(m & M(o->mode))) {
+    if (given[id - OPT_CHECK] && m && !(m & M(mode))) {
       char modes[160] = "";
       for (int k = 0, n = 0; k < (int)(sizeof mode_names / sizeof *mode_names); k++)
         if (m & M(k))
           snprintf(modes + strlen(modes), sizeof modes - strlen(modes), "%s%s", n++ ? ", " : "", mode_names[k]);
-      return usage_error("--%s does not apply to %s (only to %s)", given[id - OPT_CHECK], mode_names[o->mode], modes);
+      return usage_error("--%s does not apply to %s (only to %s)", given[id - OPT_CHECK], mode_names[mode], modes);
     }
   }
   bool select = o->has_match || o->nopcodes;
@@ -581,6 +667,15 @@ static int check_combinations(const hloidx_options *o, const char *const *given)
     if (o->lq.kernel && !lq_check_kernel(o)) return 2;
     return -1;
   }
+  if (o->mode == MODE_TILES) {
+    if (o->format != FMT_TEXT && o->format != FMT_JSON)
+      return usage_error("--tiles prints text or JSON (--format=mlir and filecheck print maps)");
+    if (o->verify && o->format != FMT_TEXT) return usage_error("--tiles --verify prints a text report");
+    if (given[OPT_MAX_TILINGS - OPT_CHECK] && !o->verify)
+      return usage_error("--max-tilings: --tiles prints one tiling (--tilings lists them, --tiles --verify checks "
+                         "them)");
+    return -1;
+  }
   if (o->mode != MODE_INDEX) return -1;
   if (o->summary && o->verify) return usage_error("--summary and --verify are exclusive");
   if ((o->summary || o->verify) && o->format != FMT_TEXT)
@@ -602,6 +697,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   memset(o, 0, sizeof *o);
   o->output = -1;
   o->operand = -1;
+  o->max_tilings = 16;
   o->files = xmalloc((size_t)argc * sizeof *o->files);
   o->files_allocated = true;
   const char *given[OPT_END_ - OPT_CHECK] = {0};
@@ -653,7 +749,14 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     if (rc >= 0) return rc;
     if (id == OPT_INSTR && !strchr(arg, '=') && !spaced_instr) spaced_instr = value;
   }
-  if (modes > 1) return usage_error("--check, --map, --layout, --list, --compare and --shape-stride are exclusive");
+  if (given[OPT_MAP - OPT_CHECK] && given[OPT_SYMTILE - OPT_CHECK] && modes == 2) {
+    o->mode = MODE_SYMTILE; /* the symbolic tiles of maps */
+    o->map_input = true;
+    modes = 1;
+  }
+  if (modes > 1)
+    return usage_error("--check, --map, --layout, --list, --compare, --shape-stride, --symbolic-tile, --tiles and "
+                       "--tilings are exclusive, except --symbolic-tile with --map");
   int rc = check_combinations(o, given);
   if (rc >= 0) return rc;
   /* `--instr f.hlo` without a file would take the file for a name and wait
@@ -667,6 +770,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
 
 void options_free(hloidx_options *o) {
   if (o->has_match) regfree(&o->match);
+  free(o->tile_sizes);
   for (int i = 0; i < o->nowned; i++) free(o->owned[i]);
   free(o->owned);
   free(o->instrs);

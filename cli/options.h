@@ -13,6 +13,9 @@ typedef enum {
   MODE_LIST,   /* --list: one line per instruction */
   MODE_COMPARE, /* --compare EXPECTED: a golden (or a dump) against the current analysis */
   MODE_SHAPE_STRIDE, /* --shape-stride: shape:stride layouts and their algebra */
+  MODE_SYMTILE, /* --symbolic-tile: XLA's symbolic tile of out2in maps (or of --map input) */
+  MODE_TILES,   /* --tiles: the operand tiles of a tiling of each fusion */
+  MODE_TILINGS, /* --tilings: the valid tilings of each fusion and their bytes */
 } hloidx_mode;
 
 /* Most repetitions of --eval, --at and --offset. */
@@ -43,6 +46,8 @@ typedef struct {
   bool summary;             /* --summary */
   bool verify;              /* --verify */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
+  bool allow_unknown;       /* --allow-unknown: unknown opcodes and attributes are warnings */
+  bool no_verify;           /* --no-verify: shape checks XLA's unverified parse skips are warnings */
   bool skip_unknown;        /* --skip-unknown: no block whose every map is unknown */
   bool show_hlo;            /* --show-hlo: each block's context shows the instruction's line */
   const char *stage;        /* --stage=STAGE: XLA dump files of that stage only; NULL = any */
@@ -68,6 +73,10 @@ typedef struct {
     bool grid;                /* --grid */
     const char *kernel;       /* --kernel-layout=SPEC */
   } lq;
+  bool map_input;           /* --symbolic-tile --map: the input holds indexing maps */
+  int n_tile_sizes;         /* --tile-sizes=8,128: entries (0 = not given) */
+  long *tile_sizes;         /* n_tile_sizes entries, each >= 1 */
+  long max_tilings;         /* --max-tilings N: tilings listed per fusion (default 16) */
   int nfiles;               /* 0 = standard input */
   char **files;             /* after inputs_expand: the files to read (directories replaced) */
   char **owned;             /* paths allocated by inputs_expand (nowned entries) */

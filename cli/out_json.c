@@ -28,19 +28,21 @@
  * the modules that were analysed are listed whatever failed elsewhere. An
  * instruction whose analysis failed with an error (not under --all, or
  * with --fatal-warnings) is not listed; its error is. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "index_run.h"
+#include "json_doc.h"
 #include "json_str.h"
 #include "map_print.h"
 #include "oom.h"
 
 typedef struct {
-  bool first_module, first_instr, first_block;
+  json_doc doc;
+  bool first_instr, first_block;
   int open_dir; /* -1: none, 0: out2in, 1: in2out */
   strbuf tmp;
-  strbuf errors; /* the "errors" array's elements so far */
 } json_state;
 
 static json_state *st(index_run *r) { return r->state; }
@@ -196,35 +198,19 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   sb_puts(b, "]}");
 }
 
-/* The diagnostics sink: each error becomes an element of "errors". */
-static void record_error(void *arg, const diag_record *d) {
-  strbuf *b = &((json_state *)arg)->errors;
-  sb_puts(b, b->len ? ",\n  {\"file\": " : "\n  {\"file\": ");
-  json_cstr(b, d->file);
-  if (d->line) sb_printf(b, ", \"line\": %zu, \"col\": %zu", d->line, d->col);
-  else sb_puts(b, ", \"line\": null, \"col\": null");
-  put_str_field(b, "message", d->message);
-  sb_putc(b, '}');
-}
-
 static void begin(index_run *r) {
   json_state *s = xcalloc(1, sizeof *s);
-  s->first_module = true;
   r->state = s;
-  diag_set_sink(record_error, s);
   static const char *const layout[] = {[PHYS_NONE] = "logical", [PHYS_MAJOR] = "physical", [PHYS_TILED] = "tiled"};
-  sb_printf(&r->out, "{\"format\": \"hloidx-indexing\", \"version\": 1, \"layout\": \"%s\",\n \"modules\": [",
-            layout[r->o->physical]);
+  char head[96];
+  snprintf(head, sizeof head, "\"format\": \"hloidx-indexing\", \"version\": 1, \"layout\": \"%s\"",
+           layout[r->o->physical]);
+  json_doc_begin(&s->doc, &r->out, head);
 }
 
 static void module_begin(index_run *r) {
   json_state *s = st(r);
-  strbuf *b = &r->out;
-  begin_element(b, &s->first_module, "\n  {\"name\": ");
-  json_cstr(b, r->module->name);
-  if (r->o->no_file_names) sb_puts(b, ", \"file\": null");
-  else put_str_field(b, "file", r->src->name);
-  sb_puts(b, ",\n   \"instructions\": [");
+  json_doc_module(&s->doc, &r->out, r->module->name, r->o->no_file_names ? NULL : r->src->name, "instructions");
   s->first_instr = true;
 }
 
@@ -251,15 +237,11 @@ static void instr(index_run *r, const hlo_instr *in) {
   sb_puts(b, "]}");
 }
 
-static void module_end(index_run *r) { sb_puts(&r->out, "]}"); }
+static void module_end(index_run *r) { json_doc_module_end(&r->out); }
 
 static void end(index_run *r) {
   json_state *s = st(r);
-  diag_set_sink(NULL, NULL);
-  sb_puts(&r->out, "],\n \"errors\": [");
-  sb_putn(&r->out, sb_str(&s->errors), s->errors.len);
-  sb_puts(&r->out, "]}\n");
-  sb_free(&s->errors);
+  json_doc_end(&s->doc, &r->out);
   sb_free(&s->tmp);
   free(s);
   r->state = NULL;

@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE         /* MAP_ANONYMOUS where the system has it */
 #include "source.h"
 
+#include "hlo_ir.h"
+
 #include "oom.h"
 
 #include <errno.h>
@@ -312,6 +314,7 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
     memcpy(buf + n, "...", 3);
     n += 3;
   }
+  if (n == 0) return; /* an empty line (an empty file): nothing to point at */
   fprintf(stderr, "%.*s\n", (int)n, buf);
   for (size_t i = 0; i < caret; i++) fputc(buf[i] == '\t' ? '\t' : ' ', stderr);
   fputs("^\n", stderr);
@@ -327,4 +330,13 @@ void diag_warning(const source_file *s, size_t offset, const char *message) {
 
 void diag_note(const source_file *s, size_t offset, const char *message) {
   if (!diag_quiet) diag(s, offset, "note", message);
+}
+
+void diag_parse_error(const source_file *s, const hlo_error *err) {
+  diag_error(s, err->offset, err->message);
+  if (err->note[0]) diag_note(s, err->note_offset, err->note);
+}
+
+void diag_module_warnings(const source_file *s, const hlo_module *m) {
+  for (int i = 0; i < m->n_warnings; i++) diag_warning(s, m->warnings[i].offset, m->warnings[i].message);
 }

@@ -66,6 +66,12 @@ typedef struct {
 } diag_record;
 void diag_set_sink(void (*sink)(void *arg, const diag_record *d), void *arg);
 
+/* A parse error (with its note, if any) and a module's warnings. */
+struct hlo_error;
+struct hlo_module;
+void diag_parse_error(const source_file *s, const struct hlo_error *err);
+void diag_module_warnings(const source_file *s, const struct hlo_module *m);
+
 /* The 1-based line and column of a byte offset (updates the memo). */
 void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col);
 /* The 1-based line of a byte offset, and the text of that line (without

@@ -7,7 +7,9 @@
  * the same node budget as the CLI, and printed in both layouts. A copy is
  * also simplified in point-preserving mode, and a map whose result count
  * equals its dimension count is composed with itself and simplified (the
- * operation fusions perform). The names read with the map are printed
+ * operation fusions perform). Each map's symbolic tile is derived (both
+ * semantics), printed and evaluated at a few tile sizes (--symbolic-tile
+ * --map and the tile modes). The names read with the map are printed
  * with it, and go through a sub-map, symbols -> dimensions and the removal
  * of unused variables; the map is evaluated at its intervals' lower
  * corner, and its first result ranged, over small domains. */
@@ -21,6 +23,7 @@
 #include "map_read.h"
 #include "simplify.h"
 #include "strbuf.h"
+#include "symbolic_tile.h"
 
 #define NODE_BUDGET ((size_t)4 << 20) /* as cli/cmd_map.c */
 
@@ -32,6 +35,26 @@ static void print_both(strbuf *b, const imap *m) {
   map_print(b, m, &(map_print_opts){true, 2});
   map_print(b, m, &(map_print_opts){false, 0});
   sb_reset(b);
+}
+
+static void tile_of(arena *a, strbuf *b, const imap *m, bool xla_compat) {
+  st_tile t;
+  char why[400];
+  if (st_derive(a, m, xla_compat, &t, why, sizeof why) != ST_OK) return;
+  st_print(b, a, &t);
+  sb_reset(b);
+  int64_t ts[64], sizes[64], strides[64], extent[64];
+  if (t.ndims > 64 || t.nresults > 64) return;
+  for (int v = 1; v <= 3; v++) {
+    for (uint32_t i = 0; i < t.ndims; i++) ts[i] = v == 3 ? t.size_iv[i].hi : v, extent[i] = t.size_iv[i].hi;
+    bool ok = true;
+    for (uint32_t i = 0; i < t.ndims; i++) ok &= ts[i] >= 1 && extent[i] >= 1 && extent[i] <= ((int64_t)1 << 40);
+    if (!ok) continue;
+    (void)st_eval(&t, ts, sizes, strides);
+    (void)st_holds(&t, ts);
+    imap *o = st_offsets_map(a, &t, ts, extent, NULL);
+    if (o) print_both(b, o);
+  }
 }
 
 /* The map operations with names (cheap ones; enumeration only over small domains). */
@@ -68,6 +91,8 @@ static void one_map(arena *a, ae_ctx *ctx, strbuf *b, const char *s, size_t star
     if (err.offset < start || err.offset > end || memchr(err.message, '\0', sizeof err.message) == NULL) abort();
     return;
   }
+  tile_of(a, b, m, false);
+  tile_of(a, b, m, true);
   named.map = imap_copy(a, m);
   named_ops(a, b, named);
   imap *keep = imap_copy(a, m);

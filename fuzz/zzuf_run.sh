@@ -11,25 +11,28 @@
 #              OUTDIR/failures/ (input, command line, stdout, stderr)
 #   -j JOBS    parallel runs (default 1)
 #
-# Inputs: every .hlo, .map, .ss, .txt, .maps and .json input under testdata/ (not the expected
-# .out / .err files), every seed under fuzz/corpus/ and fuzz/regress/, and
+# Inputs: every .hlo, .map, .ss, .txt, .maps and .json input under testdata/
+# (not the expected .out / .err files), every seed under BUILD/fuzz/corpus/
+# (generated from testdata/ by fuzz/make_corpus.py when missing) and
+# fuzz/regress/, and
 # every file under ../shared/corpus/ when it exists. Run i takes file
 # i mod #files; the mode, the zzuf ratio and the seed change from one pass
 # over the files to the next, so each file is mutated several ways:
 #     zzuf -s SEED -r RATIO < FILE > OUTDIR/work/J/NAME     (zzuf as a filter)
 #     timeout 10 BUILD/hloidx MODE NAME                     (in OUTDIR/work/J)
-# Modes: --map for map inputs (.map files and fuzz/corpus/map, fuzz/regress/map);
+# Modes: --map for map inputs (.map files and corpus/map, fuzz/regress/map);
 # --shape-stride --grid --at=1,2 --offset=5 for layout expressions (.ss files
-# and fuzz/corpus/shape_stride, fuzz/regress/shape_stride);
+# and corpus/shape_stride, fuzz/regress/shape_stride);
 # --compare NAME --all EXAMPLE for goldens (testdata/compare/*.maps, *.json,
-# fuzz/corpus/compare; EXAMPLE = testdata/examples/softmax_fusion.hlo);
+# corpus/compare; EXAMPLE = testdata/examples/softmax_fusion.hlo);
 # otherwise, in turn, --check, the default (indexing maps of the ENTRY root),
 # --physical, --layout --all, --layout and --compare=EXAMPLE (two dumps).
 #
 # Outcomes:
 #   ok        exit 0
-#   rejected  exit 1, and stderr starts with a `NAME:LINE:COL: error: ` line
-#             (--compare: has one; warnings of its --all walks may come first)
+#   rejected  exit 1, and the first diagnostic on stderr that is not a
+#             warning (an earlier module's or --compare's --all walks', echo
+#             and caret lines included) is a `NAME:LINE:COL: error: ` line
 #   differs   --compare: exit 1 without an error on stderr (differences
 #             reported; warnings of its --all walks allowed)
 #   failure   anything else: a signal, a sanitizer report, a timeout (10 s),
@@ -61,10 +64,11 @@ hloidx=$root/$build/hloidx
 command -v zzuf >/dev/null || { echo "zzuf is not installed (apt-get install zzuf)" >&2; exit 2; }
 [ -x "$hloidx" ] || { echo "no $hloidx (build it first)" >&2; exit 2; }
 
+[ -d "$build/fuzz/corpus" ] || python3 fuzz/make_corpus.py "$build/fuzz/corpus" >/dev/null
 mapfile -t files < <(
   {
     find testdata -type f \( -name '*.hlo' -o -name '*.map' -o -name '*.ss' -o -name '*.txt' -o -name '*.maps' -o -name '*.json' \)
-    find fuzz/corpus fuzz/regress -type f 2>/dev/null
+    find "$build/fuzz/corpus" fuzz/regress -type f 2>/dev/null
     [ -d ../shared/corpus ] && find ../shared/corpus -type f ! -name '*.md'
   } | LC_ALL=C sort)
 nfiles=${#files[@]}
@@ -78,21 +82,21 @@ hlo_modes=("--check" "" "--physical" "--layout --all" "--layout" "--compare=$exa
 
 is_golden() {
   case $1 in
-  *.maps | *.json | fuzz/corpus/compare/* | fuzz/regress/compare/*) return 0 ;;
+  *.maps | *.json | */corpus/compare/* | fuzz/regress/compare/*) return 0 ;;
   *) return 1 ;;
   esac
 }
 
 is_map() {
   case $1 in
-  *.map | fuzz/corpus/map/* | fuzz/regress/map/*) return 0 ;;
+  *.map | */corpus/map/* | fuzz/regress/map/*) return 0 ;;
   *) return 1 ;;
   esac
 }
 
 is_ss() {
   case $1 in
-  *.ss | fuzz/corpus/shape_stride/* | fuzz/regress/shape_stride/*) return 0 ;;
+  *.ss | */corpus/shape_stride/* | fuzz/regress/shape_stride/*) return 0 ;;
   *) return 1 ;;
   esac
 }
@@ -130,10 +134,8 @@ one() {
     outcome=differs
   elif [ "$rc" -eq 1 ]; then
     outcome=rejected
-    # (--compare walks with --all: warnings may come before the error)
-    local first=1
-    [[ $mode == *--compare* ]] && first=1000000
-    if ! head -n "$first" "$dir/stderr" | grep -qE "^$name:[0-9]+:[0-9]+: error: "; then
+    if ! grep -E "^$name:[0-9]+:[0-9]+: [a-z]+: " "$dir/stderr" | grep -vE "^$name:[0-9]+:[0-9]+: warning: " |
+      head -n 1 | grep -qE "^$name:[0-9]+:[0-9]+: error: "; then
       outcome=failure why="exit 1 without a FILE:LINE:COL: error: line"
     fi
   elif [ "$rc" -ne 0 ]; then

@@ -1,6 +1,6 @@
 # Shared by the scripts that run hloidx over a whole directory of inputs
-# (json_valid.cmake, fusion_cache_same.cmake), so that both pick the same
-# files:
+# (json_valid.cmake, fusion_cache_same.cmake, tiles_verify.cmake), so that
+# they pick the same files:
 #   include(${CMAKE_CURRENT_LIST_DIR}/corpus_inputs.cmake)
 #   corpus_inputs(inputs)
 # sets `inputs` to every .hlo/.txt file under DIR (recursively, sorted).
