@@ -202,6 +202,7 @@ typedef struct pc_shape_ent {
   uint32_t len;
   uint32_t hash;
   uint32_t gen;     /* shape is valid iff gen == parse_ctx.scache_gen */
+  uint32_t depth;   /* brackets nested in the text: a hit must keep within HLO_MAX_NESTING */
   const hlo_shape *shape; /* in the module's arena */
   const hlo_shape *kept;  /* a copy in parse_ctx.scache_arena, for later modules */
   char head[PC_SHAPE_HEAD]; /* the text's first bytes: all of the usual array shape's */
@@ -212,6 +213,7 @@ typedef struct pc_recent_shape {
   const char *text;
   uint32_t len;
   uint32_t gen;
+  uint32_t depth;
   const hlo_shape *shape;
 } pc_recent_shape;
 

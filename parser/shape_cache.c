@@ -156,6 +156,23 @@ static inline void shift_down(pc_recent_shape *r, int n) {
   if (n == 1) r[1] = r[0];
 }
 
+/* The deepest nesting of brackets in a shape's text. */
+static uint32_t text_depth(const char *s, uint32_t len) {
+  uint32_t d = 0, max = 0;
+  for (uint32_t i = 0; i < len; i++) {
+    char c = s[i];
+    if (c == '(' || c == '[' || c == '{') max = ++d > max ? d : max;
+    else if ((c == ')' || c == ']' || c == '}') && d) d--;
+  }
+  return max;
+}
+
+/* A hit whose brackets, open inside the brackets open here, would pass the
+ * nesting limit: the grammar reads the text instead, and reports the
+ * limit at the bracket that passes it, as it would without the cache (a
+ * shape one level deeper on each line would otherwise pass any limit). */
+static bool too_deep(const parse_ctx *P, uint32_t depth) { return (size_t)P->depth + depth > HLO_MAX_NESTING; }
+
 /* The arrays and tuples found last (most recent first). An instruction's
  * operands often repeat its own shape, and a run of get-tuple-element
  * repeats one long tuple text. When the text at START begins with the
@@ -178,6 +195,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
       if (mh != head) continue;
     }
     if (!hlo_same_bytes(start, m->text, m->len)) continue;
+    if (too_deep(P, m->depth)) return NULL;
     const char *e = start + m->len;
     if (!tuple && e[-1] == ']' && array_end(P, e) != e) continue;
     m->text = start; /* (see pc_shape_cache_find) */
@@ -195,7 +213,7 @@ static const hlo_shape *recent(parse_ctx *P, const char *start, bool tuple, cons
 static void remember(parse_ctx *P, const pc_shape_ent *e, bool tuple) {
   pc_recent_shape *r = P->scache_recent[tuple];
   shift_down(r, PC_RECENT_SHAPES - 1);
-  r[0] = (pc_recent_shape){e->text, e->len, e->gen, e->shape};
+  r[0] = (pc_recent_shape){e->text, e->len, e->gen, e->depth, e->shape};
 }
 
 /* The entry of TEXT, or the empty slot where it would go (text NULL). A
@@ -237,7 +255,7 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
     }
     return;
   }
-  *e = (pc_shape_ent){text, len, h, P->scache_gen, s, shape_copy(P->scache_arena, s), {0}};
+  *e = (pc_shape_ent){text, len, h, P->scache_gen, text_depth(text, len), s, shape_copy(P->scache_arena, s), {0}};
   memcpy(e->head, text, len < PC_SHAPE_HEAD ? len : PC_SHAPE_HEAD);
   if (++P->scache_n * 2 > P->scache_mask + 1) {
     size_t n = (P->scache_mask + 1) * 2, oldn = P->scache_mask + 1;
@@ -263,7 +281,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   if (!e || e - start > 4096) return NULL;
   uint32_t len = (uint32_t)(e - start), h = hlo_hash_inline(start, len);
   pc_shape_ent *slot = slot_of(P, start, len, h);
-  if (!slot->text) return NULL;
+  if (!slot->text || too_deep(P, slot->depth)) return NULL;
   if (slot->gen != P->scache_gen) { /* first use in this module */
     slot->shape = P->borrow_kept ? slot->kept : shape_copy(P->a, slot->kept);
     slot->gen = P->scache_gen;
