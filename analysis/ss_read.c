@@ -131,6 +131,8 @@ static bool expect(reader *r, int kind, const char *what) {
   return true;
 }
 
+/* One level per bracket opened: a tuple's '(', a tiler's '[', a call's
+ * '(' (the message's unit), checked at that bracket. */
 static bool enter(reader *r) {
   if (++r->depth > SS_READ_MAX_NESTING) {
     fail(r, r->tok.start, "nested more than %d levels", SS_READ_MAX_NESTING);
@@ -143,12 +145,13 @@ static bool enter(reader *r) {
 /* ---- int tuples and layouts ---------------------------------------------------------------------- */
 
 static const itup *read_tuple(reader *r) {
-  if (r->failed || !enter(r)) return NULL;
+  if (r->failed) return NULL;
   itup *t = arena_zalloc(r->a, sizeof *t);
   if (r->tok.kind == T_INT || r->tok.kind == T_HOLE) {
     t->value = r->tok.kind == T_INT ? r->tok.value : -1;
     next(r);
   } else if (r->tok.kind == T_LPAREN) {
+    if (!enter(r)) return NULL;
     next(r);
     uint32_t n = 0, cap = 4;
     itup *items = arena_array(r->a, cap, sizeof *items);
@@ -173,13 +176,13 @@ static const itup *read_tuple(reader *r) {
     }
     t->n = n;
     t->child = items;
+    r->depth--;
   } else {
     char f[64];
     found(r, f, sizeof f);
     fail(r, r->tok.start, "expected an integer or '(', found %s", f);
     return NULL;
   }
-  r->depth--;
   return t;
 }
 
@@ -369,7 +372,7 @@ static size_t xla_extent(const reader *r, size_t at) {
 }
 
 static bool read_value(reader *r, value *v) {
-  if (r->failed || !enter(r)) return false;
+  if (r->failed) return false;
   memset(v, 0, sizeof *v);
   v->start = r->tok.start;
   switch (r->tok.kind) {
@@ -391,6 +394,7 @@ static bool read_value(reader *r, value *v) {
     break;
   }
   case T_LBRACK: {
+    if (!enter(r)) return false;
     next(r);
     uint32_t n = 0, cap = 4;
     const ss_layout **items = arena_array(r->a, cap, sizeof *items);
@@ -415,6 +419,7 @@ static bool read_value(reader *r, value *v) {
       if (!expect(r, T_RBRACK, "',' or ']'")) return false;
       break;
     }
+    r->depth--;
     v->kind = V_TILER;
     v->tiler = items;
     v->ntiler = n;
@@ -444,6 +449,7 @@ static bool read_value(reader *r, value *v) {
       v->kind = V_NAME;
       break;
     }
+    if (!enter(r)) return false;
     next(r);
     int nargs = 0, cap = 4;
     value *args = arena_array(r->a, (size_t)cap, sizeof *args);
@@ -465,6 +471,7 @@ static bool read_value(reader *r, value *v) {
       if (!expect(r, T_RPAREN, "',' or ')'")) return false;
       break;
     }
+    r->depth--;
     v->kind = V_LAYOUT;
     v->layout = call(r, name.start, r->s + name.start, name.end - name.start, args, nargs);
     break;
@@ -477,7 +484,6 @@ static bool read_value(reader *r, value *v) {
   }
   }
   v->end = r->prev_end;
-  r->depth--;
   return !r->failed;
 }
 

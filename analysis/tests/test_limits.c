@@ -1,12 +1,16 @@
 /* The analysis budgets report "analysis too large for NAME" instead of
  * running on: the node budget per query (ii_ctx_set_node_budget), the text
  * limit (ii_ctx_set_text_limit), fusion nesting, and the default budget on
- * a normal query (which must not trigger). */
+ * a normal query (which must not trigger); and the node budget of one
+ * map's simplification (--map's, imap_simplify_budgeted). Budgets are
+ * lowered here: the defaults (4M nodes) take inputs too large for a test. */
 #include <stdio.h>
 #include <string.h>
 
 #include "hlo_ir.h"
 #include "instr_indexing.h"
+#include "map_read.h"
+#include "simplify.h"
 #include "test_util.h"
 
 /* The fusion of testdata/indexing/error_too_large.hlo, 36 ops long (a
@@ -91,6 +95,25 @@ int main(void) {
   ii_ctx_reset(c);
   CHECK(ii_o2i(c, v1, 0, &x, &err) == II_OK, "text limit 3 is enough for the transpose: %s", err.message);
   ii_ctx_free(c);
+
+  /* one map's simplification: a budget of one new node is crossed by a
+   * sum of divisions that the simplifier rewrites, the default is not */
+  static const char map_text[] =
+      "(d0, d1) -> ((d0 * 4 + d1) floordiv 4 + (d0 * 4 + d1) mod 4 + (d0 * 8 + d1 * 2) floordiv 8), "
+      "domain: d0 in [0, 99], d1 in [0, 3]";
+  arena *a = arena_new();
+  ae_ctx *ac = ae_ctx_new();
+  map_read_error merr;
+  imap *m = map_read(a, ac, map_text, 0, strlen(map_text), &merr);
+  CHECK(m != NULL, "the map reads: %s", m ? "" : merr.message);
+  if (m) {
+    imap *again = imap_copy(a, m);
+    CHECK(imap_simplify_budgeted(m, SIMPLIFY_REPLACE_POINTS, 1) == SIMPLIFY_TOO_LARGE, "map budget 1 crossed");
+    CHECK(imap_simplify_budgeted(again, SIMPLIFY_REPLACE_POINTS, (size_t)4 << 20) == SIMPLIFY_OK,
+          "default map budget");
+  }
+  ae_ctx_free(ac);
+  arena_free(a);
 
   hlo_parse_result_free(&r);
   free(parse_buf);
