@@ -215,7 +215,10 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
       }
 
       "%" id [ \t]* "=" { name_def(t, (const char *)tok + 1, base); lx->cur = (const char *)YYCURSOR; return; }
-      "%" id       { TOK(HT_PCT_NAME, 1); }
+      "%" id       {
+        if (*YYCURSOR == '\0' && (const char *)YYCURSOR < lx->lim) ERR(YYCURSOR, "NUL byte in input");
+        TOK(HT_PCT_NAME, 1);
+      }
       "%"          { ERR(tok, "expected a name after '%'"); }
       id ":"       { t->kind = HT_NAME_COLON; t->ptr = (const char *)tok; t->len = (size_t)(YYCURSOR - tok) - 1;
                      t->off = (size_t)((const char *)tok - base); lx->cur = (const char *)YYCURSOR; return; }
@@ -293,6 +296,9 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
       "constant"             { WORD(HT_KW_CONSTANT, 0); }
       "parameter"            { WORD(HT_KW_PARAMETER, 0); }
       id {
+        /* a NUL byte right after a word is inside it: reported there, not
+         * as whatever the grammar expected instead of the word's start */
+        if (*YYCURSOR == '\0' && (const char *)YYCURSOR < lx->lim) ERR(YYCURSOR, "NUL byte in input");
         t->ptr = (const char *)tok;
         t->len = (size_t)(YYCURSOR - tok);
         t->off = (size_t)((const char *)tok - base);
@@ -731,6 +737,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
           lx->cur = (const char *)q + 1;
           return;
         }
+        if (*YYCURSOR == '\0') { lx->cur = (const char *)tok; lex_dfa(lx, t); return; } /* a NUL: lex_dfa says where */
         kind = HT_PCT_NAME;
         skip = 1;
         break;
