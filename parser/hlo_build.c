@@ -619,6 +619,10 @@ hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
   return op;
 }
 
+/* The operand array of every instruction without operands (parameters,
+ * constants: a large module has 100,000s of them): never written. */
+static hlo_instr *no_operands[1];
+
 static hlo_instr *new_instr(parse_ctx *P, size_t off) {
   static const int64_t none[1] = {0};
   hlo_instr *in = arena_zalloc(P->a, sizeof *in);
@@ -656,7 +660,7 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
   if (in->op == HLO_OP_UNKNOWN && unknown_opcode(P, opcode, is) < 0) return NULL;
   size_t n = operands.e - operands.b;
   in->n_operands = (int)n;
-  in->operands = arena_array(P->a, n, sizeof *in->operands);
+  in->operands = n ? arena_array(P->a, n, sizeof *in->operands) : no_operands;
   uint32_t gen = top_comp(P)->gen;
   for (size_t i = 0; i < n; i++) {
     pc_operand *o = &PC_AT(P->operands, pc_operand, operands.b + i);
@@ -694,7 +698,7 @@ hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
     return NULL;
   }
   in->parameter_number = (int64_t)num->u;
-  in->operands = arena_alloc(P->a, sizeof *in->operands);
+  in->operands = no_operands;
   return in;
 }
 
@@ -707,7 +711,7 @@ hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit) {
   l->len = lit.last - lit.first;
   l->n_elements = -1;
   in->literal = l;
-  in->operands = arena_alloc(P->a, sizeof *in->operands);
+  in->operands = no_operands;
   return in;
 }
 
