@@ -172,6 +172,7 @@ static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, cons
       p->rt = arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
       for (uint32_t j = 0; j < o->nrt; j++) {
         const hlo_instr *in = o->rt[j].instr;
+        p->rt[j] = o->rt[j];
         p->rt[j].instr = in->parent == from ? to->instrs[in->index] : in;
         p->rt[j].map = imap_copy(a, o->rt[j].map);
       }

@@ -147,6 +147,14 @@ ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error 
 ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
 ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
 
+/* rt_bind.c: runtime-variable descriptions in hloidx's semantics (not under --xla-compat) */
+/* A description map of m with these results (over m's dims, and m's symbols if they use any). */
+imap *ii_desc_map(ii_ctx *c, const imap *m, uint32_t nres, const ae *const *res);
+/* x->map = compose(first->map, second->map): x's descriptions. */
+void ii_rt_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second, ii_operand *x);
+/* RemoveUnusedSymbols on x->map, keeping what its descriptions read; descriptions follow. */
+ii_status ii_rt_remove_unused(ii_ctx *c, ii_operand *x);
+
 /* fusion.c */
 ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 /* Post-order of a computation (cached for the context's lifetime). */

@@ -199,12 +199,16 @@ ii_operand *ii_operand_compose(ii_ctx *c, const ii_operand *first, const ii_oper
     x->map = imap_new_undefined(c->scratch, c->ae);
     return x;
   }
-  x->nrt = first->nrt + second->nrt;
-  x->rt = arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
-  for (uint32_t j = 0; j < first->nrt; j++) x->rt[j] = first->rt[j];
-  for (uint32_t j = 0; j < second->nrt; j++) {
-    x->rt[first->nrt + j].instr = second->rt[j].instr;
-    x->rt[first->nrt + j].map = imap_compose(c->scratch, first->map, second->rt[j].map);
+  if (!c->xla_compat) {
+    ii_rt_compose(c, first, second, x);
+  } else {
+    x->nrt = first->nrt + second->nrt;
+    x->rt = arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
+    for (uint32_t j = 0; j < first->nrt; j++) x->rt[j] = first->rt[j];
+    for (uint32_t j = 0; j < second->nrt; j++) {
+      x->rt[first->nrt + j] = second->rt[j];
+      x->rt[first->nrt + j].map = imap_compose(c->scratch, first->map, second->rt[j].map);
+    }
   }
   if (first->replica) x->replica = first->replica;
   else if (second->replica) x->replica = imap_compose(c->scratch, first->map, second->replica);
@@ -215,6 +219,7 @@ ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remo
   imap *m = x->map;
   if (m->undefined) return II_OK;
   if (simplify && ii_simplify_map(c, m, SIMPLIFY_REPLACE_POINTS) != II_OK) return II_TOO_LARGE;
+  if (remove_unused && !c->xla_compat && x->nrt > 0) return ii_rt_remove_unused(c, x);
   if (remove_unused) {
     uint32_t nr0 = m->nrange, ns = imap_nsyms(m);
     int32_t *o2n = arena_array(c->scratch, ns ? ns : 1, sizeof *o2n);

@@ -35,16 +35,28 @@
 #include "strbuf.h"
 
 /* A runtime variable: the instruction whose value it is and which element
- * of it is read (a map from the indexed space into that instruction). */
+ * of it is read (a map from the indexed space into that instruction).
+ * clamped: the op clamps the value read into `clamp` before using it
+ * (dynamic-slice, dynamic-update-slice and gather start indices), and the
+ * variable is the clamped value; otherwise the variable is the value read
+ * as is (scatter: a window out of range is dropped, which the map's domain
+ * says). Not printed; --verify binds the variables through it. */
 typedef struct {
   const hlo_instr *instr;
   imap *map;
+  bool clamped;
+  interval clamp;
 } ii_rtvar;
 
 /* One operand indexing. nrt descriptions (nrt == map->nrt for defined
- * maps; 0 for undefined ones). Description j prints as `rt<j>`; after
- * fusion composition it is not necessarily the map's symbol rt<j> (XLA's
- * list-order quirk, §2.6). */
+ * maps; 0 for undefined ones). Description j prints as `rt<j>`.
+ * hloidx's semantics (rt_bind.c): description j is the map's symbol
+ * rt<j>, and its map has the operand map's dimensions and either no
+ * symbols or all the map's symbols (the same positions, so `s0` or `rt1`
+ * in it is the map's), and no constraints. Under --xla-compat it is XLA's:
+ * after fusion composition description j is not necessarily the map's
+ * symbol rt<j> (XLA's list-order quirk, §2.6), and its map has the
+ * symbols and constraints of the consumer's map it was composed with. */
 typedef struct {
   imap *map;
   uint32_t nrt;

@@ -23,8 +23,7 @@ static void rt_init(ii_ctx *c, rt_list *l, uint32_t cap) {
  * range variables). */
 static const ae *rt_new(ii_ctx *c, rt_list *l, interval iv, const hlo_instr *instr, imap *map) {
   l->iv[l->n] = iv;
-  l->rt[l->n].instr = instr;
-  l->rt[l->n].map = map;
+  l->rt[l->n] = (ii_rtvar){instr, map, true, iv}; /* start indices are clamped into the feasible range */
   return S(c, l->n++);
 }
 

@@ -87,7 +87,7 @@ static ii_status rewrite(ii_ctx *c, ii_operand *x, const tl_layout *from, const 
   if (pre && x->nrt) {
     y->rt = arena_array(c->scratch, x->nrt, sizeof *y->rt);
     for (uint32_t j = 0; j < x->nrt; j++) {
-      y->rt[j].instr = x->rt[j].instr;
+      y->rt[j] = x->rt[j];
       y->rt[j].map = imap_compose(c->scratch, pre, x->rt[j].map);
     }
   }
