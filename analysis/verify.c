@@ -145,10 +145,24 @@ struct fctx {
   fctx *next;           /* the cache list */
 };
 
+/* The data of the index operands (start indices, gather and scatter
+ * indices). NULL world: every value of each use's range, independently per
+ * op (the union the maps denote when their runtime variables range over
+ * their intervals). A world fixes every element: a scalar integer constant
+ * is its literal and an iota its index (the analysis folds both); any other
+ * element gets a pseudo-random value from (seed, world, instruction name,
+ * element), placed for a use of range [lo, hi] in [lo - 1, hi + 1], so
+ * that values outside the range (clamped or dropped) occur too. */
+typedef struct {
+  uint64_t seed;
+  uint32_t id;
+} world;
+
 typedef struct {
   uint64_t work, max_work;
   bool over;
   fctx *fctxs;
+  const world *w;
 } ref;
 
 static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
@@ -179,16 +193,56 @@ static bool const_offset(const hlo_instr *idx, int64_t *v) {
          hlo_constant_scalar_int(idx, v);
 }
 
-/* The values a start-index operand can take, clamped to [0, hi]: a scalar
- * constant's clamped value, else the whole range. */
-static void offset_range(const hlo_instr *idx, int64_t hi, int64_t *lo_out, int64_t *hi_out) {
+/* A value known without data: a scalar integer constant, an iota element. */
+static bool known_value(const hlo_instr *x, int64_t elem, int64_t *v) {
+  if (const_offset(x, v)) return true;
+  const hlo_shape *s = x->shape;
+  if (x->op != HLO_OP_IOTA || !is_array(s) || s->rank > MAXR || !x->ext->has_iota_dimension ||
+      x->ext->iota_dimension < 0 || x->ext->iota_dimension >= s->rank)
+    return false;
+  int64_t idx[MAXR];
+  delin(s, elem, idx);
+  *v = idx[x->ext->iota_dimension];
+  return true;
+}
+
+static uint64_t mix64(uint64_t x) { /* splitmix64's finaliser */
+  x += 0x9e3779b97f4a7c15u;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9u;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
+  return x ^ (x >> 31);
+}
+
+static uint64_t str_hash(const char *s) {
+  uint64_t h = 1469598103934665603u;
+  for (; s && *s; s++) h = (h ^ (unsigned char)*s) * 1099511628211u;
+  return h;
+}
+
+static int64_t world_value(const world *w, const hlo_instr *x, int64_t elem, interval range) {
   int64_t v;
-  if (const_offset(idx, &v)) {
-    *lo_out = *hi_out = clamp64(v, 0, hi);
-  } else {
-    *lo_out = 0;
-    *hi_out = hi;
+  if (known_value(x, elem, &v)) return v;
+  uint64_t h = mix64(w->seed ^ mix64(w->id + 1) ^ mix64(str_hash(x->name) ^ str_hash(x->parent ? x->parent->name : "")) ^
+                     mix64((uint64_t)elem * 0x632be59bd9b4e019u));
+  uint64_t span = (uint64_t)(range.hi - range.lo) + 3; /* ranges are within +-2^40 */
+  return range.lo - 1 + (int64_t)(h % span);
+}
+
+/* The values an op uses of element ELEM of index operand X whose range is
+ * [0, hi]: clamped into it (clamp), or dropped when outside. [*vlo, *vhi]
+ * is empty (vlo > vhi) when the value is dropped. */
+static void index_values(const ref *R, const hlo_instr *x, int64_t elem, int64_t hi, bool clamp, int64_t *vlo,
+                         int64_t *vhi) {
+  int64_t v;
+  if (!R->w && !known_value(x, elem, &v)) {
+    *vlo = 0;
+    *vhi = hi;
+    return;
   }
+  if (R->w) v = world_value(R->w, x, elem, iv_make(0, hi));
+  if (clamp) v = clamp64(v, 0, hi);
+  *vlo = v;
+  *vhi = v >= 0 && v <= hi ? v : v - 1;
 }
 
 static const hlo_computation *fused(const hlo_instr *in) {
@@ -213,13 +267,13 @@ typedef struct {
   bool clip;          /* results outside the operand are dropped (dynamic-update-slice update) */
 } edge;
 
-static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth);
+static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat);
 
 static bool rank_ok(const hlo_shape *s) { return is_array(s) && s->rank <= MAXR; }
 
 /* Fusion: the edges from the target to parameter k, combined over every
  * path (instructions visited users before operands). */
-static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth) {
+static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
   edge e = {NULL, false, false};
   const hlo_computation *comp = fused(in);
   const hlo_instr *target = fusion_target(in, output_id);
@@ -243,7 +297,7 @@ static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth
       for (int j = 0; j < x->n_operands; j++) {
         const hlo_instr *op = x->operands[j];
         if (op->parent != comp) continue;
-        edge xe = edge_of(x, 0, j, depth + 1);
+        edge xe = edge_of(x, 0, j, depth + 1, compat);
         if (xe.no_ref) {
           e.no_ref = xe.no_ref;
           break;
@@ -270,7 +324,116 @@ static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth
   return e;
 }
 
-static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth) {
+/* Gather and scatter index vectors: the batch positions of the indices
+ * are every dimension but index_vector_dim (an implicit trailing one when
+ * it equals the rank); batch position b is indices dimension b, or b + 1
+ * from index_vector_dim on. */
+static int batch_dim(int b, int64_t ivd) { return b < ivd ? b : b + 1; }
+
+/* Operand dims the window covers: neither collapsed / inserted nor batching. */
+static bool window_dim(const hlo_ints *collapsed, const hlo_ints *batching, int i) {
+  return !in_ints(collapsed, i) && !in_ints(batching, i);
+}
+
+/* Dimension numbers that fit the shapes (checked here, independently of
+ * the analysis, before the reference relies on them). */
+static bool ints_ok(const hlo_ints *l, int64_t n, bool sorted) {
+  for (int i = 0; i < l->n; i++) {
+    if (l->v[i] < 0 || l->v[i] >= n) return false;
+    for (int j = 0; j < i; j++)
+      if (l->v[j] == l->v[i] || (sorted && l->v[j] > l->v[i])) return false;
+  }
+  return true;
+}
+
+static bool disjoint(const hlo_ints *a, const hlo_ints *b) {
+  for (int i = 0; i < a->n; i++)
+    if (in_ints(b, a->v[i])) return false;
+  return true;
+}
+
+/* The index-vector part shared by gather and scatter: components, batching
+ * pairs, and the batch dims of the result / updates (rank `r`, dims not
+ * in `window`) matching the indices' batch positions. */
+static bool index_fits(const hlo_shape *x, const hlo_shape *is, int64_t ivd, const hlo_ints *map,
+                       const hlo_ints *xb, const hlo_ints *ib, const hlo_shape *r, const hlo_ints *window) {
+  int ri = is->rank;
+  if (ivd < 0 || ivd > ri || map->n != (ivd < ri ? is->dims[ivd] : 1) || !ints_ok(map, x->rank, false) ||
+      !ints_ok(xb, x->rank, false) || !ints_ok(ib, ri, false) || xb->n != ib->n || !disjoint(map, xb) ||
+      in_ints(ib, ivd) || r->rank != window->n + ri - (ivd < ri) || !ints_ok(window, r->rank, true))
+    return false;
+  for (int q = 0; q < xb->n; q++)
+    if (x->dims[xb->v[q]] != is->dims[ib->v[q]]) return false;
+  for (int d = 0, b = 0; d < r->rank; d++)
+    if (!in_ints(window, d) && r->dims[d] != is->dims[batch_dim(b++, ivd)]) return false;
+  return true;
+}
+
+static bool gather_fits(const hlo_instr *in) {
+  const hlo_gather_dims *g = in->ext->gather;
+  if (!g || in->n_operands != 2) return false;
+  const hlo_shape *x = in->operands[0]->shape, *is = in->operands[1]->shape, *os = in->shape;
+  if (!rank_ok(x) || !rank_ok(is) || !rank_ok(os) || g->slice_sizes.n != x->rank ||
+      !ints_ok(&g->collapsed_slice_dims, x->rank, false) || !disjoint(&g->collapsed_slice_dims, &g->operand_batching_dims) ||
+      g->offset_dims.n != x->rank - g->collapsed_slice_dims.n - g->operand_batching_dims.n ||
+      !index_fits(x, is, g->index_vector_dim, &g->start_index_map, &g->operand_batching_dims,
+                  &g->start_indices_batching_dims, os, &g->offset_dims))
+    return false;
+  for (int i = 0, m = 0; i < x->rank; i++) {
+    int64_t sz = g->slice_sizes.v[i];
+    if (sz < 0 || sz > x->dims[i]) return false;
+    if (!window_dim(&g->collapsed_slice_dims, &g->operand_batching_dims, i)) {
+      if (sz != 1) return false;
+    } else if (os->dims[g->offset_dims.v[m++]] != sz) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/* XLA folds an iota of indices without clamping (simplified form only). */
+static bool gather_iota_unclamped(const hlo_instr *in) {
+  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_instr *ind = in->operands[1];
+  if (ind->op != HLO_OP_IOTA || ind->shape->rank != 2) return false;
+  for (int t = 0; t < g->start_index_map.n; t++) {
+    int64_t i = g->start_index_map.v[t], mx = in->operands[0]->shape->dims[i] - g->slice_sizes.v[i];
+    int64_t top = ind->ext->iota_dimension == 0 ? ind->shape->dims[0] - 1 : t;
+    if (top > mx) return true;
+  }
+  return false;
+}
+
+static bool scatter_fits(const hlo_instr *in) {
+  const hlo_scatter_dims *sd = in->ext->scatter;
+  int n = in->n_operands / 2;
+  if (!sd || in->n_operands % 2 != 1 || n < 1) return false;
+  const hlo_shape *x = in->operands[0]->shape, *is = in->operands[n]->shape, *us = in->operands[n + 1]->shape;
+  if (!rank_ok(x) || !rank_ok(is) || !rank_ok(us)) return false;
+  for (int j = 0; j < n; j++) {
+    const hlo_shape *xj = in->operands[j]->shape, *uj = in->operands[n + 1 + j]->shape;
+    const hlo_shape *oj = n == 1 ? in->shape : in->shape->type == HLO_TUPLE && j < in->shape->n_elems ? in->shape->elems[j] : NULL;
+    if (!oj || !rank_ok(xj) || !rank_ok(uj) || !rank_ok(oj) || xj->rank != x->rank || oj->rank != x->rank ||
+        uj->rank != us->rank)
+      return false;
+    for (int i = 0; i < x->rank; i++)
+      if (xj->dims[i] != x->dims[i] || oj->dims[i] != x->dims[i]) return false;
+    for (int i = 0; i < us->rank; i++)
+      if (uj->dims[i] != us->dims[i]) return false;
+  }
+  if (n > 1 && in->shape->n_elems != n) return false;
+  if (!ints_ok(&sd->inserted_window_dims, x->rank, false) || !disjoint(&sd->inserted_window_dims, &sd->input_batching_dims) ||
+      sd->update_window_dims.n != x->rank - sd->inserted_window_dims.n - sd->input_batching_dims.n ||
+      !index_fits(x, is, sd->index_vector_dim, &sd->scatter_dims_to_operand_dims, &sd->input_batching_dims,
+                  &sd->scatter_indices_batching_dims, us, &sd->update_window_dims))
+    return false;
+  for (int i = 0, m = 0; i < x->rank; i++)
+    if (window_dim(&sd->inserted_window_dims, &sd->input_batching_dims, i) && us->dims[sd->update_window_dims.v[m++]] > x->dims[i])
+      return false;
+  return true;
+}
+
+static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
   edge e = {NULL, false, false};
   const hlo_shape *os = elem_shape(in->shape, output_id);
   if (k < 0 || k >= in->n_operands) return (edge){"no such operand", false, false};
@@ -278,7 +441,7 @@ static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth) {
   if (in->op != HLO_OP_FUSION && (!rank_ok(os) || !rank_ok(xs)))
     return (edge){"a tuple-shaped or very high-rank value", false, false};
   if (in->shape->type == HLO_TUPLE && in->op != HLO_OP_FUSION && in->op != HLO_OP_REDUCE &&
-      in->op != HLO_OP_REDUCE_WINDOW)
+      in->op != HLO_OP_REDUCE_WINDOW && in->op != HLO_OP_SCATTER)
     return (edge){"a tuple-shaped op", false, false};
   if (is_elementwise(in->op)) {
     bool same = xs->rank == 0 || xs->rank == os->rank;
@@ -322,24 +485,18 @@ static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth) {
       }
     return e;
   }
-  case HLO_OP_GATHER: {
-    const hlo_gather_dims *g = in->ext->gather;
-    const hlo_instr *ind = in->operands[1];
-    if (!g || ind->shape->rank != 2 || g->index_vector_dim != 1 || g->collapsed_slice_dims.n ||
-        g->operand_batching_dims.n || g->offset_dims.n != in->operands[0]->shape->rank)
-      return (edge){"a gather not in the simplified form", false, false};
-    if (k == 0 && ind->op == HLO_OP_IOTA)
-      for (int t = 0; t < g->start_index_map.n; t++) {
-        int64_t i = g->start_index_map.v[t], mx = in->operands[0]->shape->dims[i] - g->slice_sizes.v[i];
-        int64_t top = ind->ext->iota_dimension == 0 ? ind->shape->dims[0] - 1 : t;
-        if (top > mx) return (edge){"a gather of iota indices beyond the clamped range (XLA folds them unclamped)", false, false};
-      }
+  case HLO_OP_GATHER:
+    if (!gather_fits(in)) return (edge){"a gather whose dimension numbers do not fit its shapes", false, false};
+    if (compat && k == 0 && gather_iota_unclamped(in))
+      return (edge){"a gather of iota indices beyond the clamped range (XLA folds them unclamped)", false, false};
     return e;
-  }
+  case HLO_OP_SCATTER:
+    if (!scatter_fits(in)) return (edge){"a scatter whose dimension numbers do not fit its shapes", false, false};
+    return e;
   case HLO_OP_ALL_GATHER:
     if (in->dimensions.n != 1) return (edge){"an all-gather without one dimension", false, false};
     return e;
-  case HLO_OP_FUSION: return fusion_edge(in, output_id, k, depth);
+  case HLO_OP_FUSION: return fusion_edge(in, output_id, k, depth, compat);
   default: return (edge){in->opcode_text, false, false};
   }
 }
@@ -390,6 +547,101 @@ static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_
       emit(cl, idx);
     }
   } while (!R->over && next_point(sp, w, wlo, whi));
+}
+
+static void ref_gather(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_fn emit, void *cl) {
+  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_instr *ind = in->operands[1];
+  const hlo_shape *x = in->operands[0]->shape, *is = ind->shape, *os = in->shape;
+  int ri = is->rank;
+  int64_t ivd = g->index_vector_dim, ncomp = ivd < ri ? is->dims[ivd] : 1;
+  int64_t pos[MAXR], base[MAXR], lo[MAXR], hi[MAXR], v[MAXR], idx[MAXR];
+  for (int d = 0, b = 0; d < os->rank; d++)
+    if (!in_ints(&g->offset_dims, d)) pos[batch_dim(b++, ivd)] = o[d];
+  if (k == 1) { /* the whole index vector */
+    for (int64_t t = 0; t < ncomp && work(R, 1); t++) {
+      if (ivd < ri) pos[ivd] = t;
+      emit(cl, pos);
+    }
+    return;
+  }
+  for (int i = 0, m = 0; i < x->rank; i++) {
+    lo[i] = hi[i] = 0;
+    base[i] = window_dim(&g->collapsed_slice_dims, &g->operand_batching_dims, i) ? o[g->offset_dims.v[m++]] : 0;
+  }
+  for (int q = 0; q < g->operand_batching_dims.n; q++)
+    base[g->operand_batching_dims.v[q]] = pos[g->start_indices_batching_dims.v[q]];
+  for (int t = 0; t < g->start_index_map.n; t++) {
+    int64_t i = g->start_index_map.v[t];
+    if (ivd < ri) pos[ivd] = t;
+    index_values(R, ind, ri ? lin(is, pos) : 0, x->dims[i] - g->slice_sizes.v[i], true, &lo[i], &hi[i]);
+  }
+  if (!first_point(x->rank, v, lo, hi)) return;
+  do {
+    for (int i = 0; i < x->rank; i++) idx[i] = base[i] + v[i];
+    emit(cl, idx);
+  } while (work(R, 1) && next_point(x->rank, v, lo, hi));
+}
+
+/* Output element o of a scatter (of any of its outputs: the combiner may
+ * mix them) reads every operand at o, every element of the indices (any
+ * of them may move a window onto o or away from it), and each update
+ * element whose window lands on o (a window out of range is dropped). */
+static void ref_scatter(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_fn emit, void *cl) {
+  const hlo_scatter_dims *sd = in->ext->scatter;
+  int n = in->n_operands / 2;
+  if (k < n) {
+    emit(cl, o);
+    return;
+  }
+  const hlo_instr *ind = in->operands[n];
+  const hlo_shape *is = ind->shape, *x = in->operands[0]->shape, *us = in->operands[n + 1]->shape;
+  int64_t idx[MAXR], pos[MAXR], p[MAXR], plo[MAXR], phi[MAXR], lo[MAXR], hi[MAXR], v[MAXR], wsize[MAXR], wdim[MAXR];
+  if (k == n) {
+    for (int64_t l = 0, ne = nelems(is); l < ne && work(R, 1); l++) {
+      delin(is, l, idx);
+      emit(cl, idx);
+    }
+    return;
+  }
+  int ri = is->rank, ns = 0;
+  int64_t ivd = sd->index_vector_dim;
+  for (int i = 0, m = 0; i < x->rank; i++) {
+    bool w = window_dim(&sd->inserted_window_dims, &sd->input_batching_dims, i);
+    wdim[i] = w ? sd->update_window_dims.v[m++] : -1;
+    wsize[i] = w ? us->dims[wdim[i]] : 1;
+  }
+  for (int d = 0; d < us->rank; d++)
+    if (!in_ints(&sd->update_window_dims, d)) plo[ns] = 0, phi[ns++] = us->dims[d] - 1;
+  if (!first_point(ns, p, plo, phi)) return;
+  do {
+    for (int b = 0; b < ns; b++) pos[batch_dim(b, ivd)] = p[b];
+    for (int i = 0; i < x->rank; i++) lo[i] = hi[i] = 0;
+    for (int q = 0; q < sd->input_batching_dims.n; q++) {
+      int64_t i = sd->input_batching_dims.v[q];
+      lo[i] = hi[i] = pos[sd->scatter_indices_batching_dims.v[q]];
+    }
+    for (int t = 0; t < sd->scatter_dims_to_operand_dims.n; t++) {
+      int64_t i = sd->scatter_dims_to_operand_dims.v[t];
+      if (ivd < ri) pos[ivd] = t;
+      index_values(R, ind, ri ? lin(is, pos) : 0, x->dims[i] - wsize[i], false, &lo[i], &hi[i]);
+    }
+    /* the starts that put o inside the window */
+    bool any = true;
+    for (int i = 0; i < x->rank && any; i++) {
+      if (lo[i] < o[i] - wsize[i] + 1) lo[i] = o[i] - wsize[i] + 1;
+      if (hi[i] > o[i]) hi[i] = o[i];
+      any = lo[i] <= hi[i] && lo[i] >= 0 && hi[i] <= x->dims[i] - wsize[i];
+    }
+    if (!any || !first_point(x->rank, v, lo, hi)) continue;
+    do {
+      for (int d = 0, b = 0; d < us->rank; d++)
+        if (!in_ints(&sd->update_window_dims, d)) idx[d] = p[b++];
+      for (int i = 0; i < x->rank; i++)
+        if (wdim[i] >= 0) idx[wdim[i]] = o[i] - v[i];
+      emit(cl, idx);
+    } while (work(R, 1) && next_point(x->rank, v, lo, hi));
+  } while (work(R, 1) && next_point(ns, p, plo, phi));
 }
 
 /* Fusion: the elements of every instruction reachable from the target,
@@ -662,7 +914,7 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
       emit(cl, idx);
       return;
     }
-    for (int i = 0; i < r; i++) offset_range(in->operands[i + 1], xs->dims[i] - os->dims[i], &lo[i], &hi[i]);
+    for (int i = 0; i < r; i++) index_values(R, in->operands[i + 1], 0, xs->dims[i] - os->dims[i], true, &lo[i], &hi[i]);
     if (!first_point(r, v, lo, hi)) return;
     do {
       for (int i = 0; i < r; i++) idx[i] = o[i] + v[i];
@@ -677,7 +929,7 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
     }
     const hlo_shape *u = in->operands[1]->shape;
     int ro = os->rank;
-    for (int i = 0; i < ro; i++) offset_range(in->operands[i + 2], os->dims[i] - u->dims[i], &lo[i], &hi[i]);
+    for (int i = 0; i < ro; i++) index_values(R, in->operands[i + 2], 0, os->dims[i] - u->dims[i], true, &lo[i], &hi[i]);
     if (!first_point(ro, v, lo, hi)) return;
     bool outside_once = false;
     do {
@@ -692,35 +944,8 @@ static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, con
     if (k == 0 && outside_once) emit(cl, o);
     return;
   }
-  case HLO_OP_GATHER: {
-    const hlo_gather_dims *g = in->ext->gather;
-    const hlo_instr *ind = in->operands[1];
-    if (k == 1) {
-      for (int64_t t = 0; t < ind->shape->dims[1] && work(R, 1); t++) {
-        idx[0] = o[0];
-        idx[1] = t;
-        emit(cl, idx);
-      }
-      return;
-    }
-    const hlo_shape *x = in->operands[0]->shape;
-    for (int i = 0; i < x->rank; i++) lo[i] = hi[i] = 0;
-    for (int t = 0; t < g->start_index_map.n; t++) {
-      int64_t i = g->start_index_map.v[t], mx = x->dims[i] - g->slice_sizes.v[i];
-      if (ind->op == HLO_OP_IOTA) {
-        lo[i] = hi[i] = clamp64(ind->ext->iota_dimension == 0 ? o[0] : t, 0, mx);
-      } else {
-        lo[i] = 0;
-        hi[i] = mx;
-      }
-    }
-    if (!first_point(x->rank, v, lo, hi)) return;
-    do {
-      for (int i = 0; i < x->rank; i++) idx[i] = v[i] + o[g->offset_dims.v[i]];
-      emit(cl, idx);
-    } while (work(R, 1) && next_point(x->rank, v, lo, hi));
-    return;
-  }
+  case HLO_OP_GATHER: ref_gather(R, in, k, o, emit, cl); return;
+  case HLO_OP_SCATTER: ref_scatter(R, in, k, o, emit, cl); return;
   case HLO_OP_ALL_GATHER: {
     int64_t gd = in->dimensions.v[0];
     for (int i = 0; i < r; i++) idx[i] = o[i];
@@ -806,12 +1031,18 @@ static bool convert(const imap *conv, const int64_t *p, int64_t *out) {
 }
 
 typedef struct {
+  ii_ctx *c;
+  const hlo_instr *in;
+  int64_t output_id;
+  int k;
+  bool i2o;
+  const ii_set *set;
   const hlo_shape *from, *to;
   const imap *from_conv, *to_conv;
   bool clip;
-  uint64_t points;
+  const world *w; /* NULL: runtime variables range over their intervals */
   vf_result *res;
-} enum_ctx;
+} chk;
 
 __attribute__((format(printf, 2, 3))) static void say(vf_result *res, const char *fmt, ...) {
   va_list ap;
@@ -820,91 +1051,381 @@ __attribute__((format(printf, 2, 3))) static void say(vf_result *res, const char
   va_end(ap);
 }
 
+static bool fail(vf_result *res, vf_status st, const char *msg) {
+  res->status = st;
+  say(res, "%s", msg);
+  return false;
+}
+
 static uint64_t size_of(interval iv) { return iv.hi < iv.lo ? 0 : (uint64_t)iv.hi - (uint64_t)iv.lo + 1; }
 
-/* Adds the pairs of map m. Returns false with res filled on a mismatch or
- * a skip. */
-static bool enum_map(enum_ctx *E, const imap *m, rel *out) {
+/* Product of interval sizes, saturating. */
+static uint64_t box_size(const interval *iv, uint32_t n) {
+  uint64_t p = 1;
+  for (uint32_t i = 0; i < n; i++) {
+    uint64_t z = size_of(iv[i]);
+    if (z == 0) return 0;
+    p = p > UINT64_MAX / z ? UINT64_MAX : p * z;
+  }
+  return p;
+}
+
+/* Symbols enumerated at one point: all of them, or only the range
+ * variables when a world computes the runtime ones. */
+static uint32_t enumerated(const chk *C, const imap *m) { return C->w ? m->nrange : imap_nsyms(m); }
+
+/* The order in which a world computes the runtime variables of x (a
+ * description may read another variable: the consumer's offset). False on
+ * a cycle. */
+static bool rt_order(const ii_operand *x, uint32_t *order) {
+  const imap *m = x->map;
+  uint32_t nr = m->nrange, nt = x->nrt, ns = imap_nsyms(m), n = 0;
+  bool done[MAXR] = {false}, uses[MAXR];
+  while (n < nt) {
+    bool progress = false;
+    for (uint32_t j = 0; j < nt; j++) {
+      if (done[j]) continue;
+      const imap *d = x->rt[j].map;
+      bool ready = true;
+      if (imap_nsyms(d) == ns) {
+        memset(uses, 0, sizeof uses);
+        for (uint32_t i = 0; i < d->nresults; i++) ae_collect_vars(d->results[i], NULL, 0, uses, ns);
+        for (uint32_t q = 0; q < nt; q++) ready &= !uses[nr + q] || done[q];
+      }
+      if (!ready) continue;
+      done[j] = progress = true;
+      order[n++] = j;
+    }
+    if (!progress) return false;
+  }
+  return true;
+}
+
+static bool mentions_rt(const imap *m, const ae *e) {
+  bool uses[MAXR] = {false};
+  ae_collect_vars(e, NULL, 0, uses, imap_nsyms(m));
+  for (uint32_t q = m->nrange; q < imap_nsyms(m); q++)
+    if (uses[q]) return true;
+  return false;
+}
+
+static bool cons_hold(const imap *m, const int64_t *d, const int64_t *s, int only_rt) {
+  for (uint32_t k = 0; k < m->ncons; k++) {
+    if (only_rt >= 0 && mentions_rt(m, m->cons[k].expr) != (only_rt == 1)) continue;
+    int64_t v;
+    if (!ae_eval_point(m->cons[k].expr, d, m->ndims, s, imap_nsyms(m), &v) || !iv_contains(m->cons[k].iv, v))
+      return false;
+  }
+  return true;
+}
+
+/* A world's runtime values at (d, s): false when a value falls outside its
+ * variable's interval (the point is not in the domain) or on a mismatch
+ * (*bad set, res filled). */
+static bool rt_values(const chk *C, const ii_operand *x, const uint32_t *order, const int64_t *d, int64_t *s,
+                      bool *bad) {
+  const imap *m = x->map;
+  uint32_t nr = m->nrange, ns = imap_nsyms(m);
+  for (uint32_t t = 0; t < x->nrt; t++) {
+    const ii_rtvar *v = &x->rt[order[t]];
+    const imap *dm = v->map;
+    const hlo_shape *vs = v->instr->shape;
+    int64_t e[MAXR];
+    bool ok = is_array(vs) && vs->rank <= MAXR && dm->nresults == (uint32_t)vs->rank;
+    for (uint32_t i = 0; ok && i < dm->nresults; i++)
+      ok = ae_eval_point(dm->results[i], d, dm->ndims, s, imap_nsyms(dm) == ns ? ns : 0, &e[i]);
+    if (!ok || !in_bounds(vs, e)) {
+      *bad = true;
+      C->res->status = VF_MISMATCH;
+      say(C->res, "the description of rt%u reads outside '%s'", order[t], v->instr->name);
+      return false;
+    }
+    int64_t val = world_value(C->w, v->instr, vs->rank ? lin(vs, e) : 0, v->clamp);
+    if (v->clamped) val = clamp64(val, v->clamp.lo, v->clamp.hi);
+    if (!iv_contains(m->sym_iv[nr + order[t]], val)) return false;
+    s[nr + order[t]] = val;
+  }
+  return true;
+}
+
+/* Adds the pairs of member x at point d of its dims (map coordinates).
+ * False with res filled on a mismatch or a skip. */
+static bool pairs_at(const chk *C, const ii_operand *x, const int64_t *d, rel *out) {
+  const imap *m = x->map;
   if (m->known_empty) return true;
-  uint32_t nd = m->ndims, ns = imap_nsyms(m);
-  uint32_t from_rank = E->from_conv ? E->from_conv->ndims : (uint32_t)E->from->rank;
-  uint32_t to_rank = E->to_conv ? E->to_conv->ndims : (uint32_t)E->to->rank;
-  if (nd != from_rank || m->nresults != to_rank) {
-    E->res->status = VF_MISMATCH;
-    say(E->res, "the map goes from %u to %u coordinates, the tensors have %u and %u", nd, m->nresults, from_rank,
+  uint32_t nd = m->ndims, ns = imap_nsyms(m), ne = enumerated(C, m);
+  for (uint32_t i = 0; i < nd; i++)
+    if (!iv_contains(m->dim_iv[i], d[i])) return true;
+  uint32_t order[MAXR];
+  if (C->w && x->nrt && (x->nrt != m->nrt || !rt_order(x, order)))
+    return fail(C->res, VF_SKIP_NO_REFERENCE, "no reference for runtime variables whose descriptions read each other");
+  int64_t lf[MAXR], s[MAXR], slo[MAXR], shi[MAXR], r[MAXR], lt[MAXR];
+  bool from_ok = C->from_conv ? convert(C->from_conv, d, lf) : true;
+  if (!C->from_conv) memcpy(lf, d, nd * sizeof *d);
+  for (uint32_t j = 0; j < ne; j++) slo[j] = m->sym_iv[j].lo, shi[j] = m->sym_iv[j].hi;
+  if (!first_point((int)ne, s, slo, shi)) return true;
+  char a[160];
+  do {
+    bool bad = false;
+    if (!C->w) C->res->points++;
+    if (C->w) {
+      if (!cons_hold(m, d, s, 0)) continue;
+      if (!rt_values(C, x, order, d, s, &bad)) {
+        if (bad) return false;
+        continue;
+      }
+      if (!cons_hold(m, d, s, 1)) continue;
+    } else if (!cons_hold(m, d, s, -1)) {
+      continue;
+    }
+    if (!from_ok || !in_bounds(C->from, lf))
+      return fail(C->res, VF_MISMATCH, "the map's domain holds a point that is not an element of the indexed-from tensor");
+    for (uint32_t i = 0; i < m->nresults; i++)
+      if (!ae_eval_point(m->results[i], d, nd, s, ns, &r[i]))
+        return fail(C->res, VF_MISMATCH, "a result does not evaluate (overflow)");
+    bool to_ok = C->to_conv ? convert(C->to_conv, r, lt) : true;
+    if (!C->to_conv) memcpy(lt, r, m->nresults * sizeof *r);
+    int64_t fl = lin(C->from, lf);
+    if (to_ok && in_bounds(C->to, lt)) {
+      rel_add(out, fl, lin(C->to, lt));
+    } else if (!C->clip) {
+      put_index(a, sizeof a, C->from, fl);
+      C->res->status = VF_MISMATCH;
+      say(C->res, "the map indexes outside the tensor: element %s -> a position that is not an element", a);
+      return false;
+    }
+  } while (next_point((int)ne, s, slo, shi));
+  return true;
+}
+
+/* Ranks and variable counts the enumeration handles. */
+static bool member_ok(const chk *C, const imap *m) {
+  uint32_t from_rank = C->from_conv ? C->from_conv->ndims : (uint32_t)C->from->rank;
+  uint32_t to_rank = C->to_conv ? C->to_conv->ndims : (uint32_t)C->to->rank;
+  if (m->ndims != from_rank || m->nresults != to_rank) {
+    C->res->status = VF_MISMATCH;
+    say(C->res, "the map goes from %u to %u coordinates, the tensors have %u and %u", m->ndims, m->nresults, from_rank,
         to_rank);
     return false;
   }
-  if (nd > MAXR || ns > MAXR) {
-    E->res->status = VF_SKIP_TOO_LARGE;
-    say(E->res, "more than %d variables", MAXR);
-    return false;
-  }
-  uint64_t pts = 1;
-  for (uint32_t i = 0; i < nd + ns; i++) {
-    uint64_t n = size_of(i < nd ? m->dim_iv[i] : m->sym_iv[i - nd]);
-    if (n == 0) return true;
-    if (pts > VF_MAX_POINTS / n) {
-      E->res->status = VF_SKIP_TOO_LARGE;
-      say(E->res, "a domain of more than %llu points", (unsigned long long)VF_MAX_POINTS);
-      return false;
-    }
-    pts *= n;
-  }
-  if (E->points + pts > 4 * VF_MAX_POINTS) {
-    E->res->status = VF_SKIP_TOO_LARGE;
-    say(E->res, "domains of more than %llu points together", (unsigned long long)(4 * VF_MAX_POINTS));
-    return false;
-  }
-  E->points += pts;
-  int64_t d[MAXR], dlo[MAXR], dhi[MAXR], s[MAXR], slo[MAXR], shi[MAXR], r[MAXR], lf[MAXR], lt[MAXR];
-  for (uint32_t i = 0; i < nd; i++) dlo[i] = m->dim_iv[i].lo, dhi[i] = m->dim_iv[i].hi;
-  for (uint32_t j = 0; j < ns; j++) slo[j] = m->sym_iv[j].lo, shi[j] = m->sym_iv[j].hi;
-  char a[160];
-  if (!first_point((int)nd, d, dlo, dhi)) return true;
-  do {
-    bool from_ok = E->from_conv ? convert(E->from_conv, d, lf) : true;
-    if (!E->from_conv) memcpy(lf, d, nd * sizeof *d);
-    if (!first_point((int)ns, s, slo, shi)) continue;
-    do {
-      bool sat = true;
-      for (uint32_t k = 0; sat && k < m->ncons; k++) {
-        int64_t v;
-        sat = ae_eval_point(m->cons[k].expr, d, nd, s, ns, &v) && iv_contains(m->cons[k].iv, v);
-      }
-      if (!sat) continue;
-      if (!from_ok || !in_bounds(E->from, lf)) {
-        E->res->status = VF_MISMATCH;
-        say(E->res, "the map's domain holds a point that is not an element of the indexed-from tensor");
-        return false;
-      }
-      for (uint32_t i = 0; i < m->nresults; i++)
-        if (!ae_eval_point(m->results[i], d, nd, s, ns, &r[i])) {
-          E->res->status = VF_MISMATCH;
-          say(E->res, "a result does not evaluate (overflow)");
-          return false;
-        }
-      bool to_ok = E->to_conv ? convert(E->to_conv, r, lt) : true;
-      if (!E->to_conv) memcpy(lt, r, m->nresults * sizeof *r);
-      int64_t fl = lin(E->from, lf);
-      if (to_ok && in_bounds(E->to, lt)) {
-        rel_add(out, fl, lin(E->to, lt));
-      } else if (!E->clip) {
-        put_index(a, sizeof a, E->from, fl);
-        E->res->status = VF_MISMATCH;
-        say(E->res, "the map indexes outside the tensor: element %s -> a position that is not an element", a);
-        return false;
-      }
-    } while (next_point((int)ns, s, slo, shi));
-  } while (next_point((int)nd, d, dlo, dhi));
+  if (m->ndims > MAXR || imap_nsyms(m) > MAXR) return fail(C->res, VF_SKIP_TOO_LARGE, "more than 16 variables");
+  return true;
+}
+
+/* Every pair of member x: all points of its dims. */
+static bool pairs_all(const chk *C, const ii_operand *x, rel *out) {
+  const imap *m = x->map;
+  int64_t d[MAXR], lo[MAXR], hi[MAXR];
+  for (uint32_t i = 0; i < m->ndims; i++) lo[i] = m->dim_iv[i].lo, hi[i] = m->dim_iv[i].hi;
+  if (m->known_empty || !first_point((int)m->ndims, d, lo, hi)) return true;
+  do
+    if (!pairs_at(C, x, d, out)) return false;
+  while (next_point((int)m->ndims, d, lo, hi));
   return true;
 }
 
 /* ---- the check ------------------------------------------------------------------------------------------- */
 
+/* The points checked: every point of every member's domain (n == 0), or
+ * the given points of the "from" side, in map coordinates. */
+typedef struct {
+  uint32_t n, rank;
+  int64_t *pt;      /* n * rank */
+  int64_t *lg;      /* n: each point's logical element number, or -1 (a padding position) */
+  int64_t *logical; /* the numbers of the elements among them, sorted */
+  uint32_t nlogical;
+} points;
+
+static int cmp_i64(const void *a, const void *b) {
+  int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+  return x < y ? -1 : x > y;
+}
+
+static void sorted_logical(points *P) {
+  P->nlogical = 0;
+  for (uint32_t t = 0; t < P->n; t++)
+    if (P->lg[t] >= 0) P->logical[P->nlogical++] = P->lg[t];
+  qsort(P->logical, P->nlogical, sizeof *P->logical, cmp_i64);
+}
+
+/* The maps' pairs and the reference's over the points, in world C->w.
+ * Sampled out2in: the reference is taken point by point, and the points
+ * after the one that exhausts its budget are dropped. */
+static bool relations(chk *C, points *P, rel *got, rel *want) {
+  ref R = {0, VF_MAX_WORK, false, NULL, C->w};
+  const hlo_shape *xs = C->in->operands[C->k]->shape;
+  if (P->n && !C->i2o) {
+    int64_t o[MAXR];
+    uint32_t t = 0;
+    for (; t < P->n; t++) {
+      if (P->lg[t] < 0) continue;
+      size_t before = want->n;
+      delin(C->from, P->lg[t], o);
+      remit e = {&R, want, P->lg[t], xs, false};
+      ref_reads(&R, C->in, C->output_id, C->k, o, rel_emit, &e);
+      if (R.over) {
+        want->n = before;
+        break;
+      }
+    }
+    if (t < P->n && t > 0) {
+      R.over = false;
+      P->n = t;
+      C->res->samples = t;
+      C->res->sampled = true;
+      sorted_logical(P);
+    }
+    rel_norm(want);
+  }
+  for (uint32_t i = 0; i < C->set->n && !R.over; i++) {
+    const ii_operand *x = C->set->items[i];
+    if (P->n == 0) {
+      if (!pairs_all(C, x, got)) return false;
+    } else {
+      for (uint32_t t = 0; t < P->n; t++)
+        if (!pairs_at(C, x, P->pt + (size_t)t * P->rank, got)) return false;
+    }
+  }
+  rel_norm(got);
+  if (!R.over && (P->n == 0 || C->i2o)) {
+    reference(&R, C->in, C->output_id, C->k, C->i2o, want);
+    if (P->n && !R.over) { /* only the sampled "from" elements */
+      size_t w = 0;
+      for (size_t i = 0; i < want->n; i += 2)
+        if (bsearch(&want->v[i], P->logical, P->nlogical, sizeof *P->logical, cmp_i64)) {
+          want->v[w++] = want->v[i];
+          want->v[w++] = want->v[i + 1];
+        }
+      want->n = w;
+    }
+  }
+  while (R.fctxs) {
+    fctx *f = R.fctxs;
+    R.fctxs = f->next;
+    fctx_free(f);
+  }
+  if (R.over) {
+    C->res->status = VF_SKIP_TOO_LARGE;
+    say(C->res, "a reference of more than %llu steps", (unsigned long long)VF_MAX_WORK);
+    return false;
+  }
+  return true;
+}
+
+/* Reports n of the pairs of r (the first at i) as missing or extra. */
+static bool differ(const chk *C, const rel *r, size_t i, size_t n, const char *what) {
+  char a[160], b[160], w[80] = "";
+  if (C->w) snprintf(w, sizeof w, " (runtime values of world %u, seed %llu)", C->w->id, (unsigned long long)C->w->seed);
+  put_index(a, sizeof a, C->from, r->v[i]);
+  put_index(b, sizeof b, C->to, r->v[i + 1]);
+  C->res->status = VF_MISMATCH;
+  say(C->res, "%zu of the %zu pairs %s%s, e.g. %s -> %s", n, r->n / 2, what, w, a, b);
+  return false;
+}
+
+static bool compare(const chk *C, const rel *got, const rel *want, bool covering) {
+  size_t missing = 0, extra = 0, mi = 0, ei = 0;
+  for (size_t i = 0; i < want->n; i += 2)
+    if (!rel_has(got, want->v[i], want->v[i + 1]) && missing++ == 0) mi = i;
+  if (missing) return differ(C, want, mi, missing, "the op reads are not in the maps");
+  if (!covering)
+    for (size_t i = 0; i < got->n; i += 2)
+      if (!rel_has(want, got->v[i], got->v[i + 1]) && extra++ == 0) ei = i;
+  if (extra) return differ(C, got, ei, extra, "of the maps are not read by the op");
+  return true;
+}
+
+/* Sampled points: the "from" side's box (logical dims, or the physical /
+ * tiled coordinates of the maps), drawn from the seed; the whole box when
+ * it has at most n points. */
+static bool draw_points(chk *C, uint64_t seed, uint32_t n, points *P) {
+  const imap *fc = C->from_conv;
+  uint32_t r = fc ? fc->ndims : (uint32_t)C->from->rank;
+  interval box[MAXR];
+  for (uint32_t i = 0; i < r; i++) box[i] = fc ? fc->dim_iv[i] : iv_make(0, C->from->dims[i] - 1);
+  uint64_t pop = box_size(box, r);
+  C->res->population = pop;
+  if (pop == 0) return false;
+  bool all = pop <= n;
+  P->n = all ? (uint32_t)pop : n;
+  P->rank = r;
+  P->pt = xcalloc((size_t)P->n * (r ? r : 1), sizeof *P->pt);
+  P->lg = xcalloc(P->n, sizeof *P->lg);
+  P->logical = xcalloc(P->n, sizeof *P->logical);
+  int64_t d[MAXR], lo[MAXR], hi[MAXR], lf[MAXR];
+  for (uint32_t i = 0; i < r; i++) lo[i] = box[i].lo, hi[i] = box[i].hi;
+  first_point((int)r, d, lo, hi);
+  for (uint32_t t = 0; t < P->n; t++) {
+    int64_t *p = P->pt + (size_t)t * r;
+    for (uint32_t i = 0; i < r; i++)
+      p[i] = all ? d[i] : lo[i] + (int64_t)(mix64(seed ^ mix64((uint64_t)t * 131 + i)) % size_of(box[i]));
+    if (all) next_point((int)r, d, lo, hi);
+    bool ok = fc ? convert(fc, p, lf) : true;
+    if (!fc) memcpy(lf, p, r * sizeof *p);
+    P->lg[t] = ok && in_bounds(C->from, lf) ? (C->from->rank ? lin(C->from, lf) : 0) : -1;
+  }
+  sorted_logical(P);
+  C->res->sampled = !all;
+  C->res->samples = P->n;
+  return true;
+}
+
+/* How many points to sample (0 when a point's symbols are too many). */
+static uint32_t sample_count(uint64_t per_elem) {
+  if (per_elem > VF_MAX_POINTS) return 0;
+  uint64_t n = 4 * VF_MAX_POINTS / (per_elem ? per_elem : 1);
+  return (uint32_t)(n < VF_SAMPLES ? (n ? n : 1) : VF_SAMPLES);
+}
+
+static bool sample(chk *C, uint64_t seed, uint32_t n, points *P) {
+  if (n == 0) {
+    C->res->status = VF_SKIP_TOO_LARGE;
+    say(C->res, "more than %llu points per element", (unsigned long long)VF_MAX_POINTS);
+    return false;
+  }
+  if (!draw_points(C, seed, n, P)) P->n = 0;
+  return true;
+}
+
+/* Exact over every member's domain when small enough, else on points. */
+static bool choose_points(chk *C, uint64_t seed, points *P, uint32_t *nsamples) {
+  uint64_t total = 0, per_elem = 0;
+  bool small = true;
+  for (uint32_t i = 0; i < C->set->n; i++) {
+    const imap *m = C->set->items[i]->map;
+    if (!member_ok(C, m)) return false;
+    if (m->known_empty) continue;
+    uint64_t dom = box_size(m->dim_iv, m->ndims), sym = box_size(m->sym_iv, imap_nsyms(m));
+    uint64_t pts = dom && sym ? (dom > UINT64_MAX / sym ? UINT64_MAX : dom * sym) : 0;
+    small &= pts <= VF_MAX_POINTS;
+    total = total + pts < total ? UINT64_MAX : total + pts;
+    per_elem = per_elem + sym < per_elem ? UINT64_MAX : per_elem + sym;
+  }
+  *nsamples = sample_count(per_elem);
+  if (small && total <= 4 * VF_MAX_POINTS) return true;
+  return sample(C, seed, *nsamples, P);
+}
+
+/* The union check, then the runtime bindings in each world. */
+static bool run_worlds(chk *C, points *P, uint64_t seed, uint32_t nworlds, bool covering) {
+  bool ok = true;
+  for (uint32_t wi = 0; ok && wi <= nworlds; wi++) {
+    world w = {seed, wi};
+    C->w = wi ? &w : NULL;
+    rel got = {0}, want = {0};
+    ok = relations(C, P, &got, &want) && compare(C, &got, &want, covering);
+    if (!C->w) C->res->pairs = want.n / 2;
+    rel_free(&got);
+    rel_free(&want);
+  }
+  C->w = NULL;
+  return ok;
+}
+
 static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool i2o, const ii_set *set, vf_layout l,
-                  vf_result *res) {
+                  uint64_t seed, vf_result *res) {
   memset(res, 0, sizeof *res);
+  res->seed = seed;
   /* an empty set says the entry reads nothing: compared like any other */
   for (uint32_t i = 0; i < set->n; i++)
     if (set->items[i]->map->undefined) {
@@ -912,78 +1433,49 @@ static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool
       say(res, "unknown indexing");
       return;
     }
-  edge e = edge_of(in, output_id, k, 0);
-  if (!e.no_ref && i2o && (e.covering || e.clip)) e.no_ref = "an in2out map of an over-approximated read";
-  if (!e.no_ref && i2o && is_elementwise(in->op) && in->operands[k]->shape->rank == 0)
+  bool compat = ii_ctx_xla_compat(c);
+  edge e = edge_of(in, output_id, k, 0, compat);
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  bool quirk = false; /* XLA's in2out map of a scalar operand of an elementwise op has the output's dims (§3.1) */
+  for (uint32_t i = 0; i < set->n; i++) quirk |= set->items[i]->map->ndims > 0;
+  if (!e.no_ref && quirk && i2o && is_elementwise(in->op) && xs->rank == 0)
     e.no_ref = "the in2out map of a scalar operand of an elementwise op (XLA gives it the output's dimensions)";
-  if (!e.no_ref && in->op == HLO_OP_FUSION && i2o) e.no_ref = "fusion in2out";
+  if (!e.no_ref && (!rank_ok(os) || !rank_ok(xs))) e.no_ref = "a tuple-shaped or very high-rank value";
   if (e.no_ref) {
     res->status = VF_SKIP_NO_REFERENCE;
     say(res, "no reference for %s", e.no_ref);
     return;
   }
-  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
-  if (!rank_ok(os) || !rank_ok(xs)) {
-    res->status = VF_SKIP_NO_REFERENCE;
-    say(res, "no reference for a tuple-shaped or very high-rank value");
-    return;
-  }
   const hlo_shape *from = i2o ? xs : os, *to = i2o ? os : xs;
-  enum_ctx E = {from, to, to_logical(c, from, l), to_logical(c, to, l), e.clip, 0, res};
-
-  rel got = {0}, want = {0};
-  bool ok = true;
-  for (uint32_t i = 0; ok && i < set->n; i++) ok = enum_map(&E, set->items[i]->map, &got);
-  res->points = E.points;
-  if (ok) {
-    ref R = {0, VF_MAX_WORK, false, NULL};
-    if (!reference(&R, in, output_id, k, i2o, &want)) {
-      res->status = VF_SKIP_TOO_LARGE;
-      say(res, "a reference of more than %llu steps", (unsigned long long)VF_MAX_WORK);
-      ok = false;
-    }
-    while (R.fctxs) {
-      fctx *f = R.fctxs;
-      R.fctxs = f->next;
-      fctx_free(f);
-    }
+  chk C = {c, in, output_id, k, i2o, set, from, to, to_logical(c, from, l), to_logical(c, to, l), e.clip, NULL, res};
+  points P = {0};
+  uint32_t nsamples = 0;
+  bool bind = false;
+  for (uint32_t i = 0; i < set->n; i++) bind |= !compat && set->items[i]->nrt > 0;
+  uint32_t nworlds = bind ? VF_WORLDS : 0;
+  bool ok = choose_points(&C, seed, &P, &nsamples) && run_worlds(&C, &P, seed, nworlds, e.covering);
+  if (!ok && res->status == VF_SKIP_TOO_LARGE && P.n == 0 && !i2o && nsamples) {
+    /* the reference of every element is too long: the one of some elements */
+    res->status = VF_OK;
+    res->points = 0;
+    ok = sample(&C, seed, nsamples, &P) && run_worlds(&C, &P, seed, nworlds, e.covering);
   }
   if (ok) {
-    rel_norm(&got);
-    res->pairs = want.n / 2;
+    res->status = VF_OK;
     res->covering = e.covering;
-    size_t missing = 0, extra = 0, mi = 0, ei = 0;
-    for (size_t i = 0; i < want.n; i += 2)
-      if (!rel_has(&got, want.v[i], want.v[i + 1]) && missing++ == 0) mi = i;
-    if (!e.covering)
-      for (size_t i = 0; i < got.n; i += 2)
-        if (!rel_has(&want, got.v[i], got.v[i + 1]) && extra++ == 0) ei = i;
-    const hlo_shape *fs = i2o ? xs : os, *ts = i2o ? os : xs;
-    char a[160], b[160];
-    if (missing) {
-      put_index(a, sizeof a, fs, want.v[mi]);
-      put_index(b, sizeof b, ts, want.v[mi + 1]);
-      res->status = VF_MISMATCH;
-      say(res, "%zu of the %zu pairs the op reads are not in the maps, e.g. %s -> %s", missing, want.n / 2, a, b);
-    } else if (extra) {
-      put_index(a, sizeof a, fs, got.v[ei]);
-      put_index(b, sizeof b, ts, got.v[ei + 1]);
-      res->status = VF_MISMATCH;
-      say(res, "%zu of the %zu pairs of the maps are not read by the op, e.g. %s -> %s", extra, got.n / 2, a, b);
-    } else {
-      res->status = VF_OK;
-    }
+    res->worlds = nworlds;
   }
-  rel_free(&got);
-  rel_free(&want);
+  free(P.pt);
+  free(P.lg);
+  free(P.logical);
 }
 
 void vf_check_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, uint32_t k, const ii_set *set, vf_layout l,
-                  vf_result *res) {
-  check(c, in, output_id, (int)k, false, set, l, res);
+                  uint64_t seed, vf_result *res) {
+  check(c, in, output_id, (int)k, false, set, l, seed, res);
 }
 
 void vf_check_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, uint32_t k, const ii_set *set, vf_layout l,
-                  vf_result *res) {
-  check(c, in, (int64_t)k, (int)input_id, true, set, l, res);
+                  uint64_t seed, vf_result *res) {
+  check(c, in, (int64_t)k, (int)input_id, true, set, l, seed, res);
 }

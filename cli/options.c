@@ -55,8 +55,11 @@ static const char usage_text[] =
     "                      marked as an estimate\n"
     "  --verify            instead of the maps, check them against the ops'\n"
     "                      definitions by enumeration (domains of at most 65536\n"
-    "                      points): one line per block, then a tally; exit 3 on a\n"
-    "                      mismatch\n"
+    "                      points; larger ones on 1024 pseudo-random points,\n"
+    "                      reported as sampled with the seed; runtime variables\n"
+    "                      bound through their descriptions): one line per\n"
+    "                      block, then a tally; exit 3 on a mismatch\n"
+    "  --verify-seed=N     seed of --verify's samples and runtime values (default 0)\n"
     "  --xla-compat        exactly what XLA's indexing analysis prints, its unknown\n"
     "                      maps and its known mistakes included (default: hloidx's\n"
     "                      semantics, which go further where XLA gives up and are\n"
@@ -103,7 +106,7 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
-  OPT_XLA_COMPAT,
+  OPT_XLA_COMPAT, OPT_VERIFY_SEED,
 };
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
@@ -120,6 +123,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"format", required_argument, NULL, OPT_FORMAT},
       {"summary", no_argument, NULL, OPT_SUMMARY},
       {"verify", no_argument, NULL, OPT_VERIFY},
+      {"verify-seed", required_argument, NULL, OPT_VERIFY_SEED},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
       {"help", no_argument, NULL, OPT_HELP},
@@ -172,6 +176,12 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     case OPT_SUMMARY: o->summary = true; break;
     case OPT_VERIFY: o->verify = true; break;
     case OPT_XLA_COMPAT: o->xla_compat = true; break;
+    case OPT_VERIFY_SEED: {
+      long v = parse_index(optarg);
+      if (v < 0) return usage_error("--verify-seed needs a non-negative integer, not '%s'", optarg);
+      o->verify_seed = (unsigned long)v;
+      break;
+    }
     case OPT_JOBS: {
       long j = parse_index(optarg);
       if (j < 1 || j > 256) return usage_error("--jobs needs an integer from 1 to 256, not '%s'", optarg);

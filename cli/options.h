@@ -30,6 +30,7 @@ typedef struct {
   bool all;                 /* --all */
   bool summary;             /* --summary */
   bool verify;              /* --verify */
+  unsigned long verify_seed; /* --verify-seed N (default 0) */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
   int jobs;                 /* --jobs N; 0 = one per processor */
   int nfiles;               /* 0 = standard input */
