@@ -141,11 +141,19 @@ ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error 
 ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
 ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
 
-/* op_dynamic.c: dynamic-slice, dynamic-update-slice, gather, all-gather */
+/* op_dynamic.c: dynamic-slice, dynamic-update-slice, XLA's simplified gather, all-gather */
 ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_dynamic_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_dus_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
 ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+
+/* op_gather.c: gather and scatter in general form (hloidx's semantics) */
+ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err); /* XLA's under --xla-compat */
+ii_status ii_gather_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+ii_status ii_scatter_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_scatter_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 
 /* rt_bind.c: runtime-variable descriptions in hloidx's semantics (not under --xla-compat) */
 /* A description map of m with these results (over m's dims, and m's symbols if they use any). */
