@@ -28,6 +28,12 @@ const hlo_shape *ii_array_shape(const hlo_shape *s) {
   return s;
 }
 
+const hlo_shape *ii_set_operand_shape(const hlo_instr *in, int64_t k, const ii_set *s) {
+  const hlo_shape *x = in->operands[k]->shape;
+  if (s->in_elem && x->type == HLO_TUPLE && s->elem >= 0 && s->elem < x->n_elems) return x->elems[s->elem];
+  return x;
+}
+
 const hlo_shape *ii_output_shape(const hlo_instr *in, int64_t output_id) {
   const hlo_shape *s = in->shape;
   if (s->type == HLO_TUPLE && output_id >= 0 && output_id < s->n_elems) return s->elems[output_id];
@@ -125,7 +131,10 @@ bool ii_set_insert(ii_ctx *c, ii_set *s, ii_operand *x) {
 ii_operand *ii_operand_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second) {
   imap *m = imap_compose(c->scratch, first->map, second->map);
   ii_operand *x = ii_wrap(c, m);
-  if (m->undefined) return x; /* no descriptions: all undefined members are alike */
+  if (m->undefined) { /* no descriptions: all undefined members are alike */
+    x->why = first->map->undefined ? first->why : second->why;
+    return x;
+  }
   if (first->replica && second->replica) {
     x->map = imap_new_undefined(c->scratch, c->ae);
     return x;

@@ -58,7 +58,7 @@ static const ii_rule i2o_rule[II_FAM_COUNT] = {
     [II_FAM_EW] = ii_elementwise_i2o,  [II_FAM_BITCAST] = ii_bitcast_i2o, [II_FAM_BCAST] = ii_broadcast_i2o,
     [II_FAM_CONCAT] = ii_concat_i2o,   [II_FAM_REDUCE] = ii_reduce_i2o,   [II_FAM_RESHAPE] = ii_reshape_i2o,
     [II_FAM_REVERSE] = ii_reverse_i2o, [II_FAM_SLICE] = ii_slice_i2o,     [II_FAM_TRANSP] = ii_transpose_i2o,
-    [II_FAM_TUPLE] = ii_tuple_i2o,
+    [II_FAM_TUPLE] = ii_tuple_i2o,     [II_FAM_INV] = ii_invert_i2o,
 };
 
 /* ---- checks before a rule ------------------------------------------------------------------------ */

@@ -62,6 +62,9 @@ __attribute__((format(printf, 3, 4))) ii_status ii_fail(ii_error *err, const hlo
 const hlo_shape *ii_array_shape(const hlo_shape *s);
 /* Output `output_id` of the instruction: the tuple element, else the shape. */
 const hlo_shape *ii_output_shape(const hlo_instr *in, int64_t output_id);
+/* The shape the maps of set S of operand K index (out2in) or start from
+ * (in2out): the operand's, or its tuple element S->elem. */
+const hlo_shape *ii_set_operand_shape(const hlo_instr *in, int64_t k, const ii_set *s);
 static inline bool ii_is_array(const hlo_shape *s) { return s->type != HLO_TUPLE && s->type != HLO_BUFFER; }
 /* Rank and sizes of an array shape (0 / NULL-safe for tuples). */
 static inline uint32_t ii_rank(const hlo_shape *s) { return ii_is_array(s) ? (uint32_t)s->rank : 0; }
@@ -102,7 +105,8 @@ ii_status ii_budget_status(ii_ctx *c);
  * reference of the verifier (verify.c). */
 #define II_FAMILIES(X)                                                                                     \
   X(NONE) X(NOOP) X(EW) X(BITCAST) X(BCAST) X(CONCAT) X(CONV) X(DOT) X(SDOT) X(DS) X(DUS) X(FUSION) X(GATHER) \
-  X(GTE) X(PAD) X(REDUCE) X(RWIN) X(RESHAPE) X(REVERSE) X(SCAN) X(SLICE) X(TRANSP) X(AGATHER) X(TUPLE)
+  X(GTE) X(PAD) X(REDUCE) X(RWIN) X(RESHAPE) X(REVERSE) X(SCAN) X(SLICE) X(TRANSP) X(AGATHER) X(TUPLE) \
+  X(INV)
 
 typedef enum {
 #define II_X_(f) II_FAM_##f,
@@ -120,6 +124,18 @@ ii_family ii_i2o_family(hlo_opcode op, bool xla_compat);
 typedef ii_status (*ii_rule)(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_logical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+
+/* ---- in2out by inversion (ii_invert.c) ------------------------------------------------------------ */
+/* The inverse of out2in operand indexing X (a map from an output into an
+ * operand of shape XS, which must be an array): a map from XS's elements
+ * to the output elements that read them, exactly X's relation transposed.
+ * Output dimensions an element feeds become range variables; runtime
+ * variables stay, their descriptions (and a replica-id map) rewritten over
+ * XS's dims. An undefined X gives an undefined result. Simplified, unused
+ * symbols removed. */
+ii_status ii_invert(ii_ctx *c, const ii_operand *x, const hlo_shape *xs, ii_operand **out);
+/* INV: for each output, the inverses of its out2in maps of operand ID. */
+ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
 /* ---- the rules, by family (op_*.c) --------------------------------------------------------------- */
 /* op_elementwise.c: EW (§3.1, §3.9) */

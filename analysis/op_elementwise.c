@@ -18,11 +18,21 @@ ii_status ii_elementwise_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_inde
   return II_OK;
 }
 
-/* i2o: one entry, the identity over the output, whatever the input (XLA
- * returns it even for a scalar input, §3.1). */
+/* i2o: one entry, the identity over the output. A scalar input of a
+ * non-scalar output feeds every output element: `()[s0, ...] -> (s0, ...)`;
+ * XLA returns the identity over the output even then (§3.1), which
+ * --xla-compat keeps. */
 ii_status ii_elementwise_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
-  (void)id, (void)err;
+  (void)err;
+  const hlo_shape *o = ii_array_shape(in->shape), *x = in->operands[id]->shape;
   ii_indexing_init(c, out, 1);
-  ii_add(c, out, 0, ii_identity(c, in->shape));
+  if (c->xla_compat || !ii_is_array(x) || x->rank != 0 || ii_rank(o) == 0) {
+    ii_add(c, out, 0, ii_identity(c, in->shape));
+    return II_OK;
+  }
+  uint32_t r = ii_rank(o);
+  const ae **res = ii_exprs(c, r);
+  for (uint32_t i = 0; i < r; i++) res[i] = S(c, i);
+  ii_add(c, out, 0, ii_map(c, 0, NULL, r, ii_dims(o), r, res));
   return II_OK;
 }

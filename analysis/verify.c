@@ -1031,9 +1031,8 @@ static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool
     }
   edge e = edge_of(in, output_id, k, 0);
   if (!e.no_ref && i2o && (e.covering || e.clip)) e.no_ref = "an in2out map of an over-approximated read";
-  if (!e.no_ref && i2o && family(in->op) == II_FAM_EW && in->operands[k]->shape->rank == 0)
+  if (!e.no_ref && i2o && ii_ctx_xla_compat(c) && family(in->op) == II_FAM_EW && in->operands[k]->shape->rank == 0)
     e.no_ref = "the in2out map of a scalar operand of an elementwise op (XLA gives it the output's dimensions)";
-  if (!e.no_ref && in->op == HLO_OP_FUSION && i2o) e.no_ref = "fusion in2out";
   if (e.no_ref) {
     res->status = VF_SKIP_NO_REFERENCE;
     say(res, "no reference for %s", e.no_ref);

@@ -186,9 +186,9 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(ADD,                      "add",                      EW2, 0, EW,      EW,      EW,      EW)       \
   X(ADD_DEPENDENCY,           "add-dependency",           NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(AFTER_ALL,                "after-all",                NA,  0, NONE,    NONE,    NONE,    NONE)     \
-  X(ALL_GATHER,               "all-gather",               NA,  1, AGATHER, NONE,    AGATHER, NONE)     \
+  X(ALL_GATHER,               "all-gather",               NA,  1, AGATHER, INV,     AGATHER, NONE)     \
   X(ALL_GATHER_DONE,          "all-gather-done",          NA,  0, NONE,    NONE,    NONE,    NONE)     \
-  X(ALL_GATHER_START,         "all-gather-start",         NA,  1, AGATHER, NONE,    AGATHER, NONE)     \
+  X(ALL_GATHER_START,         "all-gather-start",         NA,  1, AGATHER, INV,     AGATHER, NONE)     \
   X(ALL_REDUCE,               "all-reduce",               NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(ALL_REDUCE_DONE,          "all-reduce-done",          NA,  0, EW,      EW,      EW,      EW)       \
   X(ALL_REDUCE_START,         "all-reduce-start",         NA,  0, EW,      EW,      EW,      EW)       \
@@ -224,7 +224,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(CONDITIONAL,              "conditional",              NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(CONSTANT,                 "constant",                 NA,  0, NOOP,    NONE,    NOOP,    NONE)     \
   X(CONVERT,                  "convert",                  EW1, 0, EW,      EW,      EW,      EW)       \
-  X(CONVOLUTION,              "convolution",              NA,  2, CONV,    NONE,    CONV,    NONE)     \
+  X(CONVOLUTION,              "convolution",              NA,  2, CONV,    INV ,    CONV,    NONE)     \
   X(COPY,                     "copy",                     EW1, 0, EW,      EW,      EW,      EW)       \
   X(COPY_DONE,                "copy-done",                NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(COPY_START,               "copy-start",               NA,  0, NONE,    NONE,    NONE,    NONE)     \
@@ -234,19 +234,19 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(CUSTOM_CALL,              "custom-call",              NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(DIVIDE,                   "divide",                   EW2, 0, EW,      EW,      EW,      EW)       \
   X(DOMAIN,                   "domain",                   NA,  0, NONE,    NONE,    NONE,    NONE)     \
-  X(DOT,                      "dot",                      NA,  2, DOT,     NONE,    DOT,     NONE)     \
+  X(DOT,                      "dot",                      NA,  2, DOT,     INV ,    DOT,     NONE)     \
   X(DYNAMIC_RESHAPE,          "dynamic-reshape",          NA,  0, NONE,    NONE,    NONE,    NONE)     \
-  X(DYNAMIC_SLICE,            "dynamic-slice",            NA,  2, DS,      NONE,    DS,      NONE)     \
-  X(DYNAMIC_UPDATE_SLICE,     "dynamic-update-slice",     NA,  3, DUS,     NONE,    DUS,     NONE)     \
+  X(DYNAMIC_SLICE,            "dynamic-slice",            NA,  2, DS,      INV ,    DS,      NONE)     \
+  X(DYNAMIC_UPDATE_SLICE,     "dynamic-update-slice",     NA,  3, DUS,     INV ,    DUS,     NONE)     \
   X(ERF,                      "erf",                      EW1, 0, EW,      EW,      EW,      EW)       \
   X(EXPONENTIAL,              "exponential",              EW1, 0, EW,      EW,      EW,      EW)       \
   X(EXPONENTIAL_MINUS_ONE,    "exponential-minus-one",    EW1, 0, EW,      EW,      EW,      EW)       \
   X(FFT,                      "fft",                      NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(FLOOR,                    "floor",                    EW1, 0, EW,      EW,      EW,      EW)       \
-  X(FUSION,                   "fusion",                   NA,  0, FUSION,  NONE,    FUSION,  NONE)     \
-  X(GATHER,                   "gather",                   NA,  2, GATHER,  NONE,    GATHER,  NONE)     \
+  X(FUSION,                   "fusion",                   NA,  0, FUSION,  INV ,    FUSION,  NONE)     \
+  X(GATHER,                   "gather",                   NA,  2, GATHER,  INV ,    GATHER,  NONE)     \
   X(GET_DIMENSION_SIZE,       "get-dimension-size",       NA,  0, NONE,    NONE,    NONE,    NONE)     \
-  X(GET_TUPLE_ELEMENT,        "get-tuple-element",        NA,  1, GTE,     NONE,    GTE,     NONE)     \
+  X(GET_TUPLE_ELEMENT,        "get-tuple-element",        NA,  1, GTE,     INV ,    GTE,     NONE)     \
   X(IMAG,                     "imag",                     EW1, 0, EW,      EW,      EW,      EW)       \
   X(INFEED,                   "infeed",                   NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(IOTA,                     "iota",                     NA,  0, NOOP,    NONE,    NOOP,    NONE)     \
@@ -264,7 +264,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(OPT_BARRIER,              "opt-barrier",              NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(OR,                       "or",                       EW2, 0, EW,      EW,      EW,      EW)       \
   X(OUTFEED,                  "outfeed",                  NA,  0, NONE,    NONE,    NONE,    NONE)     \
-  X(PAD,                      "pad",                      NA,  2, PAD,     NONE,    PAD,     NONE)     \
+  X(PAD,                      "pad",                      NA,  2, PAD,     INV ,    PAD,     NONE)     \
   X(PARAMETER,                "parameter",                NA,  0, NOOP,    NONE,    NOOP,    NONE)     \
   X(PARTITION_ID,             "partition-id",             NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(POPCNT,                   "popcnt",                   EW1, 0, EW,      EW,      EW,      EW)       \
@@ -277,7 +277,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(REDUCE,                   "reduce",                   NA,  2, REDUCE,  REDUCE,  REDUCE,  REDUCE)   \
   X(REDUCE_PRECISION,         "reduce-precision",         EW1, 0, EW,      EW,      EW,      EW)       \
   X(REDUCE_SCATTER,           "reduce-scatter",           NA,  0, NONE,    NONE,    NONE,    NONE)     \
-  X(REDUCE_WINDOW,            "reduce-window",            NA,  2, RWIN,    NONE,    RWIN,    NONE)     \
+  X(REDUCE_WINDOW,            "reduce-window",            NA,  2, RWIN,    INV ,    RWIN,    NONE)     \
   X(REMAINDER,                "remainder",                EW2, 0, EW,      EW,      EW,      EW)       \
   X(REPLICA_ID,               "replica-id",               NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(RESHAPE,                  "reshape",                  NA,  1, RESHAPE, RESHAPE, RESHAPE, RESHAPE)  \
@@ -288,8 +288,8 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(ROUND_NEAREST_AFZ,        "round-nearest-afz",        EW1, 0, EW,      EW,      EW,      EW)       \
   X(ROUND_NEAREST_EVEN,       "round-nearest-even",       EW1, 0, EW,      EW,      EW,      EW)       \
   X(RSQRT,                    "rsqrt",                    EW1, 0, EW,      EW,      EW,      EW)       \
-  X(SCALED_DOT,               "scaled-dot",               NA,  4, SDOT,    NONE,    SDOT,    NONE)     \
-  X(SCAN,                     "scan",                     NA,  0, SCAN,    NONE,    SCAN,    NONE)     \
+  X(SCALED_DOT,               "scaled-dot",               NA,  4, SDOT,    INV ,    SDOT,    NONE)     \
+  X(SCAN,                     "scan",                     NA,  0, SCAN,    INV ,    SCAN,    NONE)     \
   X(SCATTER,                  "scatter",                  NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(SELECT,                   "select",                   NA,  0, EW,      EW,      EW,      EW)       \
   X(SELECT_AND_SCATTER,       "select-and-scatter",       NA,  0, NONE,    NONE,    NONE,    NONE)     \
