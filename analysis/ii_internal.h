@@ -1,5 +1,13 @@
-/* Shared internals of the instruction-indexing analysis (instr_indexing.c,
- * op_*.c, fusion.c, physical.c). Not part of the public API. */
+/* Shared internals of the instruction-indexing analysis. Not part of the
+ * public API. The layers, each using only the ones above it:
+ *
+ *   ii_build.c      helpers every rule shares (maps over shapes, sets, composition of operand indexings)
+ *   op_window.c     the pad and window maps several families share
+ *   op_*.c          the rules, one family or a few per file
+ *   fusion.c        fusion composition (asks ii_dispatch.c for the rules of the fused ops)
+ *   ii_dispatch.c   opcode -> family (the HLO_OPCODES table) -> rule, and the checks before a rule runs
+ *   instr_indexing.c  the context, the public queries, the printers
+ *   physical.c, tiled_indexing.c  layouts composed into a query's result */
 #ifndef HLOIDX_II_INTERNAL_H
 #define HLOIDX_II_INTERNAL_H
 
@@ -46,21 +54,22 @@ typedef struct {
   const hlo_instr *cycle_at;
 } ii_postorder;
 
-/* ---- errors ---------------------------------------------------------------------------------- */
+/* ---- helpers every rule shares (ii_build.c) ---------------------------------------------------- */
 __attribute__((format(printf, 3, 4))) ii_status ii_fail(ii_error *err, const hlo_instr *in, const char *fmt, ...);
 
-/* ---- shapes ------------------------------------------------------------------------------------- */
 /* The array shape XLA's CreateIdentityMap would use: a tuple stands for its
  * first element (recursively); an empty tuple for a scalar. */
 const hlo_shape *ii_array_shape(const hlo_shape *s);
 /* Output `output_id` of the instruction: the tuple element, else the shape. */
 const hlo_shape *ii_output_shape(const hlo_instr *in, int64_t output_id);
+/* The shape the maps of set S of operand K index (out2in) or start from
+ * (in2out): the operand's, or its tuple element S->elem. */
+const hlo_shape *ii_set_operand_shape(const hlo_instr *in, int64_t k, const ii_set *s);
 static inline bool ii_is_array(const hlo_shape *s) { return s->type != HLO_TUPLE && s->type != HLO_BUFFER; }
 /* Rank and sizes of an array shape (0 / NULL-safe for tuples). */
 static inline uint32_t ii_rank(const hlo_shape *s) { return ii_is_array(s) ? (uint32_t)s->rank : 0; }
 static inline const int64_t *ii_dims(const hlo_shape *s) { return s->dims; }
 
-/* ---- building blocks ------------------------------------------------------------------------------ */
 /* n empty sets, in the scratch arena. */
 void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n);
 /* An operand indexing without runtime variables. */
@@ -90,70 +99,106 @@ uint64_t ii_operand_text_nodes(const ii_operand *o);
 /* Checks the ae_ctx budget. */
 ii_status ii_budget_status(ii_ctx *c);
 
-/* ---- dispatch and families (op_*.c) --------------------------------------------------------------- */
-/* Every family function fills *out (already zeroed) or returns an error. */
+/* ---- dispatch (ii_dispatch.c) ------------------------------------------------------------------ */
+/* The rule families of the HLO_OPCODES table (parser/hlo_ir.h): each tag
+ * names one rule of the op_*.c files (the tables in ii_dispatch.c) and one
+ * reference of the verifier (verify.c). */
+#define II_FAMILIES(X)                                                                                     \
+  X(NONE) X(NOOP) X(EW) X(BITCAST) X(BCAST) X(CONCAT) X(CONV) X(DOT) X(SDOT) X(DS) X(DUS) X(FUSION) X(GATHER) \
+  X(GTE) X(PAD) X(REDUCE) X(RWIN) X(RESHAPE) X(REVERSE) X(SCAN) X(SLICE) X(TRANSP) X(AGATHER) X(TUPLE) \
+  X(INV) X(SCATTER)
+
+typedef enum {
+#define II_X_(f) II_FAM_##f,
+  II_FAMILIES(II_X_)
+#undef II_X_
+  II_FAM_COUNT
+} ii_family;
+
+/* The family of an opcode's rule in one direction and semantics. */
+ii_family ii_o2i_family(hlo_opcode op, bool xla_compat);
+ii_family ii_i2o_family(hlo_opcode op, bool xla_compat);
+
+/* A rule fills *out (already zeroed) or returns an error. ID is the output
+ * (out2in) or the operand (in2out) asked for. */
+typedef ii_status (*ii_rule)(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_logical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 
-/* op_elementwise.c */
-bool ii_is_elementwise(hlo_opcode op); /* XLA's IsOpElementwise list, plus map and [V2] all-reduce-start/done */
-ii_status ii_elementwise_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_elementwise_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+/* ---- in2out by inversion (ii_invert.c) ------------------------------------------------------------ */
+/* The inverse of out2in operand indexing X (a map from an output into an
+ * operand of shape XS, which must be an array): a map from XS's elements
+ * to the output elements that read them, exactly X's relation transposed.
+ * Output dimensions an element feeds become range variables; runtime
+ * variables stay, their descriptions (and a replica-id map) rewritten over
+ * XS's dims. An undefined X gives an undefined result. Simplified, unused
+ * symbols removed. */
+ii_status ii_invert(ii_ctx *c, const ii_operand *x, const hlo_shape *xs, ii_operand **out);
+/* INV: for each output, the inverses of its out2in maps of operand ID. */
+ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
-/* op_shape.c: broadcast, transpose, reverse, slice, concatenate, pad, tuple, get-tuple-element */
-ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_transpose_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_reverse_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_concat_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
-ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_tuple_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
-ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-/* The pad o2i map of §3.7 for an output of sizes out[] (shared with the window helper). */
-imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo, const int64_t *hi,
-                 const int64_t *interior);
+/* ---- the rules, by family (op_*.c) --------------------------------------------------------------- */
+/* op_elementwise.c: EW (§3.1, §3.9) */
+ii_status ii_elementwise_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_elementwise_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
-/* op_reshape.c */
+/* op_shape.c: BCAST, TRANSP, REVERSE, SLICE, CONCAT, PAD, TUPLE, GTE */
+ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_transpose_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_reverse_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_concat_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_tuple_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+
+/* op_reshape.c: RESHAPE, BITCAST */
 /* Reshape builder R(A, B) of §3.10: a map over B's dims indexing A,
  * simplified in point-preserving mode. */
 imap *ii_reshape_map(ii_ctx *c, uint32_t ra, const int64_t *A, uint32_t rb, const int64_t *B);
-ii_status ii_reshape_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_reshape_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_bitcast_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_bitcast_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+ii_status ii_reshape_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_reshape_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_bitcast_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_bitcast_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
-/* op_reduce.c: reduce, reduce-window (+ the window helper), scan */
-ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
-ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+/* op_window.c: the pad and window maps that pad, reduce-window and
+ * convolution share */
+/* The pad o2i map of §3.7 for an output of sizes out[]. */
+imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo, const int64_t *hi,
+                 const int64_t *interior);
 /* Window map W(in, out, window) of §3.14 (simplified, unused symbols removed). */
 ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64_t *out, const hlo_window_dim *w,
                         imap **res);
 
-/* op_contract.c: dot, scaled-dot, convolution */
-ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+/* op_reduce.c: REDUCE, RWIN, SCAN */
+ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
-/* op_dynamic.c: dynamic-slice, dynamic-update-slice, XLA's simplified gather, all-gather */
-ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_dynamic_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
-ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_dus_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
-ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
+/* op_contract.c: DOT, SDOT, CONV */
+ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
-/* op_gather.c: gather and scatter in general form (hloidx's semantics) */
-ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err); /* XLA's under --xla-compat */
-ii_status ii_gather_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
-ii_status ii_scatter_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err);
-ii_status ii_scatter_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+/* op_dynamic.c: DS, DUS (both directions), XLA's simplified GATHER (--xla-compat), AGATHER */
+ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_dynamic_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_dus_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+
+/* op_gather.c: GATHER (general form; XLA's under --xla-compat), SCATTER */
+ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_gather_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_scatter_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
 /* rt_bind.c: runtime-variable descriptions in hloidx's semantics (not under --xla-compat) */
 /* A description map of m with these results (over m's dims, and m's symbols if they use any). */
@@ -164,6 +209,7 @@ void ii_rt_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second,
 ii_status ii_rt_remove_unused(ii_ctx *c, ii_operand *x);
 
 /* fusion.c */
+/* FUSION */
 ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 /* Post-order of a computation (cached for the context's lifetime). */
 const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *comp);

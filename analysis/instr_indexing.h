@@ -61,15 +61,21 @@ typedef struct {
   imap *map;
   uint32_t nrt;
   ii_rtvar *rt;
-  imap *replica; /* replica-id map (all-gather), or NULL */
+  imap *replica;   /* replica-id map (all-gather), or NULL */
+  const char *why; /* an undefined map: why it is unknown (hloidx's semantics only), or NULL */
 } ii_operand;
 
-/* A set of operand indexings, in insertion order, without duplicates. */
+/* A set of operand indexings, in insertion order, without duplicates.
+ * When the operand is a tuple (get-tuple-element, while, ...), the maps of
+ * an entry index (out2in) or start from (in2out) one element of it:
+ * in_elem is set and elem is its index. */
 typedef struct {
   uint32_t n, cap;
   ii_operand **items;
   uint64_t *hash;   /* per member, to skip most equality tests */
   uint32_t nhashed; /* hash[0..nhashed) are set (computed once a second member comes) */
+  bool in_elem;     /* the maps index / start from tuple element `elem` of the operand */
+  int64_t elem;
 } ii_set;
 
 /* One set per operand (out2in) or per output (in2out). */

@@ -51,7 +51,8 @@ bad:
                  in->opcode_text, in->name);
 }
 
-ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   imap *l, *r;
   if (dot_maps(c, in, &l, &r, err) != II_OK) return II_ERROR;
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
@@ -81,7 +82,8 @@ static ii_status scale_map(ii_ctx *c, const hlo_instr *in, const imap *m, const 
   return II_OK;
 }
 
-ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   imap *l, *r, *ls, *rs;
   if (dot_maps(c, in, &l, &r, err) != II_OK) return II_ERROR;
   if (scale_map(c, in, l, in->operands[0]->shape, in->operands[2]->shape, &ls, err) != II_OK ||
@@ -100,7 +102,8 @@ ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii
 
 static bool dim_ok(int64_t d, uint32_t rank) { return d >= 0 && d < (int64_t)rank; }
 
-ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_conv_dims *cd = in->ext->conv_dims;
   const hlo_shape *xs = in->operands[0]->shape, *ks = in->operands[1]->shape, *os = in->shape;
   uint32_t rank = ii_rank(os);

@@ -98,7 +98,8 @@ static ii_status ds_check(const hlo_instr *in, ii_error *err) {
   return scalar_starts(in, 1, ii_rank(x), err);
 }
 
-ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (ds_check(in, err) != II_OK) return II_ERROR;
   const hlo_shape *x = in->operands[0]->shape, *o = in->shape;
   uint32_t r = ii_rank(x);
@@ -153,7 +154,8 @@ static ii_status dus_check(const hlo_instr *in, ii_error *err) {
 
 /* Operand 0 gets the identity (the updated window is not excluded, as in
  * XLA); the update gets d_i - rt_i over the whole output. */
-ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (dus_check(in, err) != II_OK) return II_ERROR;
   const hlo_shape *o = in->shape, *u = in->operands[1]->shape;
   uint32_t r = ii_rank(o);
@@ -221,7 +223,8 @@ static ii_status gather_check(const hlo_instr *in, ii_error *err) {
   return II_OK;
 }
 
-ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (gather_check(in, err) != II_OK) return II_ERROR;
   const hlo_gather_dims *g = in->ext->gather;
   const hlo_instr *indices = in->operands[1];
@@ -268,7 +271,8 @@ ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii
 /* Operand k, gathered along g with per-replica size n: (.., d_g mod n, ..)
  * over output k, and the replica-id map (d_g floordiv n). The output of
  * all-gather-start is its tuple element 1. */
-ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_shape *outs = in->shape;
   if (in->op == HLO_OP_ALL_GATHER_START) {
     if (outs->type != HLO_TUPLE || outs->n_elems < 2)

@@ -241,8 +241,8 @@ static ii_status gather_geom(ii_ctx *c, const hlo_instr *in, geom *g, ii_error *
   return geom_build(c, in, in->operands[0]->shape, in->operands[1]->shape, in->shape, &dn, g, err);
 }
 
-ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  if (c->xla_compat) return ii_gather_o2i_xla(c, in, out, err);
+ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  if (c->xla_compat) return ii_gather_o2i_xla(c, in, id, out, err);
   geom g;
   if (gather_geom(c, in, &g, err) != II_OK) return II_ERROR;
   const hlo_instr *ind = in->operands[1];
@@ -375,7 +375,8 @@ static ii_status scatter_geom(ii_ctx *c, const hlo_instr *in, geom *g, uint32_t 
   return geom_build(c, in, x, in->operands[n]->shape, in->operands[n + 1]->shape, &dn, g, err);
 }
 
-ii_status ii_scatter_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id; /* every output reads alike */
   geom g;
   uint32_t n;
   if (scatter_geom(c, in, &g, &n, err) != II_OK) return II_ERROR;

@@ -35,7 +35,8 @@ static void inputs_and_inits(ii_ctx *c, const hlo_instr *in, const hlo_shape *o,
   }
 }
 
-ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rin = ii_rank(x), rout = ii_rank(o), nsym = 0, nd = 0;
@@ -77,42 +78,8 @@ ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
   return II_OK;
 }
 
-/* ---- the window helper ---------------------------------------------------------------------------- */
-
-ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64_t *out, const hlo_window_dim *w,
-                        imap **res) {
-  /* 1. window only: s_i * window_dilation + d_i * stride */
-  const ae **wexpr = ii_exprs(c, rank);
-  int64_t *wsize = arena_array(c->scratch, rank ? rank : 1, sizeof *wsize);
-  for (uint32_t i = 0; i < rank; i++) {
-    wsize[i] = w[i].size;
-    wexpr[i] = ae_add(c->ae, ae_mul(c->ae, S(c, i), K(c, w[i].rhs_dilate)), ae_mul(c->ae, D(c, i), K(c, w[i].stride)));
-  }
-  imap *window = ii_map(c, rank, out, rank, wsize, rank, wexpr);
-  /* 2. the pad map of the padded, base-dilated input */
-  int64_t *padded = arena_array(c->scratch, rank ? rank : 1, sizeof *padded);
-  int64_t *lo = arena_array(c->scratch, rank ? rank : 1, sizeof *lo);
-  int64_t *hi = arena_array(c->scratch, rank ? rank : 1, sizeof *hi);
-  int64_t *interior = arena_array(c->scratch, rank ? rank : 1, sizeof *interior);
-  for (uint32_t i = 0; i < rank; i++) {
-    lo[i] = w[i].pad_lo;
-    hi[i] = w[i].pad_hi;
-    interior[i] = w[i].lhs_dilate - 1;
-    /* sizes and attributes are at most 2^40 (checked on entry): the product needs a check */
-    int64_t dil;
-    if (__builtin_mul_overflow(in[i] - 1, interior[i], &dil)) return II_TOO_LARGE;
-    padded[i] = in[i] + lo[i] + hi[i] + dil;
-  }
-  imap *pad = ii_pad_map(c, rank, padded, lo, hi, interior);
-  /* 3. compose, 4. simplify and drop unused window symbols */
-  imap *m = imap_compose(c->scratch, window, pad);
-  if (ii_simplify_map(c, m, SIMPLIFY_REPLACE_POINTS) != II_OK) return II_TOO_LARGE;
-  imap_remove_unused_symbols(m, NULL);
-  *res = m;
-  return ii_budget_status(c);
-}
-
-ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rank = ii_rank(x);

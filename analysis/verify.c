@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "ii_internal.h"
 #include "oom.h"
 #include "simplify.h"
 #include "tiled_layout.h"
@@ -174,10 +175,12 @@ static bool work(ref *R, uint64_t n) {
   return !R->over;
 }
 
-static bool is_elementwise(hlo_opcode op) {
-  return hlo_opcode_is_elementwise_unary(op) || hlo_opcode_is_elementwise_binary(op) || op == HLO_OP_SELECT ||
-         op == HLO_OP_CLAMP || op == HLO_OP_MAP || op == HLO_OP_BITCAST_CONVERT || op == HLO_OP_ALL_REDUCE_START ||
-         op == HLO_OP_ALL_REDUCE_DONE;
+/* The op's semantics: the family of its out2in rule in hloidx's semantics
+ * (the HLO_OPCODES table); the elementwise ops XLA leaves without a rule
+ * read elementwise all the same. */
+static ii_family family(hlo_opcode op) {
+  if (hlo_opcode_is_elementwise_unary(op) || hlo_opcode_is_elementwise_binary(op)) return II_FAM_EW;
+  return ii_o2i_family(op, false);
 }
 
 static bool in_ints(const hlo_ints *l, int64_t v) {
@@ -324,6 +327,57 @@ static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth
   return e;
 }
 
+static edge edge_ew(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)depth;
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  bool same = xs->rank == 0 || xs->rank == os->rank;
+  for (int i = 0; same && xs->rank && i < xs->rank; i++) same = xs->dims[i] == os->dims[i];
+  if (!same) return (edge){"an elementwise op whose operand has another shape (XLA maps it as the identity)", false, false};
+  return (edge){NULL, false, false};
+}
+
+static edge edge_bitcast(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)depth;
+  if (nelems(in->operands[k]->shape) != nelems(elem_shape(in->shape, output_id)))
+    return (edge){"a bitcast that changes the element count", false, false};
+  return (edge){NULL, false, false};
+}
+
+static edge edge_pad(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)in, (void)output_id, (void)depth;
+  return (edge){NULL, k == 1, false};
+}
+
+static edge edge_conv(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)output_id, (void)depth;
+  if (!in->ext->conv_dims || in->ext->conv_dims->n_spatial > MAXR)
+    return (edge){"a convolution without dim_labels", false, false};
+  return (edge){NULL, k == 0 && in->ext->batch_group_count > 1, false};
+}
+
+static edge edge_dynamic(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)depth;
+  edge e = {NULL, false, false};
+  const hlo_shape *os = elem_shape(in->shape, output_id);
+  bool ds = in->op == HLO_OP_DYNAMIC_SLICE;
+  int first = ds ? 1 : 2;
+  const hlo_shape *inner = ds ? in->operands[0]->shape : in->operands[1 < in->n_operands ? 1 : 0]->shape;
+  if (in->n_operands - first != os->rank) return (edge){"start indices that are not one scalar per dimension", false, false};
+  if (!ds && k == 0) e.covering = true;
+  if (!ds && k == 1) e.clip = true;
+  if (k == 0 || (!ds && k == 1))
+    for (int i = 0; i < os->rank; i++) {
+      int64_t v, hi = ds ? inner->dims[i] - os->dims[i] : os->dims[i] - inner->dims[i];
+      if (const_offset(in->operands[first + i], &v) && (v < 0 || v > hi)) e.covering = true;
+    }
+  return e;
+}
+
 /* Gather and scatter index vectors: the batch positions of the indices
  * are every dimension but index_vector_dim (an implicit trailing one when
  * it equals the rank); batch position b is indices dimension b, or b + 1
@@ -433,72 +487,52 @@ static bool scatter_fits(const hlo_instr *in) {
   return true;
 }
 
+static edge edge_gather(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)output_id, (void)depth;
+  if (!gather_fits(in)) return (edge){"a gather whose dimension numbers do not fit its shapes", false, false};
+  if (compat && k == 0 && gather_iota_unclamped(in))
+    return (edge){"a gather of iota indices beyond the clamped range (XLA folds them unclamped)", false, false};
+  return (edge){NULL, false, false};
+}
+
+static edge edge_scatter(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)output_id, (void)k, (void)depth, (void)compat;
+  if (!scatter_fits(in)) return (edge){"a scatter whose dimension numbers do not fit its shapes", false, false};
+  return (edge){NULL, false, false};
+}
+
+static edge edge_all_gather(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)output_id, (void)k, (void)depth;
+  if (in->op != HLO_OP_ALL_GATHER) return (edge){in->opcode_text, false, false};
+  if (in->dimensions.n != 1) return (edge){"an all-gather without one dimension", false, false};
+  return (edge){NULL, false, false};
+}
+
+/* The reference of each rule family: EDGE says whether and how the maps
+ * are compared (NULL: exactly, always), READS what an output element reads;
+ * TUPLE_OK: the reference handles tuple-shaped results. A family without
+ * READS has no reference. */
+typedef void (*reads_fn)(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                         void *cl);
+typedef struct {
+  edge (*edge)(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat);
+  reads_fn reads;
+  bool tuple_ok;
+} vf_ref;
+
+static const vf_ref refs[II_FAM_COUNT];
+
 static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
-  edge e = {NULL, false, false};
   const hlo_shape *os = elem_shape(in->shape, output_id);
   if (k < 0 || k >= in->n_operands) return (edge){"no such operand", false, false};
   const hlo_shape *xs = in->operands[k]->shape;
+  const vf_ref *f = &refs[family(in->op)];
   if (in->op != HLO_OP_FUSION && (!rank_ok(os) || !rank_ok(xs)))
     return (edge){"a tuple-shaped or very high-rank value", false, false};
-  if (in->shape->type == HLO_TUPLE && in->op != HLO_OP_FUSION && in->op != HLO_OP_REDUCE &&
-      in->op != HLO_OP_REDUCE_WINDOW && in->op != HLO_OP_SCATTER)
-    return (edge){"a tuple-shaped op", false, false};
-  if (is_elementwise(in->op)) {
-    bool same = xs->rank == 0 || xs->rank == os->rank;
-    for (int i = 0; same && xs->rank && i < xs->rank; i++) same = xs->dims[i] == os->dims[i];
-    if (!same)
-      return (edge){"an elementwise op whose operand has another shape (XLA maps it as the identity)", false, false};
-    return e;
-  }
-  switch (in->op) {
-  case HLO_OP_BROADCAST:
-  case HLO_OP_TRANSPOSE:
-  case HLO_OP_REVERSE:
-  case HLO_OP_SLICE:
-  case HLO_OP_CONCATENATE:
-  case HLO_OP_RESHAPE:
-  case HLO_OP_REDUCE:
-  case HLO_OP_REDUCE_WINDOW:
-  case HLO_OP_DOT:
-  case HLO_OP_SCALED_DOT:
-    return e;
-  case HLO_OP_BITCAST:
-    if (nelems(xs) != nelems(os)) return (edge){"a bitcast that changes the element count", false, false};
-    return e;
-  case HLO_OP_PAD: e.covering = k == 1; return e;
-  case HLO_OP_CONVOLUTION:
-    if (!in->ext->conv_dims || in->ext->conv_dims->n_spatial > MAXR) return (edge){"a convolution without dim_labels", false, false};
-    e.covering = k == 0 && in->ext->batch_group_count > 1;
-    return e;
-  case HLO_OP_DYNAMIC_SLICE:
-  case HLO_OP_DYNAMIC_UPDATE_SLICE: {
-    bool ds = in->op == HLO_OP_DYNAMIC_SLICE;
-    int first = ds ? 1 : 2;
-    const hlo_shape *inner = ds ? in->operands[0]->shape : in->operands[1 < in->n_operands ? 1 : 0]->shape;
-    if (in->n_operands - first != os->rank) return (edge){"start indices that are not one scalar per dimension", false, false};
-    if (!ds && k == 0) e.covering = true;
-    if (!ds && k == 1) e.clip = true;
-    if (k == 0 || (!ds && k == 1))
-      for (int i = 0; i < os->rank; i++) {
-        int64_t v, hi = ds ? inner->dims[i] - os->dims[i] : os->dims[i] - inner->dims[i];
-        if (const_offset(in->operands[first + i], &v) && (v < 0 || v > hi)) e.covering = true;
-      }
-    return e;
-  }
-  case HLO_OP_GATHER:
-    if (!gather_fits(in)) return (edge){"a gather whose dimension numbers do not fit its shapes", false, false};
-    if (compat && k == 0 && gather_iota_unclamped(in))
-      return (edge){"a gather of iota indices beyond the clamped range (XLA folds them unclamped)", false, false};
-    return e;
-  case HLO_OP_SCATTER:
-    if (!scatter_fits(in)) return (edge){"a scatter whose dimension numbers do not fit its shapes", false, false};
-    return e;
-  case HLO_OP_ALL_GATHER:
-    if (in->dimensions.n != 1) return (edge){"an all-gather without one dimension", false, false};
-    return e;
-  case HLO_OP_FUSION: return fusion_edge(in, output_id, k, depth, compat);
-  default: return (edge){in->opcode_text, false, false};
-  }
+  if (in->shape->type == HLO_TUPLE && !f->tuple_ok) return (edge){"a tuple-shaped op", false, false};
+  if (!f->reads) return (edge){in->opcode_text, false, false};
+  return f->edge ? f->edge(in, output_id, k, depth, compat) : (edge){NULL, false, false};
 }
 
 /* ---- per-op reads (what output element o of output output_id reads of operand k) ---- */
@@ -547,101 +581,6 @@ static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_
       emit(cl, idx);
     }
   } while (!R->over && next_point(sp, w, wlo, whi));
-}
-
-static void ref_gather(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_fn emit, void *cl) {
-  const hlo_gather_dims *g = in->ext->gather;
-  const hlo_instr *ind = in->operands[1];
-  const hlo_shape *x = in->operands[0]->shape, *is = ind->shape, *os = in->shape;
-  int ri = is->rank;
-  int64_t ivd = g->index_vector_dim, ncomp = ivd < ri ? is->dims[ivd] : 1;
-  int64_t pos[MAXR], base[MAXR], lo[MAXR], hi[MAXR], v[MAXR], idx[MAXR];
-  for (int d = 0, b = 0; d < os->rank; d++)
-    if (!in_ints(&g->offset_dims, d)) pos[batch_dim(b++, ivd)] = o[d];
-  if (k == 1) { /* the whole index vector */
-    for (int64_t t = 0; t < ncomp && work(R, 1); t++) {
-      if (ivd < ri) pos[ivd] = t;
-      emit(cl, pos);
-    }
-    return;
-  }
-  for (int i = 0, m = 0; i < x->rank; i++) {
-    lo[i] = hi[i] = 0;
-    base[i] = window_dim(&g->collapsed_slice_dims, &g->operand_batching_dims, i) ? o[g->offset_dims.v[m++]] : 0;
-  }
-  for (int q = 0; q < g->operand_batching_dims.n; q++)
-    base[g->operand_batching_dims.v[q]] = pos[g->start_indices_batching_dims.v[q]];
-  for (int t = 0; t < g->start_index_map.n; t++) {
-    int64_t i = g->start_index_map.v[t];
-    if (ivd < ri) pos[ivd] = t;
-    index_values(R, ind, ri ? lin(is, pos) : 0, x->dims[i] - g->slice_sizes.v[i], true, &lo[i], &hi[i]);
-  }
-  if (!first_point(x->rank, v, lo, hi)) return;
-  do {
-    for (int i = 0; i < x->rank; i++) idx[i] = base[i] + v[i];
-    emit(cl, idx);
-  } while (work(R, 1) && next_point(x->rank, v, lo, hi));
-}
-
-/* Output element o of a scatter (of any of its outputs: the combiner may
- * mix them) reads every operand at o, every element of the indices (any
- * of them may move a window onto o or away from it), and each update
- * element whose window lands on o (a window out of range is dropped). */
-static void ref_scatter(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_fn emit, void *cl) {
-  const hlo_scatter_dims *sd = in->ext->scatter;
-  int n = in->n_operands / 2;
-  if (k < n) {
-    emit(cl, o);
-    return;
-  }
-  const hlo_instr *ind = in->operands[n];
-  const hlo_shape *is = ind->shape, *x = in->operands[0]->shape, *us = in->operands[n + 1]->shape;
-  int64_t idx[MAXR], pos[MAXR], p[MAXR], plo[MAXR], phi[MAXR], lo[MAXR], hi[MAXR], v[MAXR], wsize[MAXR], wdim[MAXR];
-  if (k == n) {
-    for (int64_t l = 0, ne = nelems(is); l < ne && work(R, 1); l++) {
-      delin(is, l, idx);
-      emit(cl, idx);
-    }
-    return;
-  }
-  int ri = is->rank, ns = 0;
-  int64_t ivd = sd->index_vector_dim;
-  for (int i = 0, m = 0; i < x->rank; i++) {
-    bool w = window_dim(&sd->inserted_window_dims, &sd->input_batching_dims, i);
-    wdim[i] = w ? sd->update_window_dims.v[m++] : -1;
-    wsize[i] = w ? us->dims[wdim[i]] : 1;
-  }
-  for (int d = 0; d < us->rank; d++)
-    if (!in_ints(&sd->update_window_dims, d)) plo[ns] = 0, phi[ns++] = us->dims[d] - 1;
-  if (!first_point(ns, p, plo, phi)) return;
-  do {
-    for (int b = 0; b < ns; b++) pos[batch_dim(b, ivd)] = p[b];
-    for (int i = 0; i < x->rank; i++) lo[i] = hi[i] = 0;
-    for (int q = 0; q < sd->input_batching_dims.n; q++) {
-      int64_t i = sd->input_batching_dims.v[q];
-      lo[i] = hi[i] = pos[sd->scatter_indices_batching_dims.v[q]];
-    }
-    for (int t = 0; t < sd->scatter_dims_to_operand_dims.n; t++) {
-      int64_t i = sd->scatter_dims_to_operand_dims.v[t];
-      if (ivd < ri) pos[ivd] = t;
-      index_values(R, ind, ri ? lin(is, pos) : 0, x->dims[i] - wsize[i], false, &lo[i], &hi[i]);
-    }
-    /* the starts that put o inside the window */
-    bool any = true;
-    for (int i = 0; i < x->rank && any; i++) {
-      if (lo[i] < o[i] - wsize[i] + 1) lo[i] = o[i] - wsize[i] + 1;
-      if (hi[i] > o[i]) hi[i] = o[i];
-      any = lo[i] <= hi[i] && lo[i] >= 0 && hi[i] <= x->dims[i] - wsize[i];
-    }
-    if (!any || !first_point(x->rank, v, lo, hi)) continue;
-    do {
-      for (int d = 0, b = 0; d < us->rank; d++)
-        if (!in_ints(&sd->update_window_dims, d)) idx[d] = p[b++];
-      for (int i = 0; i < x->rank; i++)
-        if (wdim[i] >= 0) idx[wdim[i]] = o[i] - v[i];
-      emit(cl, idx);
-    } while (work(R, 1) && next_point(x->rank, v, lo, hi));
-  } while (work(R, 1) && next_point(ns, p, plo, phi));
 }
 
 /* Fusion: the elements of every instruction reachable from the target,
@@ -762,200 +701,388 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
   }
 }
 
-static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+static void reads_ew(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit, void *cl) {
+  (void)R, (void)in, (void)output_id, (void)k;
+  emit(cl, o); /* a scalar operand: the index is not used */
+}
+
+static void reads_broadcast(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                            void *cl) {
+  (void)R, (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0};
+  int r = xs->rank;
+  for (int j = 0; j < r; j++) idx[j] = o[in->dimensions.v[j]];
+  emit(cl, idx);
+}
+
+static void reads_transpose(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                            void *cl) {
+  (void)R, (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0};
+  int r = xs->rank;
+  for (int i = 0; i < r; i++) idx[in->dimensions.v[i]] = o[i];
+  emit(cl, idx);
+}
+
+static void reads_reverse(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                          void *cl) {
+  (void)R, (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0};
+  int r = xs->rank;
+  for (int i = 0; i < r; i++) idx[i] = in_ints(&in->dimensions, i) ? xs->dims[i] - 1 - o[i] : o[i];
+  emit(cl, idx);
+}
+
+static void reads_slice(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                        void *cl) {
+  (void)R, (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0};
+  int r = xs->rank;
+  for (int i = 0; i < r; i++) idx[i] = in->ext->slice[i].start + o[i] * in->ext->slice[i].stride;
+  emit(cl, idx);
+}
+
+static void reads_concat(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                         void *cl) {
+  (void)R, (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0};
+  int r = xs->rank;
+  int64_t c = in->dimensions.v[0], off = 0;
+  for (int j = 0; j < k; j++) off += in->operands[j]->shape->dims[c];
+  if (o[c] < off || o[c] >= off + xs->dims[c]) return;
+  for (int i = 0; i < r; i++) idx[i] = o[i];
+  idx[c] -= off;
+  emit(cl, idx);
+}
+
+static void reads_pad(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                       void *cl) {
+  (void)R, (void)output_id;
+  int64_t idx[MAXR] = {0};
+  const hlo_shape *x = in->operands[0]->shape;
+  bool padding = false;
+  for (int i = 0; i < x->rank; i++) {
+    const hlo_pad_dim *p = &in->ext->padding[i];
+    int64_t q = o[i] - p->lo;
+    if (q < 0 || q % (p->interior + 1)) {
+      padding = true;
+      continue;
+    }
+    idx[i] = q / (p->interior + 1);
+    if (idx[i] >= x->dims[i]) padding = true;
+  }
+  if ((k == 0) != padding) emit(cl, idx);
+}
+
+static void reads_reshape(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                          void *cl) {
+  (void)R;
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0};
+  delin(xs, lin(os, o), idx);
+  emit(cl, idx);
+}
+
+static void reads_bitcast(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                          void *cl) {
+  (void)R;
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0};
+  int r = xs->rank;
+  /* physical offset of o in the result (minor_to_major), then the operand index at it */
+  int64_t off = 0, scale = 1;
+  for (int j = 0; j < os->rank; j++) {
+    int64_t d = os->layout.minor_to_major[j];
+    off += scale * o[d];
+    scale *= os->dims[d];
+  }
+  for (int j = 0; j < r; j++) {
+    int64_t d = xs->layout.minor_to_major[j];
+    idx[d] = off % xs->dims[d];
+    off /= xs->dims[d];
+  }
+  emit(cl, idx);
+}
+
+static void reads_reduce(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                         void *cl) {
+  (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
+  int r = xs->rank;
+  int n = in->n_operands / 2;
+  if (k >= n) {
+    emit(cl, idx);
+    return;
+  }
+  int oi = 0;
+  for (int i = 0; i < r; i++) {
+    bool red = in_ints(&in->dimensions, i);
+    lo[i] = red ? 0 : o[oi];
+    hi[i] = red ? xs->dims[i] - 1 : o[oi];
+    if (!red) oi++;
+  }
+  if (!first_point(r, v, lo, hi)) return;
+  do emit(cl, v);
+  while (work(R, 1) && next_point(r, v, lo, hi));
+}
+
+static void reads_reduce_window(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                                void *cl) {
+  (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
+  int r = xs->rank;
+  int n = in->n_operands / 2;
+  if (k >= n) {
+    emit(cl, idx);
+    return;
+  }
+  for (int i = 0; i < r; i++) {
+    lo[i] = 0;
+    hi[i] = in->ext->window[i].size - 1;
+  }
+  if (!first_point(r, v, lo, hi)) return;
+  do {
+    bool ok = true;
+    for (int i = 0; i < r && ok; i++) {
+      const hlo_window_dim *w = &in->ext->window[i];
+      /* position in the padded, dilated operand; then in the operand */
+      int64_t pp = o[i] * w->stride + v[i] * w->rhs_dilate;
+      int64_t padded = w->pad_lo + (xs->dims[i] - 1) * w->lhs_dilate + 1 + w->pad_hi;
+      int64_t p = pp - w->pad_lo;
+      ok = pp < padded && p >= 0 && p % w->lhs_dilate == 0 && p / w->lhs_dilate < xs->dims[i];
+      idx[i] = ok ? p / w->lhs_dilate : 0;
+    }
+    if (ok) emit(cl, idx);
+  } while (work(R, 1) && next_point(r, v, lo, hi));
+}
+
+static void reads_dot(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                      void *cl) {
+  (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
+  const hlo_dot_dims *dd = in->ext->dot;
+  int side = k % 2; /* scaled-dot: 2 = lhs scale, 3 = rhs scale */
+  const hlo_shape *a = in->operands[side]->shape;
+  const hlo_ints *bt = side ? &dd->rhs_batch : &dd->lhs_batch, *ct = side ? &dd->rhs_contracting : &dd->lhs_contracting;
+  int nb = dd->lhs_batch.n, oi = nb;
+  if (side) /* skip the lhs free dims */
+    for (int i = 0; i < in->operands[0]->shape->rank; i++)
+      if (!in_ints(&dd->lhs_batch, i) && !in_ints(&dd->lhs_contracting, i)) oi++;
+  int nc = ct->n;
+  for (int t = 0; t < nc; t++) {
+    lo[t] = 0;
+    hi[t] = a->dims[ct->v[t]] - 1;
+  }
+  int64_t base[MAXR];
+  for (int t = 0; t < nb; t++) base[bt->v[t]] = o[t];
+  for (int i = 0; i < a->rank; i++)
+    if (!in_ints(bt, i) && !in_ints(ct, i)) base[i] = o[oi++];
+  if (!first_point(nc, v, lo, hi)) return;
+  do {
+    for (int i = 0; i < a->rank; i++) idx[i] = base[i];
+    for (int t = 0; t < nc; t++) idx[ct->v[t]] = v[t];
+    if (k >= 2)
+      for (int i = 0; i < a->rank; i++)
+        if (xs->dims[i] != a->dims[i] && xs->dims[i]) idx[i] /= a->dims[i] / xs->dims[i];
+    emit(cl, idx);
+  } while (work(R, 1) && next_point(nc, v, lo, hi));
+}
+
+static void reads_dynamic_slice(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                                void *cl) {
   const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
   int r = xs->rank;
+  if (k > 0) {
+    emit(cl, idx);
+    return;
+  }
+  for (int i = 0; i < r; i++) index_values(R, in->operands[i + 1], 0, xs->dims[i] - os->dims[i], true, &lo[i], &hi[i]);
+  if (!first_point(r, v, lo, hi)) return;
+  do {
+    for (int i = 0; i < r; i++) idx[i] = o[i] + v[i];
+    emit(cl, idx);
+  } while (work(R, 1) && next_point(r, v, lo, hi));
+}
+
+static void reads_dus(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                      void *cl) {
+  const hlo_shape *os = elem_shape(in->shape, output_id);
+  int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
+  if (k > 1) {
+    emit(cl, idx);
+    return;
+  }
+  const hlo_shape *u = in->operands[1]->shape;
+  int ro = os->rank;
+  for (int i = 0; i < ro; i++) index_values(R, in->operands[i + 2], 0, os->dims[i] - u->dims[i], true, &lo[i], &hi[i]);
+  if (!first_point(ro, v, lo, hi)) return;
+  bool outside_once = false;
+  do {
+    bool inside = true;
+    for (int i = 0; i < ro; i++) inside &= o[i] >= v[i] && o[i] < v[i] + u->dims[i];
+    if (k == 1 && inside) {
+      for (int i = 0; i < ro; i++) idx[i] = o[i] - v[i];
+      emit(cl, idx);
+    }
+    outside_once |= !inside;
+  } while (work(R, 1) && next_point(ro, v, lo, hi));
+  if (k == 0 && outside_once) emit(cl, o);
+}
+
+static void reads_gather(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                         void *cl) {
+  (void)output_id;
+  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_instr *ind = in->operands[1];
+  const hlo_shape *x = in->operands[0]->shape, *is = ind->shape, *os = in->shape;
+  int ri = is->rank;
+  int64_t ivd = g->index_vector_dim, ncomp = ivd < ri ? is->dims[ivd] : 1;
+  int64_t pos[MAXR], base[MAXR], lo[MAXR], hi[MAXR], v[MAXR], idx[MAXR];
+  for (int d = 0, b = 0; d < os->rank; d++)
+    if (!in_ints(&g->offset_dims, d)) pos[batch_dim(b++, ivd)] = o[d];
+  if (k == 1) { /* the whole index vector */
+    for (int64_t t = 0; t < ncomp && work(R, 1); t++) {
+      if (ivd < ri) pos[ivd] = t;
+      emit(cl, pos);
+    }
+    return;
+  }
+  for (int i = 0, m = 0; i < x->rank; i++) {
+    lo[i] = hi[i] = 0;
+    base[i] = window_dim(&g->collapsed_slice_dims, &g->operand_batching_dims, i) ? o[g->offset_dims.v[m++]] : 0;
+  }
+  for (int q = 0; q < g->operand_batching_dims.n; q++)
+    base[g->operand_batching_dims.v[q]] = pos[g->start_indices_batching_dims.v[q]];
+  for (int t = 0; t < g->start_index_map.n; t++) {
+    int64_t i = g->start_index_map.v[t];
+    if (ivd < ri) pos[ivd] = t;
+    index_values(R, ind, ri ? lin(is, pos) : 0, x->dims[i] - g->slice_sizes.v[i], true, &lo[i], &hi[i]);
+  }
+  if (!first_point(x->rank, v, lo, hi)) return;
+  do {
+    for (int i = 0; i < x->rank; i++) idx[i] = base[i] + v[i];
+    emit(cl, idx);
+  } while (work(R, 1) && next_point(x->rank, v, lo, hi));
+}
+
+/* Output element o of a scatter (of any of its outputs: the combiner may
+ * mix them) reads every operand at o, every element of the indices (any
+ * of them may move a window onto o or away from it), and each update
+ * element whose window lands on o (a window out of range is dropped). */
+static void reads_scatter(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                          void *cl) {
+  (void)output_id;
+  const hlo_scatter_dims *sd = in->ext->scatter;
+  int n = in->n_operands / 2;
+  if (k < n) {
+    emit(cl, o);
+    return;
+  }
+  const hlo_instr *ind = in->operands[n];
+  const hlo_shape *is = ind->shape, *x = in->operands[0]->shape, *us = in->operands[n + 1]->shape;
+  int64_t idx[MAXR], pos[MAXR], p[MAXR], plo[MAXR], phi[MAXR], lo[MAXR], hi[MAXR], v[MAXR], wsize[MAXR], wdim[MAXR];
+  if (k == n) {
+    for (int64_t l = 0, ne = nelems(is); l < ne && work(R, 1); l++) {
+      delin(is, l, idx);
+      emit(cl, idx);
+    }
+    return;
+  }
+  int ri = is->rank, ns = 0;
+  int64_t ivd = sd->index_vector_dim;
+  for (int i = 0, m = 0; i < x->rank; i++) {
+    bool w = window_dim(&sd->inserted_window_dims, &sd->input_batching_dims, i);
+    wdim[i] = w ? sd->update_window_dims.v[m++] : -1;
+    wsize[i] = w ? us->dims[wdim[i]] : 1;
+  }
+  for (int d = 0; d < us->rank; d++)
+    if (!in_ints(&sd->update_window_dims, d)) plo[ns] = 0, phi[ns++] = us->dims[d] - 1;
+  if (!first_point(ns, p, plo, phi)) return;
+  do {
+    for (int b = 0; b < ns; b++) pos[batch_dim(b, ivd)] = p[b];
+    for (int i = 0; i < x->rank; i++) lo[i] = hi[i] = 0;
+    for (int q = 0; q < sd->input_batching_dims.n; q++) {
+      int64_t i = sd->input_batching_dims.v[q];
+      lo[i] = hi[i] = pos[sd->scatter_indices_batching_dims.v[q]];
+    }
+    for (int t = 0; t < sd->scatter_dims_to_operand_dims.n; t++) {
+      int64_t i = sd->scatter_dims_to_operand_dims.v[t];
+      if (ivd < ri) pos[ivd] = t;
+      index_values(R, ind, ri ? lin(is, pos) : 0, x->dims[i] - wsize[i], false, &lo[i], &hi[i]);
+    }
+    /* the starts that put o inside the window */
+    bool any = true;
+    for (int i = 0; i < x->rank && any; i++) {
+      if (lo[i] < o[i] - wsize[i] + 1) lo[i] = o[i] - wsize[i] + 1;
+      if (hi[i] > o[i]) hi[i] = o[i];
+      any = lo[i] <= hi[i] && lo[i] >= 0 && hi[i] <= x->dims[i] - wsize[i];
+    }
+    if (!any || !first_point(x->rank, v, lo, hi)) continue;
+    do {
+      for (int d = 0, b = 0; d < us->rank; d++)
+        if (!in_ints(&sd->update_window_dims, d)) idx[d] = p[b++];
+      for (int i = 0; i < x->rank; i++)
+        if (wdim[i] >= 0) idx[wdim[i]] = o[i] - v[i];
+      emit(cl, idx);
+    } while (work(R, 1) && next_point(x->rank, v, lo, hi));
+  } while (work(R, 1) && next_point(ns, p, plo, phi));
+}
+
+static void reads_all_gather(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                             void *cl) {
+  (void)R, (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  int64_t idx[MAXR] = {0};
+  int r = xs->rank;
+  int64_t gd = in->dimensions.v[0];
+  for (int i = 0; i < r; i++) idx[i] = o[i];
+  idx[gd] = xs->dims[gd] ? o[gd] % xs->dims[gd] : 0;
+  emit(cl, idx);
+}
+
+static void reads_conv(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                       void *cl) {
+  (void)output_id;
+  ref_conv(R, in, k, o, emit, cl);
+}
+
+static const vf_ref refs[II_FAM_COUNT] = {
+    [II_FAM_EW] = {edge_ew, reads_ew, false},
+    [II_FAM_BCAST] = {NULL, reads_broadcast, false},
+    [II_FAM_TRANSP] = {NULL, reads_transpose, false},
+    [II_FAM_REVERSE] = {NULL, reads_reverse, false},
+    [II_FAM_SLICE] = {NULL, reads_slice, false},
+    [II_FAM_CONCAT] = {NULL, reads_concat, false},
+    [II_FAM_PAD] = {edge_pad, reads_pad, false},
+    [II_FAM_RESHAPE] = {NULL, reads_reshape, false},
+    [II_FAM_BITCAST] = {edge_bitcast, reads_bitcast, false},
+    [II_FAM_REDUCE] = {NULL, reads_reduce, true},
+    [II_FAM_RWIN] = {NULL, reads_reduce_window, true},
+    [II_FAM_DOT] = {NULL, reads_dot, false},
+    [II_FAM_SDOT] = {NULL, reads_dot, false},
+    [II_FAM_CONV] = {edge_conv, reads_conv, false},
+    [II_FAM_DS] = {edge_dynamic, reads_dynamic_slice, false},
+    [II_FAM_DUS] = {edge_dynamic, reads_dus, false},
+    [II_FAM_GATHER] = {edge_gather, reads_gather, false},
+    [II_FAM_SCATTER] = {edge_scatter, reads_scatter, true},
+    [II_FAM_AGATHER] = {edge_all_gather, reads_all_gather, false},
+    [II_FAM_FUSION] = {fusion_edge, ref_fusion, true},
+};
+
+/* What element O of output OUTPUT_ID reads of operand K, handed to EMIT. */
+static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                      void *cl) {
   if (!work(R, 1)) return;
-  if (is_elementwise(in->op)) {
-    emit(cl, o); /* a scalar operand: idx unused */
-    return;
-  }
-  switch (in->op) {
-  case HLO_OP_BROADCAST:
-    for (int j = 0; j < r; j++) idx[j] = o[in->dimensions.v[j]];
-    emit(cl, idx);
-    return;
-  case HLO_OP_TRANSPOSE:
-    for (int i = 0; i < r; i++) idx[in->dimensions.v[i]] = o[i];
-    emit(cl, idx);
-    return;
-  case HLO_OP_REVERSE:
-    for (int i = 0; i < r; i++) idx[i] = in_ints(&in->dimensions, i) ? xs->dims[i] - 1 - o[i] : o[i];
-    emit(cl, idx);
-    return;
-  case HLO_OP_SLICE:
-    for (int i = 0; i < r; i++) idx[i] = in->ext->slice[i].start + o[i] * in->ext->slice[i].stride;
-    emit(cl, idx);
-    return;
-  case HLO_OP_CONCATENATE: {
-    int64_t c = in->dimensions.v[0], off = 0;
-    for (int j = 0; j < k; j++) off += in->operands[j]->shape->dims[c];
-    if (o[c] < off || o[c] >= off + xs->dims[c]) return;
-    for (int i = 0; i < r; i++) idx[i] = o[i];
-    idx[c] -= off;
-    emit(cl, idx);
-    return;
-  }
-  case HLO_OP_PAD: {
-    const hlo_shape *x = in->operands[0]->shape;
-    bool padding = false;
-    for (int i = 0; i < x->rank; i++) {
-      const hlo_pad_dim *p = &in->ext->padding[i];
-      int64_t q = o[i] - p->lo;
-      if (q < 0 || q % (p->interior + 1)) {
-        padding = true;
-        continue;
-      }
-      idx[i] = q / (p->interior + 1);
-      if (idx[i] >= x->dims[i]) padding = true;
-    }
-    if ((k == 0) != padding) emit(cl, idx);
-    return;
-  }
-  case HLO_OP_RESHAPE:
-    delin(xs, lin(os, o), idx);
-    emit(cl, idx);
-    return;
-  case HLO_OP_BITCAST: {
-    /* physical offset of o in the result (minor_to_major), then the operand index at it */
-    int64_t off = 0, scale = 1;
-    for (int j = 0; j < os->rank; j++) {
-      int64_t d = os->layout.minor_to_major[j];
-      off += scale * o[d];
-      scale *= os->dims[d];
-    }
-    for (int j = 0; j < r; j++) {
-      int64_t d = xs->layout.minor_to_major[j];
-      idx[d] = off % xs->dims[d];
-      off /= xs->dims[d];
-    }
-    emit(cl, idx);
-    return;
-  }
-  case HLO_OP_REDUCE: {
-    int n = in->n_operands / 2;
-    if (k >= n) {
-      emit(cl, idx);
-      return;
-    }
-    int oi = 0;
-    for (int i = 0; i < r; i++) {
-      bool red = in_ints(&in->dimensions, i);
-      lo[i] = red ? 0 : o[oi];
-      hi[i] = red ? xs->dims[i] - 1 : o[oi];
-      if (!red) oi++;
-    }
-    if (!first_point(r, v, lo, hi)) return;
-    do emit(cl, v);
-    while (work(R, 1) && next_point(r, v, lo, hi));
-    return;
-  }
-  case HLO_OP_REDUCE_WINDOW: {
-    int n = in->n_operands / 2;
-    if (k >= n) {
-      emit(cl, idx);
-      return;
-    }
-    for (int i = 0; i < r; i++) {
-      lo[i] = 0;
-      hi[i] = in->ext->window[i].size - 1;
-    }
-    if (!first_point(r, v, lo, hi)) return;
-    do {
-      bool ok = true;
-      for (int i = 0; i < r && ok; i++) {
-        const hlo_window_dim *w = &in->ext->window[i];
-        /* position in the padded, dilated operand; then in the operand */
-        int64_t pp = o[i] * w->stride + v[i] * w->rhs_dilate;
-        int64_t padded = w->pad_lo + (xs->dims[i] - 1) * w->lhs_dilate + 1 + w->pad_hi;
-        int64_t p = pp - w->pad_lo;
-        ok = pp < padded && p >= 0 && p % w->lhs_dilate == 0 && p / w->lhs_dilate < xs->dims[i];
-        idx[i] = ok ? p / w->lhs_dilate : 0;
-      }
-      if (ok) emit(cl, idx);
-    } while (work(R, 1) && next_point(r, v, lo, hi));
-    return;
-  }
-  case HLO_OP_DOT:
-  case HLO_OP_SCALED_DOT: {
-    const hlo_dot_dims *dd = in->ext->dot;
-    int side = k % 2; /* scaled-dot: 2 = lhs scale, 3 = rhs scale */
-    const hlo_shape *a = in->operands[side]->shape;
-    const hlo_ints *bt = side ? &dd->rhs_batch : &dd->lhs_batch, *ct = side ? &dd->rhs_contracting : &dd->lhs_contracting;
-    int nb = dd->lhs_batch.n, oi = nb;
-    if (side) /* skip the lhs free dims */
-      for (int i = 0; i < in->operands[0]->shape->rank; i++)
-        if (!in_ints(&dd->lhs_batch, i) && !in_ints(&dd->lhs_contracting, i)) oi++;
-    int nc = ct->n;
-    for (int t = 0; t < nc; t++) {
-      lo[t] = 0;
-      hi[t] = a->dims[ct->v[t]] - 1;
-    }
-    int64_t base[MAXR];
-    for (int t = 0; t < nb; t++) base[bt->v[t]] = o[t];
-    for (int i = 0; i < a->rank; i++)
-      if (!in_ints(bt, i) && !in_ints(ct, i)) base[i] = o[oi++];
-    if (!first_point(nc, v, lo, hi)) return;
-    do {
-      for (int i = 0; i < a->rank; i++) idx[i] = base[i];
-      for (int t = 0; t < nc; t++) idx[ct->v[t]] = v[t];
-      if (k >= 2)
-        for (int i = 0; i < a->rank; i++)
-          if (xs->dims[i] != a->dims[i] && xs->dims[i]) idx[i] /= a->dims[i] / xs->dims[i];
-      emit(cl, idx);
-    } while (work(R, 1) && next_point(nc, v, lo, hi));
-    return;
-  }
-  case HLO_OP_CONVOLUTION: ref_conv(R, in, k, o, emit, cl); return;
-  case HLO_OP_DYNAMIC_SLICE: {
-    if (k > 0) {
-      emit(cl, idx);
-      return;
-    }
-    for (int i = 0; i < r; i++) index_values(R, in->operands[i + 1], 0, xs->dims[i] - os->dims[i], true, &lo[i], &hi[i]);
-    if (!first_point(r, v, lo, hi)) return;
-    do {
-      for (int i = 0; i < r; i++) idx[i] = o[i] + v[i];
-      emit(cl, idx);
-    } while (work(R, 1) && next_point(r, v, lo, hi));
-    return;
-  }
-  case HLO_OP_DYNAMIC_UPDATE_SLICE: {
-    if (k > 1) {
-      emit(cl, idx);
-      return;
-    }
-    const hlo_shape *u = in->operands[1]->shape;
-    int ro = os->rank;
-    for (int i = 0; i < ro; i++) index_values(R, in->operands[i + 2], 0, os->dims[i] - u->dims[i], true, &lo[i], &hi[i]);
-    if (!first_point(ro, v, lo, hi)) return;
-    bool outside_once = false;
-    do {
-      bool inside = true;
-      for (int i = 0; i < ro; i++) inside &= o[i] >= v[i] && o[i] < v[i] + u->dims[i];
-      if (k == 1 && inside) {
-        for (int i = 0; i < ro; i++) idx[i] = o[i] - v[i];
-        emit(cl, idx);
-      }
-      outside_once |= !inside;
-    } while (work(R, 1) && next_point(ro, v, lo, hi));
-    if (k == 0 && outside_once) emit(cl, o);
-    return;
-  }
-  case HLO_OP_GATHER: ref_gather(R, in, k, o, emit, cl); return;
-  case HLO_OP_SCATTER: ref_scatter(R, in, k, o, emit, cl); return;
-  case HLO_OP_ALL_GATHER: {
-    int64_t gd = in->dimensions.v[0];
-    for (int i = 0; i < r; i++) idx[i] = o[i];
-    idx[gd] = xs->dims[gd] ? o[gd] % xs->dims[gd] : 0;
-    emit(cl, idx);
-    return;
-  }
-  case HLO_OP_FUSION: ref_fusion(R, in, output_id, k, o, emit, cl); return;
-  default: return; /* edge_of() rules these out before */
-  }
+  refs[family(in->op)].reads(R, in, output_id, k, o, emit, cl);
 }
 
 typedef struct {
@@ -1436,9 +1563,7 @@ static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool
   bool compat = ii_ctx_xla_compat(c);
   edge e = edge_of(in, output_id, k, 0, compat);
   const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
-  bool quirk = false; /* XLA's in2out map of a scalar operand of an elementwise op has the output's dims (§3.1) */
-  for (uint32_t i = 0; i < set->n; i++) quirk |= set->items[i]->map->ndims > 0;
-  if (!e.no_ref && quirk && i2o && is_elementwise(in->op) && xs->rank == 0)
+  if (!e.no_ref && i2o && compat && family(in->op) == II_FAM_EW && xs->rank == 0 && rank_ok(os) && os->rank > 0)
     e.no_ref = "the in2out map of a scalar operand of an elementwise op (XLA gives it the output's dimensions)";
   if (!e.no_ref && (!rank_ok(os) || !rank_ok(xs))) e.no_ref = "a tuple-shaped or very high-rank value";
   if (e.no_ref) {
