@@ -51,7 +51,7 @@ static const ii_rule o2i_rule[II_FAM_COUNT] = {
     [II_FAM_GTE] = ii_gte_o2i,            [II_FAM_PAD] = ii_pad_o2i,          [II_FAM_REDUCE] = ii_reduce_o2i,
     [II_FAM_RWIN] = ii_reduce_window_o2i, [II_FAM_RESHAPE] = ii_reshape_o2i,  [II_FAM_REVERSE] = ii_reverse_o2i,
     [II_FAM_SCAN] = ii_scan_o2i,          [II_FAM_SLICE] = ii_slice_o2i,      [II_FAM_TRANSP] = ii_transpose_o2i,
-    [II_FAM_AGATHER] = ii_all_gather_o2i,   [II_FAM_SCATTER] = ii_scatter_o2i,
+    [II_FAM_AGATHER] = ii_all_gather_o2i,   [II_FAM_SCATTER] = ii_scatter_o2i, [II_FAM_BCONV] = ii_bitcast_convert_o2i,
 };
 
 static const ii_rule i2o_rule[II_FAM_COUNT] = {
@@ -60,6 +60,7 @@ static const ii_rule i2o_rule[II_FAM_COUNT] = {
     [II_FAM_REVERSE] = ii_reverse_i2o, [II_FAM_SLICE] = ii_slice_i2o,     [II_FAM_TRANSP] = ii_transpose_i2o,
     [II_FAM_TUPLE] = ii_tuple_i2o,     [II_FAM_INV] = ii_invert_i2o,     [II_FAM_GATHER] = ii_gather_i2o,
     [II_FAM_DS] = ii_dynamic_slice_i2o, [II_FAM_DUS] = ii_dus_i2o,    [II_FAM_SCATTER] = ii_scatter_i2o,
+    [II_FAM_BCONV] = ii_bitcast_convert_i2o,
 };
 
 /* ---- checks before a rule ------------------------------------------------------------------------ */

@@ -106,7 +106,7 @@ ii_status ii_budget_status(ii_ctx *c);
 #define II_FAMILIES(X)                                                                                     \
   X(NONE) X(NOOP) X(EW) X(BITCAST) X(BCAST) X(CONCAT) X(CONV) X(DOT) X(SDOT) X(DS) X(DUS) X(FUSION) X(GATHER) \
   X(GTE) X(PAD) X(REDUCE) X(RWIN) X(RESHAPE) X(REVERSE) X(SCAN) X(SLICE) X(TRANSP) X(AGATHER) X(TUPLE) \
-  X(INV) X(SCATTER)
+  X(INV) X(SCATTER) X(BCONV)
 
 typedef enum {
 #define II_X_(f) II_FAM_##f,
@@ -141,6 +141,9 @@ ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
 /* op_elementwise.c: EW (§3.1, §3.9) */
 ii_status ii_elementwise_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_elementwise_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+/* BCONV: bitcast-convert, the element width changing or not */
+ii_status ii_bitcast_convert_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_bitcast_convert_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
 /* op_shape.c: BCAST, TRANSP, REVERSE, SLICE, CONCAT, PAD, TUPLE, GTE */
 ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);

@@ -36,3 +36,51 @@ ii_status ii_elementwise_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_inde
   ii_add(c, out, 0, ii_map(c, 0, NULL, r, ii_dims(o), r, res));
   return II_OK;
 }
+
+/* bitcast-convert (BCONV, hloidx's semantics; XLA treats it as elementwise
+ * even when the element width changes, §3.1, §7): to a type narrower by a
+ * factor k the result has one more, minor-most dimension of size k, and a
+ * result element reads the operand element at its other coordinates; to a
+ * wider type the operand's minor-most dimension (of size k) disappears,
+ * and a result element reads those k operand elements (hlo-text-format.md
+ * §6.3). Same width: elementwise. */
+typedef enum { BC_SAME, BC_NARROWER, BC_WIDER } bc_kind;
+
+static ii_status bconv_kind(const hlo_instr *in, bc_kind *kind, ii_error *err) {
+  const hlo_shape *o = in->shape, *x = in->operands[0]->shape;
+  bool ok = ii_is_array(o) && ii_is_array(x) && in->n_operands == 1;
+  uint32_t ro = ii_rank(o), rx = ii_rank(x), lead = ro < rx ? ro : rx;
+  for (uint32_t i = 0; ok && i < lead; i++) ok = o->dims[i] == x->dims[i];
+  ok = ok && (ro == rx || ro == rx + 1 || rx == ro + 1);
+  if (!ok)
+    return ii_fail(err, in, "bitcast-convert '%s': the result must have the operand's dimensions, with one minor-most "
+                   "dimension more or less", in->name);
+  *kind = ro == rx ? BC_SAME : ro > rx ? BC_NARROWER : BC_WIDER;
+  return II_OK;
+}
+
+ii_status ii_bitcast_convert_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  bc_kind kind;
+  if (bconv_kind(in, &kind, err) != II_OK) return II_ERROR;
+  if (kind == BC_SAME) return ii_elementwise_o2i(c, in, id, out, err);
+  const hlo_shape *o = in->shape, *x = in->operands[0]->shape;
+  uint32_t ro = ii_rank(o), rx = ii_rank(x);
+  const ae **res = ii_exprs(c, rx);
+  for (uint32_t i = 0; i < rx; i++) res[i] = i < ro ? D(c, i) : S(c, 0);
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, ro, o->dims, kind == BC_WIDER, x->dims + ro, rx, res));
+  return II_OK;
+}
+
+ii_status ii_bitcast_convert_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  bc_kind kind;
+  if (bconv_kind(in, &kind, err) != II_OK) return II_ERROR;
+  if (kind == BC_SAME) return ii_elementwise_i2o(c, in, id, out, err);
+  const hlo_shape *o = in->shape, *x = in->operands[0]->shape;
+  uint32_t ro = ii_rank(o), rx = ii_rank(x);
+  const ae **res = ii_exprs(c, ro);
+  for (uint32_t i = 0; i < ro; i++) res[i] = i < rx ? D(c, i) : S(c, 0);
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, rx, x->dims, kind == BC_NARROWER, o->dims + rx, ro, res));
+  return II_OK;
+}

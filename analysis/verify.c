@@ -337,6 +337,35 @@ static edge edge_ew(const hlo_instr *in, int64_t output_id, int k, int depth, bo
   return (edge){NULL, false, false};
 }
 
+/* bitcast-convert: the result's dims with one minor-most dimension more
+ * (a narrower type) or less (a wider one) than the operand's, or the same. */
+static edge edge_bconv(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)depth;
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  int lead = os->rank < xs->rank ? os->rank : xs->rank;
+  bool ok = os->rank == xs->rank || os->rank == xs->rank + 1 || xs->rank == os->rank + 1;
+  for (int i = 0; ok && i < lead; i++) ok = os->dims[i] == xs->dims[i];
+  if (!ok) return (edge){"a bitcast-convert whose dimensions do not fit", false, false};
+  if (compat && os->rank != xs->rank)
+    return (edge){"a bitcast-convert that changes the element width (XLA maps it as the identity)", false, false};
+  return (edge){NULL, false, false};
+}
+
+static void reads_bconv(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                        void *cl) {
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  int64_t idx[MAXR];
+  for (int i = 0; i < xs->rank && i < os->rank; i++) idx[i] = o[i];
+  if (xs->rank <= os->rank) { /* the same width, or a narrower result: one element */
+    emit(cl, idx);
+    return;
+  }
+  for (int64_t s = 0; s < xs->dims[os->rank] && work(R, 1); s++) {
+    idx[os->rank] = s;
+    emit(cl, idx);
+  }
+}
+
 static edge edge_bitcast(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
   (void)compat;
   (void)depth;
@@ -352,11 +381,11 @@ static edge edge_pad(const hlo_instr *in, int64_t output_id, int k, int depth, b
 }
 
 static edge edge_conv(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
-  (void)compat;
   (void)output_id, (void)depth;
   if (!in->ext->conv_dims || in->ext->conv_dims->n_spatial > MAXR)
     return (edge){"a convolution without dim_labels", false, false};
-  return (edge){NULL, k == 0 && in->ext->batch_group_count > 1, false};
+  /* XLA's batch-group map ranges over every group (--xla-compat) */
+  return (edge){NULL, compat && k == 0 && in->ext->batch_group_count > 1, false};
 }
 
 static edge edge_dynamic(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
@@ -1074,6 +1103,7 @@ static const vf_ref refs[II_FAM_COUNT] = {
     [II_FAM_DUS] = {edge_dynamic, reads_dus, false},
     [II_FAM_GATHER] = {edge_gather, reads_gather, false},
     [II_FAM_SCATTER] = {edge_scatter, reads_scatter, true},
+    [II_FAM_BCONV] = {edge_bconv, reads_bconv, false},
     [II_FAM_AGATHER] = {edge_all_gather, reads_all_gather, false},
     [II_FAM_FUSION] = {fusion_edge, ref_fusion, true},
 };
@@ -1142,6 +1172,24 @@ static const imap *to_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
   return tl_tiled_to_logical(a, ctx, lay, &err);
 }
 
+/* The opposite direction: a side's logical index -> its physical (or
+ * tiled) coordinates; NULL when the side is logical (as to_logical). */
+static const imap *from_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
+  if (l == VF_LOGICAL || !is_array(s) || s->type == HLO_TOKEN || s->type == HLO_OPAQUE) return NULL;
+  arena *a = ii_ctx_arena(c);
+  ae_ctx *ctx = ii_ctx_ae(c);
+  if (l == VF_PHYSICAL) {
+    if (s->rank == 0) return NULL;
+    uint32_t r = (uint32_t)s->rank, *perm = arena_array(a, r, sizeof *perm);
+    for (uint32_t k = 0; k < r; k++) perm[k] = (uint32_t)s->layout.minor_to_major[r - 1 - k];
+    return imap_permutation(a, ctx, r, s->dims, perm);
+  }
+  tl_layout *lay = arena_zalloc(a, sizeof *lay);
+  tl_error err;
+  if (!tl_analyze(a, s, lay, &err)) return NULL;
+  return tl_logical_to_tiled(a, ctx, lay, &err);
+}
+
 /* Evaluates conv at point p (its dims): false when p is outside its domain
  * (a padding position). */
 static bool convert(const imap *conv, const int64_t *p, int64_t *out) {
@@ -1166,6 +1214,7 @@ typedef struct {
   const ii_set *set;
   const hlo_shape *from, *to;
   const imap *from_conv, *to_conv;
+  const imap *from_map; /* logical "from" index -> map coordinates (NULL: the same) */
   bool clip;
   const world *w; /* NULL: runtime variables range over their intervals */
   vf_result *res;
@@ -1356,8 +1405,8 @@ static bool pairs_all(const chk *C, const ii_operand *x, rel *out) {
 /* The points checked: every point of every member's domain (n == 0), or
  * the given points of the "from" side, in map coordinates. */
 typedef struct {
-  uint32_t n, rank;
-  int64_t *pt;      /* n * rank */
+  uint32_t n, rank, cap;
+  int64_t *pt;      /* n * rank (in2out: unused, the points are drawn per world) */
   int64_t *lg;      /* n: each point's logical element number, or -1 (a padding position) */
   int64_t *logical; /* the numbers of the elements among them, sorted */
   uint32_t nlogical;
@@ -1375,13 +1424,141 @@ static void sorted_logical(points *P) {
   qsort(P->logical, P->nlogical, sizeof *P->logical, cmp_i64);
 }
 
+/* A set of element numbers (open addressing; -1 is empty). */
+typedef struct {
+  int64_t *slot;
+  size_t cap, n;
+} numset;
+
+static bool numset_add(numset *h, int64_t v) {
+  if (2 * (h->n + 1) > h->cap) {
+    numset g = {NULL, h->cap ? 2 * h->cap : 64, 0};
+    g.slot = xmalloc(g.cap * sizeof *g.slot);
+    memset(g.slot, 0xff, g.cap * sizeof *g.slot);
+    for (size_t i = 0; i < h->cap; i++)
+      if (h->slot[i] >= 0) numset_add(&g, h->slot[i]);
+    free(h->slot);
+    *h = g;
+  }
+  size_t i = mix64((uint64_t)v) & (h->cap - 1);
+  for (; h->slot[i] >= 0; i = (i + 1) & (h->cap - 1))
+    if (h->slot[i] == v) return false;
+  h->slot[i] = v;
+  h->n++;
+  return true;
+}
+
+static bool numset_has(const numset *h, int64_t v) {
+  if (!h->cap) return false;
+  for (size_t i = mix64((uint64_t)v) & (h->cap - 1); h->slot[i] >= 0; i = (i + 1) & (h->cap - 1))
+    if (h->slot[i] == v) return true;
+  return false;
+}
+
+/* The reads of output element ol, as (operand, output) pairs. */
+static void reads_of(ref *R, const chk *C, int64_t ol, rel *r) {
+  int64_t o[MAXR];
+  delin(C->to, ol, o);
+  remit e = {R, r, ol, C->from, true};
+  ref_reads(R, C->in, C->output_id, C->k, o, rel_emit, &e);
+}
+
+/* Keeps the pairs of r whose "from" element is in the sorted list. */
+static void rel_keep_from(rel *r, const int64_t *from, uint32_t n) {
+  size_t w = 0;
+  for (size_t i = 0; i < r->n; i += 2)
+    if (bsearch(&r->v[i], from, n, sizeof *from, cmp_i64)) {
+      r->v[w++] = r->v[i];
+      r->v[w++] = r->v[i + 1];
+    }
+  r->n = w;
+}
+
+/* Sampled in2out: output elements drawn from the seed and the operand
+ * elements they read (a pair the maps miss shows there; half the budget),
+ * as many operand elements drawn at random, the maps at those operand
+ * elements, and the reference of VF_OUTPUTS of the output elements the
+ * maps name for each (a pair the op does not read shows there). Candidates
+ * after the one that exhausts the reference's budget are dropped. */
+static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
+  int64_t nx = nelems(C->from), no = nelems(C->to), x[MAXR], d[MAXR];
+  uint64_t seed = C->res->seed;
+  uint32_t half = P->cap > 1 ? P->cap / 2 : 1, n = 0;
+  if (nx == 0 || no == 0) return true;
+  numset cand = {0}, outs = {0};
+  R->max_work = VF_MAX_WORK / 2; /* the other half for the outputs the maps name */
+  for (uint32_t t = 0; t < half; t++) {
+    size_t before = want->n;
+    int64_t ol = (int64_t)(mix64(seed ^ mix64(2 * (uint64_t)t)) % (uint64_t)no);
+    reads_of(R, C, ol, want);
+    if (R->over) {
+      want->n = before;
+      R->over = t == 0;
+      break;
+    }
+    numset_add(&outs, ol);
+  }
+  R->max_work = VF_MAX_WORK;
+  if (R->over) {
+    free(outs.slot);
+    return true;
+  }
+  rel_norm(want);
+  for (size_t i = 0; i < want->n && n < half; i += 2)
+    if (numset_add(&cand, want->v[i])) P->lg[n++] = want->v[i];
+  for (uint32_t t = 0; n < P->cap && t < 4 * P->cap; t++) {
+    int64_t v = (int64_t)(mix64(seed ^ mix64(2 * (uint64_t)t + 1)) % (uint64_t)nx);
+    if (numset_add(&cand, v)) P->lg[n++] = v;
+  }
+  bool ok = true;
+  uint32_t done = 0;
+  for (; done < n && ok; done++) {
+    delin(C->from, P->lg[done], x);
+    if (C->from_map && !convert(C->from_map, x, d)) continue;
+    if (!C->from_map) memcpy(d, x, (size_t)C->from->rank * sizeof *d);
+    size_t g0 = got->n, w0 = want->n;
+    for (uint32_t i = 0; i < C->set->n && ok; i++) ok = pairs_at(C, C->set->items[i], d, got);
+    /* the reference of VF_OUTPUTS outputs the maps name, drawn at random
+     * (and of those already read); the candidate's other pairs are dropped */
+    size_t ng = (got->n - g0) / 2, w = g0;
+    for (uint32_t j = 0; j < VF_OUTPUTS && ng && ok && !R->over; j++) {
+      int64_t ol = got->v[g0 + 2 * (mix64(seed ^ mix64((uint64_t)P->lg[done] * 977 + j)) % ng) + 1];
+      if (numset_add(&outs, ol)) reads_of(R, C, ol, want);
+    }
+    for (size_t i = g0; i < got->n; i += 2)
+      if (numset_has(&outs, got->v[i + 1])) got->v[w++] = got->v[i], got->v[w++] = got->v[i + 1];
+    got->n = w;
+    if (R->over) { /* this candidate's outputs are not all checked: dropped */
+      got->n = g0, want->n = w0;
+      R->over = done == 0;
+      break;
+    }
+  }
+  free(cand.slot);
+  free(outs.slot);
+  P->n = done;
+  memcpy(P->logical, P->lg, done * sizeof *P->lg);
+  P->nlogical = done;
+  qsort(P->logical, done, sizeof *P->logical, cmp_i64);
+  rel_norm(got);
+  rel_norm(want);
+  rel_keep_from(want, P->logical, P->nlogical);
+  C->res->samples = done;
+  return ok;
+}
+
 /* The maps' pairs and the reference's over the points, in world C->w.
  * Sampled out2in: the reference is taken point by point, and the points
  * after the one that exhausts its budget are dropped. */
 static bool relations(chk *C, points *P, rel *got, rel *want) {
   ref R = {0, VF_MAX_WORK, false, NULL, C->w};
   const hlo_shape *xs = C->in->operands[C->k]->shape;
-  if (P->n && !C->i2o) {
+  bool ok = true;
+  if (P->cap && C->i2o) {
+    ok = sampled_i2o(C, &R, P, got, want);
+    goto done;
+  }
+  if (P->n) {
     int64_t o[MAXR];
     uint32_t t = 0;
     for (; t < P->n; t++) {
@@ -1404,39 +1581,28 @@ static bool relations(chk *C, points *P, rel *got, rel *want) {
     }
     rel_norm(want);
   }
-  for (uint32_t i = 0; i < C->set->n && !R.over; i++) {
+  for (uint32_t i = 0; i < C->set->n && !R.over && ok; i++) {
     const ii_operand *x = C->set->items[i];
     if (P->n == 0) {
-      if (!pairs_all(C, x, got)) return false;
+      ok = pairs_all(C, x, got);
     } else {
-      for (uint32_t t = 0; t < P->n; t++)
-        if (!pairs_at(C, x, P->pt + (size_t)t * P->rank, got)) return false;
+      for (uint32_t t = 0; t < P->n && ok; t++) ok = pairs_at(C, x, P->pt + (size_t)t * P->rank, got);
     }
   }
   rel_norm(got);
-  if (!R.over && (P->n == 0 || C->i2o)) {
-    reference(&R, C->in, C->output_id, C->k, C->i2o, want);
-    if (P->n && !R.over) { /* only the sampled "from" elements */
-      size_t w = 0;
-      for (size_t i = 0; i < want->n; i += 2)
-        if (bsearch(&want->v[i], P->logical, P->nlogical, sizeof *P->logical, cmp_i64)) {
-          want->v[w++] = want->v[i];
-          want->v[w++] = want->v[i + 1];
-        }
-      want->n = w;
-    }
-  }
+  if (ok && !R.over && P->n == 0) reference(&R, C->in, C->output_id, C->k, C->i2o, want);
+done:
   while (R.fctxs) {
     fctx *f = R.fctxs;
     R.fctxs = f->next;
     fctx_free(f);
   }
-  if (R.over) {
+  if (ok && R.over) {
     C->res->status = VF_SKIP_TOO_LARGE;
     say(C->res, "a reference of more than %llu steps", (unsigned long long)VF_MAX_WORK);
     return false;
   }
-  return true;
+  return ok;
 }
 
 /* Reports n of the pairs of r (the first at i) as missing or extra. */
@@ -1466,6 +1632,14 @@ static bool compare(const chk *C, const rel *got, const rel *want, bool covering
  * tiled coordinates of the maps), drawn from the seed; the whole box when
  * it has at most n points. */
 static bool draw_points(chk *C, uint64_t seed, uint32_t n, points *P) {
+  if (C->i2o) { /* drawn per world (sampled_i2o) */
+    C->res->population = (uint64_t)nelems(C->from);
+    C->res->sampled = true;
+    P->cap = n;
+    P->lg = xcalloc(n, sizeof *P->lg);
+    P->logical = xcalloc(n, sizeof *P->logical);
+    return true;
+  }
   const imap *fc = C->from_conv;
   uint32_t r = fc ? fc->ndims : (uint32_t)C->from->rank;
   interval box[MAXR];
@@ -1572,14 +1746,15 @@ static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool
     return;
   }
   const hlo_shape *from = i2o ? xs : os, *to = i2o ? os : xs;
-  chk C = {c, in, output_id, k, i2o, set, from, to, to_logical(c, from, l), to_logical(c, to, l), e.clip, NULL, res};
+  chk C = {c,   in,   output_id, k, i2o, set, from, to, to_logical(c, from, l), to_logical(c, to, l),
+           from_logical(c, from, l), e.clip, NULL, res};
   points P = {0};
   uint32_t nsamples = 0;
   bool bind = false;
   for (uint32_t i = 0; i < set->n; i++) bind |= !compat && set->items[i]->nrt > 0;
   uint32_t nworlds = bind ? VF_WORLDS : 0;
   bool ok = choose_points(&C, seed, &P, &nsamples) && run_worlds(&C, &P, seed, nworlds, e.covering);
-  if (!ok && res->status == VF_SKIP_TOO_LARGE && P.n == 0 && !i2o && nsamples) {
+  if (!ok && res->status == VF_SKIP_TOO_LARGE && P.n == 0 && P.cap == 0 && nsamples) {
     /* the reference of every element is too long: the one of some elements */
     res->status = VF_OK;
     res->points = 0;

@@ -36,7 +36,11 @@
  * the maps' symbols are enumerated and compared with the reference's reads
  * of that element. Out2in references are taken point by point, and the
  * points left when their budget runs out are dropped (at least one is
- * checked); in2out references are taken whole.
+ * checked). In2out: output elements are drawn and the operand elements
+ * they read become points (a pair the maps miss shows there), as many
+ * operand elements are drawn at random, and for each point the reference
+ * of VF_OUTPUTS of the output elements its maps name is taken (a pair the
+ * op does not read shows there).
  *
  * Layouts. Maps between physical coordinates (--physical: minor_to_major
  * permutations; --physical=tiled: tiled coordinates) are converted back to
@@ -48,8 +52,9 @@
  * the op reads, only coverage is checked (every pair the op reads must be
  * in the maps): dynamic-update-slice operand 0 (the identity, including
  * the overwritten window); pad operand 1 (the padding value, mapped from
- * every output element); convolution with batch_group_count > 1 (every
- * batch group); a constant dynamic-slice / dynamic-update-slice offset
+ * every output element); under --xla-compat a convolution with
+ * batch_group_count > 1 (every batch group); a constant dynamic-slice /
+ * dynamic-update-slice offset
  * outside its feasible range (kept as a runtime variable); and any fusion
  * path through one of those. Dynamic-update-slice operand 1 (d - rt over
  * the whole output) is exact once results outside the update are dropped;
@@ -63,11 +68,12 @@
  * all-gather-start, collectives other than all-gather, ... and fusions
  * containing one, or a tuple-shaped value other than the root tuple);
  * gathers and scatters whose dimension numbers do not fit their shapes;
- * XLA's own inexact cases (under --xla-compat: a gather whose iota indices
+ * XLA's own inexact cases under --xla-compat (a gather whose iota indices
  * can exceed the clamped range, which XLA folds without clamping; the
  * in2out map of a scalar operand of an elementwise op, which has the
- * output's dimensions; a bitcast or bitcast-convert whose element count or
- * rank differs from its operand's).
+ * output's dimensions; a bitcast-convert that changes the element width,
+ * mapped as the identity); a bitcast whose element count differs from its
+ * operand's.
  *
  * Nothing here prints or exits; memory is malloc'ed and freed per call
  * (maps for the layout conversions go to the context's scratch arena). */
@@ -84,6 +90,7 @@
 #define VF_MAX_WORK ((uint64_t)1 << 22)   /* steps of the reference (elements visited, pairs emitted) */
 #define VF_SAMPLES 1024u                  /* "from" points of a sampled check */
 #define VF_WORLDS 3u                      /* worlds of a runtime-binding check */
+#define VF_OUTPUTS 16u                    /* sampled in2out: outputs checked per operand element */
 
 typedef enum {
   VF_LOGICAL,  /* maps between logical indices */

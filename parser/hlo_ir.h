@@ -206,7 +206,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(BATCH_NORM_INFERENCE,     "batch-norm-inference",     NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(BATCH_NORM_TRAINING,      "batch-norm-training",      NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(BITCAST,                  "bitcast",                  NA,  1, BITCAST, BITCAST, BITCAST, BITCAST)  \
-  X(BITCAST_CONVERT,          "bitcast-convert",          NA,  0, EW,      EW,      EW,      EW)       \
+  X(BITCAST_CONVERT,          "bitcast-convert",          NA,  1, BCONV,   BCONV,   EW,      EW)       \
   X(BROADCAST,                "broadcast",                NA,  1, BCAST,   BCAST,   BCAST,   BCAST)    \
   X(CALL,                     "call",                     NA,  0, NONE,    NONE,    NONE,    NONE)     \
   X(CBRT,                     "cbrt",                     EW1, 0, EW,      EW,      EW,      EW)       \

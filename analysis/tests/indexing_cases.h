@@ -9,7 +9,8 @@
 typedef struct {
   const char *name;
   const char *hlo;
-  const char *modes; /* per operand: '=' exact, 's' covering, 'c' clipped, '-' no reference; missing = exact */
+  const char *modes; /* per operand: '=' exact, 's' covering, 'x' covering under --xla-compat only (exact in
+                      * hloidx's semantics), 'c' clipped, '-' no reference; missing = exact */
   bool i2o;          /* check input-to-output maps too */
 } enum_case;
 
@@ -111,7 +112,7 @@ static const enum_case cases[] __attribute__((unused)) = {
     {"conv feature groups", E1("x = f32[1,4,6] parameter(0)\n k = f32[2,2,6] parameter(1)\n ROOT r = f32[1,3,6] convolution(x, k),"
                                " window={size=2}, dim_labels=b0f_0io->b0f, feature_group_count=3"), NULL, false},
     {"conv batch groups", E1("x = f32[6,4,2] parameter(0)\n k = f32[2,2,3] parameter(1)\n ROOT r = f32[2,3,3] convolution(x, k),"
-                             " window={size=2}, dim_labels=b0f_0io->b0f, batch_group_count=3"), "s=", false},
+                             " window={size=2}, dim_labels=b0f_0io->b0f, batch_group_count=3"), "x=", false},
     {"conv 0d", E1("x = f32[2,3] parameter(0)\n k = f32[3,4] parameter(1)\n ROOT r = f32[2,4] convolution(x, k),"
                    " dim_labels=bf_io->bf"), NULL, false},
     /* runtime variables */
