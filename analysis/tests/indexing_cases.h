@@ -11,7 +11,7 @@ typedef struct {
   const char *hlo;
   const char *modes; /* per operand: '=' exact, 's' covering, 'x' covering under --xla-compat only (exact in
                       * hloidx's semantics), 'c' clipped, '-' no reference; missing = exact */
-  bool i2o;          /* check input-to-output maps too */
+  bool i2o;          /* check input-to-output maps too (under --xla-compat; hloidx's in2out maps always) */
 } enum_case;
 
 /* ---- cases ------------------------------------------------------------------------------------------------- */
@@ -217,6 +217,34 @@ static const enum_case cases[] __attribute__((unused)) = {
      "  ROOT f = f32[2,3,2,2,3]{4,3,2,1,0} fusion(p), kind=kLoop, calls=fused\n"
      "}\n",
      NULL, false},
+};
+
+/* Rules of hloidx's semantics only (XLA has none, or rejects the input):
+ * gather and scatter in general form, bitcast-convert across widths. */
+static const enum_case own_cases[] __attribute__((unused)) = {
+    {"gather embedding", E1("x = f32[5,4]{0,1} parameter(0)\n i = s32[3] parameter(1)\n ROOT r = f32[3,4] gather(x, i),"
+                            " offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1,"
+                            " slice_sizes={1,4}"), NULL, false},
+    {"gather vector first", E1("x = f32[6,7] parameter(0)\n i = s32[2,3] parameter(1)\n ROOT r = f32[3,2,3]{0,2,1} gather(x, i),"
+                               " offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={1,0}, index_vector_dim=0,"
+                               " slice_sizes={2,3}"), NULL, false},
+    {"gather batching", E1("x = f32[3,5] parameter(0)\n i = s32[3,2,1] parameter(1)\n ROOT r = f32[3,2] gather(x, i),"
+                           " offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0},"
+                           " start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1}"), NULL, false},
+    {"gather iota beyond the clamp", E1("x = f32[6,3] parameter(0)\n i = s32[8,1] iota(), iota_dimension=0\n"
+                                        " ROOT r = f32[8,2,3] gather(x, i), offset_dims={1,2}, collapsed_slice_dims={},"
+                                        " start_index_map={0}, index_vector_dim=1, slice_sizes={2,3}"), NULL, false},
+    {"scatter windows", "HloModule m\n" ADD "ENTRY e {\n x = f32[6,7] parameter(0)\n i = s32[2,3] parameter(1)\n u = f32[3,2,3] parameter(2)\n"
+                               " ROOT r = f32[6,7]{0,1} scatter(x, i, u), update_window_dims={1,2}, inserted_window_dims={},"
+                               " scatter_dims_to_operand_dims={1,0}, index_vector_dim=0, to_apply=add\n}\n", NULL, false},
+    {"scatter variadic batching", "HloModule m\n" ADD2 "ENTRY e {\n x = f32[3,4] parameter(0)\n y = s32[3,4] parameter(1)\n i = s32[3,2] parameter(2)\n"
+                                          " u = f32[3,2] parameter(3)\n v = s32[3,2] parameter(4)\n"
+                                          " ROOT r = (f32[3,4], s32[3,4]) scatter(x, y, i, u, v), update_window_dims={},"
+                                          " inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, input_batching_dims={0},"
+                                          " scatter_indices_batching_dims={0}, index_vector_dim=2, to_apply=add2\n}\n",
+     NULL, false},
+    {"bitcast-convert narrower", E1("p = f32[3,2] parameter(0)\n ROOT r = s8[3,2,4] bitcast-convert(p)"), NULL, false},
+    {"bitcast-convert wider", E1("p = s16[3,2] parameter(0)\n ROOT r = f32[3] bitcast-convert(p)"), NULL, false},
 };
 
 #endif

@@ -14,19 +14,24 @@
  * --xla-compat, those of the cases XLA has an in2out rule for.
  *
  * Each case states per operand what the check must conclude: exact ('='),
- * covering only ('s': XLA's map over-approximates the reads, see verify.h),
- * exact after dropping results outside the update ('c': the update of
- * dynamic-update-slice) or no reference ('-'). The checker decides this by
+ * covering only ('s': the map over-approximates the reads, see verify.h;
+ * 'x': under --xla-compat only), exact after dropping results outside the
+ * update ('c': the update of dynamic-update-slice) or no reference ('-'). The checker decides this by
  * itself from the ops; the test requires it to agree with the declared
  * mode, so a regression that made a map exact-but-wrong or turned an exact
  * comparison into a covering one fails here. Every case is also run with
  * --physical and --physical=tiled maps (converted back by the checker).
  *
- * One XLA inexactness is not enumerated: gather indices that are an iota
- * are folded without clamping (FusionWithRTVarsSimplification_Iota), so
- * batch rows beyond the clamped range index past the operand; the cases
- * keep iota values inside the range, where the fold is exact (verify.c
- * skips the others). */
+ * The cases of own_cases (gather and scatter in general form,
+ * bitcast-convert across widths) have rules in hloidx's semantics only and
+ * run there only; their runtime variables are bound in verify.c's worlds.
+ *
+ * One XLA inexactness is not enumerated under --xla-compat: gather indices
+ * that are an iota are folded without clamping
+ * (FusionWithRTVarsSimplification_Iota), so batch rows beyond the clamped
+ * range index past the operand; the shared cases keep iota values inside
+ * the range, where the fold is exact (verify.c skips the others; hloidx's
+ * own rule clamps: "gather iota beyond the clamp"). */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -144,6 +149,7 @@ int main(void) {
     ii_ctx *c = ii_ctx_new();
     ii_ctx_set_xla_compat(c, compat);
     for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run_case(c, &cases[i]);
+    for (size_t i = 0; !compat && i < sizeof own_cases / sizeof *own_cases; i++) run_case(c, &own_cases[i]);
     ii_ctx_free(c);
   }
   printf("enum_indexing: %d cases, %d relations compared\n", n_cases, n_compared);
