@@ -1486,7 +1486,7 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
   uint32_t half = P->cap > 1 ? P->cap / 2 : 1, n = 0;
   if (nx == 0 || no == 0) return true;
   numset cand = {0}, outs = {0};
-  R->max_work = VF_MAX_WORK / 2; /* the other half for the outputs the maps name */
+  R->max_work = VF_SAMPLE_WORK / 2; /* the other half for the outputs the maps name */
   for (uint32_t t = 0; t < half; t++) {
     size_t before = want->n;
     int64_t ol = (int64_t)(mix64(seed ^ mix64(2 * (uint64_t)t)) % (uint64_t)no);
@@ -1498,7 +1498,7 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
     }
     numset_add(&outs, ol);
   }
-  R->max_work = VF_MAX_WORK;
+  R->max_work = VF_SAMPLE_WORK;
   if (R->over) {
     free(outs.slot);
     return true;
@@ -1518,22 +1518,30 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
     if (!C->from_map) memcpy(d, x, (size_t)C->from->rank * sizeof *d);
     size_t g0 = got->n, w0 = want->n;
     for (uint32_t i = 0; i < C->set->n && ok; i++) ok = pairs_at(C, C->set->items[i], d, got);
-    /* the reference of VF_OUTPUTS outputs the maps name, drawn at random
-     * (and of those already read); the candidate's other pairs are dropped */
-    size_t ng = (got->n - g0) / 2, w = g0;
+    /* the reference of VF_OUTPUTS outputs the maps name, drawn at random */
+    size_t ng = (got->n - g0) / 2;
+    int64_t fresh[VF_OUTPUTS];
+    uint32_t nf = 0;
     for (uint32_t j = 0; j < VF_OUTPUTS && ng && ok && !R->over; j++) {
       int64_t ol = got->v[g0 + 2 * (mix64(seed ^ mix64((uint64_t)P->lg[done] * 977 + j)) % ng) + 1];
-      if (numset_add(&outs, ol)) reads_of(R, C, ol, want);
+      bool seen = numset_has(&outs, ol);
+      for (uint32_t q = 0; q < nf && !seen; q++) seen = fresh[q] == ol;
+      if (seen) continue;
+      fresh[nf++] = ol;
+      reads_of(R, C, ol, want);
     }
-    for (size_t i = g0; i < got->n; i += 2)
-      if (numset_has(&outs, got->v[i + 1])) got->v[w++] = got->v[i], got->v[w++] = got->v[i + 1];
-    got->n = w;
+    for (uint32_t q = 0; q < nf && !R->over; q++) numset_add(&outs, fresh[q]);
     if (R->over) { /* this candidate's outputs are not all checked: dropped */
       got->n = g0, want->n = w0;
       R->over = done == 0;
       break;
     }
   }
+  /* only the pairs into outputs whose reference was taken are compared */
+  size_t w = 0;
+  for (size_t i = 0; i < got->n; i += 2)
+    if (numset_has(&outs, got->v[i + 1])) got->v[w++] = got->v[i], got->v[w++] = got->v[i + 1];
+  got->n = w;
   free(cand.slot);
   free(outs.slot);
   P->n = done;
@@ -1551,7 +1559,8 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
  * Sampled out2in: the reference is taken point by point, and the points
  * after the one that exhausts its budget are dropped. */
 static bool relations(chk *C, points *P, rel *got, rel *want) {
-  ref R = {0, VF_MAX_WORK, false, NULL, C->w};
+  bool sampled = P->n || P->cap;
+  ref R = {0, sampled ? VF_SAMPLE_WORK : VF_MAX_WORK, false, NULL, C->w};
   const hlo_shape *xs = C->in->operands[C->k]->shape;
   bool ok = true;
   if (P->cap && C->i2o) {
@@ -1599,7 +1608,8 @@ done:
   }
   if (ok && R.over) {
     C->res->status = VF_SKIP_TOO_LARGE;
-    say(C->res, "a reference of more than %llu steps", (unsigned long long)VF_MAX_WORK);
+    say(C->res, "a reference of more than %llu steps%s", (unsigned long long)R.max_work,
+        sampled ? " for one element" : "");
     return false;
   }
   return ok;

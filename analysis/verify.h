@@ -31,7 +31,8 @@
  * Sampling. A domain too large to enumerate (more than VF_MAX_POINTS
  * points in a member map, the product of all its variable intervals, or
  * 4 * VF_MAX_POINTS together, or a reference of more than VF_MAX_WORK
- * steps) is checked on VF_SAMPLES points of the "from" side drawn from the
+ * steps) is checked on up to VF_SAMPLES points of the "from" side (as
+ * many as a reference of VF_SAMPLE_WORK steps allows) drawn from the
  * seed (deterministic: the same seed gives the same points); at each point
  * the maps' symbols are enumerated and compared with the reference's reads
  * of that element. Out2in references are taken point by point, and the
@@ -89,6 +90,7 @@
 #define VF_MAX_POINTS ((uint64_t)1 << 16) /* points of one member map's domain */
 #define VF_MAX_WORK ((uint64_t)1 << 22)   /* steps of the reference (elements visited, pairs emitted) */
 #define VF_SAMPLES 1024u                  /* "from" points of a sampled check */
+#define VF_SAMPLE_WORK ((uint64_t)1 << 20) /* steps of the reference of a sampled check */
 #define VF_WORLDS 3u                      /* worlds of a runtime-binding check */
 #define VF_OUTPUTS 16u                    /* sampled in2out: outputs checked per operand element */
 

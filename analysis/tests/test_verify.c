@@ -251,6 +251,25 @@ int main(void) {
   r = check(c, in, 0, &bad, VF_LOGICAL);
   EXPECT(r, VF_MISMATCH, "a 2^20-point domain, sampled, one result shifted");
   drop(c, &m);
+  /* in2out of a broadcast into 2^20 elements: each operand element feeds
+   * 1024 of them; sampled from drawn outputs and operand elements */
+  in = parse(&m, "HloModule m\nENTRY e {\n a = f32[1024] parameter(0)\n"
+                 " ROOT r = f32[1024,1024] broadcast(a), dimensions={1}\n}\n");
+  ii_indexing xi;
+  ii_error ierr;
+  CHECK(ii_i2o(c, in, 0, &xi, &ierr) == II_OK, "broadcast in2out: %s", ierr.message);
+  s = xi.sets[0];
+  vf_check_i2o(c, in, 0, 0, &s, VF_LOGICAL, 0, &r);
+  EXPECT(r, VF_OK, "broadcast in2out, sampled");
+  CHECK(r.sampled && r.samples > 0 && r.population == 1024, "sampled %d: %llu of %llu", r.sampled,
+        (unsigned long long)r.samples, (unsigned long long)r.population);
+  /* the operand element feeding the column next to its own */
+  bad = s;
+  bm = member_copy(c, &bad, 0);
+  imap_set_result(bm, 1, ae_mod_const(ax, ae_add_const(ax, bm->results[1], 1), 1024));
+  vf_check_i2o(c, in, 0, 0, &bad, VF_LOGICAL, 0, &r);
+  EXPECT(r, VF_MISMATCH, "broadcast in2out, sampled, one column over");
+  drop(c, &m);
   /* one output element with 90000 range points: too many to enumerate even once */
   in = parse(&m, "HloModule m\nadd { a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT s = f32[] add(a, b) }\n"
                  "ENTRY e {\n x = f32[300,300] parameter(0)\n c = f32[] parameter(1)\n"
