@@ -1698,9 +1698,13 @@ static bool sample(chk *C, uint64_t seed, uint32_t n, points *P) {
   return true;
 }
 
-/* Exact over every member's domain when small enough, else on points. */
-static bool choose_points(chk *C, uint64_t seed, points *P, uint32_t *nsamples) {
-  uint64_t total = 0, per_elem = 0;
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+/* Exact over every member's domain when small enough, else on points.
+ * *worlds_only: a point's runtime values are too many to enumerate (the
+ * union), but with its runtime variables bound it can be checked. */
+static bool choose_points(chk *C, uint64_t seed, bool bind, points *P, uint32_t *nsamples, bool *worlds_only) {
+  uint64_t total = 0, per_elem = 0, per_elem_bound = 0;
   bool small = true;
   for (uint32_t i = 0; i < C->set->n; i++) {
     const imap *m = C->set->items[i]->map;
@@ -1709,18 +1713,25 @@ static bool choose_points(chk *C, uint64_t seed, points *P, uint32_t *nsamples) 
     uint64_t dom = box_size(m->dim_iv, m->ndims), sym = box_size(m->sym_iv, imap_nsyms(m));
     uint64_t pts = dom && sym ? (dom > UINT64_MAX / sym ? UINT64_MAX : dom * sym) : 0;
     small &= pts <= VF_MAX_POINTS;
-    total = total + pts < total ? UINT64_MAX : total + pts;
-    per_elem = per_elem + sym < per_elem ? UINT64_MAX : per_elem + sym;
+    total = sat_add(total, pts);
+    per_elem = sat_add(per_elem, sym);
+    per_elem_bound = sat_add(per_elem_bound, box_size(m->sym_iv, m->nrange));
   }
-  *nsamples = sample_count(per_elem);
-  if (small && total <= 4 * VF_MAX_POINTS) return true;
+  /* the worlds only, where the union allows few points and they many more */
+  uint32_t n_union = sample_count(per_elem), n_bound = sample_count(per_elem_bound);
+  *worlds_only = bind && n_union < VF_SAMPLES / 16 && n_bound > n_union;
+  *nsamples = *worlds_only ? n_bound : n_union;
+  if (small && total <= 4 * VF_MAX_POINTS) {
+    *worlds_only = false;
+    return true;
+  }
   return sample(C, seed, *nsamples, P);
 }
 
 /* The union check, then the runtime bindings in each world. */
-static bool run_worlds(chk *C, points *P, uint64_t seed, uint32_t nworlds, bool covering) {
+static bool run_worlds(chk *C, points *P, uint64_t seed, uint32_t first, uint32_t nworlds, bool covering) {
   bool ok = true;
-  for (uint32_t wi = 0; ok && wi <= nworlds; wi++) {
+  for (uint32_t wi = first; ok && wi <= nworlds; wi++) {
     world w = {seed, wi};
     C->w = wi ? &w : NULL;
     rel got = {0}, want = {0};
@@ -1763,17 +1774,20 @@ static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool
   bool bind = false;
   for (uint32_t i = 0; i < set->n; i++) bind |= !compat && set->items[i]->nrt > 0;
   uint32_t nworlds = bind ? VF_WORLDS : 0;
-  bool ok = choose_points(&C, seed, &P, &nsamples) && run_worlds(&C, &P, seed, nworlds, e.covering);
+  bool worlds_only = false;
+  bool ok = choose_points(&C, seed, bind, &P, &nsamples, &worlds_only) &&
+            run_worlds(&C, &P, seed, worlds_only, nworlds, e.covering);
   if (!ok && res->status == VF_SKIP_TOO_LARGE && P.n == 0 && P.cap == 0 && nsamples) {
     /* the reference of every element is too long: the one of some elements */
     res->status = VF_OK;
     res->points = 0;
-    ok = sample(&C, seed, nsamples, &P) && run_worlds(&C, &P, seed, nworlds, e.covering);
+    ok = sample(&C, seed, nsamples, &P) && run_worlds(&C, &P, seed, worlds_only, nworlds, e.covering);
   }
   if (ok) {
     res->status = VF_OK;
     res->covering = e.covering;
     res->worlds = nworlds;
+    res->worlds_only = worlds_only;
   }
   free(P.pt);
   free(P.lg);

@@ -41,7 +41,10 @@
  * they read become points (a pair the maps miss shows there), as many
  * operand elements are drawn at random, and for each point the reference
  * of VF_OUTPUTS of the output elements its maps name is taken (a pair the
- * op does not read shows there).
+ * op does not read shows there). Where the runtime values of one point
+ * are so many that the union allows fewer than VF_SAMPLES / 16 points (an
+ * index into a large table), the points are checked in the worlds only,
+ * as many as their range variables allow.
  *
  * Layouts. Maps between physical coordinates (--physical: minor_to_major
  * permutations; --physical=tiled: tiled coordinates) are converted back to
@@ -114,6 +117,7 @@ typedef struct {
   bool sampled;        /* compared on `samples` of the `population` "from" points only */
   uint64_t samples, population, seed;
   uint32_t worlds;     /* runtime bindings checked in this many worlds (0: none) */
+  bool worlds_only;    /* ... and not the union of all runtime values (too many) */
   uint64_t points;     /* domain points enumerated (union check) */
   uint64_t pairs;      /* pairs of the reference relation (union check) */
   char message[400];   /* VF_MISMATCH: the difference; VF_SKIP_*: why */

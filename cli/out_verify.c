@@ -10,7 +10,8 @@
  * (a domain too large to enumerate, checked on N pseudo-random "from"
  * points) and `runtime variables bound` (checked again with the values of
  * each runtime variable read through its description, in VF_WORLDS
- * worlds); `MISMATCH: WHAT`, `unknown indexing`, `skipped: WHY` (no
+ * worlds; `, worlds only` when their union was too large to enumerate);
+ * `MISMATCH: WHAT`, `unknown indexing`, `skipped: WHY` (no
  * reference, or a point with too many symbols), or for the whole block
  * `not analyzed: WHY` (--all). The run ends with one line:
  *
@@ -74,7 +75,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
       if (res.sampled)
         sb_printf(b, "%ssampled %llu of %llu elements, seed %llu", sep, (unsigned long long)res.samples,
                   (unsigned long long)res.population, (unsigned long long)res.seed), sep = ", ";
-      if (res.worlds) sb_printf(b, "%sruntime variables bound", sep), sep = ", ";
+      if (res.worlds) sb_printf(b, "%sruntime variables bound%s", sep, res.worlds_only ? ", worlds only" : ""), sep = ", ";
       if (sep[0] == ',') sb_putc(b, ')');
       break;
     }
