@@ -132,7 +132,8 @@ ii_status ii_dynamic_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id,
   const ae **res = ii_exprs(c, r), **cons = ii_exprs(c, r);
   interval *civ = arena_array(c->scratch, r ? r : 1, sizeof *civ);
   for (uint32_t i = 0; i < r; i++) {
-    res[i] = cons[i] = ae_sub(c->ae, D(c, i), offset_of(c, &l, in->operands[i + 1], iv_make(0, x->dims[i] - o->dims[i]), x));
+    const ae *off = offset_of(c, &l, in->operands[i + 1], iv_make(0, x->dims[i] - o->dims[i]), x);
+    res[i] = cons[i] = ae_sub(c->ae, D(c, i), off);
     civ[i] = iv_make(0, o->dims[i] - 1);
   }
   ii_operand *x0;

@@ -457,7 +457,8 @@ static bool gather_fits(const hlo_instr *in) {
   if (!g || in->n_operands != 2) return false;
   const hlo_shape *x = in->operands[0]->shape, *is = in->operands[1]->shape, *os = in->shape;
   if (!rank_ok(x) || !rank_ok(is) || !rank_ok(os) || g->slice_sizes.n != x->rank ||
-      !ints_ok(&g->collapsed_slice_dims, x->rank, false) || !disjoint(&g->collapsed_slice_dims, &g->operand_batching_dims) ||
+      !ints_ok(&g->collapsed_slice_dims, x->rank, false) ||
+      !disjoint(&g->collapsed_slice_dims, &g->operand_batching_dims) ||
       g->offset_dims.n != x->rank - g->collapsed_slice_dims.n - g->operand_batching_dims.n ||
       !index_fits(x, is, g->index_vector_dim, &g->start_index_map, &g->operand_batching_dims,
                   &g->start_indices_batching_dims, os, &g->offset_dims))
@@ -495,7 +496,9 @@ static bool scatter_fits(const hlo_instr *in) {
   if (!rank_ok(x) || !rank_ok(is) || !rank_ok(us)) return false;
   for (int j = 0; j < n; j++) {
     const hlo_shape *xj = in->operands[j]->shape, *uj = in->operands[n + 1 + j]->shape;
-    const hlo_shape *oj = n == 1 ? in->shape : in->shape->type == HLO_TUPLE && j < in->shape->n_elems ? in->shape->elems[j] : NULL;
+    const hlo_shape *oj = n == 1                                                   ? in->shape
+                          : in->shape->type == HLO_TUPLE && j < in->shape->n_elems ? in->shape->elems[j]
+                                                                                   : NULL;
     if (!oj || !rank_ok(xj) || !rank_ok(uj) || !rank_ok(oj) || xj->rank != x->rank || oj->rank != x->rank ||
         uj->rank != us->rank)
       return false;
@@ -505,13 +508,15 @@ static bool scatter_fits(const hlo_instr *in) {
       if (uj->dims[i] != us->dims[i]) return false;
   }
   if (n > 1 && in->shape->n_elems != n) return false;
-  if (!ints_ok(&sd->inserted_window_dims, x->rank, false) || !disjoint(&sd->inserted_window_dims, &sd->input_batching_dims) ||
+  if (!ints_ok(&sd->inserted_window_dims, x->rank, false) ||
+      !disjoint(&sd->inserted_window_dims, &sd->input_batching_dims) ||
       sd->update_window_dims.n != x->rank - sd->inserted_window_dims.n - sd->input_batching_dims.n ||
       !index_fits(x, is, sd->index_vector_dim, &sd->scatter_dims_to_operand_dims, &sd->input_batching_dims,
                   &sd->scatter_indices_batching_dims, us, &sd->update_window_dims))
     return false;
   for (int i = 0, m = 0; i < x->rank; i++)
-    if (window_dim(&sd->inserted_window_dims, &sd->input_batching_dims, i) && us->dims[sd->update_window_dims.v[m++]] > x->dims[i])
+    if (window_dim(&sd->inserted_window_dims, &sd->input_batching_dims, i) &&
+        us->dims[sd->update_window_dims.v[m++]] > x->dims[i])
       return false;
   return true;
 }
@@ -1355,7 +1360,8 @@ static bool pairs_at(const chk *C, const ii_operand *x, const int64_t *d, rel *o
       continue;
     }
     if (!from_ok || !in_bounds(C->from, lf))
-      return fail(C->res, VF_MISMATCH, "the map's domain holds a point that is not an element of the indexed-from tensor");
+      return fail(C->res, VF_MISMATCH,
+                  "the map's domain holds a point that is not an element of the indexed-from tensor");
     for (uint32_t i = 0; i < m->nresults; i++)
       if (!ae_eval_point(m->results[i], d, nd, s, ns, &r[i]))
         return fail(C->res, VF_MISMATCH, "a result does not evaluate (overflow)");

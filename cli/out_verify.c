@@ -75,7 +75,8 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
       if (res.sampled)
         sb_printf(b, "%ssampled %llu of %llu elements, seed %llu", sep, (unsigned long long)res.samples,
                   (unsigned long long)res.population, (unsigned long long)res.seed), sep = ", ";
-      if (res.worlds) sb_printf(b, "%sruntime variables bound%s", sep, res.worlds_only ? ", worlds only" : ""), sep = ", ";
+      if (res.worlds)
+        sb_printf(b, "%sruntime variables bound%s", sep, res.worlds_only ? ", worlds only" : ""), sep = ", ";
       if (sep[0] == ',') sb_putc(b, ')');
       break;
     }
