@@ -164,6 +164,8 @@ static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, cons
     d->hash = arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
     if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
     d->nhashed = s->nhashed;
+    d->in_elem = s->in_elem;
+    d->elem = s->elem;
     for (uint32_t i = 0; i < s->n; i++) {
       const ii_operand *o = s->items[i];
       ii_operand *p = arena_zalloc(a, sizeof *p);
@@ -176,6 +178,7 @@ static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, cons
         p->rt[j].map = imap_copy(a, o->rt[j].map);
       }
       p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
+      p->why = o->why ? arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
       d->items[i] = p;
     }
   }

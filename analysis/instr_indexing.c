@@ -207,6 +207,11 @@ void ii_rt_text(strbuf *b, const hlo_instr *in) {
 }
 
 void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o) {
+  if (x->map->undefined && x->why) {
+    if (o && o->multiline) sb_indent(b, o->indent);
+    sb_printf(b, "unknown indexing (%s)\n", x->why);
+    return;
+  }
   uint32_t nrt = x->map->undefined ? 0 : x->nrt;
   if (nrt == 0) { /* the common case: no descriptions to render */
     map_print_indexing(b, x->map, NULL, 0, x->map->undefined ? NULL : x->replica, o);

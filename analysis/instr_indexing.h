@@ -165,7 +165,8 @@ void ii_rt_text(strbuf *b, const hlo_instr *in);
 /* Member indices of s in print order (sorted by single-line text); the
  * array lives in the scratch arena. */
 const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s);
-/* One member (map, runtime variables, replica id), ending with a newline. */
+/* One member (map, runtime variables, replica id), ending with a newline;
+ * an unknown map with a reason prints `unknown indexing (REASON)`. */
 void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o);
 /* `operand id = N` blocks for every set, members in print order (§2.5). With
  * the single-line options the text is exactly XLA's. */

@@ -11,7 +11,8 @@
  *                 "outputs": [{"output": N, "maps": [MAP...]}]}]}]}]}
  *
  * MAP: {"text": XLA's single-line text ("unknown indexing" when unknown),
- *       "unknown": bool, "known_empty": bool,
+ *       "unknown": bool, "known_empty": bool, ["reason": WHY, on an unknown map
+ *       whose reason hloidx knows (not under --xla-compat)],
  *       "dims" / "range_vars" / "runtime_vars": [{"name": "d0", "interval": [LO, HI]}],
  *       "results": [EXPR...], "constraints": ["EXPR in [LO, HI]"...] (sorted, as printed),
  *       "descriptions": [{"name": "rt0", "instr": "parameter(1)", "instr_name": NAME, "map": MAP}],
@@ -79,6 +80,7 @@ static void put_map(index_run *r, const imap *m, const ii_operand *member) {
   put_text(r, m);
   sb_printf(b, ", \"unknown\": %s, \"known_empty\": %s", m->undefined ? "true" : "false",
             !m->undefined && m->known_empty ? "true" : "false");
+  if (m->undefined && member && member->why) put_str_field(b, "reason", member->why);
   bool def = !m->undefined;
   sb_puts(b, ", \"dims\": [");
   for (uint32_t i = 0; def && i < m->ndims; i++) put_var(b, "d", i, m->dim_iv[i], i == 0);
