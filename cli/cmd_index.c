@@ -21,11 +21,11 @@
  *
  * Analysis errors (an XLA CHECK condition such as a gather that is not in
  * the simplified form, or an analysis over the size limits) are reported as
- * FILE:LINE:COL: error: at the instruction. Without --all the exit status is
- * then 1 and the instruction's remaining blocks are skipped. With --all they
- * are warnings (FILE:LINE:COL: warning:): the block says why it has no maps
- * and gives `unknown indexing` for each entry, the run goes on, and the exit
- * status is not changed. Input errors (unreadable file, parse or verifier
+ * FILE:LINE:COL: error: at the instruction, and the exit status is 1;
+ * with --all they are warnings (FILE:LINE:COL: warning:) and the status is
+ * not changed. Either way the block says why it has no maps and gives
+ * `unknown indexing` for each entry, and the instruction's other blocks
+ * (and, with --all, the other instructions) are analysed all the same. Input errors (unreadable file, parse or verifier
  * error) exit with 1; the walk then goes on with the next file.
  *
  * Memory and speed. Modules are parsed one at a time (hlo_parse_file_each)
@@ -83,7 +83,7 @@ void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) 
   }
 }
 
-bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
+void index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
   const hloidx_options *o = r->o;
   for (int dir = 0; dir < 2; dir++) {
     bool o2i = dir == 0;
@@ -103,13 +103,12 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       ii_status st = index_query(r, in, o2i, id, &x, &err);
       if (st != II_OK) {
         index_report_error(r, in, &err);
-        if (!o->all) return false;
+        if (r->pinned) continue; /* the one block asked for: the error says it all */
       }
       block(r, in, o2i, id, st, &x, &err);
       index_flush(r, false);
     }
   }
-  return true;
 }
 
 /* ---- which instructions -------------------------------------------------------------------------- */
