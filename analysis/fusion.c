@@ -318,3 +318,62 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
   ii_groups_free(g);
   return st;
 }
+
+const hlo_instr *ii_computation_instr(ii_ctx *c, const hlo_computation *comp) {
+  hlo_instr *in = arena_zalloc(c->keep, sizeof *in);
+  hlo_computation **called = arena_alloc(c->keep, sizeof *called);
+  hlo_call_role *role = arena_alloc(c->keep, sizeof *role);
+  *called = (hlo_computation *)comp;
+  *role = HLO_CALL_CALLS;
+  in->name = comp->name;
+  in->opcode_text = "computation";
+  in->op = HLO_OP_FUSION;
+  in->shape = comp->root ? comp->root->shape : comp->signature_result;
+  in->operands = comp->params;
+  in->n_operands = comp->n_params;
+  in->called = called;
+  in->called_role = role;
+  in->n_called = 1;
+  in->parent = (hlo_computation *)comp;
+  in->offset = comp->offset;
+  in->parameter_number = -1;
+  in->ext = &hlo_instr_ext_none;
+  in->index = -1;
+  in->fusion_kind = HLO_FUSION_LOOP;
+  in->async_wrapped = HLO_OP_UNKNOWN;
+  return in;
+}
+
+ii_status ii_grouped_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err) {
+  memset(out, 0, sizeof *out);
+  const hlo_computation *comp = in->op == HLO_OP_FUSION ? ii_called(in, HLO_CALL_CALLS) : NULL;
+  if (!comp || !comp->root)
+    return ii_fail(err, in, "'%s' is not a fusion: grouped indexing maps a fusion's output into its computation",
+                   in->name);
+  if (output_id < 0 || output_id >= ii_num_outputs(in))
+    return ii_fail(err, in, "output %lld is out of range: '%s' has %lld outputs", (long long)output_id, in->name,
+                   (long long)ii_num_outputs(in));
+  ii_groups *g;
+  /* the parameters stand for themselves: the groups are keyed inside */
+  ii_status st = ii_compose_computation(c, in, comp, (const hlo_instr *const *)comp->params, comp->n_params,
+                                        output_id, &g, err);
+  if (st == II_OK) {
+    size_t total = 0;
+    for (uint32_t i = 0; i < g->n; i++) total += g->slots[i].nsets;
+    out->groups = arena_array(c->scratch, total + 1, sizeof *out->groups);
+    for (int i = 0; i < comp->n_instrs; i++) {
+      ptrmap_val *v = ptrmap_get(&g->index, comp->instrs[i]);
+      if (!v) continue;
+      const gslot *sl = &g->slots[v->a - 1];
+      for (uint32_t e = 0; e < sl->nsets; e++) {
+        if (!sl->sets[e] || sl->sets[e]->n == 0) continue;
+        ii_group *d = &out->groups[out->n++];
+        d->instr = comp->instrs[i];
+        d->elem = sl->nsets > 1 && e < sl->nsets - 1 ? (int64_t)e : -1;
+        d->set = *sl->sets[e];
+      }
+    }
+  }
+  ii_groups_free(g);
+  return st;
+}

@@ -262,6 +262,8 @@ typedef struct ii_groups ii_groups;
 ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp,
                                  const hlo_instr *const *args, int nargs, int64_t output_id, ii_groups **res,
                                  ii_error *err);
+/* ii_o2i_grouped without the query's budget. */
+ii_status ii_grouped_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err);
 /* The set of maps into KEY (an element of a tuple-shaped KEY: in_elem). */
 void ii_groups_entry(ii_ctx *c, const ii_groups *g, const hlo_instr *key, ii_set *out);
 void ii_groups_free(ii_groups *g);

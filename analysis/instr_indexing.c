@@ -184,6 +184,21 @@ ii_status ii_i2o_tiled(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_inde
   return query(c, in, input_id, false, TILED, out, err);
 }
 
+ii_status ii_o2i_grouped(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err) {
+  memset(out, 0, sizeof *out);
+  if (err) {
+    err->instr = NULL;
+    err->message[0] = 0;
+  }
+  enter(c);
+  ii_status st = ii_grouped_logical(c, in, output_id, out, err);
+  /* the groups are one result: its text size, as check_printable counts it */
+  ii_indexing all = {0, arena_array(c->scratch, out->n + 1, sizeof *all.sets)};
+  for (uint32_t i = 0; i < out->n; i++) all.sets[all.n++] = out->groups[i].set;
+  if (st == II_OK) st = check_printable(c, &all, in, err);
+  return leave(c, st, in, err);
+}
+
 /* ---- text ---------------------------------------------------------------------------------------------- */
 
 void ii_rt_text(strbuf *b, const hlo_instr *in) {

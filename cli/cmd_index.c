@@ -3,7 +3,9 @@
  * reports format its results.
  *
  * Instructions. Without --all: the ROOT of the ENTRY computation, or
- * --instr NAME. With --all, per module: the ENTRY computation and every
+ * --instr NAME, or --computation NAME (the computation as a fusion body:
+ * ii_computation_instr). With --grouped, XLA's grouped indexing of that
+ * fusion (with --all: of every fusion) instead of its blocks. With --all, per module: the ENTRY computation and every
  * computation reachable from it through control flow (while body and
  * condition, conditional branches, call, async computations, custom-call
  * called_computations, ...), in the module's textual order; in each, in
@@ -111,6 +113,20 @@ void index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
   }
 }
 
+void index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn) {
+  long n = (long)ii_num_outputs(in), lo = r->o->output >= 0 ? r->o->output : 0;
+  long hi = r->o->output >= 0 ? r->o->output + 1 : n;
+  for (long id = lo; id < hi && id < n; id++) {
+    ii_grouped g;
+    ii_error err;
+    ii_ctx_reset(r->ctx);
+    ii_status st = ii_o2i_grouped(r->ctx, in, id, &g, &err);
+    if (st != II_OK) index_report_error(r, in, &err);
+    fn(r, in, id, st, &g, &err);
+    index_flush(r, false);
+  }
+}
+
 /* ---- which instructions -------------------------------------------------------------------------- */
 
 static const hlo_instr *find_instr(const hlo_module *m, const char *name) {
@@ -161,7 +177,7 @@ static void analyze_all(index_run *r, const hlo_module *m) {
     bool begun = false;
     for (int j = 0; j < c->n_instrs; j++) {
       const hlo_instr *in = c->instrs[j];
-      if (!selected(in)) continue;
+      if (!selected(in) || (r->o->grouped && in->op != HLO_OP_FUSION)) continue;
       if (!begun) {
         if (r->rep->computation_begin) r->rep->computation_begin(r, c);
         begun = true;
@@ -180,11 +196,17 @@ static void analyze(index_run *r, const hlo_module *m) {
   if (r->o->all) {
     analyze_all(r, m);
   } else {
-    const hlo_instr *in = r->o->instr ? find_instr(m, r->o->instr) : m->entry->root;
+    const hlo_computation *comp = r->o->computation ? hlo_module_find_computation(m, r->o->computation) : NULL;
+    const hlo_instr *in = comp ? ii_computation_instr(r->ctx, comp)
+                          : r->o->instr ? find_instr(m, r->o->instr)
+                          : r->o->computation ? NULL
+                                              : m->entry->root;
     if (!in) {
       index_flush(r, true);
       fflush(stdout);
-      fprintf(stderr, "%s: error: no instruction named '%s' in module '%s'\n", r->src->name, r->o->instr, m->name);
+      fprintf(stderr, "%s: error: no %s named '%s' in module '%s'\n", r->src->name,
+              r->o->computation ? "computation" : "instruction", r->o->computation ? r->o->computation : r->o->instr,
+              m->name);
       r->rc = 1;
     } else {
       ii_ctx_reset(r->ctx);
@@ -290,6 +312,9 @@ int cmd_index(const hloidx_options *o) {
     return usage("--summary and --verify print text reports (--format=json and --format=mlir print maps)");
   if (o->summary && (o->direction == DIR_IN2OUT || o->operand >= 0))
     return usage("--summary describes the out2in reads of each operand (no --direction=in2out or --operand)");
+  if (o->grouped && (o->summary || o->verify || o->physical != PHYS_NONE || o->direction != DIR_BOTH ||
+                     o->operand >= 0))
+    return usage("--grouped prints logical out2in maps (no --summary, --verify, --physical, --direction or --operand)");
 
 
   index_run r;

@@ -67,6 +67,12 @@ typedef void (*index_block_fn)(index_run *r, const hlo_instr *in, bool o2i, long
 typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);
 void index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
 
+/* --grouped: ii_o2i_grouped of IN for every output (or --output), each
+ * handed to FN (after index_report_error when it failed). */
+typedef void (*index_grouped_fn)(index_run *r, const hlo_instr *in, long id, ii_status st, const ii_grouped *g,
+                                 const ii_error *err);
+void index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn);
+
 /* The number of entries of a block: operands (o2i) or outputs (i2o). */
 static inline long index_entries(const hlo_instr *in, bool o2i) {
   return o2i ? in->n_operands : (long)ii_num_outputs(in);

@@ -57,6 +57,14 @@ static const char usage_text[] =
     "                      definitions by enumeration (domains of at most 65536\n"
     "                      points): one line per block, then a tally; exit 3 on a\n"
     "                      mismatch\n"
+    "  --computation=NAME  the computation NAME as if it were the body of a fusion:\n"
+    "                      maps from its root (or root tuple elements) to its\n"
+    "                      parameters, composed through its instructions (a fused\n"
+    "                      computation cut out of a dump, a chain of unfused ops)\n"
+    "  --grouped           instead of out2in and in2out, XLA's grouped indexing of a\n"
+    "                      fusion (or --computation): for each output, the maps from\n"
+    "                      it to every instruction inside that it reads, parameters\n"
+    "                      included (with --all: every fusion)\n"
     "  --xla-compat        exactly what XLA's indexing analysis prints, its unknown\n"
     "                      maps and its known mistakes included (default: hloidx's\n"
     "                      semantics, which go further where XLA gives up and are\n"
@@ -104,7 +112,7 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
-  OPT_XLA_COMPAT,
+  OPT_XLA_COMPAT, OPT_COMPUTATION, OPT_GROUPED,
 };
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
@@ -123,6 +131,8 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"verify", no_argument, NULL, OPT_VERIFY},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+      {"computation", required_argument, NULL, OPT_COMPUTATION},
+      {"grouped", no_argument, NULL, OPT_GROUPED},
       {"help", no_argument, NULL, OPT_HELP},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -173,6 +183,11 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
     case OPT_SUMMARY: o->summary = true; break;
     case OPT_VERIFY: o->verify = true; break;
     case OPT_XLA_COMPAT: o->xla_compat = true; break;
+    case OPT_COMPUTATION:
+      o->computation = optarg[0] == '%' ? optarg + 1 : optarg;
+      if (!o->computation[0]) return usage_error("--computation needs a computation name%s", "");
+      break;
+    case OPT_GROUPED: o->grouped = true; break;
     case OPT_JOBS: {
       long j = parse_index(optarg);
       if (j < 1 || j > 256) return usage_error("--jobs needs an integer from 1 to 256, not '%s'", optarg);
@@ -189,6 +204,8 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   }
   if (modes > 1) return usage_error("--check, --map and --layout are exclusive%s", "");
   if (o->instr && o->all) return usage_error("--instr and --all are exclusive%s", "");
+  if (o->computation && (o->instr || o->all))
+    return usage_error("--computation analyses one computation (no --instr or --all)%s", "");
   o->nfiles = argc - optind;
   o->files = argv + optind;
   return -1;
