@@ -116,9 +116,7 @@ static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, u
   (*v)[(*n)++] = r;
 }
 
-/* o2i(X, OUT) of an instruction inside a called computation, memoised for
- * the lifetime of the scratch arena. */
-static ii_status inner_o2i(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err) {
+ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err) {
   bool found;
   ii_indexing **per_out = (ii_indexing **)ptrmap_get_ptr(&c->memo_o2i, x, &found);
   int64_t nout = ii_num_outputs(x);
@@ -254,7 +252,7 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
       if (nsets > 1 && e == nsets - 1) continue;
       int64_t out = nsets == 1 ? 0 : (int64_t)e;
       const ii_indexing *p = NULL;
-      st = inner_o2i(c, x, out, &p, err);
+      st = ii_o2i_memo(c, x, out, &p, err);
       for (int k = 0; k < x->n_operands && st == II_OK; k++) {
         const hlo_instr *op = x->operands[k], *key = op;
         if (op->op == HLO_OP_PARAMETER && op->parent == comp) {

@@ -53,7 +53,9 @@ static const char *json_value(const hlo_instr *in, const char *key, const char *
   const char *p = a->value, *e = a->value + a->value_len;
   size_t kl = strlen(key);
   for (; p + kl + 1 < e; p++) {
-    if (*p != '"' || memcmp(p + 1, key, kl) != 0) continue;
+    p = memchr(p, '"', (size_t)(e - p));
+    if (!p || p + kl + 1 >= e) return NULL;
+    if (memcmp(p + 1, key, kl) != 0) continue;
     const char *q = p + 1 + kl;
     if (q < e && *q == '\\') q++;
     if (q >= e || *q != '"') continue;

@@ -262,6 +262,10 @@ typedef struct ii_groups ii_groups;
 ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp,
                                  const hlo_instr *const *args, int nargs, int64_t output_id, ii_groups **res,
                                  ii_error *err);
+/* ii_o2i_logical(X, OUT), memoised for the lifetime of the scratch arena
+ * (the instructions of a computation composed for several outputs, the
+ * out2in results an in2out rule inverts for every operand). */
+ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err);
 /* ii_o2i_grouped without the query's budget. */
 ii_status ii_grouped_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err);
 /* The set of maps into KEY (an element of a tuple-shaped KEY: in_elem). */
@@ -274,7 +278,8 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
 const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *comp);
 
 /* fusion_cache.c: a structurally equal fused computation's result for
- * OUTPUT_ID, copied into the scratch arena (true on a hit); store one. */
+ * OUTPUT_ID (out2in; in2out of operand k: -1 - k), copied into the
+ * scratch arena (true on a hit); store one. */
 bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
                          ii_indexing *out);
 void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
