@@ -136,7 +136,12 @@ static ii_status run(ii_ctx *c, ii_rule rule, const hlo_instr *in, int64_t id, u
     ii_unknown_why(c, out, nunknown, ii_why(c, "no indexing rule for %s", in->opcode_text));
     return II_OK;
   }
-  if (check_shapes(in, err) != II_OK) return II_ERROR;
+  /* once per instruction: a tuple of N elements checked for each of its N
+   * outputs would be quadratic */
+  if (!ptrmap_get(&c->checked, in)) {
+    if (check_shapes(in, err) != II_OK) return II_ERROR;
+    ptrmap_put(&c->checked, in, (ptrmap_val){1, 0});
+  }
   return rule(c, in, id, out, err);
 }
 

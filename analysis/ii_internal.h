@@ -30,6 +30,7 @@ struct ii_ctx {
   arena *scratch;     /* results and memos of the current queries */
   arena *keep;        /* long-lived: per-computation post-orders */
   ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
+  ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
   ptrmap memo_o2i;    /* hlo_instr* -> ii_indexing* of o2i(instr, 0) (in scratch) */
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */

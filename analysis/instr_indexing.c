@@ -18,6 +18,7 @@ ii_ctx *ii_ctx_new(void) {
   c->scratch = arena_new();
   c->keep = arena_new();
   ptrmap_init(&c->postorders);
+  ptrmap_init(&c->checked);
   ptrmap_init(&c->memo_o2i);
   ptrmap_init(&c->fusion_hashes);
   c->fusion_cache = true;
@@ -32,6 +33,7 @@ void ii_ctx_set_node_budget(ii_ctx *c, size_t nodes) { c->node_budget = nodes; }
 void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
   ptrmap_free(&c->postorders);
+  ptrmap_free(&c->checked);
   ptrmap_free(&c->memo_o2i);
   ptrmap_free(&c->fusion_hashes);
   arena_free(c->scratch);
@@ -53,6 +55,7 @@ void ii_ctx_free(ii_ctx *c) {
 void ii_ctx_reset(ii_ctx *c) {
   if (arena_used(c->scratch) <= SCRATCH_KEEP) return;
   ptrmap_clear(&c->memo_o2i);
+  ptrmap_clear(&c->checked); /* instructions made up in the scratch arena (async-start's wrapped op) */
   arena_reset(c->scratch);
 }
 
@@ -60,6 +63,7 @@ void ii_ctx_end_module(ii_ctx *c) {
   ptrmap_clear(&c->memo_o2i);
   arena_reset(c->scratch);
   ptrmap_clear(&c->postorders);
+  ptrmap_clear(&c->checked);
   ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;
   arena_reset(c->keep);
@@ -149,7 +153,18 @@ static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, lay
   ii_status st = o2i ? check_output_id(in, id, err) : check_input_id(in, id, err);
   if (st != II_OK) return st;
   enter(c);
-  st = o2i ? ii_o2i_logical(c, in, id, out, err) : ii_i2o_logical(c, in, id, out, err);
+  if (o2i) {
+    /* memoised: the in2out blocks that follow invert the same result; the
+     * layouts below rewrite a copy of the sets */
+    const ii_indexing *m;
+    st = ii_o2i_memo(c, in, id, &m, err);
+    if (st == II_OK) {
+      ii_indexing_init(c, out, m->n);
+      memcpy(out->sets, m->sets, m->n * sizeof *out->sets);
+    }
+  } else {
+    st = ii_i2o_logical(c, in, id, out, err);
+  }
   if (st == II_OK && mode == PHYSICAL)
     st = o2i ? ii_physical_o2i(c, in, id, out, err) : ii_physical_i2o(c, in, id, out, err);
   if (st == II_OK && mode == TILED) {
