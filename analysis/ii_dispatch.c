@@ -59,6 +59,7 @@ static const ii_rule o2i_rule[II_FAM_COUNT] = {
     [II_FAM_WHILE] = ii_while_o2i,        [II_FAM_ASYNC] = ii_async_start_o2i, [II_FAM_SORT] = ii_sort_o2i,
     [II_FAM_TOPK] = ii_topk_o2i,          [II_FAM_FFT] = ii_fft_o2i,          [II_FAM_RNGBIT] = ii_rngbit_o2i,
     [II_FAM_CHOLESKY] = ii_cholesky_o2i,  [II_FAM_TRISOLVE] = ii_trisolve_o2i, [II_FAM_CUSTOM] = ii_custom_o2i,
+    [II_FAM_SELSCAT] = ii_select_scatter_o2i,
 };
 
 static const ii_rule i2o_rule[II_FAM_COUNT] = {

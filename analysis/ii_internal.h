@@ -131,7 +131,8 @@ bool ii_backend_number(const hlo_instr *in, const char *key, double *v);
   X(NONE) X(NOOP) X(EW) X(BITCAST) X(BCAST) X(CONCAT) X(CONV) X(DOT) X(SDOT) X(DS) X(DUS) X(FUSION) X(GATHER) \
   X(GTE) X(PAD) X(REDUCE) X(RWIN) X(RESHAPE) X(REVERSE) X(SCAN) X(SLICE) X(TRANSP) X(AGATHER) X(TUPLE) \
   X(INV) X(ELEM) X(FIRST) X(START) X(DONE0) X(DONE1) X(NOREAD) X(PAIRED) X(ALLGATHER) X(RSCATTER) X(ALLTOALL)  \
-  X(RAGGED) X(CALL) X(COND) X(WHILE) X(ASYNC) X(SORT) X(TOPK) X(FFT) X(RNGBIT) X(CHOLESKY) X(TRISOLVE) X(CUSTOM)
+  X(RAGGED) X(CALL) X(COND) X(WHILE) X(ASYNC) X(SORT) X(TOPK) X(FFT) X(RNGBIT) X(CHOLESKY) X(TRISOLVE) X(CUSTOM) \
+  X(SELSCAT)
 
 typedef enum {
 #define II_X_(f) II_FAM_##f,
@@ -235,11 +236,12 @@ imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo
 ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64_t *out, const hlo_window_dim *w,
                         imap **res);
 
-/* op_reduce.c: REDUCE, RWIN, SCAN */
+/* op_reduce.c: REDUCE, RWIN, SCAN, SELSCAT */
 ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_select_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
 /* op_contract.c: DOT, SDOT, CONV */
 ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);

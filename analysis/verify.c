@@ -1333,6 +1333,55 @@ static void reads_async(ref *R, const hlo_instr *in, int64_t output_id, int k, c
   ref_reads(R, &w, 0, k, o, emit, cl);
 }
 
+/* ---- select-and-scatter (op_reduce.c) ---- */
+
+/* The operand position of window offset V of window W along dim i, or -1
+ * (padding, or between base-dilated elements). */
+static int64_t window_pos(const hlo_window_dim *wd, int64_t w, int64_t v, int64_t size) {
+  int64_t p = w * wd->stride + v * wd->rhs_dilate - wd->pad_lo;
+  if (p < 0 || p % wd->lhs_dilate) return -1;
+  return p / wd->lhs_dilate < size ? p / wd->lhs_dilate : -1;
+}
+
+/* Output element O sums the source elements of the windows that selected
+ * it; which one a window selects depends on all of it: O reads every
+ * window holding it, source element and operand elements, and the init. */
+static void reads_selscat(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                          void *cl) {
+  (void)output_id;
+  const hlo_shape *x = in->operands[0]->shape, *src = in->operands[1]->shape;
+  int r = x->rank;
+  int64_t w[MAXR], wlo[MAXR], whi[MAXR], v[MAXR], vlo[MAXR], vhi[MAXR], idx[MAXR] = {0};
+  if (k == 2) {
+    emit(cl, idx);
+    return;
+  }
+  for (int i = 0; i < r; i++) {
+    wlo[i] = vlo[i] = 0;
+    whi[i] = src->dims[i] - 1;
+    vhi[i] = in->ext->window[i].size - 1;
+  }
+  if (!first_point(r, w, wlo, whi)) return;
+  do {
+    bool holds = true;
+    for (int i = 0; holds && i < r; i++) {
+      holds = false;
+      for (int64_t t = 0; t <= vhi[i] && !holds; t++) holds = window_pos(&in->ext->window[i], w[i], t, x->dims[i]) == o[i];
+    }
+    if (!holds) continue;
+    if (k == 1) {
+      emit(cl, w);
+      continue;
+    }
+    if (!first_point(r, v, vlo, vhi)) continue;
+    do {
+      bool ok = true;
+      for (int i = 0; ok && i < r; i++) ok = (idx[i] = window_pos(&in->ext->window[i], w[i], v[i], x->dims[i])) >= 0;
+      if (ok) emit(cl, idx);
+    } while (work(R, 1) && next_point(r, v, vlo, vhi));
+  } while (work(R, 1) && next_point(r, w, wlo, whi));
+}
+
 static const vf_ref refs[II_FAM_COUNT] = {
     [II_FAM_EW] = {edge_ew, reads_ew, false},
     [II_FAM_BCAST] = {NULL, reads_broadcast, false},
@@ -1377,6 +1426,7 @@ static const vf_ref refs[II_FAM_COUNT] = {
     [II_FAM_COND] = {fusion_edge, ref_fusion, true},
     [II_FAM_WHILE] = {NULL, reads_while, true, part_while},
     [II_FAM_ASYNC] = {edge_async, reads_async, true},
+    [II_FAM_SELSCAT] = {NULL, reads_selscat, false},
 };
 
 /* What element O of output OUTPUT_ID reads of operand K, handed to EMIT. */

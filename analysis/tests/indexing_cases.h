@@ -320,6 +320,16 @@ static const enum_case own_cases[] __attribute__((unused)) = {
     {"custom-call cudnn conv", E1("x = f32[1,5,2] parameter(0)\n k = f32[3,2,4] parameter(1)\n b = f32[4] parameter(2)\n"
                                   " ROOT r = (f32[1,3,4], u8[0]) custom-call(x, k, b), window={size=3}, dim_labels=b0f_0io->b0f,"
                                   " custom_call_target=\"__cudnn$convBiasActivationForward\""), NULL, true},
+    {"select-and-scatter", "HloModule m\n" ADD "ge { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+                           " ROOT c = pred[] compare(a, b), direction=GE }\n"
+                           "ENTRY e {\n x = f32[7] parameter(0)\n s = f32[3] parameter(1)\n i = f32[] parameter(2)\n"
+                           " ROOT r = f32[7] select-and-scatter(x, s, i), window={size=3 stride=2 pad=0_0}, select=ge,"
+                           " scatter=add\n}\n", NULL, true},
+    {"select-and-scatter 2d padded", "HloModule m\n" ADD "ge { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+                                     " ROOT c = pred[] compare(a, b), direction=GE }\n"
+                                     "ENTRY e {\n x = f32[4,3] parameter(0)\n s = f32[2,3] parameter(1)\n"
+                                     " i = f32[] parameter(2)\n ROOT r = f32[4,3] select-and-scatter(x, s, i),"
+                                     " window={size=2x2 stride=2x1 pad=0_0x1_0}, select=ge, scatter=add\n}\n", NULL, true},
 };
 
 #endif
