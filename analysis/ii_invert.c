@@ -470,6 +470,12 @@ ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
   for (int64_t n = 0; n < nout; n++) {
     const ii_indexing *o2i;
     ii_status st = ii_o2i_memo(c, in, n, &o2i, err);
+    if (st == II_ERROR) { /* the out2in block reports it: here, nothing to invert */
+      ii_add_unknown(c, out, (uint32_t)n, ii_why(c, "no out2in maps to invert: output %lld is not analyzed",
+                                                  (long long)n));
+      if (err) err->instr = NULL, err->message[0] = 0;
+      continue;
+    }
     if (st != II_OK) return st;
     const ii_set *s = &o2i->sets[input_id];
     const hlo_shape *xs = ii_set_operand_shape(in, input_id, s);
