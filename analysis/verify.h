@@ -8,8 +8,12 @@
  * reference relation is what the op reads according to its definition
  * (hlo-text-format.md §6.3): for each output element, the operand elements
  * the op reads to compute it, from the op's attributes alone (it never
- * looks at a map). Fusions propagate element sets from the root to the
- * parameters through the same per-op definitions. Runtime offsets take
+ * looks at a map; one reference per rule family of the HLO_OPCODES table,
+ * the family naming what the op is). Fusions (and calls, conditional
+ * branches, async-start's wrapped computation) propagate element sets from
+ * the root to the parameters through the same per-op definitions;
+ * cholesky and triangular-solve run their recurrences on sets of matrix
+ * elements. Runtime offsets take
  * every value of their clamped range (a scalar constant offset: its
  * clamped value), independently per op. An in2out entry is checked
  * against the transposed relation.
@@ -35,10 +39,10 @@
  * Not checked (VF_SKIP_*): unknown maps; a domain of more than
  * VF_MAX_POINTS points (the product of the sizes of all variable
  * intervals of a member map) or a reference needing more than VF_MAX_WORK
- * steps; ops without a definition here (sort, scatter, custom-call, scan,
- * get-tuple-element, tuple, all-gather-start, collectives other than
- * all-gather, ... and fusions containing one, or a tuple-shaped value
- * other than the root tuple); XLA's own inexact cases (a gather whose iota
+ * steps; ops without a definition here (scatter, scan, custom-calls of
+ * unknown semantics, ... and fusions containing one, or a tuple-shaped
+ * value other than the root tuple; a matrix op beyond 32 x 32); XLA's own
+ * inexact cases (a gather whose iota
  * indices can exceed the clamped range: XLA folds them without clamping;
  * the in2out map of a scalar operand of an elementwise op, which has the
  * output's dimensions; a bitcast or bitcast-convert whose element count or

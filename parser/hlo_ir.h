@@ -292,7 +292,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(SCAN,                     "scan",                     NA,  0, SCAN,      INV,     SCAN,    NONE)     \
   X(SCATTER,                  "scatter",                  NA,  0, NONE,      NONE,    NONE,    NONE)     \
   X(SELECT,                   "select",                   NA,  0, EW,        EW,      EW,      EW)       \
-  X(SELECT_AND_SCATTER,       "select-and-scatter",       NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(SELECT_AND_SCATTER,       "select-and-scatter",       NA,  0, SELSCAT,   INV,     NONE,    NONE)     \
   X(SEND,                     "send",                     NA,  0, FIRST,     INV,     NONE,    NONE)     \
   X(SEND_DONE,                "send-done",                NA,  0, NOREAD,    INV,     NONE,    NONE)     \
   X(SET_DIMENSION_SIZE,       "set-dimension-size",       NA,  0, EW,        EW,      NONE,    NONE)     \
