@@ -42,6 +42,19 @@ const hlo_shape *ii_output_shape(const hlo_instr *in, int64_t output_id) {
 
 /* ---- building blocks ---------------------------------------------------------------------------- */
 
+const hlo_computation *ii_called(const hlo_instr *in, hlo_call_role role) {
+  for (int i = 0; i < in->n_called; i++)
+    if (in->called_role[i] == role) return in->called[i];
+  return NULL;
+}
+
+bool ii_same_dims(const hlo_shape *a, const hlo_shape *b) {
+  if (!ii_is_array(a) || !ii_is_array(b) || a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
 void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n) {
   x->n = n;
   x->sets = arena_zalloc(c->scratch, (n ? n : 1) * sizeof *x->sets);
@@ -55,9 +68,27 @@ ii_operand *ii_wrap(ii_ctx *c, imap *m) {
 
 void ii_add(ii_ctx *c, ii_indexing *x, uint32_t k, imap *m) { ii_set_insert(c, &x->sets[k], ii_wrap(c, m)); }
 
-void ii_unknown(ii_ctx *c, ii_indexing *x, uint32_t n) {
+void ii_unknown(ii_ctx *c, ii_indexing *x, uint32_t n) { ii_unknown_why(c, x, n, NULL); }
+
+const char *ii_why(ii_ctx *c, const char *fmt, ...) {
+  if (c->xla_compat) return NULL;
+  char buf[300];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return arena_strndup(c->scratch, buf, strlen(buf));
+}
+
+void ii_add_unknown(ii_ctx *c, ii_indexing *x, uint32_t k, const char *why) {
+  ii_operand *o = ii_wrap(c, imap_new_undefined(c->scratch, c->ae));
+  o->why = c->xla_compat ? NULL : why;
+  ii_set_insert(c, &x->sets[k], o);
+}
+
+void ii_unknown_why(ii_ctx *c, ii_indexing *x, uint32_t n, const char *why) {
   ii_indexing_init(c, x, n);
-  for (uint32_t k = 0; k < n; k++) ii_add(c, x, k, imap_new_undefined(c->scratch, c->ae));
+  for (uint32_t k = 0; k < n; k++) ii_add_unknown(c, x, k, why);
 }
 
 imap *ii_identity(ii_ctx *c, const hlo_shape *s) {

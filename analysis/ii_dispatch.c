@@ -51,7 +51,16 @@ static const ii_rule o2i_rule[II_FAM_COUNT] = {
     [II_FAM_GTE] = ii_gte_o2i,            [II_FAM_PAD] = ii_pad_o2i,          [II_FAM_REDUCE] = ii_reduce_o2i,
     [II_FAM_RWIN] = ii_reduce_window_o2i, [II_FAM_RESHAPE] = ii_reshape_o2i,  [II_FAM_REVERSE] = ii_reverse_o2i,
     [II_FAM_SCAN] = ii_scan_o2i,          [II_FAM_SLICE] = ii_slice_o2i,      [II_FAM_TRANSP] = ii_transpose_o2i,
-    [II_FAM_AGATHER] = ii_all_gather_o2i,   [II_FAM_SCATTER] = ii_scatter_o2i, [II_FAM_BCONV] = ii_bitcast_convert_o2i,
+    [II_FAM_AGATHER] = ii_all_gather_o2i, [II_FAM_TUPLE] = ii_tuple_o2i,      [II_FAM_ELEM] = ii_elem_o2i,
+    [II_FAM_FIRST] = ii_first_o2i,        [II_FAM_START] = ii_start_o2i,      [II_FAM_DONE0] = ii_done0_o2i,
+    [II_FAM_DONE1] = ii_done1_o2i,        [II_FAM_NOREAD] = ii_noread_o2i,    [II_FAM_PAIRED] = ii_paired_o2i,
+    [II_FAM_ALLGATHER] = ii_allgather_o2i, [II_FAM_RSCATTER] = ii_rscatter_o2i, [II_FAM_ALLTOALL] = ii_alltoall_o2i,
+    [II_FAM_RAGGED] = ii_ragged_o2i,      [II_FAM_CALL] = ii_call_o2i,        [II_FAM_COND] = ii_cond_o2i,
+    [II_FAM_WHILE] = ii_while_o2i,        [II_FAM_ASYNC] = ii_async_start_o2i, [II_FAM_SORT] = ii_sort_o2i,
+    [II_FAM_TOPK] = ii_topk_o2i,          [II_FAM_FFT] = ii_fft_o2i,          [II_FAM_RNGBIT] = ii_rngbit_o2i,
+    [II_FAM_CHOLESKY] = ii_cholesky_o2i,  [II_FAM_TRISOLVE] = ii_trisolve_o2i, [II_FAM_CUSTOM] = ii_custom_o2i,
+    [II_FAM_SELSCAT] = ii_select_scatter_o2i, [II_FAM_SCATTER] = ii_scatter_o2i,
+    [II_FAM_BCONV] = ii_bitcast_convert_o2i,
 };
 
 static const ii_rule i2o_rule[II_FAM_COUNT] = {
@@ -128,10 +137,15 @@ static ii_status run(ii_ctx *c, ii_rule rule, const hlo_instr *in, int64_t id, u
                      ii_error *err) {
   memset(out, 0, sizeof *out);
   if (!rule) {
-    ii_unknown(c, out, nunknown);
+    ii_unknown_why(c, out, nunknown, ii_why(c, "no indexing rule for %s", in->opcode_text));
     return II_OK;
   }
-  if (check_shapes(in, err) != II_OK) return II_ERROR;
+  /* once per instruction: a tuple of N elements checked for each of its N
+   * outputs would be quadratic */
+  if (!ptrmap_get(&c->checked, in)) {
+    if (check_shapes(in, err) != II_OK) return II_ERROR;
+    ptrmap_put(&c->checked, in, (ptrmap_val){1, 0});
+  }
   return rule(c, in, id, out, err);
 }
 

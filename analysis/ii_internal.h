@@ -30,6 +30,7 @@ struct ii_ctx {
   arena *scratch;     /* results and memos of the current queries */
   arena *keep;        /* long-lived: per-computation post-orders */
   ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
+  ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
   ptrmap memo_o2i;    /* hlo_instr* -> ii_indexing* of o2i(instr, 0) (in scratch) */
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */
@@ -70,6 +71,10 @@ static inline bool ii_is_array(const hlo_shape *s) { return s->type != HLO_TUPLE
 static inline uint32_t ii_rank(const hlo_shape *s) { return ii_is_array(s) ? (uint32_t)s->rank : 0; }
 static inline const int64_t *ii_dims(const hlo_shape *s) { return s->dims; }
 
+/* The first computation IN calls in ROLE (calls=, to_apply=, ...), or NULL. */
+const hlo_computation *ii_called(const hlo_instr *in, hlo_call_role role);
+/* Two arrays of the same dims (element types aside). */
+bool ii_same_dims(const hlo_shape *a, const hlo_shape *b);
 /* n empty sets, in the scratch arena. */
 void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n);
 /* An operand indexing without runtime variables. */
@@ -78,6 +83,13 @@ ii_operand *ii_wrap(ii_ctx *c, imap *m);
 void ii_add(ii_ctx *c, ii_indexing *x, uint32_t k, imap *m);
 /* n sets holding one undefined map each (`unknown indexing`). */
 void ii_unknown(ii_ctx *c, ii_indexing *x, uint32_t n);
+/* The same with a reason (ii_operand.why) for each. */
+void ii_unknown_why(ii_ctx *c, ii_indexing *x, uint32_t n, const char *why);
+/* Inserts an undefined map with reason WHY into set k. */
+void ii_add_unknown(ii_ctx *c, ii_indexing *x, uint32_t k, const char *why);
+/* A reason, formatted into the scratch arena; NULL under --xla-compat
+ * (XLA gives none). */
+__attribute__((format(printf, 2, 3))) const char *ii_why(ii_ctx *c, const char *fmt, ...);
 /* Maps over a shape's dims. */
 imap *ii_identity(ii_ctx *c, const hlo_shape *s);
 imap *ii_scalar_map(ii_ctx *c, const hlo_shape *s);
@@ -99,6 +111,18 @@ uint64_t ii_operand_text_nodes(const ii_operand *o);
 /* Checks the ae_ctx budget. */
 ii_status ii_budget_status(ii_ctx *c);
 
+/* ---- attributes the parser keeps as written (ii_attr.c) ------------------------------------------- */
+/* name=true / name=false; DFLT when absent or anything else. */
+bool ii_attr_bool(const hlo_instr *in, const char *name, bool dflt);
+/* name=WORD exactly. */
+bool ii_attr_is(const hlo_instr *in, const char *name, const char *word);
+/* name={1,2,3}: the integers (at most cap); -1 when absent or too many. */
+int ii_attr_ints(const hlo_instr *in, const char *name, int64_t *out, int cap);
+/* backend_config's "key": [1, "2", ...] (quoted or escaped JSON alike). */
+int ii_backend_ints(const hlo_instr *in, const char *key, int64_t *out, int cap);
+/* backend_config's "key": number. */
+bool ii_backend_number(const hlo_instr *in, const char *key, double *v);
+
 /* ---- dispatch (ii_dispatch.c) ------------------------------------------------------------------ */
 /* The rule families of the HLO_OPCODES table (parser/hlo_ir.h): each tag
  * names one rule of the op_*.c files (the tables in ii_dispatch.c) and one
@@ -106,7 +130,9 @@ ii_status ii_budget_status(ii_ctx *c);
 #define II_FAMILIES(X)                                                                                     \
   X(NONE) X(NOOP) X(EW) X(BITCAST) X(BCAST) X(CONCAT) X(CONV) X(DOT) X(SDOT) X(DS) X(DUS) X(FUSION) X(GATHER) \
   X(GTE) X(PAD) X(REDUCE) X(RWIN) X(RESHAPE) X(REVERSE) X(SCAN) X(SLICE) X(TRANSP) X(AGATHER) X(TUPLE) \
-  X(INV) X(SCATTER) X(BCONV)
+  X(INV) X(ELEM) X(FIRST) X(START) X(DONE0) X(DONE1) X(NOREAD) X(PAIRED) X(ALLGATHER) X(RSCATTER) X(ALLTOALL)  \
+  X(RAGGED) X(CALL) X(COND) X(WHILE) X(ASYNC) X(SORT) X(TOPK) X(FFT) X(RNGBIT) X(CHOLESKY) X(TRISOLVE) X(CUSTOM) \
+  X(SELSCAT) X(SCATTER) X(BCONV)
 
 typedef enum {
 #define II_X_(f) II_FAM_##f,
@@ -160,6 +186,41 @@ ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *ou
 ii_status ii_tuple_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
+/* op_tuple.c: TUPLE (out2in), ELEM, FIRST, START, DONE0, DONE1, NOREAD */
+ii_status ii_tuple_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_elem_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_first_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_start_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_done0_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_done1_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_noread_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+
+/* op_rows.c: SORT, TOPK, FFT, RNGBIT */
+ii_status ii_sort_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_topk_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_fft_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_rngbit_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+
+/* op_linalg.c: CHOLESKY, TRISOLVE */
+ii_status ii_cholesky_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_trisolve_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+
+/* op_custom.c: CUSTOM */
+ii_status ii_custom_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+
+/* op_call.c: CALL, COND, WHILE, ASYNC */
+ii_status ii_call_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_cond_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_while_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_async_start_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+
+/* op_collective.c: PAIRED, ALLGATHER, RSCATTER, ALLTOALL, RAGGED */
+ii_status ii_paired_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_allgather_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_rscatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_alltoall_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_ragged_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+
 /* op_reshape.c: RESHAPE, BITCAST */
 /* Reshape builder R(A, B) of §3.10: a map over B's dims indexing A,
  * simplified in point-preserving mode. */
@@ -178,11 +239,12 @@ imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo
 ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64_t *out, const hlo_window_dim *w,
                         imap **res);
 
-/* op_reduce.c: REDUCE, RWIN, SCAN */
+/* op_reduce.c: REDUCE, RWIN, SCAN, SELSCAT */
 ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+ii_status ii_select_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
 /* op_contract.c: DOT, SDOT, CONV */
 ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
@@ -204,6 +266,8 @@ ii_status ii_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing
 ii_status ii_scatter_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 
 /* rt_bind.c: runtime-variable descriptions in hloidx's semantics (not under --xla-compat) */
+/* A description map of d of an operand map m with symbols of its own (not m's): carried as XLA does. */
+bool ii_desc_opaque(const imap *d, const imap *m);
 /* A description map of m with these results (over m's dims, and m's symbols if they use any). */
 imap *ii_desc_map(ii_ctx *c, const imap *m, uint32_t nres, const ae *const *res);
 /* x->map = compose(first->map, second->map): x's descriptions. */
@@ -212,13 +276,34 @@ void ii_rt_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second,
 ii_status ii_rt_remove_unused(ii_ctx *c, ii_operand *x);
 
 /* fusion.c */
+/* The maps from output OUTPUT_ID of computation COMP (its root, or an
+ * element of a root tuple) into every instruction it reaches, composed
+ * through the instructions' own rules (§5.4); parameter p stands for
+ * ARGS[p], an instruction outside (the maps of several parameters bound to
+ * one instruction are one set). AT names the caller in errors. The groups
+ * live in the scratch arena; ii_groups_free releases their index. */
+typedef struct ii_groups ii_groups;
+ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp,
+                                 const hlo_instr *const *args, int nargs, int64_t output_id, ii_groups **res,
+                                 ii_error *err);
+/* ii_o2i_logical(X, OUT), memoised for the lifetime of the scratch arena
+ * (the instructions of a computation composed for several outputs, the
+ * out2in results an in2out rule inverts for every operand). */
+ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err);
+/* ii_o2i_grouped without the query's budget. */
+ii_status ii_grouped_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err);
+/* The set of maps into KEY (an element of a tuple-shaped KEY: in_elem). */
+void ii_groups_entry(ii_ctx *c, const ii_groups *g, const hlo_instr *key, ii_set *out);
+void ii_groups_free(ii_groups *g);
+
 /* FUSION */
 ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 /* Post-order of a computation (cached for the context's lifetime). */
 const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *comp);
 
 /* fusion_cache.c: a structurally equal fused computation's result for
- * OUTPUT_ID, copied into the scratch arena (true on a hit); store one. */
+ * OUTPUT_ID (out2in; in2out of operand k: -1 - k), copied into the
+ * scratch arena (true on a hit); store one. */
 bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
                          ii_indexing *out);
 void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,

@@ -322,12 +322,53 @@ static imap *over_x(inv *v, const hlo_shape *xs, uint32_t nrange, const interval
   return r;
 }
 
+/* The common case without the solver: results that are distinct output
+ * dims, no symbols, no constraints (identities, transposes, broadcasts).
+ * Output dim k is x_i where result i is d_k (x_i narrowed to d_k's
+ * interval), else a range variable over d_k's interval; a point interval
+ * gives a constant, as the simplifier would. NULL when M is not so. */
+static imap *invert_dims(ii_ctx *c, const imap *m, const hlo_shape *xs) {
+  uint32_t n = m->ndims, nx = m->nresults;
+  if (m->known_empty || imap_nsyms(m) || m->ncons) return NULL;
+  int32_t *from = arena_array(c->scratch, n ? n : 1, sizeof *from);
+  for (uint32_t k = 0; k < n; k++) {
+    from[k] = -1;
+    if (m->dim_iv[k].hi < m->dim_iv[k].lo) return NULL;
+  }
+  interval *div = arena_array(c->scratch, nx ? nx : 1, sizeof *div);
+  for (uint32_t i = 0; i < nx; i++) {
+    const ae *e = m->results[i];
+    if (e->kind != AE_DIM || from[e->value] >= 0) return NULL;
+    from[e->value] = (int32_t)i;
+    div[i] = iv_intersect(iv_make(0, xs->dims[i] - 1), m->dim_iv[e->value]);
+    if (div[i].hi < div[i].lo) return NULL;
+  }
+  const ae **res = ii_exprs(c, n);
+  interval *siv = arena_array(c->scratch, n ? n : 1, sizeof *siv);
+  uint32_t nr = 0;
+  for (uint32_t k = 0; k < n; k++) {
+    interval iv = from[k] >= 0 ? div[from[k]] : m->dim_iv[k];
+    if (iv.lo == iv.hi) res[k] = K(c, iv.lo);
+    else if (from[k] >= 0) res[k] = D(c, (uint32_t)from[k]);
+    else {
+      siv[nr] = iv;
+      res[k] = S(c, nr++);
+    }
+  }
+  return imap_new(c->scratch, c->ae, nx, nr, 0, div, siv, n, res);
+}
+
 ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_operand **out) {
   const imap *m = o->map;
   uint32_t nx = ii_rank(xs);
   if (m->undefined || !ii_is_array(xs) || m->nresults != nx) {
     *out = ii_wrap(c, imap_new_undefined(c->scratch, c->ae));
     (*out)->why = o->why;
+    return II_OK;
+  }
+  imap *quick = o->replica ? NULL : invert_dims(c, m, xs);
+  if (quick) {
+    *out = ii_wrap(c, quick);
     return II_OK;
   }
   inv v = {0};
@@ -410,10 +451,14 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
   y->rt = arena_array(c->scratch, o->nrt ? o->nrt : 1, sizeof *y->rt);
   for (uint32_t t = 0; t < o->nrt; t++) {
     const imap *d = o->rt[t].map;
-    bool own = imap_nsyms(d) == v.R + v.T && imap_nsyms(d) > 0;
+    y->rt[t] = o->rt[t];
+    if (ii_desc_opaque(d, m)) { /* its own symbols after the inverse's range variables */
+      y->rt[t].map = over_x(&v, xs, nr, r->sym_iv, d, res);
+      continue;
+    }
+    bool own = imap_nsyms(d) > 0;
     const ae **dres = ii_exprs(c, d->nresults);
     ae_subst_many(x, d->nresults, d->results, dres, res, v.n, own ? fin + v.n : NULL, own ? v.R + v.T : 0);
-    y->rt[t] = o->rt[t];
     y->rt[t].map = ii_desc_map(c, r, d->nresults, dres);
   }
   /* the replica-id map over the simplified intervals of the range variables */
@@ -427,13 +472,24 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
 /* The INV family: one set per output, the inverses of that output's
  * out2in maps of operand INPUT_ID. */
 ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
+  /* a fusion structurally equal to one inverted before: the same result
+   * (fusion_cache.c, keyed apart from the out2in results by a negative id) */
+  const hlo_computation *comp = in->op == HLO_OP_FUSION ? ii_called(in, HLO_CALL_CALLS) : NULL;
+  bool cacheable = comp && c->fusion_cache && c->nest == 0;
+  if (cacheable && ii_fusion_cache_get(c, in, comp, -1 - input_id, out)) return II_OK;
   int64_t nout = ii_num_outputs(in);
   ii_indexing_init(c, out, (uint32_t)nout);
   for (int64_t n = 0; n < nout; n++) {
-    ii_indexing o2i;
-    ii_status st = ii_o2i_logical(c, in, n, &o2i, err);
+    const ii_indexing *o2i;
+    ii_status st = ii_o2i_memo(c, in, n, &o2i, err);
+    if (st == II_ERROR) { /* the out2in block reports it: here, nothing to invert */
+      ii_add_unknown(c, out, (uint32_t)n, ii_why(c, "no out2in maps to invert: output %lld is not analyzed",
+                                                  (long long)n));
+      if (err) err->instr = NULL, err->message[0] = 0;
+      continue;
+    }
     if (st != II_OK) return st;
-    const ii_set *s = &o2i.sets[input_id];
+    const ii_set *s = &o2i->sets[input_id];
     const hlo_shape *xs = ii_set_operand_shape(in, input_id, s);
     ii_set *dst = &out->sets[n];
     dst->in_elem = s->in_elem;
@@ -445,5 +501,6 @@ ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
       ii_set_insert(c, dst, y);
     }
   }
+  if (cacheable && !c->over && ii_budget_status(c) == II_OK) ii_fusion_cache_put(c, in, comp, -1 - input_id, out);
   return II_OK;
 }

@@ -18,6 +18,7 @@ ii_ctx *ii_ctx_new(void) {
   c->scratch = arena_new();
   c->keep = arena_new();
   ptrmap_init(&c->postorders);
+  ptrmap_init(&c->checked);
   ptrmap_init(&c->memo_o2i);
   ptrmap_init(&c->fusion_hashes);
   c->fusion_cache = true;
@@ -32,6 +33,7 @@ void ii_ctx_set_node_budget(ii_ctx *c, size_t nodes) { c->node_budget = nodes; }
 void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
   ptrmap_free(&c->postorders);
+  ptrmap_free(&c->checked);
   ptrmap_free(&c->memo_o2i);
   ptrmap_free(&c->fusion_hashes);
   arena_free(c->scratch);
@@ -53,6 +55,7 @@ void ii_ctx_free(ii_ctx *c) {
 void ii_ctx_reset(ii_ctx *c) {
   if (arena_used(c->scratch) <= SCRATCH_KEEP) return;
   ptrmap_clear(&c->memo_o2i);
+  ptrmap_clear(&c->checked); /* instructions made up in the scratch arena (async-start's wrapped op) */
   arena_reset(c->scratch);
 }
 
@@ -60,6 +63,7 @@ void ii_ctx_end_module(ii_ctx *c) {
   ptrmap_clear(&c->memo_o2i);
   arena_reset(c->scratch);
   ptrmap_clear(&c->postorders);
+  ptrmap_clear(&c->checked);
   ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;
   arena_reset(c->keep);
@@ -149,7 +153,18 @@ static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, lay
   ii_status st = o2i ? check_output_id(in, id, err) : check_input_id(in, id, err);
   if (st != II_OK) return st;
   enter(c);
-  st = o2i ? ii_o2i_logical(c, in, id, out, err) : ii_i2o_logical(c, in, id, out, err);
+  if (o2i) {
+    /* memoised: the in2out blocks that follow invert the same result; the
+     * layouts below rewrite a copy of the sets */
+    const ii_indexing *m;
+    st = ii_o2i_memo(c, in, id, &m, err);
+    if (st == II_OK) {
+      ii_indexing_init(c, out, m->n);
+      memcpy(out->sets, m->sets, m->n * sizeof *out->sets);
+    }
+  } else {
+    st = ii_i2o_logical(c, in, id, out, err);
+  }
   if (st == II_OK && mode == PHYSICAL)
     st = o2i ? ii_physical_o2i(c, in, id, out, err) : ii_physical_i2o(c, in, id, out, err);
   if (st == II_OK && mode == TILED) {
@@ -184,6 +199,21 @@ ii_status ii_i2o_tiled(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_inde
   return query(c, in, input_id, false, TILED, out, err);
 }
 
+ii_status ii_o2i_grouped(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err) {
+  memset(out, 0, sizeof *out);
+  if (err) {
+    err->instr = NULL;
+    err->message[0] = 0;
+  }
+  enter(c);
+  ii_status st = ii_grouped_logical(c, in, output_id, out, err);
+  /* the groups are one result: its text size, as check_printable counts it */
+  ii_indexing all = {0, arena_array(c->scratch, out->n + 1, sizeof *all.sets)};
+  for (uint32_t i = 0; i < out->n; i++) all.sets[all.n++] = out->groups[i].set;
+  if (st == II_OK) st = check_printable(c, &all, in, err);
+  return leave(c, st, in, err);
+}
+
 /* ---- text ---------------------------------------------------------------------------------------------- */
 
 void ii_rt_text(strbuf *b, const hlo_instr *in) {
@@ -207,6 +237,11 @@ void ii_rt_text(strbuf *b, const hlo_instr *in) {
 }
 
 void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o) {
+  if (x->map->undefined && x->why) {
+    if (o && o->multiline) sb_indent(b, o->indent);
+    sb_printf(b, "unknown indexing (%s)\n", x->why);
+    return;
+  }
   uint32_t nrt = x->map->undefined ? 0 : x->nrt;
   if (nrt == 0) { /* the common case: no descriptions to render */
     map_print_indexing(b, x->map, NULL, 0, x->map->undefined ? NULL : x->replica, o);

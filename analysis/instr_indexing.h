@@ -158,6 +158,30 @@ ii_status ii_i2o_physical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_i
 ii_status ii_o2i_tiled(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_tiled(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 
+/* A computation as an instruction: a fusion of it (`--computation`),
+ * whose operands are the computation's own parameters and whose output is
+ * its root (or the root tuple's elements), so that every query above maps
+ * the root to the parameters through the computation's instructions. Its
+ * name is the computation's, its opcode text "computation". Lives until
+ * ii_ctx_end_module. */
+const hlo_instr *ii_computation_instr(ii_ctx *c, const hlo_computation *comp);
+
+/* XLA's grouped indexing (ComputeGroupedOutputToInputIndexing): the maps
+ * from output OUTPUT_ID of fusion IN (or of ii_computation_instr) to every
+ * instruction of its computation that the output reaches, parameters
+ * included: one group per instruction, or per tuple element of a
+ * tuple-shaped one (elem >= 0), in the computation's order. */
+typedef struct {
+  const hlo_instr *instr;
+  int64_t elem; /* the tuple element of instr the maps index, or -1 */
+  ii_set set;
+} ii_group;
+typedef struct {
+  uint32_t n;
+  ii_group *groups;
+} ii_grouped;
+ii_status ii_o2i_grouped(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err);
+
 /* ---- operand indexings and sets ----------------------------------------------------------------- */
 /* §1.7 equality. */
 bool ii_operand_equal(const ii_operand *a, const ii_operand *b);
@@ -177,7 +201,8 @@ void ii_rt_text(strbuf *b, const hlo_instr *in);
 /* Member indices of s in print order (sorted by single-line text); the
  * array lives in the scratch arena. */
 const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s);
-/* One member (map, runtime variables, replica id), ending with a newline. */
+/* One member (map, runtime variables, replica id), ending with a newline;
+ * an unknown map with a reason prints `unknown indexing (REASON)`. */
 void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o);
 /* `operand id = N` blocks for every set, members in print order (§2.5). With
  * the single-line options the text is exactly XLA's. */

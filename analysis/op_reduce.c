@@ -1,6 +1,6 @@
 /* Reductions: reduce §3.13 (variadic, init operands), reduce-window §3.14
- * with the window helper W (also used by convolution), and [V2] scan
- * §3.23. */
+ * with the window helper W (also used by convolution), [V2] scan §3.23,
+ * and select-and-scatter (hloidx's semantics). */
 #include "ii_internal.h"
 
 /* ---- reduce --------------------------------------------------------------------------------------- */
@@ -111,5 +111,40 @@ ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_inde
     bool carry = (int64_t)k >= (int64_t)n - nc;
     ii_add(c, out, k, ii_rank(o) == 0 || carry ? ii_scalar_map(c, o) : ii_identity(c, o));
   }
+  return II_OK;
+}
+
+/* ---- select-and-scatter (hloidx's semantics) ---------------------------------------------------- */
+
+/* select-and-scatter(operand, source, init): output element o (the
+ * operand's shape) sums the source elements of the windows that selected
+ * o. Which position a window selects depends on every operand element in
+ * it, so o reads: source element w for every window w that holds o (the
+ * inverse of the window map W, from source elements to the operand
+ * elements of their windows); the operand elements of those windows (W
+ * composed after that inverse); and the init value. */
+ii_status ii_select_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
+  const hlo_shape *x = in->operands[0]->shape, *src = in->operands[1]->shape, *o = in->shape;
+  uint32_t rank = ii_rank(x);
+  if (in->n_operands != 3 || !ii_is_array(src) || ii_rank(src) != rank || (uint32_t)in->ext->n_window != rank ||
+      !ii_same_dims(x, o))
+    return ii_fail(err, in, "select-and-scatter '%s' needs an operand, a source and a window of its rank", in->name);
+  for (uint32_t i = 0; i < rank; i++)
+    if (in->ext->window[i].stride < 1 || in->ext->window[i].lhs_dilate < 1 || in->ext->window[i].rhs_dilate < 1)
+      return ii_fail(err, in, "select-and-scatter '%s': strides and dilations must be positive", in->name);
+  imap *w;
+  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(src), in->ext->window, &w);
+  if (st != II_OK) return st;
+  ii_operand *winv, *wop = ii_wrap(c, w);
+  st = ii_invert(c, wop, x, &winv);
+  if (st != II_OK) return st;
+  ii_operand *reads = ii_operand_compose(c, winv, wop);
+  st = ii_operand_simplify(c, reads, true, true);
+  if (st != II_OK) return st;
+  ii_indexing_init(c, out, 3);
+  ii_set_insert(c, &out->sets[0], reads);
+  ii_set_insert(c, &out->sets[1], winv);
+  ii_add(c, out, 2, ii_scalar_map(c, o));
   return II_OK;
 }

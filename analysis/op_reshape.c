@@ -212,12 +212,14 @@ static imap *bitcast_map(ii_ctx *c, const hlo_shape *x, const hlo_shape *y) {
 
 static ii_status bitcast(ii_ctx *c, const hlo_shape *x, const hlo_shape *y, ii_indexing *out) {
   imap *m = bitcast_map(c, x, y);
-  if (!m) {
-    m = imap_new_undefined(c->scratch, c->ae);
-  } else {
-    ii_simplify_map(c, m, SIMPLIFY_PRESERVE_POINTS);
-  }
   ii_indexing_init(c, out, 1);
+  if (!m) {
+    int64_t nx = hlo_shape_elements(x), ny = hlo_shape_elements(y);
+    ii_add_unknown(c, out, 0, nx != ny ? ii_why(c, "a bitcast between %lld and %lld elements", (long long)(nx < ny ? nx : ny), (long long)(nx < ny ? ny : nx))
+                                       : ii_why(c, "a bitcast whose layouts are no transpose-reshape-transpose"));
+    return II_OK;
+  }
+  ii_simplify_map(c, m, SIMPLIFY_PRESERVE_POINTS);
   ii_add(c, out, 0, m);
   return II_OK;
 }

@@ -253,10 +253,16 @@ ii_status ii_tuple_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_inde
   return II_OK;
 }
 
-/* [V2] o2i of get-tuple-element: one entry, the identity over its own shape. */
+/* [V2] o2i of get-tuple-element: one entry, the identity over its own
+ * shape, which indexes element `index` of the operand. */
 ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   (void)id, (void)err;
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
-  for (int k = 0; k < in->n_operands; k++) ii_add(c, out, (uint32_t)k, ii_identity(c, in->shape));
+  for (int k = 0; k < in->n_operands; k++) {
+    ii_add(c, out, (uint32_t)k, ii_identity(c, in->shape));
+    const hlo_shape *x = in->operands[k]->shape;
+    out->sets[k].in_elem = x->type == HLO_TUPLE && in->tuple_index >= 0 && in->tuple_index < x->n_elems;
+    out->sets[k].elem = in->tuple_index;
+  }
   return II_OK;
 }

@@ -10,10 +10,14 @@
  * Form of a description map: the operand map's dimensions (and their
  * intervals); no symbols when its results use none, else all the map's
  * symbols at the map's positions; no constraints (the map's domain says
- * where it applies). */
+ * where it applies). A description with symbols of its own ("any element
+ * of this vector": ragged-all-to-all's offsets) is opaque: it is carried
+ * along as XLA carries descriptions, and --verify does not bind it. */
 #include <string.h>
 
 #include "ii_internal.h"
+
+bool ii_desc_opaque(const imap *d, const imap *m) { return imap_nsyms(d) > 0 && imap_nsyms(d) != imap_nsyms(m); }
 
 imap *ii_desc_map(ii_ctx *c, const imap *m, uint32_t nres, const ae *const *res) {
   bool sym = false;
@@ -49,12 +53,15 @@ void ii_rt_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second,
   for (uint32_t j = 0; j < second->nrt; j++) {
     const imap *d = second->rt[j].map;
     x->rt[j] = second->rt[j];
-    x->rt[j].map = ii_desc_map(c, m, d->nresults, desc_results(c, d, fres, F->nresults, ssym, Sr + St));
+    x->rt[j].map = ii_desc_opaque(d, Sm)
+                       ? imap_compose(c->scratch, F, d)
+                       : ii_desc_map(c, m, d->nresults, desc_results(c, d, fres, F->nresults, ssym, Sr + St));
   }
   for (uint32_t j = 0; j < first->nrt; j++) {
     const imap *d = first->rt[j].map;
     x->rt[second->nrt + j] = first->rt[j];
-    x->rt[second->nrt + j].map = ii_desc_map(c, m, d->nresults, desc_results(c, d, NULL, 0, fsym, Fr + Ft));
+    if (!ii_desc_opaque(d, F))
+      x->rt[second->nrt + j].map = ii_desc_map(c, m, d->nresults, desc_results(c, d, NULL, 0, fsym, Fr + Ft));
   }
 }
 
@@ -71,7 +78,7 @@ ii_status ii_rt_remove_unused(ii_ctx *c, ii_operand *x) {
     imap_used_symbols(m, keep, used);
     for (uint32_t j = 0; j < x->nrt && nr + j < ns; j++) {
       const imap *d = x->rt[j].map;
-      if (!used[nr + j] || imap_nsyms(d) != ns) continue;
+      if (!used[nr + j] || imap_nsyms(d) != ns) continue; /* (an opaque description reads its own symbols) */
       for (uint32_t i = 0; i < d->nresults; i++) ae_collect_vars(d->results[i], NULL, 0, used, ns);
     }
     for (uint32_t p = 0; p < ns; p++)
@@ -88,7 +95,8 @@ ii_status ii_rt_remove_unused(ii_ctx *c, ii_operand *x) {
     const imap *d = x->rt[j].map;
     ii_rtvar v = x->rt[j];
     /* re-made even when nothing was removed: the map's intervals may have narrowed */
-    v.map = ii_desc_map(c, m, d->nresults, desc_results(c, d, NULL, 0, ren, ns));
+    if (imap_nsyms(d) == 0 || imap_nsyms(d) == ns)
+      v.map = ii_desc_map(c, m, d->nresults, desc_results(c, d, NULL, 0, ren, ns));
     kept[n++] = v;
   }
   x->rt = kept;

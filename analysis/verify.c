@@ -248,18 +248,52 @@ static void index_values(const ref *R, const hlo_instr *x, int64_t elem, int64_t
   *vhi = v >= 0 && v <= hi ? v : v - 1;
 }
 
-static const hlo_computation *fused(const hlo_instr *in) {
+/* A computation the op runs on its operands, for output OUTPUT_ID and
+ * operand K: a fusion's fused computation, a call's callee, the branch of
+ * a conditional that operand K is passed to, an async-start's wrapped
+ * computation (output 1). ARGS[q] is the instruction bound to parameter q;
+ * TARGET the root (or root tuple element) the output is. */
+typedef struct {
+  const hlo_computation *comp;
+  const hlo_instr *const *args;
+  int nargs;
+  const hlo_instr *target;
+} callee;
+
+static const hlo_computation *called(const hlo_instr *in, hlo_call_role role) {
   for (int i = 0; i < in->n_called; i++)
-    if (in->called_role[i] == HLO_CALL_CALLS) return in->called[i];
+    if (in->called_role[i] == role) return in->called[i];
   return NULL;
 }
 
-static const hlo_instr *fusion_target(const hlo_instr *in, int64_t output_id) {
-  const hlo_computation *comp = fused(in);
-  if (!comp || !comp->root) return NULL;
-  const hlo_instr *root = comp->root;
-  if (root->op == HLO_OP_TUPLE) return output_id >= 0 && output_id < root->n_operands ? root->operands[output_id] : NULL;
-  return output_id == 0 ? root : NULL;
+static bool callee_of(const hlo_instr *in, int64_t output_id, int k, callee *ce) {
+  memset(ce, 0, sizeof *ce);
+  ce->args = (const hlo_instr *const *)in->operands;
+  ce->nargs = in->n_operands;
+  int64_t root_out = output_id;
+  switch (in->op) {
+  case HLO_OP_FUSION: ce->comp = called(in, HLO_CALL_CALLS); break;
+  case HLO_OP_CALL: ce->comp = called(in, HLO_CALL_TO_APPLY); break;
+  case HLO_OP_ASYNC_START:
+    ce->comp = output_id == 1 ? called(in, HLO_CALL_CALLS) : NULL;
+    root_out = 0;
+    break;
+  case HLO_OP_CONDITIONAL: {
+    const hlo_computation *t = called(in, HLO_CALL_TRUE_COMPUTATION), *f = called(in, HLO_CALL_FALSE_COMPUTATION);
+    int b = 0;
+    for (int i = 0; !t && i < in->n_called; i++)
+      if (in->called_role[i] == HLO_CALL_BRANCH_COMPUTATIONS && ++b == k) ce->comp = in->called[i];
+    if (t && f && (k == 1 || k == 2)) ce->comp = k == 1 ? t : f;
+    if (k >= 1 && k < in->n_operands) ce->args = (const hlo_instr *const *)&in->operands[k], ce->nargs = 1;
+    break;
+  }
+  default: break;
+  }
+  if (!ce->comp || !ce->comp->root) return false;
+  const hlo_instr *root = ce->comp->root;
+  if (root->op == HLO_OP_TUPLE) ce->target = root_out >= 0 && root_out < root->n_operands ? root->operands[root_out] : NULL;
+  else ce->target = root_out == 0 ? root : NULL;
+  return ce->target != NULL;
 }
 
 /* ---- which ops have a reference, and where XLA's map only covers the reads ---- */
@@ -278,11 +312,13 @@ static bool rank_ok(const hlo_shape *s) { return is_array(s) && s->rank <= MAXR;
  * path (instructions visited users before operands). */
 static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
   edge e = {NULL, false, false};
-  const hlo_computation *comp = fused(in);
-  const hlo_instr *target = fusion_target(in, output_id);
-  if (!comp || !target) return (edge){"a fusion whose output is not an array root", false, false};
+  callee ce;
+  if (in->op == HLO_OP_CONDITIONAL && k == 0) return e; /* the branch index, read by every element */
+  if (!callee_of(in, output_id, k, &ce)) return (edge){"a fusion whose output is not an array root", false, false};
+  const hlo_computation *comp = ce.comp;
+  const hlo_instr *target = ce.target;
   if (depth > 50) return (edge){"fusions nested too deeply", false, false};
-  if (comp->n_params != in->n_operands || k >= comp->n_params) return (edge){"a fusion with mismatched parameters", false, false};
+  if (comp->n_params != ce.nargs) return (edge){"a fusion with mismatched parameters", false, false};
   int n = comp->n_instrs;
   uint8_t *reach = xcalloc((size_t)n + 1, 1), *cov = xcalloc((size_t)n + 1, 1), *clip = xcalloc((size_t)n + 1, 1);
   reach[target->index] = 1;
@@ -317,7 +353,7 @@ static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth
   }
   if (!e.no_ref)
     for (int q = 0; q < comp->n_params; q++) { /* every parameter bound to operand k */
-      if (in->operands[q] != in->operands[k]) continue;
+      if (ce.args[q] != in->operands[k]) continue;
       e.covering |= cov[comp->params[q]->index];
       e.clip |= clip[comp->params[q]->index];
     }
@@ -553,14 +589,29 @@ typedef struct {
   edge (*edge)(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat);
   reads_fn reads;
   bool tuple_ok;
+  /* the tuple element of operand K that output OUTPUT_ID reads; NULL or
+   * -1: the operand itself */
+  int64_t (*part)(const hlo_instr *in, int64_t output_id, int k);
 } vf_ref;
 
 static const vf_ref refs[II_FAM_COUNT];
 
+static int64_t part_of(const hlo_instr *in, int64_t output_id, int k) {
+  const vf_ref *f = &refs[family(in->op)];
+  return f->part ? f->part(in, output_id, k) : -1;
+}
+
+/* What output OUTPUT_ID reads of operand K: the operand or its element. */
+static const hlo_shape *read_shape(const hlo_instr *in, int64_t output_id, int k) {
+  const hlo_shape *x = in->operands[k]->shape;
+  int64_t e = part_of(in, output_id, k);
+  return e >= 0 && x->type == HLO_TUPLE && e < x->n_elems ? x->elems[e] : x;
+}
+
 static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
   const hlo_shape *os = elem_shape(in->shape, output_id);
   if (k < 0 || k >= in->n_operands) return (edge){"no such operand", false, false};
-  const hlo_shape *xs = in->operands[k]->shape;
+  const hlo_shape *xs = read_shape(in, output_id, k);
   const vf_ref *f = &refs[family(in->op)];
   if (in->op != HLO_OP_FUSION && (!rank_ok(os) || !rank_ok(xs)))
     return (edge){"a tuple-shaped or very high-rank value", false, false};
@@ -699,10 +750,27 @@ static void fusion_mark(void *cl, const int64_t *idx) {
   mark(e->f, e->target, e->target->shape->rank ? lin(e->target->shape, idx) : 0);
 }
 
+/* Whether a world's branch index runs the branch operand K is passed to
+ * (a pred selects the true branch when nonzero, an index out of range the
+ * last branch). */
+static bool world_runs(const ref *R, const hlo_instr *in, int k) {
+  bool pred = called(in, HLO_CALL_TRUE_COMPUTATION) && called(in, HLO_CALL_FALSE_COMPUTATION);
+  int64_t nb = in->n_operands - 1, v = world_value(R->w, in->operands[0], 0, iv_make(0, pred ? 1 : nb - 1));
+  int64_t b = pred ? (v > 0 ? 0 : 1) : v >= 0 && v < nb ? v : nb - 1;
+  return b == k - 1;
+}
+
 static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                        void *cl) {
-  const hlo_computation *comp = fused(in);
-  const hlo_instr *target = fusion_target(in, output_id);
+  callee ce;
+  if (in->op == HLO_OP_CONDITIONAL && k == 0) { /* the branch index */
+    emit(cl, o);
+    return;
+  }
+  if (in->op == HLO_OP_CONDITIONAL && R->w && !world_runs(R, in, k)) return;
+  if (!callee_of(in, output_id, k, &ce)) return;
+  const hlo_computation *comp = ce.comp;
+  const hlo_instr *target = ce.target;
   fctx *f = fusion_ctx(R, comp, target);
   mark(f, target, target->shape->rank ? lin(target->shape, o) : 0);
   int64_t idx[MAXR];
@@ -721,8 +789,8 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
   }
   /* the fusion's operand k: every parameter bound to that instruction
    * (XLA groups the reads by fusion operand, §5.4) */
-  for (int q = 0; q < comp->n_params && q < in->n_operands; q++) {
-    if (in->operands[q] != in->operands[k]) continue;
+  for (int q = 0; q < comp->n_params && q < ce.nargs; q++) {
+    if (ce.args[q] != in->operands[k]) continue;
     const hlo_instr *p = comp->params[q];
     for (size_t t = 0; t < f->ntouched[p->index] && !R->over; t++) {
       delin(p->shape, f->touched[p->index][t], idx);
@@ -1089,6 +1157,514 @@ static void reads_conv(ref *R, const hlo_instr *in, int64_t output_id, int k, co
   ref_conv(R, in, k, o, emit, cl);
 }
 
+/* ---- ops that pass whole values along (op_tuple.c, op_collective.c) ---- */
+
+/* Element OUTPUT_ID of a tuple operand (ELEM), element 0 / 1 of a start
+ * (DONE0 / DONE1), element `index` (get-tuple-element). */
+static int64_t part_elem(const hlo_instr *in, int64_t output_id, int k) {
+  return in->operands[k]->shape->type == HLO_TUPLE ? output_id : -1;
+}
+static int64_t part_done0(const hlo_instr *in, int64_t output_id, int k) {
+  (void)output_id;
+  return in->operands[k]->shape->type == HLO_TUPLE ? 0 : -1;
+}
+static int64_t part_done1(const hlo_instr *in, int64_t output_id, int k) {
+  (void)output_id;
+  return in->operands[k]->shape->type == HLO_TUPLE ? 1 : -1;
+}
+static int64_t part_gte(const hlo_instr *in, int64_t output_id, int k) {
+  (void)output_id;
+  return in->operands[k]->shape->type == HLO_TUPLE ? in->tuple_index : -1;
+}
+
+/* The same element of what is passed along, when this output passes it. */
+static void reads_same_if(bool passes, const int64_t *o, emit_fn emit, void *cl) {
+  if (passes) emit(cl, o);
+}
+
+static void reads_whole(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                        void *cl) {
+  (void)R, (void)in, (void)output_id, (void)k;
+  emit(cl, o); /* ELEM, DONE*, get-tuple-element: the part read is the whole output */
+}
+
+static void reads_paired(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                         void *cl) {
+  (void)R, (void)in;
+  reads_same_if(k == output_id, o, emit, cl); /* tuple, all-reduce, collective-permute, ... */
+}
+
+static void reads_first(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                        void *cl) {
+  (void)R, (void)in;
+  reads_same_if(k == 0 && output_id == 0, o, emit, cl);
+}
+
+static void reads_start(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                        void *cl) {
+  (void)R, (void)in;
+  reads_same_if(k == 0 && output_id <= 1, o, emit, cl);
+}
+
+static void reads_done(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                       void *cl) {
+  (void)R, (void)in, (void)k;
+  reads_same_if(output_id == 0, o, emit, cl);
+}
+
+static void reads_nothing(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                          void *cl) {
+  (void)R, (void)in, (void)output_id, (void)k, (void)o, (void)emit, (void)cl;
+}
+
+/* ---- collectives (op_collective.c): the union over this device's position ---- */
+
+/* Output element O with index J along dimension G instead. */
+static void emit_along(const int64_t *o, int rank, int64_t g, int64_t j, emit_fn emit, void *cl) {
+  int64_t idx[MAXR];
+  for (int i = 0; i < rank; i++) idx[i] = o[i];
+  idx[g] = j;
+  emit(cl, idx);
+}
+
+static void reads_allgather(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                            void *cl) {
+  (void)R;
+  const hlo_shape *xs = in->operands[k]->shape;
+  bool start = in->op == HLO_OP_ALL_GATHER_START;
+  if (start ? k != 0 : k != output_id) return;
+  if (start && output_id == 0) {
+    emit(cl, o);
+    return;
+  }
+  int64_t g = in->dimensions.v[0];
+  emit_along(o, xs->rank, g, o[g] % xs->dims[g], emit, cl);
+}
+
+static void reads_rscatter(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                           void *cl) {
+  const hlo_shape *xs = in->operands[k]->shape, *os = elem_shape(in->shape, output_id);
+  if (k != output_id) return;
+  int64_t g = in->dimensions.v[0], m = os->dims[g];
+  for (int64_t s = 0; s < xs->dims[g] / m && work(R, 1); s++) emit_along(o, xs->rank, g, o[g] + s * m, emit, cl);
+}
+
+static int64_t group_of(const hlo_instr *in) {
+  const hlo_replica_groups *g = in->ext->replica_groups;
+  if (!g) return -1;
+  if (g->iota) return g->iota_group_size;
+  if (g->n_groups == 0) return -1;
+  for (int i = 1; i < g->n_groups; i++)
+    if (g->groups[i].n != g->groups[0].n) return -1;
+  return g->groups[0].n;
+}
+
+static void reads_alltoall(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                           void *cl) {
+  const hlo_shape *xs = in->operands[k]->shape;
+  if (!in->has_dimensions) { /* tuple form: any operand, element for element */
+    emit(cl, o);
+    return;
+  }
+  if (k != output_id) return;
+  int64_t g = in->dimensions.v[0], n = xs->dims[g], groups = group_of(in);
+  if (groups <= 0 || n % groups) {
+    for (int64_t j = 0; j < n && work(R, 1); j++) emit_along(o, xs->rank, g, j, emit, cl);
+    return;
+  }
+  int64_t m = n / groups;
+  for (int64_t s = 0; s < groups && work(R, 1); s++) emit_along(o, xs->rank, g, o[g] % m + s * m, emit, cl);
+}
+
+static void reads_ragged(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                         void *cl) {
+  (void)output_id;
+  const hlo_shape *xs = in->operands[k]->shape;
+  if (k == 1) {
+    emit(cl, o);
+    return;
+  }
+  /* the input: any row of some peer's input; the offsets and sizes: all */
+  for (int64_t j = 0; j < xs->dims[0] && work(R, 1); j++) {
+    if (k == 0) emit_along(o, xs->rank, 0, j, emit, cl);
+    else emit(cl, &j);
+  }
+}
+
+static edge edge_collective(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)output_id, (void)k, (void)depth;
+  if (in->op == HLO_OP_ALL_TO_ALL && !in->has_dimensions) return (edge){NULL, false, false};
+  if (in->op != HLO_OP_RAGGED_ALL_TO_ALL && in->dimensions.n != 1)
+    return (edge){"a collective without one dimension", false, false};
+  return (edge){NULL, false, false};
+}
+
+/* ---- whole rows (op_rows.c) ---- */
+
+/* Every operand element that agrees with O outside the dims flagged in
+ * READ (any index there). */
+static void emit_rows(ref *R, const hlo_shape *xs, const int64_t *o, const bool *read, emit_fn emit, void *cl) {
+  int64_t v[MAXR], lo[MAXR], hi[MAXR];
+  for (int i = 0; i < xs->rank; i++) {
+    lo[i] = read[i] ? 0 : o[i];
+    hi[i] = read[i] ? xs->dims[i] - 1 : o[i];
+  }
+  if (!first_point(xs->rank, v, lo, hi)) return;
+  do emit(cl, v);
+  while (work(R, 1) && next_point(xs->rank, v, lo, hi));
+}
+
+static bool param_read(const hlo_computation *comp, int64_t p) {
+  if (p >= comp->n_params) return false;
+  for (int i = 0; i < comp->n_instrs; i++)
+    for (int j = 0; j < comp->instrs[i]->n_operands; j++)
+      if (comp->instrs[i]->operands[j] == comp->params[p]) return true;
+  return comp->root == comp->params[p];
+}
+
+static void reads_rows(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                       void *cl) {
+  const hlo_shape *xs = in->operands[k]->shape;
+  bool read[MAXR] = {false};
+  int64_t len[8];
+  int n;
+  switch (in->op) {
+  case HLO_OP_SORT: {
+    const hlo_computation *cmp = called(in, HLO_CALL_TO_APPLY);
+    if (k != output_id && cmp && !param_read(cmp, 2 * k) && !param_read(cmp, 2 * k + 1)) return;
+    read[in->dimensions.v[0]] = true;
+    break;
+  }
+  case HLO_OP_TOPK: read[xs->rank - 1] = true; break;
+  case HLO_OP_FFT:
+    n = ii_attr_ints(in, "fft_length", len, 8);
+    for (int i = xs->rank - n; i < xs->rank; i++) read[i] = true;
+    break;
+  default: /* rng-bit-generator: the whole state */
+    for (int i = 0; i < xs->rank; i++) read[i] = true;
+    break;
+  }
+  emit_rows(R, xs, o, read, emit, cl);
+}
+
+static edge edge_rows(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)output_id, (void)k, (void)depth;
+  int64_t len[8];
+  if (in->op == HLO_OP_SORT && in->dimensions.n != 1) return (edge){"a sort without one dimension", false, false};
+  if (in->op == HLO_OP_FFT && ii_attr_ints(in, "fft_length", len, 8) < 1) return (edge){"an fft without fft_length", false, false};
+  return (edge){NULL, false, false};
+}
+
+/* ---- cholesky, triangular-solve (op_linalg.c): dependencies by running the
+ * recurrences on sets of matrix elements ---- */
+
+#define MAXM 32 /* matrices up to 32 x 32 (sets of 1024 elements) */
+typedef struct {
+  uint64_t w[MAXM * MAXM / 64];
+} mset;
+
+static void mset_or(mset *a, const mset *b) {
+  for (int i = 0; i < MAXM * MAXM / 64; i++) a->w[i] |= b->w[i];
+}
+static void mset_add(mset *a, int64_t p, int64_t q) { a->w[(p * MAXM + q) / 64] |= (uint64_t)1 << ((p * MAXM + q) % 64); }
+static bool mset_has(const mset *a, int64_t p, int64_t q) { return a->w[(p * MAXM + q) / 64] >> ((p * MAXM + q) % 64) & 1; }
+
+/* Emits the matrix elements of S at O's batch index (a's coordinates). */
+static void emit_mset(ref *R, const hlo_shape *xs, const int64_t *o, const mset *m, bool transpose, emit_fn emit,
+                      void *cl) {
+  int64_t idx[MAXR], n = xs->dims[xs->rank - 1];
+  for (int i = 0; i + 2 < xs->rank; i++) idx[i] = o[i];
+  for (int64_t p = 0; p < n && work(R, 1); p++)
+    for (int64_t q = 0; q < n; q++)
+      if (mset_has(m, p, q)) {
+        idx[xs->rank - 2] = transpose ? q : p;
+        idx[xs->rank - 1] = transpose ? p : q;
+        emit(cl, idx);
+      }
+}
+
+/* l_ij (lower factor): a_ij, l_jj, and l_ik, l_jk for k < j; l_jj: a_jj and
+ * l_jk for k < j. */
+static void cholesky_deps(int64_t n, mset *dep /* n*n, row-major */) {
+  for (int64_t j = 0; j < n; j++)
+    for (int64_t i = j; i < n; i++) {
+      mset *d = &dep[i * n + j];
+      memset(d, 0, sizeof *d);
+      mset_add(d, i, j);
+      if (i != j) mset_or(d, &dep[j * n + j]);
+      for (int64_t k = 0; k < j; k++) {
+        mset_or(d, &dep[i * n + k]);
+        mset_or(d, &dep[j * n + k]);
+      }
+    }
+}
+
+static void reads_cholesky(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                           void *cl) {
+  (void)output_id, (void)k;
+  const hlo_shape *xs = in->operands[0]->shape;
+  int64_t n = xs->dims[xs->rank - 1], i = o[xs->rank - 2], j = o[xs->rank - 1];
+  bool lower = ii_attr_bool(in, "lower", false);
+  if (!lower) { /* the upper factor is the transpose of the lower one of a^T */
+    int64_t t = i;
+    i = j;
+    j = t;
+  }
+  if (!work(R, (uint64_t)(n * n * n))) return;
+  if (i < j) { /* implementation-defined: any element */
+    mset all;
+    memset(&all, 0, sizeof all);
+    for (int64_t p = 0; p < n; p++)
+      for (int64_t q = 0; q < n; q++) mset_add(&all, p, q);
+    emit_mset(R, xs, o, &all, false, emit, cl);
+    return;
+  }
+  mset *dep = xcalloc((size_t)(n * n), sizeof *dep);
+  cholesky_deps(n, dep);
+  emit_mset(R, xs, o, &dep[i * n + j], !lower, emit, cl);
+  free(dep);
+}
+
+/* Forward substitution with T lower, one column: x_i reads b_i, T_ii
+ * (unless unit) and T_ik, x_k for k < i. BDEP[i]: rows of b; TDEP[i]:
+ * elements of T. */
+static void trisolve_deps(int64_t n, bool unit, uint64_t *bdep, mset *tdep) {
+  for (int64_t i = 0; i < n; i++) {
+    bdep[i] = (uint64_t)1 << i;
+    memset(&tdep[i], 0, sizeof tdep[i]);
+    if (!unit) mset_add(&tdep[i], i, i);
+    for (int64_t k = 0; k < i; k++) {
+      mset_add(&tdep[i], i, k);
+      bdep[i] |= bdep[k];
+      mset_or(&tdep[i], &tdep[k]);
+    }
+  }
+}
+
+static void reads_trisolve(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                           void *cl) {
+  (void)output_id;
+  const hlo_shape *a = in->operands[0]->shape;
+  int r = a->rank;
+  int64_t n = a->dims[r - 1];
+  bool left = ii_attr_bool(in, "left_side", false), lower = ii_attr_bool(in, "lower", false);
+  bool unit = ii_attr_bool(in, "unit_diagonal", false);
+  bool trans = ii_attr_is(in, "transpose_a", "TRANSPOSE") || ii_attr_is(in, "transpose_a", "ADJOINT");
+  /* solve M y = c with M lower, y one column: left: M = T (T lower) or T
+   * reversed (T upper); right: M = T^T the same way, y a row of x */
+  bool t_lower = lower != trans, m_t = !left; /* M holds T^T */
+  bool rev = left ? !t_lower : t_lower;      /* indices run backwards */
+  int64_t at = left ? o[r - 2] : o[r - 1];
+  int64_t y = rev ? n - 1 - at : at;
+  if (!work(R, (uint64_t)(n * n * n))) return;
+  uint64_t *bdep = xcalloc((size_t)n, sizeof *bdep);
+  mset *tdep = xcalloc((size_t)n, sizeof *tdep);
+  trisolve_deps(n, unit, bdep, tdep);
+  int64_t idx[MAXR];
+  for (int i = 0; i + 2 < r; i++) idx[i] = o[i];
+  if (k == 1) {
+    for (int64_t t = 0; t < n; t++) {
+      if (!(bdep[y] >> t & 1)) continue;
+      int64_t row = rev ? n - 1 - t : t;
+      idx[r - 2] = left ? row : o[r - 2];
+      idx[r - 1] = left ? o[r - 1] : row;
+      emit(cl, idx);
+    }
+  } else {
+    for (int64_t p = 0; p < n; p++)
+      for (int64_t q = 0; q < n; q++) {
+        if (!mset_has(&tdep[y], p, q)) continue;
+        int64_t mp = rev ? n - 1 - p : p, mq = rev ? n - 1 - q : q; /* M's indices -> T's (or T^T's) */
+        bool tr = m_t != trans;                                     /* a = T, T^T */
+        idx[r - 2] = tr ? mq : mp;
+        idx[r - 1] = tr ? mp : mq;
+        emit(cl, idx);
+      }
+  }
+  free(bdep);
+  free(tdep);
+}
+
+static edge edge_linalg(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)output_id, (void)k, (void)depth;
+  const hlo_shape *a = in->operands[0]->shape;
+  if (a->rank < 2 || a->dims[a->rank - 1] > MAXM) return (edge){"a matrix larger than 32 x 32", false, false};
+  return (edge){NULL, false, false};
+}
+
+/* ---- custom-calls (op_custom.c) ---- */
+
+static bool target_is(const hlo_instr *in, const char *t) {
+  return in->ext->custom_call_target && strcmp(in->ext->custom_call_target, t) == 0;
+}
+
+static void reads_custom(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                         void *cl) {
+  const hlo_shape *res = elem_shape(in->shape, 0);
+  hlo_instr w = *in;
+  w.shape = res;
+  w.n_operands = 2;
+  if (target_is(in, "__cublas$gemm") || target_is(in, "__cublas$lt$matmul")) {
+    if (output_id != 0) return; /* the workspace */
+    double beta;
+    if (k == 2) { /* the addend, unless beta is 0 */
+      if (!ii_backend_number(in, "beta", &beta) || beta != 0) emit(cl, o);
+      return;
+    }
+    static const char *const keys[4] = {"lhs_batch_dimensions", "rhs_batch_dimensions",
+                                        "lhs_contracting_dimensions", "rhs_contracting_dimensions"};
+    int64_t v[4][16];
+    hlo_dot_dims dd;
+    memset(&dd, 0, sizeof dd);
+    hlo_ints *l[4] = {&dd.lhs_batch, &dd.rhs_batch, &dd.lhs_contracting, &dd.rhs_contracting};
+    for (int t = 0; t < 4; t++) {
+      l[t]->n = ii_backend_ints(in, keys[t], v[t], 16);
+      l[t]->v = v[t];
+    }
+    hlo_instr_ext ext = *in->ext;
+    ext.dot = &dd;
+    w.ext = &ext;
+    reads_dot(R, &w, 0, k, o, emit, cl);
+    return;
+  }
+  if (target_is(in, "__cudnn$convForward") || target_is(in, "__cudnn$convBiasActivationForward")) {
+    if (output_id != 0) return; /* the scratch buffer */
+    if (k < 2) ref_conv(R, &w, k, o, emit, cl);
+    else if (k == 2) emit(cl, &o[in->ext->conv_dims->output_feature]); /* the bias */
+    else emit(cl, o);                                                  /* the side input */
+    return;
+  }
+  /* the sharding markers: a shard (d + s * shard) or the full value (d mod shard) */
+  const hlo_shape *xs = in->operands[0]->shape;
+  int64_t idx[MAXR], v[MAXR], lo[MAXR], hi[MAXR];
+  for (int i = 0; i < xs->rank; i++) {
+    lo[i] = 0;
+    hi[i] = xs->dims[i] > res->dims[i] ? xs->dims[i] / res->dims[i] - 1 : 0;
+  }
+  if (!first_point(xs->rank, v, lo, hi)) return;
+  do {
+    for (int i = 0; i < xs->rank; i++)
+      idx[i] = xs->dims[i] > res->dims[i] ? o[i] + v[i] * res->dims[i] : o[i] % xs->dims[i];
+    emit(cl, idx);
+  } while (work(R, 1) && next_point(xs->rank, v, lo, hi));
+}
+
+static edge edge_custom(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  (void)compat;
+  (void)output_id, (void)k, (void)depth;
+  static const char *const known[] = {"Sharding", "SPMDFullToShardShape", "SPMDShardToFullShape", "__cublas$gemm",
+                                      "__cublas$lt$matmul", "__cudnn$convForward", "__cudnn$convBiasActivationForward"};
+  for (size_t i = 0; i < sizeof known / sizeof *known; i++)
+    if (target_is(in, known[i])) {
+      if (i >= 5 && (!in->ext->conv_dims || in->ext->conv_dims->n_spatial > MAXR))
+        return (edge){"a convolution without dim_labels", false, false};
+      return (edge){NULL, false, false};
+    }
+  return (edge){"a custom-call of unknown semantics", false, false};
+}
+
+/* ---- while, async-start (op_call.c) ---- */
+
+/* The body passes element OUTPUT_ID through unchanged: that element. */
+static int64_t part_while(const hlo_instr *in, int64_t output_id, int k) {
+  (void)k;
+  return in->shape->type == HLO_TUPLE ? output_id : -1;
+}
+
+static void reads_while(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                        void *cl) {
+  (void)R, (void)k;
+  const hlo_computation *body = called(in, HLO_CALL_BODY);
+  const hlo_instr *root = body ? body->root : NULL, *e;
+  bool same = root && root == body->params[0];
+  if (!same && root && root->op == HLO_OP_TUPLE && output_id < root->n_operands) {
+    e = root->operands[output_id];
+    same = e->op == HLO_OP_GET_TUPLE_ELEMENT && e->operands[0] == body->params[0] && e->tuple_index == output_id;
+  }
+  if (same) emit(cl, o);
+  /* otherwise the maps are unknown and never compared */
+}
+
+/* async-start: output 0 holds the operands (no array to compare), output 1
+ * the wrapped computation's result (fusion_edge / ref_fusion), or the
+ * wrapped op's when the start carries it; the context reads nothing. */
+static hlo_instr wrapped_op(const hlo_instr *in) {
+  hlo_instr w = *in;
+  w.op = in->async_wrapped;
+  w.shape = elem_shape(in->shape, 1);
+  return w;
+}
+
+static edge edge_async(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  if (output_id != 1) return (edge){NULL, false, false}; /* the context: reads nothing */
+  if (called(in, HLO_CALL_CALLS)) return fusion_edge(in, output_id, k, depth, compat);
+  hlo_instr w = wrapped_op(in);
+  return edge_of(&w, 0, k, depth + 1, compat);
+}
+
+static void reads_async(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                        void *cl) {
+  if (output_id != 1) return;
+  if (called(in, HLO_CALL_CALLS)) {
+    ref_fusion(R, in, output_id, k, o, emit, cl);
+    return;
+  }
+  hlo_instr w = wrapped_op(in);
+  ref_reads(R, &w, 0, k, o, emit, cl);
+}
+
+/* ---- select-and-scatter (op_reduce.c) ---- */
+
+/* The operand position of window offset V of window W along dim i, or -1
+ * (padding, or between base-dilated elements). */
+static int64_t window_pos(const hlo_window_dim *wd, int64_t w, int64_t v, int64_t size) {
+  int64_t p = w * wd->stride + v * wd->rhs_dilate - wd->pad_lo;
+  if (p < 0 || p % wd->lhs_dilate) return -1;
+  return p / wd->lhs_dilate < size ? p / wd->lhs_dilate : -1;
+}
+
+/* Output element O sums the source elements of the windows that selected
+ * it; which one a window selects depends on all of it: O reads every
+ * window holding it, source element and operand elements, and the init. */
+static void reads_selscat(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                          void *cl) {
+  (void)output_id;
+  const hlo_shape *x = in->operands[0]->shape, *src = in->operands[1]->shape;
+  int r = x->rank;
+  int64_t w[MAXR], wlo[MAXR], whi[MAXR], v[MAXR], vlo[MAXR], vhi[MAXR], idx[MAXR] = {0};
+  if (k == 2) {
+    emit(cl, idx);
+    return;
+  }
+  for (int i = 0; i < r; i++) {
+    wlo[i] = vlo[i] = 0;
+    whi[i] = src->dims[i] - 1;
+    vhi[i] = in->ext->window[i].size - 1;
+  }
+  if (!first_point(r, w, wlo, whi)) return;
+  do {
+    bool holds = true;
+    for (int i = 0; holds && i < r; i++) {
+      holds = false;
+      for (int64_t t = 0; t <= vhi[i] && !holds; t++) holds = window_pos(&in->ext->window[i], w[i], t, x->dims[i]) == o[i];
+    }
+    if (!holds) continue;
+    if (k == 1) {
+      emit(cl, w);
+      continue;
+    }
+    if (!first_point(r, v, vlo, vhi)) continue;
+    do {
+      bool ok = true;
+      for (int i = 0; ok && i < r; i++) ok = (idx[i] = window_pos(&in->ext->window[i], w[i], v[i], x->dims[i])) >= 0;
+      if (ok) emit(cl, idx);
+    } while (work(R, 1) && next_point(r, v, vlo, vhi));
+  } while (work(R, 1) && next_point(r, w, wlo, whi));
+}
+
 static const vf_ref refs[II_FAM_COUNT] = {
     [II_FAM_EW] = {edge_ew, reads_ew, false},
     [II_FAM_BCAST] = {NULL, reads_broadcast, false},
@@ -1111,6 +1687,31 @@ static const vf_ref refs[II_FAM_COUNT] = {
     [II_FAM_BCONV] = {edge_bconv, reads_bconv, false},
     [II_FAM_AGATHER] = {edge_all_gather, reads_all_gather, false},
     [II_FAM_FUSION] = {fusion_edge, ref_fusion, true},
+    [II_FAM_GTE] = {NULL, reads_whole, false, part_gte},
+    [II_FAM_TUPLE] = {NULL, reads_paired, true},
+    [II_FAM_PAIRED] = {NULL, reads_paired, true},
+    [II_FAM_ELEM] = {NULL, reads_whole, true, part_elem},
+    [II_FAM_FIRST] = {NULL, reads_first, true},
+    [II_FAM_START] = {NULL, reads_start, true},
+    [II_FAM_DONE0] = {NULL, reads_done, true, part_done0},
+    [II_FAM_DONE1] = {NULL, reads_done, true, part_done1},
+    [II_FAM_NOREAD] = {NULL, reads_nothing, true},
+    [II_FAM_ALLGATHER] = {edge_collective, reads_allgather, true},
+    [II_FAM_RSCATTER] = {edge_collective, reads_rscatter, true},
+    [II_FAM_ALLTOALL] = {edge_collective, reads_alltoall, true},
+    [II_FAM_RAGGED] = {edge_collective, reads_ragged, false},
+    [II_FAM_SORT] = {edge_rows, reads_rows, true},
+    [II_FAM_TOPK] = {edge_rows, reads_rows, true},
+    [II_FAM_FFT] = {edge_rows, reads_rows, false},
+    [II_FAM_RNGBIT] = {edge_rows, reads_rows, true},
+    [II_FAM_CHOLESKY] = {edge_linalg, reads_cholesky, false},
+    [II_FAM_TRISOLVE] = {edge_linalg, reads_trisolve, false},
+    [II_FAM_CUSTOM] = {edge_custom, reads_custom, true},
+    [II_FAM_CALL] = {fusion_edge, ref_fusion, true},
+    [II_FAM_COND] = {fusion_edge, ref_fusion, true},
+    [II_FAM_WHILE] = {NULL, reads_while, true, part_while},
+    [II_FAM_ASYNC] = {edge_async, reads_async, true},
+    [II_FAM_SELSCAT] = {NULL, reads_selscat, false},
 };
 
 /* What element O of output OUTPUT_ID reads of operand K, handed to EMIT. */
@@ -1139,7 +1740,7 @@ static void rel_emit(void *cl, const int64_t *idx) {
 /* The reference relation between output output_id and operand k (swap:
  * operand -> output). False when the work limit was reached. */
 static bool reference(ref *R, const hlo_instr *in, int64_t output_id, int k, bool swap, rel *out) {
-  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = read_shape(in, output_id, k);
   int64_t o[MAXR];
   int64_t ne = nelems(os);
   for (int64_t l = 0; l < ne && !R->over; l++) {
@@ -1567,7 +2168,7 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
 static bool relations(chk *C, points *P, rel *got, rel *want) {
   bool sampled = P->n || P->cap;
   ref R = {0, sampled ? VF_SAMPLE_WORK : VF_MAX_WORK, false, NULL, C->w};
-  const hlo_shape *xs = C->in->operands[C->k]->shape;
+  const hlo_shape *xs = read_shape(C->in, C->output_id, C->k);
   bool ok = true;
   if (P->cap && C->i2o) {
     ok = sampled_i2o(C, &R, P, got, want);
@@ -1763,13 +2364,20 @@ static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool
     }
   bool compat = ii_ctx_xla_compat(c);
   edge e = edge_of(in, output_id, k, 0, compat);
-  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = in->operands[k]->shape;
+  const hlo_shape *os = elem_shape(in->shape, output_id), *xs = read_shape(in, output_id, k);
   if (!e.no_ref && i2o && compat && family(in->op) == II_FAM_EW && xs->rank == 0 && rank_ok(os) && os->rank > 0)
     e.no_ref = "the in2out map of a scalar operand of an elementwise op (XLA gives it the output's dimensions)";
   if (!e.no_ref && (!rank_ok(os) || !rank_ok(xs))) e.no_ref = "a tuple-shaped or very high-rank value";
   if (e.no_ref) {
     res->status = VF_SKIP_NO_REFERENCE;
     say(res, "no reference for %s", e.no_ref);
+    return;
+  }
+  int64_t part = part_of(in, output_id, k), got_part = set->in_elem ? set->elem : -1;
+  if (set->n && part != got_part) {
+    res->status = VF_MISMATCH;
+    say(res, "the maps index tuple element %lld of the operand, the op reads element %lld", (long long)got_part,
+        (long long)part);
     return;
   }
   const hlo_shape *from = i2o ? xs : os, *to = i2o ? os : xs;
@@ -1779,6 +2387,9 @@ static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool
   uint32_t nsamples = 0;
   bool bind = false;
   for (uint32_t i = 0; i < set->n; i++) bind |= !compat && set->items[i]->nrt > 0;
+  for (uint32_t i = 0; i < set->n; i++) /* an opaque description (rt_bind.c) names no element */
+    for (uint32_t j = 0; j < set->items[i]->nrt; j++)
+      bind &= !ii_desc_opaque(set->items[i]->rt[j].map, set->items[i]->map);
   uint32_t nworlds = bind ? VF_WORLDS : 0;
   bool worlds_only = false;
   bool ok = choose_points(&C, seed, bind, &P, &nsamples, &worlds_only) &&

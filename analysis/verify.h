@@ -8,13 +8,16 @@
  * reference relation is what the op reads according to its definition
  * (hlo-text-format.md §6.3): for each output element, the operand elements
  * the op reads to compute it, from the op's attributes alone (it never
- * looks at a map). Fusions propagate element sets from the root to the
- * parameters through the same per-op definitions. Runtime offsets take
- * every value of their range (clamped: dynamic-slice, dynamic-update-slice
- * and gather start indices; dropped when outside: scatter windows),
- * independently per op; a scalar constant offset and an iota of indices
- * take their own values. An in2out entry is checked against the
- * transposed relation.
+ * looks at a map; one reference per rule family of the HLO_OPCODES table,
+ * the family naming what the op is). Fusions (and calls, conditional
+ * branches, async-start's wrapped computation) propagate element sets from
+ * the root to the parameters through the same per-op definitions;
+ * cholesky and triangular-solve run their recurrences on sets of matrix
+ * elements. Runtime offsets take every value of their range (clamped:
+ * dynamic-slice, dynamic-update-slice and gather start indices; dropped
+ * when outside: scatter windows), independently per op; a scalar constant
+ * offset and an iota of indices take their own values. An in2out entry is
+ * checked against the transposed relation.
  *
  * Runtime bindings. That union does not see a runtime variable bound to
  * the wrong operand element (the class of openxla/xla#49119). So entries
@@ -68,16 +71,15 @@
  * Not checked (VF_SKIP_*): unknown maps; a point whose symbols alone are
  * more than VF_MAX_POINTS, or a reference of more than VF_MAX_WORK steps
  * for one element (out2in) or in all (in2out); ops without a definition
- * here (sort, custom-call, scan, get-tuple-element, tuple,
- * all-gather-start, collectives other than all-gather, ... and fusions
- * containing one, or a tuple-shaped value other than the root tuple);
- * gathers and scatters whose dimension numbers do not fit their shapes;
- * XLA's own inexact cases under --xla-compat (a gather whose iota indices
- * can exceed the clamped range, which XLA folds without clamping; the
- * in2out map of a scalar operand of an elementwise op, which has the
- * output's dimensions; a bitcast-convert that changes the element width,
- * mapped as the identity); a bitcast whose element count differs from its
- * operand's.
+ * here (scan, custom-calls of unknown semantics, ... and fusions
+ * containing one, or a tuple-shaped value other than the root tuple; a
+ * matrix op beyond 32 x 32); gathers and scatters whose dimension numbers
+ * do not fit their shapes; XLA's own inexact cases under --xla-compat (a
+ * gather whose iota indices can exceed the clamped range, which XLA folds
+ * without clamping; the in2out map of a scalar operand of an elementwise
+ * op, which has the output's dimensions; a bitcast-convert that changes
+ * the element width, mapped as the identity); a bitcast whose element
+ * count differs from its operand's.
  *
  * Nothing here prints or exits; memory is malloc'ed and freed per call
  * (maps for the layout conversions go to the context's scratch arena). */

@@ -8,26 +8,27 @@ maps are unknown, overall and by opcode.
 
 An entry is unknown when one of its maps is `unknown indexing`, or when one
 of them says no more than "any element of the tensor": it has results, each
-a distinct bare range variable over the tensor's whole dimension, no
-dimension variable in them, no runtime variable and no constraint. Such a
-map is the truth only where the op really reads every element of the
-operand for every output element (in2out: where an input element really
-feeds every output element); the entry is then counted as known when its
-instruction is one whose definition says so:
+a distinct bare range variable, no dimension variable in them, no runtime
+variable and no constraint. Such a map is the truth only where the op
+really reads every element of the operand for every output element
+(in2out: where an input element really feeds every output element); the
+entry counts as known only when that is established independently of the
+maps:
 
-  - reduce whose `dimensions` cover the whole operand (a full reduction),
-    and its init values (a scalar read by, or feeding, every element);
-  - sort, topk, fft, cholesky, triangular-solve along a dimension that is
-    the whole tensor (a rank-1 sort reads every key for every output);
-  - broadcast of a scalar (in2out: the scalar feeds every output element);
-  - every entry whose "from" side is a scalar (o2i of a rank-0 output,
-    in2out of a rank-0 input) of an op from the lists above.
+  - the op's definition says so: reduce (the range variables are its
+    reduced dims; a full reduction, or an init value in2out), dot (the
+    contracted dims), broadcast in2out (a scalar feeds every element), sort,
+    topk, fft (whole rows), rng-bit-generator (the state feeds every number);
+  - an in2out map from a scalar operand: the exact inverse of the scalar
+    read `(d...) -> ()` of out2in, which counts as known;
+  - or hloidx --verify (analysis/verify.c, the ops' definitions, which never
+    look at a map) compares that entry equal, element by element, to what
+    the op reads ("ok", or an "ok" on a sample; not "ok (covers)").
 
-Every other "any element" map counts as unknown, whatever produced it
-(fusion, call, ... included): the script does not trust the analysis to
-say when it is honest. Entries with no map at all (an operand a given
-output does not read) are known. Files hloidx cannot parse are listed and
-skipped."""
+Every other "any element" map counts as unknown, whatever produced it: the
+script does not trust the analysis to say when it is honest. Entries with
+no map at all (an operand a given output does not read) are known. Files
+hloidx cannot parse are listed and skipped."""
 import argparse
 import collections
 import json
@@ -37,7 +38,8 @@ import subprocess
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
-FULL_READERS = {"reduce", "sort", "topk", "fft", "cholesky", "triangular-solve", "broadcast"}
+FULL_READERS = {"reduce", "dot", "sort", "topk", "fft", "broadcast", "rng-bit-generator"}
+VERIFY_LINE = re.compile(r"^# (\S+) \((out2in|in2out), (output|operand) (\d+)[^)]*\): (.*)$")
 DIMS = re.compile(r"\[([^\]]*)\]")
 
 
@@ -63,27 +65,38 @@ def any_element(m):
     return True
 
 
-def honest_any(instr, m):
-    """An "any element" map that is the op's definition (see the module doc)."""
-    op = instr["opcode"]
-    if op not in FULL_READERS:
-        return False
-    if op == "reduce":
-        return True  # range variables over whole dims only arise for reduced dims, or init values in2out
-    if op == "broadcast":
-        return True  # in2out of a scalar: every output element
-    return len(m["results"]) == 1 or not m["dims"]
+def honest_any(instr, m, direction):
+    """An "any element" map the op's definition accounts for (module doc)."""
+    if direction == "in2out" and not m["dims"]:
+        return True
+    return instr["opcode"] in FULL_READERS
 
 
-def classify(instr, maps):
+def classify(instr, maps, direction, verified):
     if not maps:
         return "known"
     for m in maps:
         if m["unknown"]:
             return "unknown"
-        if any_element(m) and not honest_any(instr, m):
+        if any_element(m) and not honest_any(instr, m, direction) and not verified:
             return "any"
     return "known"
+
+
+def verified_entries(hloidx, path, name, extra):
+    """(direction, id, entry) of the entries hloidx --verify finds exact."""
+    p = subprocess.run([hloidx, "--verify", "--instr=" + name] + extra + [path], capture_output=True, text=True)
+    ok = set()
+    for line in p.stdout.splitlines():
+        m = VERIFY_LINE.match(line)
+        if not m or m.group(1) != name:
+            continue
+        for part in m.group(5).split("; "):
+            label, _, status = part.partition(": ")
+            # exact, by enumeration or on a sample; "ok (covers)" is only coverage
+            if status.startswith("ok") and "cover" not in status:
+                ok.add((m.group(2), int(m.group(4)), int(label.split()[-1])))
+    return ok
 
 
 def main():
@@ -110,20 +123,19 @@ def main():
         for mod in doc["modules"]:
             for ins in mod["instructions"]:
                 op = ins["opcode"]
-                if op == "custom-call":
-                    op = "custom-call"
+                entries = []
                 for blk in ins.get("out2in", []):
                     if blk["error"]:
                         errors[(op, blk["error"].split(":")[0])] += 1
-                    for e in blk["operands"]:
-                        k = classify(ins, e["maps"])
-                        tot["out2in"][k] += 1
-                        by_op["out2in"][op][k] += 1
+                    entries += [("out2in", blk["output"], e["operand"], e["maps"]) for e in blk["operands"]]
                 for blk in ins.get("in2out", []):
-                    for e in blk["outputs"]:
-                        k = classify(ins, e["maps"])
-                        tot["in2out"][k] += 1
-                        by_op["in2out"][op][k] += 1
+                    entries += [("in2out", blk["operand"], e["output"], e["maps"]) for e in blk["outputs"]]
+                suspect = any(any_element(m) and not honest_any(ins, m, d) for d, _, _, ms in entries for m in ms)
+                ok = verified_entries(a.hloidx, path, ins["name"], a.extra) if suspect else set()
+                for d, i, k, maps in entries:
+                    c = classify(ins, maps, d, (d, i, k) in ok)
+                    tot[d][c] += 1
+                    by_op[d][op][c] += 1
     print(f"files: {len(files)}, flags: --all --format=json {' '.join(a.extra)}")
     for d in ("out2in", "in2out"):
         t = tot[d]

@@ -3,7 +3,9 @@
  * reports format its results.
  *
  * Instructions. Without --all: the ROOT of the ENTRY computation, or
- * --instr NAME. With --all, per module: the ENTRY computation and every
+ * --instr NAME, or --computation NAME (the computation as a fusion body:
+ * ii_computation_instr). With --grouped, XLA's grouped indexing of that
+ * fusion (with --all: of every fusion) instead of its blocks. With --all, per module: the ENTRY computation and every
  * computation reachable from it through control flow (while body and
  * condition, conditional branches, call, async computations, custom-call
  * called_computations, ...), in the module's textual order; in each, in
@@ -21,11 +23,11 @@
  *
  * Analysis errors (an XLA CHECK condition such as a gather that is not in
  * the simplified form, or an analysis over the size limits) are reported as
- * FILE:LINE:COL: error: at the instruction. Without --all the exit status is
- * then 1 and the instruction's remaining blocks are skipped. With --all they
- * are warnings (FILE:LINE:COL: warning:): the block says why it has no maps
- * and gives `unknown indexing` for each entry, the run goes on, and the exit
- * status is not changed. Input errors (unreadable file, parse or verifier
+ * FILE:LINE:COL: error: at the instruction, and the exit status is 1;
+ * with --all they are warnings (FILE:LINE:COL: warning:) and the status is
+ * not changed. Either way the block says why it has no maps and gives
+ * `unknown indexing` for each entry, and the instruction's other blocks
+ * (and, with --all, the other instructions) are analysed all the same. Input errors (unreadable file, parse or verifier
  * error) exit with 1; the walk then goes on with the next file.
  *
  * Memory and speed. Modules are parsed one at a time (hlo_parse_file_each)
@@ -83,7 +85,7 @@ void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) 
   }
 }
 
-bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
+void index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
   const hloidx_options *o = r->o;
   for (int dir = 0; dir < 2; dir++) {
     bool o2i = dir == 0;
@@ -103,13 +105,26 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       ii_status st = index_query(r, in, o2i, id, &x, &err);
       if (st != II_OK) {
         index_report_error(r, in, &err);
-        if (!o->all) return false;
+        if (r->pinned) continue; /* the one block asked for: the error says it all */
       }
       block(r, in, o2i, id, st, &x, &err);
       index_flush(r, false);
     }
   }
-  return true;
+}
+
+void index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn) {
+  long n = (long)ii_num_outputs(in), lo = r->o->output >= 0 ? r->o->output : 0;
+  long hi = r->o->output >= 0 ? r->o->output + 1 : n;
+  for (long id = lo; id < hi && id < n; id++) {
+    ii_grouped g;
+    ii_error err;
+    ii_ctx_reset(r->ctx);
+    ii_status st = ii_o2i_grouped(r->ctx, in, id, &g, &err);
+    if (st != II_OK) index_report_error(r, in, &err);
+    fn(r, in, id, st, &g, &err);
+    index_flush(r, false);
+  }
 }
 
 /* ---- which instructions -------------------------------------------------------------------------- */
@@ -162,7 +177,7 @@ static void analyze_all(index_run *r, const hlo_module *m) {
     bool begun = false;
     for (int j = 0; j < c->n_instrs; j++) {
       const hlo_instr *in = c->instrs[j];
-      if (!selected(in)) continue;
+      if (!selected(in) || (r->o->grouped && in->op != HLO_OP_FUSION)) continue;
       if (!begun) {
         if (r->rep->computation_begin) r->rep->computation_begin(r, c);
         begun = true;
@@ -181,11 +196,17 @@ static void analyze(index_run *r, const hlo_module *m) {
   if (r->o->all) {
     analyze_all(r, m);
   } else {
-    const hlo_instr *in = r->o->instr ? find_instr(m, r->o->instr) : m->entry->root;
+    const hlo_computation *comp = r->o->computation ? hlo_module_find_computation(m, r->o->computation) : NULL;
+    const hlo_instr *in = comp ? ii_computation_instr(r->ctx, comp)
+                          : r->o->instr ? find_instr(m, r->o->instr)
+                          : r->o->computation ? NULL
+                                              : m->entry->root;
     if (!in) {
       index_flush(r, true);
       fflush(stdout);
-      fprintf(stderr, "%s: error: no instruction named '%s' in module '%s'\n", r->src->name, r->o->instr, m->name);
+      fprintf(stderr, "%s: error: no %s named '%s' in module '%s'\n", r->src->name,
+              r->o->computation ? "computation" : "instruction", r->o->computation ? r->o->computation : r->o->instr,
+              m->name);
       r->rc = 1;
     } else {
       ii_ctx_reset(r->ctx);
@@ -291,6 +312,9 @@ int cmd_index(const hloidx_options *o) {
     return usage("--summary and --verify print text reports (--format=json and --format=mlir print maps)");
   if (o->summary && (o->direction == DIR_IN2OUT || o->operand >= 0))
     return usage("--summary describes the out2in reads of each operand (no --direction=in2out or --operand)");
+  if (o->grouped && (o->summary || o->verify || o->physical != PHYS_NONE || o->direction != DIR_BOTH ||
+                     o->operand >= 0))
+    return usage("--grouped prints logical out2in maps (no --summary, --verify, --physical, --direction or --operand)");
 
 
   index_run r;

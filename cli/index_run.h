@@ -52,21 +52,26 @@ ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_i
 
 /* An analysis error at IN (or at err->instr): FILE:LINE:COL: error: on
  * stderr (pending output is flushed first). In the single-instruction mode
- * it sets the exit status to 1; with --all it is a warning (the block says
- * "unknown indexing" and why) and the status is left alone. */
+ * it sets the exit status to 1; with --all it is a warning and the status
+ * is left alone. The block says "unknown indexing" and why either way. */
 void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err);
 
 /* Runs the queries the options ask for on IN -- out2in for every output
  * (or --output), in2out for every operand (or --operand), per --direction
  * -- and hands each block to BLOCK, with st != II_OK and *err filled when
- * the analysis failed (after index_report_error). NONE is called instead
- * of a direction's blocks when IN has no outputs (o2i) or no operands
- * (i2o). Returns false when the single-instruction mode stops at an error
- * (the remaining blocks are skipped, as before --all existed). */
+ * the analysis failed (after index_report_error; the other blocks are run
+ * all the same). NONE is called instead of a direction's blocks when IN
+ * has no outputs (o2i) or no operands (i2o). */
 typedef void (*index_block_fn)(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st,
                                const ii_indexing *x, const ii_error *err);
 typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);
-bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
+void index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
+
+/* --grouped: ii_o2i_grouped of IN for every output (or --output), each
+ * handed to FN (after index_report_error when it failed). */
+typedef void (*index_grouped_fn)(index_run *r, const hlo_instr *in, long id, ii_status st, const ii_grouped *g,
+                                 const ii_error *err);
+void index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn);
 
 /* The number of entries of a block: operands (o2i) or outputs (i2o). */
 static inline long index_entries(const hlo_instr *in, bool o2i) {

@@ -60,6 +60,14 @@ static const char usage_text[] =
     "                      bound through their descriptions): one line per\n"
     "                      block, then a tally; exit 3 on a mismatch\n"
     "  --verify-seed=N     seed of --verify's samples and runtime values (default 0)\n"
+    "  --computation=NAME  the computation NAME as if it were the body of a fusion:\n"
+    "                      maps from its root (or root tuple elements) to its\n"
+    "                      parameters, composed through its instructions (a fused\n"
+    "                      computation cut out of a dump, a chain of unfused ops)\n"
+    "  --grouped           instead of out2in and in2out, XLA's grouped indexing of a\n"
+    "                      fusion (or --computation): for each output, the maps from\n"
+    "                      it to every instruction inside that it reads, parameters\n"
+    "                      included (with --all: every fusion)\n"
     "  --xla-compat        exactly what XLA's indexing analysis prints, its unknown\n"
     "                      maps and its known mistakes included (default: hloidx's\n"
     "                      semantics, which go further where XLA gives up and are\n"
@@ -76,10 +84,11 @@ static const char usage_text[] =
     "operands prints '# NAME (out2in, output 0): no operands' and '# NAME\n"
     "(in2out): no operands'). Each module of a multi-module run, and every module\n"
     "under --all, starts with '## module NAME (FILE)'; under --all each computation\n"
-    "with analyzed instructions starts with '## computation NAME'. Under --all an\n"
-    "instruction the analysis cannot handle (e.g. under --xla-compat a gather XLA\n"
-    "rejects) gets a warning on stderr, a '# NAME (...): not analyzed: WHY' header\n"
-    "and 'unknown indexing' entries; the exit status is not changed by it.\n"
+    "with analyzed instructions starts with '## computation NAME'. A block the\n"
+    "analysis cannot compute (e.g. under --xla-compat a gather XLA rejects) gets a\n"
+    "'# NAME (...): not analyzed: WHY' header and 'unknown indexing' entries, and\n"
+    "the other blocks still come; the message is an error on stderr (exit status\n"
+    "1), under --all a warning that does not change the exit status.\n"
     "\n"
     "  --help              this text\n"
     "  --version           version\n"
@@ -106,7 +115,7 @@ static long parse_index(const char *s) {
 enum {
   OPT_CHECK = 256, OPT_MAP, OPT_LAYOUT, OPT_INSTR, OPT_ALL, OPT_DIRECTION, OPT_OUTPUT,
   OPT_OPERAND, OPT_PHYSICAL, OPT_FORMAT, OPT_SUMMARY, OPT_VERIFY, OPT_JOBS, OPT_HELP, OPT_VERSION,
-  OPT_XLA_COMPAT, OPT_VERIFY_SEED,
+  OPT_XLA_COMPAT, OPT_VERIFY_SEED, OPT_COMPUTATION, OPT_GROUPED,
 };
 
 int options_parse(int argc, char **argv, hloidx_options *o) {
@@ -126,6 +135,8 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       {"verify-seed", required_argument, NULL, OPT_VERIFY_SEED},
       {"jobs", required_argument, NULL, OPT_JOBS},
       {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+      {"computation", required_argument, NULL, OPT_COMPUTATION},
+      {"grouped", no_argument, NULL, OPT_GROUPED},
       {"help", no_argument, NULL, OPT_HELP},
       {"version", no_argument, NULL, OPT_VERSION},
       {NULL, 0, NULL, 0},
@@ -182,6 +193,11 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
       o->verify_seed = (unsigned long)v;
       break;
     }
+    case OPT_COMPUTATION:
+      o->computation = optarg[0] == '%' ? optarg + 1 : optarg;
+      if (!o->computation[0]) return usage_error("--computation needs a computation name%s", "");
+      break;
+    case OPT_GROUPED: o->grouped = true; break;
     case OPT_JOBS: {
       long j = parse_index(optarg);
       if (j < 1 || j > 256) return usage_error("--jobs needs an integer from 1 to 256, not '%s'", optarg);
@@ -198,6 +214,8 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   }
   if (modes > 1) return usage_error("--check, --map and --layout are exclusive%s", "");
   if (o->instr && o->all) return usage_error("--instr and --all are exclusive%s", "");
+  if (o->computation && (o->instr || o->all))
+    return usage_error("--computation analyses one computation (no --instr or --all)%s", "");
   o->nfiles = argc - optind;
   o->files = argv + optind;
   return -1;

@@ -32,6 +32,8 @@ typedef struct {
   bool verify;              /* --verify */
   unsigned long verify_seed; /* --verify-seed N (default 0) */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
+  const char *computation;  /* --computation NAME: that computation as a fusion body; NULL = none */
+  bool grouped;             /* --grouped: the maps from a fusion's output to every instruction inside */
   int jobs;                 /* --jobs N; 0 = one per processor */
   int nfiles;               /* 0 = standard input */
   char **files;

@@ -24,7 +24,10 @@
  * after `operand id = K`) says `: operand(s) K, ... not read by this
  * output` in its header. Under --all a block whose analysis failed prints
  * `# NAME (out2in, output N): not analyzed: MESSAGE` and `unknown
- * indexing` for each entry. Module and computation headers: cmd_index.c. */
+ * indexing` for each entry. With --grouped each output of a fusion gets
+ * `# NAME (grouped, output N)` and, per instruction inside that it reads,
+ * `group INSTR` and the maps into it. Module and computation headers:
+ * cmd_index.c. */
 #include "index_run.h"
 #include "out_mlir.h"
 
@@ -110,6 +113,30 @@ static void computation_begin(index_run *r, const hlo_computation *c) {
   sb_printf(&r->out, "## computation %s\n", c->name);
 }
 
-static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
+/* --grouped: `# NAME (grouped, output N)`, then per instruction reached
+ * `group INSTR` (`, element E` for an element of a tuple) and its maps. */
+static void grouped(index_run *r, const hlo_instr *in, long id, ii_status st, const ii_grouped *g,
+                    const ii_error *err) {
+  strbuf *b = &r->out;
+  header(r, in, "grouped", "output", id, st == II_OK ? "" : ": not analyzed: ", st == II_OK ? NULL : err->message);
+  if (st != II_OK) return;
+  map_print_opts po = {true, 2};
+  for (uint32_t i = 0; i < g->n; i++) {
+    const ii_group *gr = &g->groups[i];
+    sb_printf(b, "group %s", gr->instr->name);
+    if (gr->elem >= 0) sb_printf(b, ", element %lld", (long long)gr->elem);
+    sb_putc(b, '\n');
+    const uint32_t *order = ii_set_print_order(r->ctx, &gr->set);
+    for (uint32_t k = 0; k < gr->set.n; k++) {
+      if (r->o->format == FMT_MLIR) mlir_print_operand(b, gr->set.items[order[k]], 2);
+      else ii_print_operand(b, gr->set.items[order[k]], &po);
+    }
+  }
+}
+
+static void instr(index_run *r, const hlo_instr *in) {
+  if (r->o->grouped) index_each_grouped(r, in, grouped);
+  else index_each_block(r, in, block, none);
+}
 
 const index_report index_report_text = {NULL, module_begin, computation_begin, instr, NULL, NULL};

@@ -232,11 +232,10 @@ int main(void) {
   drop(c, &m);
 
   /* 6. skips */
-  in = parse(&m, "HloModule m\nENTRY e {\n a = f32[4] parameter(0)\n ROOT r = f32[4] sort(a), dimensions={0},"
-                 " to_apply=lt\n}\nlt { x = f32[] parameter(0)\n y = f32[] parameter(1)\n"
-                 " ROOT c = pred[] compare(x, y), direction=LT }\n");
+  in = parse(&m, "HloModule m\nENTRY e {\n a = f32[4] parameter(0)\n"
+                 " ROOT r = f32[4] custom-call(a), custom_call_target=\"foo\"\n}\n");
   s = o2i_set(c, in, 0, VF_LOGICAL);
-  EXPECT(check(c, in, 0, &s, VF_LOGICAL), VF_SKIP_UNKNOWN, "sort: unknown indexing");
+  EXPECT(check(c, in, 0, &s, VF_LOGICAL), VF_SKIP_UNKNOWN, "custom-call foo: unknown indexing");
   drop(c, &m);
   in = parse(&m, "HloModule m\nENTRY e {\n a = f32[1024,1024] parameter(0)\n ROOT r = f32[1024,1024] negate(a)\n}\n");
   s = o2i_set(c, in, 0, VF_LOGICAL);
@@ -283,7 +282,11 @@ int main(void) {
                  " ROOT r = f32[2] get-tuple-element(a), index=1\n}\n");
   s = o2i_set(c, in, 0, VF_LOGICAL);
   r = check(c, in, 0, &s, VF_LOGICAL);
-  EXPECT(r, VF_SKIP_NO_REFERENCE, "get-tuple-element");
+  EXPECT(r, VF_OK, "get-tuple-element: element 1 of the tuple");
+  bad = s;
+  bad.elem = 0;
+  r = check(c, in, 0, &bad, VF_LOGICAL);
+  EXPECT(r, VF_MISMATCH, "get-tuple-element with maps into element 0");
 
   drop(c, &m);
   ii_ctx_free(c);
