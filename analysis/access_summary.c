@@ -731,8 +731,13 @@ static as_coalescing member_step(ii_ctx *c, const imap *m, const int64_t *sizes)
   if (m->undefined || m->known_empty || m->ndims == 0 || !sizes) return na;
   ae_ctx *ctx = ii_ctx_ae(c);
   arena *a = ii_ctx_arena(c);
-  uint32_t last = m->ndims - 1;
-  if (m->dim_iv[last].hi <= m->dim_iv[last].lo) return na; /* one element along the minor dimension */
+  /* the most-minor coordinate along which the output has more than one
+   * element: a tiled layout's minor coordinates may be degenerate (bf16
+   * T(8,128)(2,1) ends in a coordinate of size 1) */
+  uint32_t last = m->ndims;
+  while (last > 0 && m->dim_iv[last - 1].hi <= m->dim_iv[last - 1].lo) last--;
+  if (last == 0) return na; /* a single output element */
+  last--;
   const ae *L = ae_const(ctx, 0);
   int64_t stride = 1;
   for (uint32_t r = m->nresults; r-- > 0;) {

@@ -22,7 +22,9 @@
  *                 coordinates: the physical dims under --physical, the
  *                 tiled shape under --physical=tiled), the step
  *                 L(d + e_last) - L(d) along the output's most-minor
- *                 physical coordinate d_last, simplified over the map's
+ *                 physical coordinate d_last that takes more than one
+ *                 value (bf16 T(8,128)(2,1) ends in coordinates of
+ *                 size 1, which are skipped), simplified over the map's
  *                 domain: 1 = coalesced; another constant = not coalesced
  *                 with that stride (0: every output element of the row
  *                 reads the same element); not a constant = irregular;

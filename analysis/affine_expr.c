@@ -86,7 +86,9 @@ static int64_t lkd_of(int kind, int64_t value, const ae *l, const ae *r) {
     return ck_mul(l->lkd, r->lkd, &p) ? p : 1;
   }
   case AE_ADD:
-  case AE_MOD: return ck_gcd(l->lkd, r->lkd, &g) ? g : 1;
+  case AE_MOD:
+  case AE_MAX: /* the value is one of the operands */
+  case AE_MIN: return ck_gcd(l->lkd, r->lkd, &g) ? g : 1;
   case AE_FLOORDIV:
   case AE_CEILDIV:
     if (r->kind == AE_CONST && r->value != 0 && ck_divisible(l->lkd, r->value)) {
@@ -116,7 +118,7 @@ static const ae *intern(ae_ctx *c, int kind, int64_t value, const ae *l, const a
   n->rhs = r;
   n->id = (uint32_t)c->len;
   if (l) {
-    n->flags = l->flags | r->flags;
+    n->flags = l->flags | r->flags | (kind >= AE_MAX ? AE_F_MINMAX : 0);
     n->depth = 1 + (l->depth > r->depth ? l->depth : r->depth);
     uint64_t t = l->tree_size + r->tree_size + 1;
     n->tree_size = (t < l->tree_size) ? UINT64_MAX : t; /* saturate */
@@ -284,6 +286,17 @@ const ae *ae_mod(ae_ctx *c, const ae *a, const ae *b) {
   return intern(c, AE_MOD, 0, a, b);
 }
 
+static const ae *minmax(ae_ctx *c, ae_kind k, const ae *a, const ae *b) {
+  if (a->kind == AE_CONST && b->kind == AE_CONST)
+    return ae_const(c, (k == AE_MAX) == (a->value > b->value) ? a->value : b->value);
+  if (a == b) return a;
+  if (a->kind == AE_CONST) return intern(c, k, 0, b, a);
+  return intern(c, k, 0, a, b);
+}
+
+const ae *ae_max(ae_ctx *c, const ae *a, const ae *b) { return minmax(c, AE_MAX, a, b); }
+const ae *ae_min(ae_ctx *c, const ae *a, const ae *b) { return minmax(c, AE_MIN, a, b); }
+
 const ae *ae_binary(ae_ctx *c, ae_kind k, const ae *a, const ae *b) {
   switch (k) {
   case AE_ADD: return ae_add(c, a, b);
@@ -291,6 +304,8 @@ const ae *ae_binary(ae_ctx *c, ae_kind k, const ae *a, const ae *b) {
   case AE_MOD: return ae_mod(c, a, b);
   case AE_FLOORDIV: return ae_floordiv(c, a, b);
   case AE_CEILDIV: return ae_ceildiv(c, a, b);
+  case AE_MAX:
+  case AE_MIN: return minmax(c, k, a, b);
   default: return intern(c, k, 0, a, b);
   }
 }
@@ -358,6 +373,8 @@ static bool eval_rec(const point_ctx *p, const ae *e, int64_t *out) {
     case AE_MOD: ok = ck_mod(l, r, &res); break;
     case AE_FLOORDIV: ok = ck_floordiv(l, r, &res); break;
     case AE_CEILDIV: ok = ck_ceildiv(l, r, &res); break;
+    case AE_MAX: res = l > r ? l : r; break;
+    case AE_MIN: res = l < r ? l : r; break;
     default: ok = false;
     }
   }

@@ -32,9 +32,13 @@ typedef enum {
   AE_CONST,
   AE_DIM,
   AE_SYM,
+  /* XLA's symbolic expressions (V2) also have max and min of two operands;
+   * the analysis never builds them, only the map reader does. */
+  AE_MAX,
+  AE_MIN,
 } ae_kind;
 
-enum { AE_F_DIM = 1, AE_F_SYM = 2 };
+enum { AE_F_DIM = 1, AE_F_SYM = 2, AE_F_MINMAX = 4 };
 
 typedef struct ae ae;
 struct ae {
@@ -46,7 +50,7 @@ struct ae {
   uint32_t depth;       /* 1 for leaves */
   uint32_t id;          /* creation number within the context */
   uint8_t kind;         /* ae_kind */
-  uint8_t flags;        /* AE_F_DIM: contains a dimension; AE_F_SYM: contains a symbol */
+  uint8_t flags;        /* AE_F_DIM: contains a dimension; AE_F_SYM: a symbol; AE_F_MINMAX: a max or min */
 };
 
 typedef struct ae_ctx ae_ctx;
@@ -82,6 +86,10 @@ const ae *ae_mul(ae_ctx *c, const ae *a, const ae *b);
 const ae *ae_floordiv(ae_ctx *c, const ae *a, const ae *b);
 const ae *ae_ceildiv(ae_ctx *c, const ae *a, const ae *b);
 const ae *ae_mod(ae_ctx *c, const ae *a, const ae *b);
+/* max(a, b), min(a, b): constants fold, equal operands give the operand,
+ * a constant goes to the right. */
+const ae *ae_max(ae_ctx *c, const ae *a, const ae *b);
+const ae *ae_min(ae_ctx *c, const ae *a, const ae *b);
 /* Dispatch on an ae_kind (binary kinds only). */
 const ae *ae_binary(ae_ctx *c, ae_kind k, const ae *a, const ae *b);
 /* Helpers: a + v, a * v, a floordiv v, a mod v with a constant v; a - b;
@@ -99,13 +107,15 @@ const ae *ae_neg(ae_ctx *c, const ae *a);
 const ae *ae_raw(ae_ctx *c, ae_kind k, const ae *a, const ae *b);
 
 /* ---- queries -------------------------------------------------------------- */
-static inline bool ae_is_binary(const ae *e) { return e->kind <= AE_CEILDIV; }
+static inline bool ae_is_binary(const ae *e) { return e->kind <= AE_CEILDIV || e->kind >= AE_MAX; }
+static inline bool ae_is_minmax(const ae *e) { return e->kind >= AE_MAX; }
 static inline bool ae_is_const(const ae *e) { return e->kind == AE_CONST; }
 static inline bool ae_is_const_value(const ae *e, int64_t v) { return e->kind == AE_CONST && e->value == v; }
 /* "Symbolic" in MLIR's sense: contains no dimension. */
 static inline bool ae_is_symbolic(const ae *e) { return !(e->flags & AE_F_DIM); }
 static inline bool ae_has_dim(const ae *e) { return (e->flags & AE_F_DIM) != 0; }
 static inline bool ae_has_sym(const ae *e) { return (e->flags & AE_F_SYM) != 0; }
+static inline bool ae_has_minmax(const ae *e) { return (e->flags & AE_F_MINMAX) != 0; }
 /* MLIR's getLargestKnownDivisor (cached). */
 static inline int64_t ae_lkd(const ae *e) { return e->lkd; }
 

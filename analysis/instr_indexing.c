@@ -267,7 +267,8 @@ typedef struct {
 
 static int cmp_keyed(const void *pa, const void *pb) {
   const keyed *a = pa, *b = pb;
-  int r = strcmp(a->text, b->text);
+  int r = map_text_order(a->text, b->text);
+  if (!r) r = strcmp(a->text, b->text);
   if (r) return r;
   return a->idx < b->idx ? -1 : a->idx > b->idx;
 }

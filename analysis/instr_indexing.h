@@ -21,8 +21,8 @@
  * ii_error values naming the instruction at fault.
  *
  * Determinism. Sets keep insertion order internally; ii_set_print_order and
- * the printers give the order of their single-line texts (strcmp), which
- * does not depend on pointers or hashing. */
+ * the printers give the order of their single-line texts (map_text_order,
+ * then strcmp), which does not depend on pointers or hashing. */
 #ifndef HLOIDX_INSTR_INDEXING_H
 #define HLOIDX_INSTR_INDEXING_H
 
@@ -198,7 +198,7 @@ ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remo
 /* The [V2] runtime-variable text (§2.6): `parameter(N)`, `constant(<value as
  * written>)` for a scalar constant, `constant` otherwise, else the name. */
 void ii_rt_text(strbuf *b, const hlo_instr *in);
-/* Member indices of s in print order (sorted by single-line text); the
+/* Member indices of s in print order (single-line texts in map_text_order); the
  * array lives in the scratch arena. */
 const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s);
 /* One member (map, runtime variables, replica id), ending with a newline;

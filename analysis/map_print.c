@@ -6,45 +6,69 @@
 
 static void put_neg_abs(strbuf *b, int64_t v) { sb_put_u64(b, (uint64_t)0 - (uint64_t)v); } /* v < 0 */
 
-static void put_sym(strbuf *b, int64_t pos, uint32_t nrange) {
-  if (pos < (int64_t)nrange) {
+/* How variables print: v == NULL gives the default names; otherwise v holds
+ * ndims dimension names, then the symbol names. */
+typedef struct {
+  const char *const *v;
+  uint32_t ndims, nrange, nsyms;
+} pnames;
+
+static void put_sym(strbuf *b, int64_t pos, const pnames *nm) {
+  if (nm->v && pos < (int64_t)nm->nsyms) {
+    sb_puts(b, nm->v[nm->ndims + pos]);
+  } else if (pos < (int64_t)nm->nrange) {
     sb_putc(b, 's');
     sb_put_i64(b, pos);
   } else {
     sb_puts(b, "rt");
-    sb_put_i64(b, pos - nrange);
+    sb_put_i64(b, pos - nm->nrange);
   }
 }
 
-static void pe(strbuf *b, const ae *e, bool wrap, uint32_t nrange) {
+static void put_dim(strbuf *b, int64_t pos, const pnames *nm) {
+  if (nm->v && pos < (int64_t)nm->ndims) {
+    sb_puts(b, nm->v[pos]);
+  } else {
+    sb_putc(b, 'd');
+    sb_put_i64(b, pos);
+  }
+}
+
+static void pe(strbuf *b, const ae *e, bool wrap, const pnames *nm) {
   switch (e->kind) {
   case AE_CONST: sb_put_i64(b, e->value); return;
-  case AE_DIM:
-    sb_putc(b, 'd');
-    sb_put_i64(b, e->value);
+  case AE_DIM: put_dim(b, e->value, nm); return;
+  case AE_SYM: put_sym(b, e->value, nm); return;
+  case AE_MAX:
+  case AE_MIN:
+    /* XLA's symbolic expressions: a call, atomic wherever it stands */
+    sb_puts(b, e->kind == AE_MAX ? "max(" : "min(");
+    pe(b, e->lhs, false, nm);
+    sb_puts(b, ", ");
+    pe(b, e->rhs, false, nm);
+    sb_putc(b, ')');
     return;
-  case AE_SYM: put_sym(b, e->value, nrange); return;
   case AE_ADD: {
     if (wrap) sb_putc(b, '(');
     const ae *r = e->rhs;
     if (r->kind == AE_MUL && r->rhs->kind == AE_CONST && r->rhs->value <= -1) {
-      pe(b, e->lhs, false, nrange);
+      pe(b, e->lhs, false, nm);
       sb_puts(b, " - ");
       if (r->rhs->value == -1) {
-        pe(b, r->lhs, r->lhs->kind == AE_ADD, nrange);
+        pe(b, r->lhs, r->lhs->kind == AE_ADD, nm);
       } else {
-        pe(b, r->lhs, true, nrange);
+        pe(b, r->lhs, true, nm);
         sb_puts(b, " * ");
         put_neg_abs(b, r->rhs->value);
       }
     } else if (r->kind == AE_CONST && r->value < 0) {
-      pe(b, e->lhs, false, nrange);
+      pe(b, e->lhs, false, nm);
       sb_puts(b, " - ");
       put_neg_abs(b, r->value);
     } else {
-      pe(b, e->lhs, false, nrange);
+      pe(b, e->lhs, false, nm);
       sb_puts(b, " + ");
-      pe(b, r, false, nrange);
+      pe(b, r, false, nm);
     }
     if (wrap) sb_putc(b, ')');
     return;
@@ -54,18 +78,21 @@ static void pe(strbuf *b, const ae *e, bool wrap, uint32_t nrange) {
   if (wrap) sb_putc(b, '(');
   if (e->kind == AE_MUL && ae_is_const_value(e->rhs, -1)) {
     sb_putc(b, '-');
-    pe(b, e->lhs, true, nrange);
+    pe(b, e->lhs, true, nm);
   } else {
     static const char *const ops[] = {[AE_MUL] = " * ", [AE_MOD] = " mod ", [AE_FLOORDIV] = " floordiv ",
                                       [AE_CEILDIV] = " ceildiv "};
-    pe(b, e->lhs, true, nrange);
+    pe(b, e->lhs, true, nm);
     sb_puts(b, ops[e->kind]);
-    pe(b, e->rhs, true, nrange);
+    pe(b, e->rhs, true, nm);
   }
   if (wrap) sb_putc(b, ')');
 }
 
-void map_print_expr(strbuf *b, const ae *e, uint32_t nrange) { pe(b, e, false, nrange); }
+void map_print_expr(strbuf *b, const ae *e, uint32_t nrange) {
+  pnames nm = {NULL, 0, nrange, 0};
+  pe(b, e, false, &nm);
+}
 
 void map_print_interval(strbuf *b, interval iv) {
   sb_putc(b, '[');
@@ -75,25 +102,29 @@ void map_print_interval(strbuf *b, interval iv) {
   sb_putc(b, ']');
 }
 
-void map_print_constraint(strbuf *b, const ae *e, interval iv, uint32_t nrange) {
-  pe(b, e, false, nrange);
+static void put_constraint(strbuf *b, const ae *e, interval iv, const pnames *nm) {
+  pe(b, e, false, nm);
   sb_puts(b, " in ");
   map_print_interval(b, iv);
 }
 
-void map_print_header(strbuf *b, const imap *m) {
+void map_print_constraint(strbuf *b, const ae *e, interval iv, uint32_t nrange) {
+  pnames nm = {NULL, 0, nrange, 0};
+  put_constraint(b, e, iv, &nm);
+}
+
+static void put_header(strbuf *b, const imap *m, const pnames *nm) {
   sb_putc(b, '(');
   for (uint32_t i = 0; i < m->ndims; i++) {
     if (i) sb_puts(b, ", ");
-    sb_putc(b, 'd');
-    sb_put_i64(b, i);
+    put_dim(b, i, nm);
   }
   sb_putc(b, ')');
   if (m->nrange) {
     sb_putc(b, '[');
     for (uint32_t i = 0; i < m->nrange; i++) {
       if (i) sb_puts(b, ", ");
-      put_sym(b, i, m->nrange);
+      put_sym(b, i, nm);
     }
     sb_putc(b, ']');
   }
@@ -101,16 +132,21 @@ void map_print_header(strbuf *b, const imap *m) {
     sb_putc(b, '{');
     for (uint32_t i = 0; i < m->nrt; i++) {
       if (i) sb_puts(b, ", ");
-      put_sym(b, (int64_t)m->nrange + i, m->nrange);
+      put_sym(b, (int64_t)m->nrange + i, nm);
     }
     sb_putc(b, '}');
   }
   sb_puts(b, " -> (");
   for (uint32_t i = 0; i < m->nresults; i++) {
     if (i) sb_puts(b, ", ");
-    pe(b, m->results[i], false, m->nrange);
+    pe(b, m->results[i], false, nm);
   }
   sb_putc(b, ')');
+}
+
+void map_print_header(strbuf *b, const imap *m) {
+  pnames nm = {NULL, m->ndims, m->nrange, imap_nsyms(m)};
+  put_header(b, m, &nm);
 }
 
 static char *xstrdup(const char *s) {
@@ -122,7 +158,7 @@ static char *xstrdup(const char *s) {
 
 static int cmp_str(const void *a, const void *b) { return strcmp(*(char *const *)a, *(char *const *)b); }
 
-void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
+static void print_map(strbuf *b, const imap *m, const map_print_opts *o, const pnames *nm) {
   static const map_print_opts dflt = {false, 0};
   if (!o) o = &dflt;
   int ind = o->multiline ? o->indent : 0;
@@ -135,7 +171,7 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
     sb_puts(b, "KNOWN EMPTY");
     return;
   }
-  map_print_header(b, m);
+  put_header(b, m, nm);
   uint32_t nsyms = imap_nsyms(m);
   if (m->ndims + nsyms == 0) return;
   const char *sep = o->multiline ? ",\n" : ", ";
@@ -146,12 +182,8 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
   uint32_t nv = m->ndims + nsyms;
   for (uint32_t i = 0; i < nv; i++) {
     if (o->multiline) sb_indent(b, ind);
-    if (i < m->ndims) {
-      sb_putc(b, 'd');
-      sb_put_i64(b, i);
-    } else {
-      put_sym(b, i - m->ndims, m->nrange);
-    }
+    if (i < m->ndims) put_dim(b, i, nm);
+    else put_sym(b, i - m->ndims, nm);
     sb_puts(b, " in ");
     map_print_interval(b, i < m->ndims ? m->dim_iv[i] : m->sym_iv[i - m->ndims]);
     if (i + 1 < nv || m->ncons) sb_puts(b, sep);
@@ -162,7 +194,7 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
   strbuf t = STRBUF_INIT;
   for (uint32_t i = 0; i < m->ncons; i++) {
     sb_reset(&t);
-    map_print_constraint(&t, m->cons[i].expr, m->cons[i].iv, m->nrange);
+    put_constraint(&t, m->cons[i].expr, m->cons[i].iv, nm);
     ent[i] = xstrdup(sb_str(&t));
   }
   if (m->ncons > 1) qsort(ent, m->ncons, sizeof *ent, cmp_str);
@@ -174,6 +206,27 @@ void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
   }
   free(ent);
   sb_free(&t);
+}
+
+void map_print(strbuf *b, const imap *m, const map_print_opts *o) {
+  pnames nm = {NULL, m->ndims, m->nrange, imap_nsyms(m)};
+  print_map(b, m, o, &nm);
+}
+
+void map_print_named(strbuf *b, const imap *m, const map_names *n, const map_print_opts *o) {
+  if (map_names_all_default(m, n) || m->undefined) {
+    map_print(b, m, o);
+    return;
+  }
+  arena *a = arena_new();
+  pnames nm = {map_names_resolve(a, m, n), m->ndims, m->nrange, imap_nsyms(m)};
+  print_map(b, m, o, &nm);
+  arena_free(a);
+}
+
+void map_print_expr_names(strbuf *b, const ae *e, const imap *m, const char *const *names) {
+  pnames nm = {names, m->ndims, m->nrange, imap_nsyms(m)};
+  pe(b, e, false, &nm);
 }
 
 void map_print_operand_header(strbuf *b, uint32_t id, const map_print_opts *o) {
@@ -219,4 +272,39 @@ void map_print_indexing(strbuf *b, const imap *m, const map_rt_desc *rts, uint32
     map_print(b, replica, &sub);
   }
   sb_putc(b, '\n');
+}
+
+/* Rank of a character outside a digit run: the end of the text and the
+ * characters that end an expression first, then the others by byte. */
+static int text_rank(unsigned char c) {
+  if (c == 0) return 0;
+  if (c == ')' || c == ']' || c == ',' || c == '}') return 1;
+  return 2 + c;
+}
+
+static bool is_digit(char c) { return c >= '0' && c <= '9'; }
+
+int map_text_order(const char *a, const char *b) {
+  for (;;) {
+    while (*a == ' ') a++;
+    while (*b == ' ') b++;
+    if (is_digit(*a) && is_digit(*b)) {
+      while (*a == '0' && is_digit(a[1])) a++;
+      while (*b == '0' && is_digit(b[1])) b++;
+      size_t na = 0, nb = 0;
+      while (is_digit(a[na])) na++;
+      while (is_digit(b[nb])) nb++;
+      if (na != nb) return na < nb ? -1 : 1;
+      int c = memcmp(a, b, na);
+      if (c) return c < 0 ? -1 : 1;
+      a += na;
+      b += nb;
+      continue;
+    }
+    int ra = text_rank((unsigned char)*a), rb = text_rank((unsigned char)*b);
+    if (ra != rb) return ra < rb ? -1 : 1;
+    if (!*a) return 0;
+    a++;
+    b++;
+  }
 }

@@ -10,7 +10,8 @@
  *
  * Every line of the multi-line form starts with `indent` spaces; no trailing
  * newline. Output is deterministic (constraints are sorted by strcmp of
- * their printed text, §2.3). */
+ * their printed text, §2.3). `max(a, b)` and `min(a, b)` (XLA's symbolic
+ * expressions) print as calls. */
 #ifndef HLOIDX_MAP_PRINT_H
 #define HLOIDX_MAP_PRINT_H
 
@@ -18,6 +19,7 @@
 #include <stdint.h>
 
 #include "indexing_map.h"
+#include "map_names.h"
 #include "strbuf.h"
 
 typedef struct {
@@ -36,6 +38,12 @@ void map_print_constraint(strbuf *b, const ae *e, interval iv, uint32_t nrange);
 void map_print_header(strbuf *b, const imap *m);
 /* The whole map (§2.3); `UNDEFINED` / `KNOWN EMPTY` for the special states. */
 void map_print(strbuf *b, const imap *m, const map_print_opts *o);
+/* The same with the variables' names (map_names.h; n may be NULL). */
+void map_print_named(strbuf *b, const imap *m, const map_names *n, const map_print_opts *o);
+
+/* An expression of m with the names map_names_resolve gave (NULL: the
+ * default names). */
+void map_print_expr_names(strbuf *b, const ae *e, const imap *m, const char *const *names);
 
 /* Instruction indexing (§2.5, §2.6). */
 typedef struct {
@@ -52,5 +60,14 @@ void map_print_operand_header(strbuf *b, uint32_t id, const map_print_opts *o);
  * the text is exactly XLA's (§2.6). */
 void map_print_indexing(strbuf *b, const imap *m, const map_rt_desc *rts, uint32_t nrt, const imap *replica,
                         const map_print_opts *o);
+
+/* The order in which the maps of one entry are printed, on their
+ * single-line texts (<0, 0, >0 as strcmp): blanks are skipped, runs of
+ * digits compare as numbers (d9 before d10, 4 before 16), and a text whose
+ * expression ends (at ')', ']', ',', '}' or the end) comes before one that
+ * goes on (`d1 * 4` before `d1 * 4 + 1`); other characters compare as
+ * bytes. Texts equal under these rules (leading zeros, blanks) return 0:
+ * callers break the tie with strcmp. */
+int map_text_order(const char *a, const char *b);
 
 #endif

@@ -66,18 +66,23 @@ static void fail(parser *p, size_t off, const char *fmt, ...) {
 static bool is_id_start(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c == '_'; }
 static bool is_id_char(char c) { return is_id_start(c) || (c >= '0' && c <= '9') || c == '.'; }
 
-static void skip_space(parser *p) {
-  while (p->pos < p->end) {
-    char c = p->text[p->pos];
+/* The offset of the first byte at or after pos that is not whitespace or
+ * part of a // comment (end when there is none). */
+static size_t skip_space_from(const char *text, size_t pos, size_t end) {
+  while (pos < end) {
+    char c = text[pos];
     if (c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v') {
-      p->pos++;
-    } else if (c == '/' && p->pos + 1 < p->end && p->text[p->pos + 1] == '/') {
-      while (p->pos < p->end && p->text[p->pos] != '\n') p->pos++;
+      pos++;
+    } else if (c == '/' && pos + 1 < end && text[pos + 1] == '/') {
+      while (pos < end && text[pos] != '\n') pos++;
     } else {
       break;
     }
   }
+  return pos;
 }
+
+static void skip_space(parser *p) { p->pos = skip_space_from(p->text, p->pos, p->end); }
 
 static void next(parser *p) {
   p->prev = p->tok;
@@ -252,6 +257,19 @@ static const ae *parse_factor(parser *p) {
     break;
   }
   case T_IDENT: {
+    /* max(a, b) / min(a, b): XLA's symbolic expressions (a name followed by '(') */
+    size_t after = skip_space_from(p->text, p->pos, p->end);
+    if ((tok_is(p, "max") || tok_is(p, "min")) && after < p->end && p->text[after] == '(') {
+      ae_kind k = tok_is(p, "max") ? AE_MAX : AE_MIN;
+      next(p);
+      next(p);
+      const ae *a = parse_expr(p);
+      if (!a || !expect(p, T_COMMA, "',' between the operands of max/min")) break;
+      const ae *b = parse_expr(p);
+      if (!b || !expect(p, T_RPAREN, "')'")) break;
+      res = ae_binary(p->ctx, k, a, b);
+      break;
+    }
     if (is_keyword_tok(p)) {
       fail(p, t.start, "expected an operand, found '%.*s'", (int)(t.end - t.start), p->text + t.start);
       break;
@@ -434,8 +452,67 @@ static void init_parser(parser *p, ae_ctx *ctx, const char *text, size_t start, 
   next(p);
 }
 
+/* `#xla.indexing_map<"TEXT">`: narrows [*start, *end) to TEXT. Returns
+ * false (with err set) when the attribute is malformed; true, unchanged,
+ * when the text is not one. */
+static bool unwrap_attribute(const char *text, size_t *start, size_t *end, map_read_error *err) {
+  static const char prefix[] = "#xla.indexing_map<\"";
+  size_t n = sizeof prefix - 1, s = skip_space_from(text, *start, *end);
+  if (*end - s < n || memcmp(text + s, prefix, n) != 0) {
+    if (s < *end && text[s] == '#') {
+      err->offset = s;
+      snprintf(err->message, sizeof err->message, "expected a map or #xla.indexing_map<\"...\">");
+      return false;
+    }
+    return true;
+  }
+  size_t q = s + n;
+  while (q < *end && text[q] != '"' && text[q] != '\\') q++;
+  if (q < *end && text[q] == '\\') {
+    err->offset = q;
+    snprintf(err->message, sizeof err->message, "escape sequences are not part of an indexing map's text");
+    return false;
+  }
+  if (q >= *end || q + 1 >= *end || text[q + 1] != '>') {
+    err->offset = q < *end ? q : *end;
+    snprintf(err->message, sizeof err->message, "expected '\">' to close #xla.indexing_map<\"...");
+    return false;
+  }
+  size_t after = skip_space_from(text, q + 2, *end);
+  if (after < *end) {
+    err->offset = after;
+    snprintf(err->message, sizeof err->message, "unexpected text after the attribute");
+    return false;
+  }
+  *start = s + n;
+  *end = q;
+  return true;
+}
+
+static void store_names(arena *a, const parser *p, map_names *out) {
+  *out = map_names_new(a, p->ndims, p->nrange + p->nrt);
+  for (uint32_t i = 0; i < p->ndims + p->nrange + p->nrt; i++) {
+    const name *n = &p->names[i];
+    if (map_name_is_default(n->s, n->len, n->is_dim, n->pos, p->nrange)) continue;
+    char *c = arena_alloc(a, n->len + 1);
+    memcpy(c, n->s, n->len);
+    c[n->len] = '\0';
+    if (n->is_dim) out->dims[n->pos] = c;
+    else out->syms[n->pos] = c;
+  }
+}
+
 imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err) {
+  return map_read_named(a, ctx, text, start, end, NULL, err);
+}
+
+imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_names *out_names,
+                     map_read_error *err) {
   parser P, *p = &P;
+  if (out_names) *out_names = (map_names){NULL, NULL};
+  err->offset = start;
+  err->message[0] = '\0';
+  if (!unwrap_attribute(text, &start, &end, err)) return NULL;
   /* at most one name per byte of input */
   size_t cap = (end - start) / 2 + 2;
   name *names = arena_array(a, cap, sizeof *names);
@@ -568,6 +645,7 @@ imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end
   if (p->failed) return NULL;
 
   imap *m = imap_new(a, ctx, p->ndims, p->nrange, p->nrt, ivs, ivs + p->ndims, nres, res);
+  if (out_names) store_names(a, p, out_names);
   /* XLA's constructor: an infeasible constraint interval makes the map
    * known-empty; then every constraint goes through AddConstraint. */
   for (uint32_t i = 0; i < ncons; i++)

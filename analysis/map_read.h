@@ -6,7 +6,8 @@
  * without variables need no domain; `UNDEFINED`. Leniencies from older
  * formats (§2.9): a trailing comma after the last entry, missing commas
  * between entries or before `domain:`, and a trailing `is_simplified: true|false`.
- * Whitespace is free; `//` starts a comment that runs to the end of the line.
+ * The MLIR attribute form `#xla.indexing_map<"TEXT">` (what --format=mlir
+ * prints) reads as TEXT. Whitespace is free; `//` starts a comment that runs to the end of the line.
  *
  * Expressions: MLIR's grammar (`+`/`-` loosest and left-associative; `*`,
  * `floordiv`, `ceildiv`, `mod` tighter and left-associative; parentheses;
@@ -16,7 +17,9 @@
  * whole term (`-x floordiv 11` is `-(x floordiv 11)`, as XLA's docs mean it);
  * after a tight operator it negates one operand (`d0 * -2`). XLA's printer
  * never prints text where the two readings differ. Every node is built
- * through the smart constructors (§6.1). Products of two dimension-containing
+ * through the smart constructors (§6.1). `max(a, b)` and `min(a, b)`
+ * (XLA's symbolic expressions, V2) are read where a name `max` / `min` is
+ * followed by '('. Products of two dimension-containing
  * operands and divisors that contain dimensions are rejected, as in MLIR.
  * Constraints are added with the §1.3 procedure. */
 #ifndef HLOIDX_MAP_READ_H
@@ -25,6 +28,7 @@
 #include <stddef.h>
 
 #include "indexing_map.h"
+#include "map_names.h"
 
 typedef struct {
   size_t offset; /* byte offset of the problem within the text */
@@ -45,6 +49,10 @@ typedef struct {
  * comments after it is an error). Returns NULL and fills *err on error.
  * The map is allocated in `a`, its expressions in `ctx`. */
 imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err);
+/* The same, and the variables' names as written (map_names.h), allocated in
+ * a, when names is not NULL. */
+imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_names *names,
+                     map_read_error *err);
 
 /* Splits a text holding several maps separated by blank lines (lines of
  * whitespace only; a line ends at \n, \r\n or a bare \r), as hloidx --map

@@ -131,6 +131,8 @@ static interval ev(simplifier *s, const ae *e) {
     res = a < b ? iv_make(a, b) : iv_make(b, a);
     break;
   }
+  case AE_MAX: res = iv_make(l.lo > r.lo ? l.lo : r.lo, l.hi > r.hi ? l.hi : r.hi); break;
+  case AE_MIN: res = iv_make(l.lo < r.lo ? l.lo : r.lo, l.hi < r.hi ? l.hi : r.hi); break;
   default: res = iv_unbounded();
   }
   if (s->use_cons) {
@@ -550,6 +552,24 @@ static const ae *rewrite_floordiv(simplifier *s, const ae *e) {
   return x != e->lhs ? ae_floordiv(c, x, K(s, d)) : e;
 }
 
+/* ---- Min / max rule (XLA's symbolic expressions, V2) ----------------------------------------------- */
+
+/* The operands are simplified; when their ranges do not overlap (or touch),
+ * the one that always wins is the result. */
+static const ae *rewrite_minmax(simplifier *s, const ae *e) {
+  const ae *a = once(s, e->lhs), *b = once(s, e->rhs);
+  interval ra = ev(s, a), rb = ev(s, b);
+  bool a_le_b = ra.hi <= rb.lo, b_le_a = rb.hi <= ra.lo;
+  if (e->kind == AE_MAX) {
+    if (a_le_b) return b;
+    if (b_le_a) return a;
+  } else {
+    if (a_le_b) return a;
+    if (b_le_a) return b;
+  }
+  return a == e->lhs && b == e->rhs ? e : ae_binary(s->c, (ae_kind)e->kind, a, b);
+}
+
 /* ---- once / simplify -------------------------------------------------------------------------------- */
 
 static const ae *once(simplifier *s, const ae *e) {
@@ -573,6 +593,8 @@ static const ae *once(simplifier *s, const ae *e) {
     case AE_ADD: res = rewrite_sum(s, e); break;
     case AE_MOD: res = rewrite_mod(s, e); break;
     case AE_FLOORDIV: res = rewrite_floordiv(s, e); break;
+    case AE_MAX:
+    case AE_MIN: res = rewrite_minmax(s, e); break;
     default: res = e;
     }
   }

@@ -48,6 +48,16 @@ void sb_put_u64(strbuf *b, uint64_t v) {
   } while (v);
   sb_putn(b, tmp + n, sizeof tmp - n);
 }
+void sb_put_u128(strbuf *b, unsigned __int128 v) {
+  if (v <= UINT64_MAX) return sb_put_u64(b, (uint64_t)v); /* no 128-bit divisions */
+  char tmp[40];
+  size_t n = sizeof tmp;
+  do {
+    tmp[--n] = (char)('0' + (int)(v % 10u));
+    v /= 10u;
+  } while (v);
+  sb_putn(b, tmp + n, sizeof tmp - n);
+}
 void sb_put_i64(strbuf *b, int64_t v) {
   if (v < 0) {
     sb_putc(b, '-');
@@ -61,13 +71,19 @@ void sb_indent(strbuf *b, int n) {
   for (; n > 0; n -= 32) sb_putn(b, spaces, n < 32 ? (size_t)n : 32);
 }
 void sb_printf(strbuf *b, const char *fmt, ...) {
+  /* Formatted into a buffer first, not measured with vsnprintf(NULL, 0,
+   * ...): some compilers' -Wformat-truncation reads that as a null format
+   * string under the sanitizers. */
+  char small[256];
   va_list ap;
   va_start(ap, fmt);
   va_list ap2;
   va_copy(ap2, ap);
-  int n = vsnprintf(NULL, 0, fmt, ap);
+  int n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
-  if (n > 0) {
+  if (n > 0 && (size_t)n < sizeof small) {
+    sb_putn(b, small, (size_t)n);
+  } else if (n > 0) {
     sb_reserve(b, (size_t)n);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
     b->len += (size_t)n;

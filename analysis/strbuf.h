@@ -1,5 +1,5 @@
-/* Growable NUL-terminated string buffer (malloc-backed; exits with status 3
- * on out-of-memory like the arena). Reusable by the CLI. */
+/* Growable NUL-terminated string buffer (malloc-backed; out of memory ends
+ * the run as the arena does, parser/oom.h). Reusable by the CLI. */
 #ifndef HLOIDX_STRBUF_H
 #define HLOIDX_STRBUF_H
 
@@ -36,6 +36,7 @@ static inline void sb_putc(strbuf *b, char c) {
 static inline void sb_puts(strbuf *b, const char *s) { sb_putn(b, s, strlen(s)); }
 void sb_put_i64(strbuf *b, int64_t v);
 void sb_put_u64(strbuf *b, uint64_t v);
+__extension__ void sb_put_u128(strbuf *b, unsigned __int128 v);
 void sb_indent(strbuf *b, int n); /* n spaces */
 __attribute__((format(printf, 2, 3))) void sb_printf(strbuf *b, const char *fmt, ...);
 /* The contents ("" when empty). */

@@ -39,7 +39,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 FULL_READERS = {"reduce", "dot", "sort", "topk", "fft", "broadcast", "rng-bit-generator"}
-VERIFY_LINE = re.compile(r"^# (\S+) \((out2in|in2out), (output|operand) (\d+)[^)]*\): (.*)$")
+VERIFY_LINE = re.compile(r"^# (\S+) \((out2in|in2out), (output|input operand) (\d+)[^)]*\): (.*)$")
 DIMS = re.compile(r"\[([^\]]*)\]")
 
 

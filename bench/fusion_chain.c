@@ -19,15 +19,22 @@
  * from a fresh context) and of the same query on every instruction of the
  * chain, plus the resulting map (unless its text would exceed hloidx's
  * limit: expressions are DAGs, their text is a tree). Parsing is timed
- * separately. */
+ * separately. Then the same for tiles (what --tiles and --tilings do per
+ * output): the symbolic tile of every operand map, the valid tilings
+ * counted, the first valid tiling instantiated (offsets, sizes, strides,
+ * bytes over all tiles), on the fusion and on every instruction of the
+ * chain (XLA's SymbolicTileAnalysis tiles each instruction of a fusion;
+ * at rank > 8 it runs out of memory, openxla/xla#41173). */
 #define _POSIX_C_SOURCE 199309L /* clock_gettime */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
 
+#include "fusion_tiling.h"
 #include "hlo_ir.h"
 #include "instr_indexing.h"
+#include "tilings.h"
 
 static double now(void) {
   struct timespec t;
@@ -133,6 +140,23 @@ static void build(strbuf *b, int rank, int length) {
   sb_puts(b, " fusion(p), kind=kLoop, calls=fused\n}\n");
 }
 
+/* The tile work of one output: 1 when some operand map has no tile. */
+static int tile_instr(ii_ctx *c, const hlo_instr *in, tg_count *cnt) {
+  ft_tiling t;
+  ii_error e;
+  if (ft_symbolic(c, in, 0, &t, &e) != II_OK) {
+    fprintf(stderr, "tiles of %s failed: %s\n", in->name, e.message);
+    exit(1);
+  }
+  tg_count_valid(&t, cnt);
+  if (!cnt->tileable) return 1;
+  tg_iter it;
+  tg_begin(ii_ctx_arena(c), &t, false, &it);
+  int64_t ts[64];
+  if (tg_next(&it, ts)) ft_instantiate(c, &t, ts);
+  return 0;
+}
+
 int main(int argc, char **argv) {
   int rank = argc > 1 ? atoi(argv[1]) : 12;
   int length = argc > 2 ? atoi(argv[2]) : 200;
@@ -199,6 +223,33 @@ int main(int argc, char **argv) {
          "%d single-op queries %.2f ms, %zu expression nodes (%llu as text)\n",
          rank, length, t_parse * 1e3, best * 1e3, repeats, fused->n_instrs, best_all * 1e3, nodes,
          (unsigned long long)text_nodes);
+
+  double best_tile = 1e30, best_tile_all = 1e30;
+  int untileable = 0, fusion_untileable = 0;
+  tg_count root_count = {0};
+  for (int r = 0; r < repeats; r++) {
+    ii_ctx *c = ii_ctx_new();
+    tg_count cnt;
+    double t = now();
+    fusion_untileable = tile_instr(c, fusion, &cnt);
+    t = now() - t;
+    if (t < best_tile) best_tile = t;
+    t = now();
+    untileable = 0;
+    for (int i = 0; i < fused->n_instrs; i++) {
+      if (fused->instrs[i]->op == HLO_OP_PARAMETER) continue;
+      ii_ctx_reset(c);
+      untileable += tile_instr(c, fused->instrs[i], &cnt);
+      if (fused->instrs[i] == fused->root) root_count = cnt;
+    }
+    t = now() - t;
+    if (t < best_tile_all) best_tile_all = t;
+    ii_ctx_free(c);
+  }
+  printf("tiles: fusion %.2f ms (%s), every instruction of the chain %.2f ms (%d without a tile; the root's "
+         "valid tilings: %.0f of %.0f)\n",
+         best_tile * 1e3, fusion_untileable ? "no symbolic tile" : "tiled", best_tile_all * 1e3, untileable,
+         (double)root_count.valid, (double)root_count.total);
   fputs(sb_str(&out), stdout);
   sb_free(&out);
   sb_free(&text);

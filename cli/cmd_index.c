@@ -2,33 +2,51 @@
  * report gets them (index_run.h). The analysis is in analysis/; the
  * reports format its results.
  *
- * Instructions. Without --all: the ROOT of the ENTRY computation, or
- * --instr NAME, or --computation NAME (the computation as a fusion body:
- * ii_computation_instr). With --grouped, XLA's grouped indexing of that
- * fusion (with --all: of every fusion) instead of its blocks. With --all, per module: the ENTRY computation and every
- * computation reachable from it through control flow (while body and
- * condition, conditional branches, call, async computations, custom-call
- * called_computations, ...), in the module's textual order; in each, in
- * textual order, every fusion and every other instruction that has
- * operands and is not a tuple, get-tuple-element or parameter. Fused
+ * Instructions (select.h): the ROOT of the ENTRY computation; or each
+ * --instr NAME; or every instruction of every computation (fused ones
+ * included) that --match and --opcode let through. With --all, per module:
+ * the ENTRY computation and every computation reachable from it through
+ * control flow (while body and condition, conditional branches, call,
+ * async computations, custom-call called_computations, ...), in the
+ * module's textual order; in each, in textual order, every fusion and
+ * every other instruction that has operands and is not a tuple,
+ * get-tuple-element or parameter (and passes --match and --opcode). Fused
  * computations are covered by their fusion instruction (never listed
  * themselves), and to_apply computations (scalar reducers, comparators,
- * map kernels) are not walked.
+ * map kernels) are not walked. A module whose ENTRY computation is not
+ * marked and looks like a fused computation cut out of a dump gets a note
+ * (only its ROOT is analysed by default). Or --computation NAME: that
+ * computation as a fusion body (ii_computation_instr), the one
+ * "instruction" of each module. With --grouped, XLA's grouped indexing of
+ * each fusion picked instead of its blocks (other instructions picked by
+ * --all, --match or --opcode are skipped; one named alone is an error).
  *
  * Headers (text, mlir, summary, verify). Each module of a run over several
  * modules (a file with `// -----` separators, or several files), and every
  * module under --all, starts with `## module NAME (FILE)`; under --all each
- * walked computation with at least one analysed instruction starts with
- * `## computation NAME`.
+ * walked computation with at least one printed block starts with
+ * `## computation NAME`. Block headers: out_text.c.
+ *
+ * The tile modes (--symbolic-tile, --tiles, --tilings) walk the same
+ * instructions with their own reports (tile_modes.c).
+ *
+ * Headers name the file unless --no-file-names (`## module NAME`), so
+ * that goldens do not depend on where the input was read from.
  *
  * Analysis errors (an XLA CHECK condition such as a gather that is not in
  * the simplified form, or an analysis over the size limits) are reported as
- * FILE:LINE:COL: error: at the instruction, and the exit status is 1;
- * with --all they are warnings (FILE:LINE:COL: warning:) and the status is
- * not changed. Either way the block says why it has no maps and gives
- * `unknown indexing` for each entry, and the instruction's other blocks
- * (and, with --all, the other instructions) are analysed all the same. Input errors (unreadable file, parse or verifier
- * error) exit with 1; the walk then goes on with the next file.
+ * FILE:LINE:COL: error: at the instruction. With one instruction the exit
+ * status is then 1 and nothing of the failing block is printed; the
+ * instruction's other blocks still are (an out2in query that fails does
+ * not silence the in2out ones). With several (--all, --match, --opcode,
+ * several --instr) they are warnings (FILE:LINE:COL: warning:): the block
+ * says why it has no maps and gives `unknown indexing` for each entry, the
+ * run goes on, and the exit status is not changed -- unless
+ * --fatal-warnings makes them errors, handled as with one instruction.
+ * A --operand / --output the instruction lacks is an error of the whole
+ * instruction (nothing of it is printed). Input errors (unreadable file,
+ * parse or verifier error) exit with 1; the walk then goes on with the
+ * next file. A write error stops the run (cli/output.h).
  *
  * Memory and speed. Modules are parsed one at a time (hlo_parse_file_each)
  * and freed once analysed (whether a file holds several modules is found
@@ -48,20 +66,48 @@
 #include "index_run.h"
 #include "instr_indexing.h"
 #include "oom.h"
+#include "output.h"
+#include "select.h"
 #include "source.h"
 #include "strbuf.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
 
-static int usage(const char *msg) {
-  fprintf(stderr, "hloidx: error: %s\nTry 'hloidx --help' for more information.\n", msg);
-  return 2;
+/* Writes out[0, n) and keeps the rest. */
+static void write_prefix(index_run *r, size_t n) {
+  if (r->o->format == FMT_FILECHECK) {
+    strbuf *t = &r->scratch;
+    sb_reset(t);
+    filecheck_lines(t, r->out.data, n, &r->checked_any);
+    output_write(t->data, t->len);
+  } else {
+    output_write(r->out.data, n);
+  }
+  memmove(r->out.data, r->out.data + n, r->out.len - n);
+  r->out.len -= n;
+  r->out.data[r->out.len] = '\0';
 }
 
 void index_flush(index_run *r, bool force) {
   if (r->out.len == 0 || (!force && r->out.len < FLUSH_AT)) return;
-  fwrite(r->out.data, 1, r->out.len, stdout);
-  sb_reset(&r->out);
+  write_prefix(r, r->out.len);
+  r->instr_mark = 0;
+}
+
+void index_flush_block(index_run *r) {
+  if (r->several_instrs && !r->o->fatal_warnings) index_flush(r, false);
+}
+
+void index_module_header(index_run *r) {
+  if (!r->several) return;
+  sb_printf(&r->out, "## module %s", r->module->name);
+  /* (FileCheck lines never name the file: lit runs tests from elsewhere) */
+  if (!r->o->no_file_names && r->o->format != FMT_FILECHECK) sb_printf(&r->out, " (%s)", r->src->name);
+  sb_putc(&r->out, '\n');
+}
+
+void index_computation_header(index_run *r, const hlo_computation *c) {
+  sb_printf(&r->out, "## computation %s\n", c->name);
 }
 
 ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_indexing *x, ii_error *err) {
@@ -73,146 +119,203 @@ ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_i
   return o2i ? ii_o2i(r->ctx, in, id, x, err) : ii_i2o(r->ctx, in, id, x, err);
 }
 
-void index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
-  index_flush(r, true);
-  fflush(stdout);
+/* The diagnostic of index_report_error; true when it is an error. */
+static bool report(index_run *r, const hlo_instr *at, const ii_error *err) {
+  /* what came before the instruction goes out first (streams in order) */
+  if (r->instr_mark) write_prefix(r, r->instr_mark);
+  r->instr_mark = 0;
+  output_sync();
   const hlo_instr *where = err->instr ? err->instr : at;
-  if (r->o->all) {
+  if (r->several_instrs && !r->o->fatal_warnings) {
     diag_warning(r->src, where->offset, err->message);
-  } else {
-    diag_error(r->src, where->offset, err->message);
-    r->rc = 1;
+    return false;
   }
+  diag_error(r->src, where->offset, err->message);
+  r->rc = 1;
+  return true;
 }
 
-void index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
+bool index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
+  if (!report(r, at, err)) return false;
+  r->instr_failed = true;
+  return true;
+}
+
+void index_open_computation(index_run *r) {
+  if (!r->pending_computation) return;
+  if (r->rep->computation_begin) r->rep->computation_begin(r, r->pending_computation);
+  r->pending_computation = NULL;
+}
+
+void index_entry_range(const index_run *r, const hlo_instr *in, bool o2i, long n, long *lo, long *hi) {
+  (void)in;
+  long only = o2i ? r->o->operand : r->o->output;
+  *lo = only >= 0 ? only : 0;
+  *hi = only >= 0 ? (only < n ? only + 1 : only) : n;
+}
+
+/* Whether every map of the block's entries is unknown (and there is one). */
+static bool all_unknown(const index_run *r, const hlo_instr *in, bool o2i, const ii_indexing *x) {
+  long lo, hi;
+  index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
+  bool any = false;
+  for (long k = lo; k < hi; k++)
+    for (uint32_t i = 0; i < x->sets[k].n; i++) {
+      if (!x->sets[k].items[i]->map->undefined) return false;
+      any = true;
+    }
+  return any;
+}
+
+bool index_entry_missing(index_run *r, const hlo_instr *in, bool o2i) {
+  long entry = o2i ? r->o->operand : r->o->output, n = index_entries(in, o2i);
+  if (entry < n) return false;
+  if (!r->several_instrs) {
+    ii_error err = {.instr = in};
+    const char *what = o2i ? "operand" : "output";
+    snprintf(err.message, sizeof err.message, "%s %ld is out of range: '%s' has %ld %s%s", what, entry, in->name, n,
+             what, n == 1 ? "" : "s");
+    index_report_error(r, in, &err);
+  }
+  return true;
+}
+
+bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
   const hloidx_options *o = r->o;
+  bool handed = false, failed = false;
   for (int dir = 0; dir < 2; dir++) {
     bool o2i = dir == 0;
     if (o->direction == (o2i ? DIR_IN2OUT : DIR_OUT2IN)) continue;
     long pinned = o2i ? o->output : o->operand;
     long n = o2i ? (long)ii_num_outputs(in) : in->n_operands;
     if (pinned < 0 && n == 0) {
+      index_open_computation(r);
       none(r, in, o2i);
+      handed = true;
       continue;
     }
-    if (pinned >= n && o->all) continue; /* --all --output/--operand: only instructions that have it */
+    if (pinned >= n && r->several_instrs) continue; /* only instructions that have it */
+    if (index_entry_missing(r, in, o2i)) {
+      if (!r->several_instrs) return false;
+      continue;
+    }
     long lo = pinned >= 0 ? pinned : 0, hi = pinned >= 0 ? pinned + 1 : n;
     for (long id = lo; id < hi; id++) {
       ii_indexing x;
       ii_error err;
       ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
       ii_status st = index_query(r, in, o2i, id, &x, &err);
-      if (st != II_OK) {
-        index_report_error(r, in, &err);
-        if (r->pinned) continue; /* the one block asked for: the error says it all */
+      if (st != II_OK && report(r, in, &err)) {
+        failed = true; /* an error: this block writes nothing, the others still come */
+        continue;
       }
+      if (o->skip_unknown && (st != II_OK || all_unknown(r, in, o2i, &x))) continue;
+      index_open_computation(r);
       block(r, in, o2i, id, st, &x, &err);
-      index_flush(r, false);
+      handed = true;
+      index_flush_block(r);
     }
   }
+  /* every block failed: the instruction failed (no trace of it, e.g. in JSON) */
+  if (failed && !handed) r->instr_failed = true;
+  return handed || !failed;
 }
 
-void index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn) {
+bool index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn) {
   long n = (long)ii_num_outputs(in), lo = r->o->output >= 0 ? r->o->output : 0;
   long hi = r->o->output >= 0 ? r->o->output + 1 : n;
+  if (r->o->output >= n && index_entry_missing(r, in, false)) return r->several_instrs;
+  bool handed = false, failed = false;
   for (long id = lo; id < hi && id < n; id++) {
     ii_grouped g;
     ii_error err;
     ii_ctx_reset(r->ctx);
     ii_status st = ii_o2i_grouped(r->ctx, in, id, &g, &err);
-    if (st != II_OK) index_report_error(r, in, &err);
+    if (st != II_OK && report(r, in, &err)) {
+      failed = true;
+      if (in->op != HLO_OP_FUSION) break; /* not a fusion: one error says it */
+      continue;
+    }
+    if (r->o->skip_unknown && st != II_OK) continue;
+    index_open_computation(r);
     fn(r, in, id, st, &g, &err);
-    index_flush(r, false);
+    handed = true;
+    index_flush_block(r);
   }
+  if (failed && !handed) r->instr_failed = true;
+  return handed || !failed;
 }
 
 /* ---- which instructions -------------------------------------------------------------------------- */
 
-static const hlo_instr *find_instr(const hlo_module *m, const char *name) {
-  const hlo_instr *in = hlo_computation_find_instr(m->entry, name);
-  for (int i = 0; !in && i < m->n_computations; i++) in = hlo_computation_find_instr(m->computations[i], name);
-  return in;
+static void on_computation(void *arg, const hlo_computation *c) {
+  index_run *r = arg;
+  r->pending_computation = r->o->all ? c : NULL; /* its header comes with its first block */
 }
 
-static bool selected(const hlo_instr *in) {
-  if (in->op == HLO_OP_FUSION) return true;
-  if (in->n_operands == 0) return false;
-  return in->op != HLO_OP_TUPLE && in->op != HLO_OP_GET_TUPLE_ELEMENT && in->op != HLO_OP_PARAMETER;
+/* One instruction through the report; its output is dropped when it failed. */
+static void on_instr(void *arg, const hlo_instr *in) {
+  index_run *r = arg;
+  if (output_failed()) return;
+  if (r->o->grouped && in->op != HLO_OP_FUSION && r->several_instrs) return; /* the fusions picked */
+  ii_ctx_reset(r->ctx);
+  r->instr_mark = r->out.len;
+  r->instr_failed = false;
+  r->rep->instr(r, in);
+  if (r->instr_failed) {
+    r->out.len = r->instr_mark;
+    if (r->out.data) r->out.data[r->out.len] = '\0';
+  }
+  r->instr_mark = 0;
+  index_flush(r, false);
 }
 
-/* Marks the computations reachable from ENTRY through calls other than
- * calls= of a fusion and to_apply= (iteratively: call chains can be long). */
-static void reachable(const hlo_module *m, bool *walk) {
-  int n = m->n_computations;
-  const hlo_computation **stack = xcalloc((size_t)n + 1, sizeof *stack);
-  int sp = 0;
-  if (m->entry) {
-    walk[m->entry->index] = true;
-    stack[sp++] = m->entry;
-  }
-  while (sp) {
-    const hlo_computation *c = stack[--sp];
-    for (int i = 0; i < c->n_instrs; i++) {
-      const hlo_instr *in = c->instrs[i];
-      for (int k = 0; k < in->n_called; k++) {
-        hlo_call_role role = in->called_role[k];
-        if (role == HLO_CALL_TO_APPLY || (in->op == HLO_OP_FUSION && role == HLO_CALL_CALLS)) continue;
-        const hlo_computation *t = in->called[k];
-        if (t->module != m || walk[t->index]) continue;
-        walk[t->index] = true;
-        stack[sp++] = t;
-      }
-    }
-  }
-  free(stack);
+/* `FILE: error: no WHAT named 'NAME' in module 'M'` */
+static void report_missing(index_run *r, const char *what, const char *name) {
+  index_flush(r, true);
+  output_sync();
+  char msg[HLO_ERROR_MESSAGE_MAX + 64];
+  snprintf(msg, sizeof msg, "no %s named '%s' in module '%s'", what, name, r->module->name);
+  diag_file_error(r->src->name, msg);
+  r->rc = 1;
 }
 
-static void analyze_all(index_run *r, const hlo_module *m) {
-  bool *walk = xcalloc((size_t)m->n_computations + 1, sizeof *walk);
-  reachable(m, walk);
-  for (int i = 0; i < m->n_computations; i++) {
-    const hlo_computation *c = m->computations[i];
-    if (!walk[i]) continue;
-    bool begun = false;
-    for (int j = 0; j < c->n_instrs; j++) {
-      const hlo_instr *in = c->instrs[j];
-      if (!selected(in) || (r->o->grouped && in->op != HLO_OP_FUSION)) continue;
-      if (!begun) {
-        if (r->rep->computation_begin) r->rep->computation_begin(r, c);
-        begun = true;
-      }
-      ii_ctx_reset(r->ctx);
-      r->rep->instr(r, in);
-      index_flush(r, false);
-    }
-  }
-  free(walk);
+static void on_missing(void *arg, const char *name) { report_missing(arg, "instruction", name); }
+
+/* Computations cut out of a dump: a fused computation pasted alone is
+ * taken as the ENTRY computation (the last one, none being marked), and
+ * only its ROOT would be analysed. Its signs: no ENTRY keyword, and a name
+ * XLA gives fused computations or parameters named as in them. */
+static bool looks_fused(const hlo_computation *c) {
+  if (c->entry_marked) return false;
+  if (!strncmp(c->name, "fused", 5) || strstr(c->name, "fusion") || strstr(c->name, "fused_computation")) return true;
+  return c->n_params > 0 && c->params[0] && !strncmp(c->params[0]->name, "param_", 6);
 }
 
 static void analyze(index_run *r, const hlo_module *m) {
   r->module = m;
   if (r->rep->module_begin) r->rep->module_begin(r);
-  if (r->o->all) {
-    analyze_all(r, m);
-  } else {
-    const hlo_computation *comp = r->o->computation ? hlo_module_find_computation(m, r->o->computation) : NULL;
-    const hlo_instr *in = comp ? ii_computation_instr(r->ctx, comp)
-                          : r->o->instr ? find_instr(m, r->o->instr)
-                          : r->o->computation ? NULL
-                                              : m->entry->root;
-    if (!in) {
-      index_flush(r, true);
-      fflush(stdout);
-      fprintf(stderr, "%s: error: no %s named '%s' in module '%s'\n", r->src->name,
-              r->o->computation ? "computation" : "instruction", r->o->computation ? r->o->computation : r->o->instr,
-              m->name);
-      r->rc = 1;
-    } else {
-      ii_ctx_reset(r->ctx);
-      r->rep->instr(r, in);
-    }
+  if (!r->o->all && !options_select(r->o) && !r->o->computation && m->entry && looks_fused(m->entry)) {
+    index_flush(r, true);
+    output_sync();
+    strbuf msg = STRBUF_INIT;
+    sb_printf(&msg,
+              "'%s' is read as the ENTRY computation (none is marked ENTRY) and looks like a fused computation cut out "
+              "of a dump: only its ROOT is analyzed; --computation=%s analyzes it as a fusion, --all each of its "
+              "instructions",
+              m->entry->name, m->entry->name);
+    diag_note(r->src, m->entry->offset, sb_str(&msg));
+    sb_free(&msg);
   }
+  static const select_visitor visit = {on_computation, on_instr, on_missing};
+  if (r->o->computation) {
+    const hlo_computation *comp = hlo_module_find_computation(m, r->o->computation);
+    if (comp) on_instr(r, ii_computation_instr(r->ctx, comp));
+    else report_missing(r, "computation", r->o->computation);
+  } else {
+    select_each(r->o, m, true, SELECT_ROOT, &visit, r);
+  }
+  r->pending_computation = NULL;
   if (r->rep->module_end) r->rep->module_end(r);
   ii_ctx_end_module(r->ctx);
   index_flush(r, false);
@@ -277,11 +380,13 @@ static bool several_modules(const char *data, size_t len) {
   return n >= 2;
 }
 
-/* Modules are analysed as the parser hands them over, then freed. */
+/* Modules are analysed as the parser hands them over, then freed; a
+ * write error stops the parse (EACH's 2). */
 static int each_module(hlo_module *m, void *arg) {
+  diag_module_warnings(((index_run *)arg)->src, m);
   analyze(arg, m);
   hlo_module_free(m);
-  return 0;
+  return output_failed() ? 2 : 0;
 }
 
 static void run_file(index_run *r, const char *path, bool several_files) {
@@ -294,54 +399,48 @@ static void run_file(index_run *r, const char *path, bool several_files) {
   r->several = several_files || r->o->all || several_modules(src.data, src.len);
   hlo_error perr;
   int st = hlo_parse_file_each(src.data, src.len, each_module, r, &perr);
-  if (st) {
+  if (st == 1) {
     index_flush(r, true);
-    fflush(stdout);
-    diag_error(&src, perr.offset, perr.message);
+    output_sync();
+    diag_parse_error(&src, &perr);
     r->rc = 1;
   }
   r->src = NULL;
   source_free(&src);
 }
 
-int cmd_index(const hloidx_options *o) {
-  if (o->output >= 0 && o->direction == DIR_IN2OUT) return usage("--output applies to --direction=out2in or both");
-  if (o->operand >= 0 && o->direction == DIR_OUT2IN) return usage("--operand applies to --direction=in2out or both");
-  if (o->summary && o->verify) return usage("--summary and --verify are exclusive");
-  if ((o->summary || o->verify) && o->format != FMT_TEXT)
-    return usage("--summary and --verify print text reports (--format=json and --format=mlir print maps)");
-  if (o->summary && (o->direction == DIR_IN2OUT || o->operand >= 0))
-    return usage("--summary describes the out2in reads of each operand (no --direction=in2out or --operand)");
-  if (o->grouped && (o->summary || o->verify || o->physical != PHYS_NONE || o->direction != DIR_BOTH ||
-                     o->operand >= 0))
-    return usage("--grouped prints logical out2in maps (no --summary, --verify, --physical, --direction or --operand)");
-
-
+int index_walk(const hloidx_options *o, const index_report *rep, void *state, char *const *files, int nfiles) {
   index_run r;
   memset(&r, 0, sizeof r);
   r.o = o;
+  r.rep = rep;
+  r.state = state;
   r.ctx = ii_ctx_new();
   ii_ctx_set_xla_compat(r.ctx, o->xla_compat);
   /* a debugging switch: analyse every fusion again instead of reusing the
    * result of a structurally equal one (the output must not change) */
   const char *nc = getenv("HLOIDX_NO_FUSION_CACHE");
   if (nc && *nc && strcmp(nc, "0") != 0) ii_ctx_set_fusion_cache(r.ctx, false);
-  r.rep = o->summary  ? &index_report_summary
-          : o->verify ? &index_report_verify
-          : o->format == FMT_JSON ? &index_report_json
-                                  : &index_report_text;
-  r.pinned = !o->all && ((o->direction == DIR_OUT2IN && o->output >= 0) ||
-                         (o->direction == DIR_IN2OUT && o->operand >= 0));
+  r.several_instrs = o->all || o->has_match || o->nopcodes || o->ninstrs > 1;
+  r.pinned = !r.several_instrs && ((o->direction == DIR_OUT2IN && o->output >= 0 && o->operand < 0) ||
+                                   (o->direction == DIR_IN2OUT && o->operand >= 0 && o->output < 0));
   if (r.rep->begin) r.rep->begin(&r);
-  int nfiles = o->nfiles ? o->nfiles : 1;
-  for (int f = 0; f < nfiles; f++) run_file(&r, o->nfiles ? o->files[f] : "-", nfiles > 1);
+  int n = nfiles ? nfiles : 1;
+  for (int f = 0; f < n && !output_failed(); f++) run_file(&r, nfiles ? files[f] : "-", n > 1);
   if (r.rep->end) r.rep->end(&r);
   index_flush(&r, true);
   sb_free(&r.out);
+  sb_free(&r.scratch);
   ii_ctx_free(r.ctx);
-  if (fflush(stdout) != 0 || ferror(stdout)) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
   return r.rc;
+}
+
+int cmd_index(const hloidx_options *o) {
+  const index_report *rep = tile_mode_report(o);
+  if (!rep)
+    rep = o->summary  ? &index_report_summary
+          : o->verify ? &index_report_verify
+          : o->format == FMT_JSON ? &index_report_json
+                                  : &index_report_text;
+  return index_walk(o, rep, NULL, o->files, o->nfiles);
 }

@@ -1,9 +1,11 @@
 /* hloidx --layout: the physical layout report of HLO tensors.
  *
- * Which tensors: the result and the operands of one instruction (--instr
- * NAME, default the ENTRY root), or with --all the result of every
- * instruction of every computation, followed by a summary. Tuple-shaped
- * values are reported leaf by leaf ("{1,0}" is the leaf's index path).
+ * Which tensors: the result and the operands of the instructions the
+ * selection options pick (--instr, --match, --opcode; select.h; default
+ * the ENTRY root), or with --all the result of every instruction of every
+ * computation, followed by the module's summary; --summary prints the
+ * summary alone. Tuple-shaped values are reported leaf by leaf ("{1,0}" is
+ * the leaf's index path).
  *
  * Per array (all numbers come from analysis/tiled_layout.h):
  *
@@ -23,16 +25,21 @@
  * Maps are printed on one line in XLA's text form (indexing-semantics.md
  * §2.3). A tiling level whose tile is longer than the shape's rank shows the
  * shape it is applied to ("T(128) on [1] -> [1,128]"); with L(n) the
- * elements line also shows the tiled count before the alignment.
+ * elements line also shows the tiled count before the alignment. Then the
+ * answers of --at, --offset and --grid (layout_query.h); and after a picked
+ * instruction's report, with --kernel-layout, whether that layout gives
+ * the offsets of its result (or of --operand K).
  *
- * Summary (--all), per module: the number of array values and bytes per
- * memory space, over the results of all instructions (each instruction's
- * result is counted once; values that alias another buffer, such as
- * get-tuple-element or bitcast results, are counted again), then the ten
- * padded values with the worst padding overhead (ties: more padding bytes
- * first, then report order) and the ten with the most padding bytes (ties:
- * larger overhead, then report order). Padding bytes = bytes - the bytes of
- * the logical elements.
+ * Summary (--all, --summary), per module: the number of buffers and their
+ * bytes per memory space, then the ten padded buffers with the worst
+ * padding overhead (ties: more padding bytes first, then report order) and
+ * the ten with the most padding bytes (ties: larger overhead, then report
+ * order). Buffers (analysis/buffers.h): the array values of ENTRY and of
+ * the computations it reaches through control flow, less those that share
+ * another value's buffer (tuple, get-tuple-element, bitcast, while, the
+ * parameters of called computations, ...); values of fused computations
+ * are not buffers. Padding bytes = bytes - the bytes of the logical
+ * elements.
  *
  * Errors: an array whose layout cannot be analysed (an unbounded dimension,
  * '*' as the last tile entry, an overflowing size) is reported as
@@ -45,15 +52,21 @@
 
 #include "../parser/arena.h"
 #include "affine_expr.h"
+#include "buffers.h"
 #include "commands.h"
 #include "hlo_ir.h"
+#include "layout_query.h"
 #include "map_print.h"
 #include "oom.h"
+#include "output.h"
+#include "select.h"
 #include "source.h"
+#include "ss_xla.h"
 #include "strbuf.h"
 #include "tiled_layout.h"
 
 #define WORST_COUNT 10
+#define MAX_PATH 64 /* tuple nesting the buffer rules look at (they read the first index) */
 
 __extension__ typedef unsigned __int128 u128;
 
@@ -138,7 +151,8 @@ static void put_map(strbuf *b, const char *label, const imap *m) {
 }
 
 /* The report lines of one analysed array; false with *err on a map error. */
-static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, ae_ctx *ctx, tl_error *err) {
+static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, ae_ctx *ctx, const hloidx_options *o,
+                   tl_error *err) {
   char tmp[256];
   size_t need = hlo_layout_format(s, tmp, sizeof tmp);
   char *lay = need < sizeof tmp ? tmp : arena_alloc(a, need + 1);
@@ -209,12 +223,18 @@ static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, 
   put_map(b, "    tiled map:     ", m);
   if (!(m = tl_tiled_to_logical(a, ctx, l, err))) return false;
   put_map(b, "    inverse map:   ", m);
+  if (lq_any(o)) {
+    ss_error se;
+    lq_target t = {ss_from_xla(a, ctx, l, &se), l};
+    lq_answer(b, a, o, &t, 4);
+  }
   return true;
 }
 
 typedef struct {
   const hloidx_options *o;
   const source_file *src;
+  const hlo_module *module; /* the module being reported */
   ae_ctx *ctx;
   arena *scratch;
   cache shapes;
@@ -231,7 +251,7 @@ typedef struct {
 } run;
 
 static void flush_out(run *r) {
-  fwrite(r->out.data ? r->out.data : "", 1, r->out.len, stdout);
+  output_write(r->out.data, r->out.len);
   sb_reset(&r->out);
 }
 
@@ -254,7 +274,7 @@ static entry *analyse(run *r, const hlo_shape *s) {
   strbuf b = STRBUF_INIT;
   if (tl_analyze(r->scratch, s, &l, &err)) {
     e->data = true;
-    e->ok = render(&b, s, &l, r->scratch, r->ctx, &err);
+    e->ok = render(&b, s, &l, r->scratch, r->ctx, r->o, &err);
     e->sz.logical_elems = l.logical_elems;
     e->sz.physical_elems = l.physical_elems;
     e->sz.bytes = l.bytes;
@@ -280,18 +300,21 @@ static entry *analyse(run *r, const hlo_shape *s) {
   return e;
 }
 
+/* The report of one array leaf (PRINT), and its record as a buffer of the
+ * summary (RECORD). */
 static void emit_leaf(run *r, const char *label, const char *path, const hlo_shape *s, const hlo_instr *in,
-                      bool record) {
+                      bool print, bool record) {
   entry *e = analyse(r, s);
-  sb_printf(&r->out, "  %s%s: %s\n", label, path, e->key);
-  if (e->ok) {
-    sb_puts(&r->out, e->text);
-  } else {
-    sb_printf(&r->out, "    error: %s\n", e->text);
+  if (print) {
+    sb_printf(&r->out, "  %s%s: %s\n", label, path, e->key);
+    if (e->ok) sb_puts(&r->out, e->text);
+    else sb_printf(&r->out, "    error: %s\n", e->text);
+  }
+  if (!e->ok && (print || record)) {
     strbuf msg = STRBUF_INIT;
     sb_printf(&msg, "%s of %s%s: %s", label, in->name, path, e->text);
     flush_out(r); /* keep stdout and stderr in order */
-    fflush(stdout);
+    output_sync();
     diag_error(r->src, in->offset, sb_str(&msg));
     sb_free(&msg);
     r->rc = 1;
@@ -309,14 +332,18 @@ static void emit_leaf(run *r, const char *label, const char *path, const hlo_sha
   }
 }
 
-/* Every array leaf of S; PATH holds the index path so far. */
-static void emit_shape(run *r, const char *label, strbuf *path, const hlo_shape *s, const hlo_instr *in, bool record) {
+/* Every array leaf of S; PATH holds the index path so far as text, IDX as
+ * numbers (DEPTH of them). COUNTED: IN's computation's values count as
+ * buffers (buffers.h). */
+static void emit_shape(run *r, const char *label, strbuf *path, int *idx, int depth, const hlo_shape *s,
+                       const hlo_instr *in, bool print, bool counted) {
   if (s->type != HLO_TUPLE && s->type != HLO_BUFFER) {
-    emit_leaf(r, label, sb_str(path), s, in, record);
+    bool record = counted && buf_defines(in, idx, depth);
+    if (print || record) emit_leaf(r, label, sb_str(path), s, in, print, record);
     return;
   }
   if (s->n_elems == 0) {
-    sb_printf(&r->out, "  %s%s: () (empty tuple)\n", label, sb_str(path));
+    if (print) sb_printf(&r->out, "  %s%s: () (empty tuple)\n", label, sb_str(path));
     return;
   }
   size_t keep = path->len;
@@ -326,24 +353,27 @@ static void emit_shape(run *r, const char *label, strbuf *path, const hlo_shape 
       path->len = keep - 1; /* drop the closing brace */
       sb_printf(path, ",%d}", i);
     }
-    emit_shape(r, label, path, s->elems[i], in, record);
+    if (depth < MAX_PATH) idx[depth] = i;
+    emit_shape(r, label, path, idx, depth < MAX_PATH ? depth + 1 : depth, s->elems[i], in, print, counted);
     path->len = keep;
     if (path->data) path->data[keep] = '\0';
   }
 }
 
-static void emit_instr(run *r, const hlo_instr *in, bool with_operands, bool record) {
+static void emit_instr(run *r, const hlo_instr *in, bool with_operands, bool print, bool counted) {
   const hlo_computation *c = in->parent;
-  sb_printf(&r->out, "instruction %s (%s) in %s%s\n", in->name, in->opcode_text, c->name,
-            c->is_entry ? " (ENTRY)" : "");
+  if (print)
+    sb_printf(&r->out, "instruction %s (%s) in %s%s\n", in->name, in->opcode_text, c->name,
+              c->is_entry ? " (ENTRY)" : "");
   strbuf path = STRBUF_INIT;
-  emit_shape(r, "result", &path, in->shape, in, record);
+  int idx[MAX_PATH];
+  emit_shape(r, "result", &path, idx, 0, in->shape, in, print, counted);
   if (with_operands) {
     for (int k = 0; k < in->n_operands; k++) {
       strbuf label = STRBUF_INIT;
       sb_printf(&label, "operand %d (%s)", k, in->operands[k]->name);
       sb_reset(&path);
-      emit_shape(r, sb_str(&label), &path, in->operands[k]->shape, in, record);
+      emit_shape(r, sb_str(&label), &path, idx, 0, in->operands[k]->shape, in, print, false);
       sb_free(&label);
     }
   }
@@ -422,7 +452,7 @@ static void put_value(strbuf *b, const struct value *v) {
 }
 
 static void top_list(strbuf *b, const char *title, const struct value *v, size_t n, bool by_overhead) {
-  sb_printf(b, "  %s (%zu padded %s", title, n, plural(n, "value", "values"));
+  sb_printf(b, "  %s (%zu padded %s", title, n, plural(n, "buffer", "buffers"));
   if (n > WORST_COUNT) sb_printf(b, ", first %d", WORST_COUNT);
   sb_puts(b, "):\n");
   if (n == 0) sb_puts(b, "    none\n");
@@ -446,14 +476,14 @@ static void top_list(strbuf *b, const char *title, const struct value *v, size_t
 
 static void summary(run *r, const hlo_module *m, int ninstrs) {
   strbuf *b = &r->out;
-  sb_printf(b, "summary of module %s: %d %s, %zu array %s\n", m->name, ninstrs,
-            plural((u128)ninstrs, "instruction", "instructions"), r->nvalues, plural(r->nvalues, "value", "values"));
+  sb_printf(b, "summary of module %s: %d %s, %zu %s\n", m->name, ninstrs,
+            plural((u128)ninstrs, "instruction", "instructions"), r->nvalues, plural(r->nvalues, "buffer", "buffers"));
   /* memory spaces in increasing order */
   int64_t *spaces = xmalloc((r->nvalues + 1) * sizeof *spaces);
   size_t ns = 0;
   for (size_t i = 0; i < r->nvalues; i++) spaces[ns++] = r->values[i].e->sz.memory_space;
   qsort(spaces, ns, sizeof *spaces, cmp_space);
-  sb_puts(b, "  bytes by memory space (sum over instruction results):\n");
+  sb_puts(b, "  bytes by memory space (buffers of ENTRY and control-flow computations):\n");
   for (size_t i = 0; i < ns; i++) {
     if (i && spaces[i] == spaces[i - 1]) continue;
     size_t count = 0;
@@ -465,7 +495,7 @@ static void summary(run *r, const hlo_module *m, int ninstrs) {
         logical += (u128)(uint64_t)r->values[j].e->sz.logical_bytes;
       }
     sb_printf(b, "    S(%" PRId64 ") %s: %zu %s, ", spaces[i], tl_memory_space_name(spaces[i]), count,
-              plural(count, "value", "values"));
+              plural(count, "buffer", "buffers"));
     put_bytes(b, bytes);
     sb_puts(b, ", of which padding ");
     put_bytes(b, bytes - logical);
@@ -488,42 +518,58 @@ static void summary(run *r, const hlo_module *m, int ninstrs) {
 
 /* ---- driving ----------------------------------------------------------------------------- */
 
-static const hlo_instr *find_instr(const hlo_module *m, const char *name) {
-  const hlo_instr *in = m->entry ? hlo_computation_find_instr(m->entry, name) : NULL;
-  for (int c = 0; !in && c < m->n_computations; c++) in = hlo_computation_find_instr(m->computations[c], name);
-  return in;
+static void on_instr(void *arg, const hlo_instr *in) {
+  run *r = arg;
+  emit_instr(r, in, true, true, false);
+  if (!r->o->lq.kernel) return;
+  arena_reset(r->scratch);
+  char msg[300];
+  if (!lq_compare_kernel(&r->out, r->scratch, r->ctx, r->o, in, msg, sizeof msg)) {
+    flush_out(r);
+    output_sync();
+    diag_error(r->src, in->offset, msg);
+    r->rc = 1;
+  }
+}
+
+static void on_missing(void *arg, const char *name) {
+  run *r = arg;
+  flush_out(r);
+  output_sync();
+  char msg[HLO_ERROR_MESSAGE_MAX];
+  snprintf(msg, sizeof msg, "module %s has no instruction named '%s'", r->module->name, name);
+  diag_error(r->src, r->module->offset, msg);
+  r->rc = 1;
 }
 
 static void report_module(run *r, const hlo_module *m) {
-  sb_printf(&r->out, "module %s", m->name);
-  if (r->o->nfiles > 1) sb_printf(&r->out, " (%s)", r->src->name);
-  sb_puts(&r->out, "\n\n");
-  if (r->o->all) {
+  r->module = m;
+  if (!r->o->summary) {
+    sb_printf(&r->out, "module %s", m->name);
+    if (r->o->nfiles > 1 && !r->o->no_file_names) sb_printf(&r->out, " (%s)", r->src->name);
+    sb_puts(&r->out, "\n\n");
+  }
+  if ((r->o->all || r->o->summary) && !options_select(r->o)) {
+    /* every instruction; the buffers: values of the walked computations */
+    bool *walk = xcalloc((size_t)m->n_computations + 1, sizeof *walk);
+    select_walked_computations(m, walk);
     int ninstrs = 0;
     for (int c = 0; c < m->n_computations; c++)
       for (int i = 0; i < m->computations[c]->n_instrs; i++) {
-        emit_instr(r, m->computations[c]->instrs[i], false, true);
-        sb_putc(&r->out, '\n');
+        emit_instr(r, m->computations[c]->instrs[i], false, !r->o->summary, walk[c]);
+        if (!r->o->summary) sb_putc(&r->out, '\n');
         ninstrs++;
       }
+    free(walk);
     summary(r, m, ninstrs);
     for (size_t i = 0; i < r->nvalues; i++) free(r->values[i].path);
     r->nvalues = 0;
   } else {
-    const hlo_instr *in = r->o->instr ? find_instr(m, r->o->instr) : (m->entry ? m->entry->root : NULL);
-    if (!in) {
-      flush_out(r);
-      fflush(stdout);
-      char msg[HLO_ERROR_MESSAGE_MAX];
-      if (r->o->instr) snprintf(msg, sizeof msg, "module %s has no instruction named '%s'", m->name, r->o->instr);
-      else snprintf(msg, sizeof msg, "module %s has no ENTRY root", m->name);
-      diag_error(r->src, m->offset, msg);
-      r->rc = 1;
-      return;
-    }
-    emit_instr(r, in, true, false);
+    static const select_visitor visit = {NULL, on_instr, on_missing};
+    select_each(r->o, m, false, SELECT_ROOT, &visit, r);
   }
   flush_out(r);
+  r->module = NULL;
 }
 
 static void run_file(run *r, const char *path, bool first) {
@@ -536,17 +582,17 @@ static void run_file(run *r, const char *path, bool first) {
   hlo_parse_result res;
   hlo_error err;
   if (hlo_parse_file(src.data, src.len, &res, &err)) {
-    fflush(stdout);
-    diag_error(&src, err.offset, err.message);
+    output_sync();
+    diag_parse_error(&src, &err);
     r->rc = 1;
   } else {
-    for (int i = 0; i < res.n_modules; i++) {
+    for (int i = 0; i < res.n_modules && !output_failed(); i++) {
+      diag_module_warnings(&src, res.modules[i]);
       if (!first || i) sb_putc(&r->out, '\n');
       report_module(r, res.modules[i]);
     }
     hlo_parse_result_free(&res);
   }
-  fflush(stdout);
   source_free(&src);
   r->src = NULL;
 }
@@ -558,15 +604,11 @@ int cmd_layout(const hloidx_options *o) {
   r.ctx = ae_ctx_new();
   r.scratch = arena_new();
   if (o->nfiles == 0) run_file(&r, "-", true);
-  for (int i = 0; i < o->nfiles; i++) run_file(&r, o->files[i], i == 0);
+  for (int i = 0; i < o->nfiles && !output_failed(); i++) run_file(&r, o->files[i], i == 0);
   cache_free(&r.shapes);
   free(r.values);
   sb_free(&r.out);
   arena_free(r.scratch);
   ae_ctx_free(r.ctx);
-  if (fflush(stdout) != 0) {
-    fputs("hloidx: error: cannot write the output\n", stderr);
-    return 3;
-  }
   return r.rc;
 }

@@ -3,8 +3,7 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Length of the well-formed UTF-8 sequence at s (at most n bytes), or 0. */
-static size_t utf8_len(const unsigned char *s, size_t n) {
+size_t utf8_len(const unsigned char *s, size_t n) {
   unsigned c = s[0];
   size_t len;
   uint32_t cp, min;

@@ -16,5 +16,8 @@
 void json_str(strbuf *b, const char *s, size_t n);
 /* The same for a NUL-terminated string. */
 void json_cstr(strbuf *b, const char *s);
+/* Length of the well-formed UTF-8 sequence at S (at most N > 0 bytes), or 0
+ * (also used for the text output's copies of input lines). */
+size_t utf8_len(const unsigned char *s, size_t n);
 
 #endif

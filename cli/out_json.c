@@ -3,7 +3,7 @@
  *
  * {"format": "hloidx-indexing", "version": 1,
  *  "layout": "logical" | "physical" | "tiled",
- *  "modules": [{"name", "file", "instructions": [
+ *  "modules": [{"name", "file" (null with --no-file-names), "instructions": [
  *    {"computation", "name", "opcode", "shape",
  *     "out2in": [{"output": N, "error": null | MESSAGE,
  *                 "operands": [{"operand": K, "name": OPERAND, "maps": [MAP...]}]}],
@@ -22,19 +22,29 @@
  *       "replica_id": MAP | null}
  * (maps nested in descriptions and replica_id have empty descriptions and
  * a null replica_id). The maps of an entry are in the text output's order
- * (sorted by their single-line text). An entry whose analysis failed
+ * (their single-line texts in natural order, map_text_order). An entry whose analysis failed
  * (--all) has "error" set and one unknown map per entry. Strings are
- * escaped by json_str (always valid JSON and UTF-8). */
+ * escaped by json_str (always valid JSON and UTF-8).
+ *
+ * After the modules, "errors": [{"file", "line", "col", "message"}] lists
+ * every error the run reported on stderr, in order (line and col are null
+ * for an error without a position, such as a file that cannot be read);
+ * the modules that were analysed are listed whatever failed elsewhere. An
+ * instruction whose analysis failed with an error (not under --all, or
+ * with --fatal-warnings) is not listed; its error is. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
 #include "index_run.h"
+#include "json_doc.h"
 #include "json_str.h"
 #include "map_print.h"
 #include "oom.h"
 
 typedef struct {
-  bool first_module, first_instr, first_block;
+  json_doc doc;
+  bool first_instr, first_block;
   int open_dir; /* -1: none, 0: out2in, 1: in2out */
   strbuf tmp;
 } json_state;
@@ -163,10 +173,11 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   if (status != II_OK) json_cstr(b, err->message);
   else sb_puts(b, "null");
   sb_printf(b, ", \"%s\": [", o2i ? "operands" : "outputs");
-  long n = status == II_OK ? (long)x->n : index_entries(in, o2i);
+  long lo, hi;
+  index_entry_range(r, in, o2i, status == II_OK ? (long)x->n : index_entries(in, o2i), &lo, &hi);
   imap *unknown = status == II_OK ? NULL : imap_new_undefined(ii_ctx_arena(r->ctx), ii_ctx_ae(r->ctx));
-  for (long k = 0; k < n; k++) {
-    sb_puts(b, k ? ",\n        {" : "\n        {");
+  for (long k = lo; k < hi; k++) {
+    sb_puts(b, k > lo ? ",\n        {" : "\n        {");
     sb_printf(b, "\"%s\": %ld", o2i ? "operand" : "output", k);
     if (o2i && k < in->n_operands) put_str_field(b, "name", in->operands[k]->name);
     sb_puts(b, ", \"maps\": [");
@@ -218,26 +229,24 @@ static void grouped(index_run *r, const hlo_instr *in, long id, ii_status status
 
 static void begin(index_run *r) {
   json_state *s = xcalloc(1, sizeof *s);
-  s->first_module = true;
   r->state = s;
   static const char *const layout[] = {[PHYS_NONE] = "logical", [PHYS_MAJOR] = "physical", [PHYS_TILED] = "tiled"};
-  sb_printf(&r->out, "{\"format\": \"hloidx-indexing\", \"version\": 1, \"layout\": \"%s\",\n \"modules\": [",
-            layout[r->o->physical]);
+  char head[96];
+  snprintf(head, sizeof head, "\"format\": \"hloidx-indexing\", \"version\": 1, \"layout\": \"%s\"",
+           layout[r->o->physical]);
+  json_doc_begin(&s->doc, &r->out, head);
 }
 
 static void module_begin(index_run *r) {
   json_state *s = st(r);
-  strbuf *b = &r->out;
-  begin_element(b, &s->first_module, "\n  {\"name\": ");
-  json_cstr(b, r->module->name);
-  put_str_field(b, "file", r->src->name);
-  sb_puts(b, ",\n   \"instructions\": [");
+  json_doc_module(&s->doc, &r->out, r->module->name, r->o->no_file_names ? NULL : r->src->name, "instructions");
   s->first_instr = true;
 }
 
 static void instr(index_run *r, const hlo_instr *in) {
   json_state *s = st(r);
   strbuf *b = &r->out;
+  bool was_first = s->first_instr;
   begin_element(b, &s->first_instr, "\n    {\"computation\": ");
   json_cstr(b, in->parent->name);
   put_str_field(b, "name", in->name);
@@ -251,21 +260,24 @@ static void instr(index_run *r, const hlo_instr *in) {
   if (r->o->grouped) {
     sb_puts(b, ",\n     \"grouped\": [");
     s->first_block = true;
-    index_each_grouped(r, in, grouped);
-    sb_puts(b, "]}");
+    if (index_each_grouped(r, in, grouped)) sb_puts(b, "]}");
+    else s->first_instr = was_first; /* the walk drops what this instruction wrote */
     return;
   }
   s->open_dir = -1;
-  index_each_block(r, in, block, none);
+  if (!index_each_block(r, in, block, none)) {
+    s->first_instr = was_first; /* the walk drops what this instruction wrote */
+    return;
+  }
   open_dir(r, 1);
   sb_puts(b, "]}");
 }
 
-static void module_end(index_run *r) { sb_puts(&r->out, "]}"); }
+static void module_end(index_run *r) { json_doc_module_end(&r->out); }
 
 static void end(index_run *r) {
   json_state *s = st(r);
-  sb_puts(&r->out, "]}\n");
+  json_doc_end(&s->doc, &r->out);
   sb_free(&s->tmp);
   free(s);
   r->state = NULL;

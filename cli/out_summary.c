@@ -10,7 +10,9 @@
  * S)`, `not coalesced (same element)`, `not coalesced (irregular)`, `not
  * coalesced (maps differ)` or `coalescing n/a`. Unknown maps print
  * `unknown (unknown indexing)`. The reads of all outputs of a multi-output
- * instruction are counted together (--output N: that output only).
+ * instruction are counted together (--output N: that output only);
+ * --operand K keeps operand K's line, --skip-unknown drops the lines of
+ * operands whose maps are all unknown.
  * Headers and errors as in the text output (cmd_index.c): an instruction
  * whose analysis fails prints `NAME: not analyzed: WHY` under --all. */
 #include <stdio.h>
@@ -38,23 +40,28 @@ static void put_ratio(strbuf *b, as_count num, as_count den) {
   sb_printf(b, "%.4Lg", (long double)num / (long double)den);
 }
 
-static void module_begin(index_run *r) {
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
-}
-
-static void computation_begin(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
+/* Whether the operand's maps (over all outputs) are all unknown. */
+static bool all_unknown(const ii_set *const *sets, int nsets) {
+  bool any = false;
+  for (int i = 0; i < nsets; i++)
+    for (uint32_t j = 0; j < sets[i]->n; j++) {
+      if (!sets[i]->items[j]->map->undefined) return false;
+      any = true;
+    }
+  return any;
 }
 
 static void instr(index_run *r, const hlo_instr *in) {
   strbuf *b = &r->out;
   const hloidx_options *o = r->o;
+  if (index_entry_missing(r, in, true)) return; /* --operand=K beyond IN's operands */
+  index_open_computation(r);
   if (in->n_operands == 0) {
     sb_printf(b, "%s: no operands\n", in->name);
     return;
   }
   int64_t nout = ii_num_outputs(in), first = o->output >= 0 ? o->output : 0;
-  if (o->all && o->output >= nout) return; /* --all --output=N: instructions that have output N */
+  if (r->several_instrs && o->output >= nout) return; /* --output=N: instructions that have output N */
   int nsets = o->output >= 0 ? 1 : (int)nout;
   bool phys = o->physical != PHYS_NONE;
   ii_indexing *logical = xcalloc((size_t)nsets + 1, sizeof *logical);
@@ -65,18 +72,21 @@ static void instr(index_run *r, const hlo_instr *in) {
     ii_status st = ii_o2i(r->ctx, in, first + i, &logical[i], &err);
     if (st == II_OK && phys) st = index_query(r, in, true, (long)(first + i), &physical[i], &err);
     if (st != II_OK) {
-      index_report_error(r, in, &err);
-      if (o->all) sb_printf(b, "%s: not analyzed: %s\n", in->name, err.message);
+      if (!index_report_error(r, in, &err) && !o->skip_unknown)
+        sb_printf(b, "%s: not analyzed: %s\n", in->name, err.message);
       goto done;
     }
   }
-  for (int k = 0; k < in->n_operands; k++) {
+  long lo, hi;
+  index_entry_range(r, in, true, in->n_operands, &lo, &hi);
+  for (int k = (int)lo; k < (int)hi; k++) {
     for (int i = 0; i < nsets; i++) {
       ls[i] = &logical[i].sets[k];
       ps[i] = &physical[i].sets[k];
     }
     as_summary s;
     as_summarize(r->ctx, in, (uint32_t)k, first, ls, nsets, &s);
+    if (o->skip_unknown && all_unknown(ls, nsets)) continue;
     sb_printf(b, "%s operand %d (%s): %s", in->name, k, in->operands[k]->name, as_class_name(s.cls));
     if (!s.counted) {
       sb_printf(b, " (%s)\n", s.why);
@@ -117,4 +127,4 @@ done:
   free(ps);
 }
 
-const index_report index_report_summary = {NULL, module_begin, computation_begin, instr, NULL, NULL};
+const index_report index_report_summary = {NULL, index_module_header, index_computation_header, instr, NULL, NULL};

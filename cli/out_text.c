@@ -1,48 +1,239 @@
-/* The maps as text (default) or as MLIR attributes (--format=mlir).
+/* The maps as text (default), as MLIR attributes (--format=mlir), or as
+ * FileCheck lines (--format=filecheck: the text, turned into directives as
+ * it is written, out_filecheck.c).
  *
  * Each block is XLA's HloInstructionIndexing::ToString text in the
- * multi-line layout: `operand id = N` on its own line, then every map of
- * that entry indented by two spaces (several maps of one entry sorted by
- * their single-line text). Removing all whitespace gives XLA's text. With
- * --format=mlir each map line is instead XLA's MLIR attribute
- * `#xla.indexing_map<"<single-line map>">` (out_mlir.c).
+ * multi-line layout: an entry line, then every map of that entry indented
+ * by two spaces (several maps of one entry in their single-line texts'
+ * natural order). With --format=mlir each map line is instead XLA's MLIR
+ * attribute `#xla.indexing_map<"<single-line map>">` (out_mlir.c).
  *
- * When the options pin down exactly one block (--direction=out2in
- * --output=N, or --direction=in2out --operand=N, without --all) that block
- * is all that is printed. Otherwise each block is preceded by one header
- * line:
+ * When the options pin down XLA's single block (--direction=out2in
+ * --output=N without --operand, or --direction=in2out --operand=N without
+ * --output, on one instruction) that block is all that is printed, with
+ * XLA's `operand id = K` entry lines: removing all whitespace gives XLA's
+ * text. Otherwise each block starts with a header, whose first line up to
+ * the ')' is the block's key:
  *
  *     # NAME (out2in, output N)
- *     # NAME (in2out, operand N)
+ *     # NAME (in2out, input operand K)
  *
  * with ", physical" (--physical) or ", tiled" (--physical=tiled) before
- * the ')'. An instruction without operands prints
- * `# NAME (out2in, output N): no operands` and `# NAME (in2out): no
- * operands`, one without outputs (an empty tuple) `# NAME (out2in): no
- * outputs`; a block with entries that hold no map (an output of a
- * multi-output fusion that does not read an operand; XLA prints nothing
- * after `operand id = K`) says `: operand(s) K, ... not read by this
- * output` in its header. Under --all a block whose analysis failed prints
- * `# NAME (out2in, output N): not analyzed: MESSAGE` and `unknown
- * indexing` for each entry. With --grouped each output of a fusion gets
- * `# NAME (grouped, output N)` and, per instruction inside that it reads,
- * `group INSTR` and the maps into it. Module and computation headers:
- * cmd_index.c. */
+ * the ')', then `: NOTE` where there is something to say: `no operands`,
+ * `operand(s) K, ... not read by this output` (entries without any map; XLA
+ * prints nothing after their entry line), `output(s) N, ... not reached
+ * from this operand`, `not analyzed: WHY` (a failed block when several
+ * instructions are analysed, with `unknown indexing` for each entry; with
+ * one, a failed block prints nothing). Context lines follow, each starting
+ * with "#   ":
+ *
+ *     #   OPCODE SHAPE in COMPUTATION, FILE:LINE      (a long tuple shape
+ *                                                     ends in "... N more";
+ *                                                     ", line LINE" with
+ *                                                     --no-file-names; FILE's
+ *                                                     folders a pattern in
+ *                                                     FileCheck lines)
+ *     #   operand K: NAME SHAPE      out2in: every operand; in2out: operand K
+ *     #   output N: SHAPE            tuple-shaped results: out2in: output N;
+ *                                    in2out: every output
+ *     #   hlo: TEXT                  --show-hlo: the instruction's line
+ *
+ * Entry lines are `operand id = K` in out2in blocks and `output id = N` in
+ * in2out blocks (XLA writes `operand id` for both). --operand in an out2in
+ * block and --output in an in2out block keep that entry only. An
+ * instruction without operands prints `# NAME (in2out): no operands`, one
+ * without outputs (an empty tuple) `# NAME (out2in): no outputs`, each
+ * with its context.
+ *
+ * With --grouped each output of a fusion gets `# NAME (grouped, output N)`
+ * with an out2in block's context and, per instruction inside that it
+ * reads, `group INSTR` (`, element E`: an element of a tuple-shaped one)
+ * and the maps into it. Module and computation headers: cmd_index.c. */
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "index_run.h"
+#include "json_str.h"
+#include "oom.h"
 #include "out_mlir.h"
 
-static void header(index_run *r, const hlo_instr *in, const char *dir, const char *what, long id, const char *tail,
-                   const char *msg) {
+/* A shape as written, with its layout. A tuple whose text would be longer
+ * than TUPLE_WIDTH shows its first elements and how many more there are
+ * ("(s32[], f32[8]{0}, ... 57 more)"): a while or a multi-output fusion has
+ * a block per output, and the whole tuple in each would make the context
+ * quadratic in the outputs. */
+#define TUPLE_WIDTH 120
+
+static void put_array(strbuf *b, const hlo_shape *s) {
+  char tmp[256];
+  size_t need = hlo_shape_format(s, tmp, sizeof tmp);
+  if (need < sizeof tmp) {
+    sb_putn(b, tmp, need);
+    return;
+  }
+  sb_reserve(b, need);
+  hlo_shape_format(s, b->data + b->len, need + 1);
+  b->len += need;
+}
+
+static void put_shape(strbuf *b, const hlo_shape *s) {
+  if (s->type != HLO_TUPLE) {
+    put_array(b, s);
+    return;
+  }
+  size_t start = b->len;
+  sb_putc(b, '(');
+  for (int i = 0; i < s->n_elems; i++) {
+    size_t at = b->len;
+    if (i) sb_puts(b, ", ");
+    put_shape(b, s->elems[i]);
+    if (b->len - start > TUPLE_WIDTH && i + 1 < s->n_elems) {
+      b->len = at;
+      sb_printf(b, "%s... %d more", i ? ", " : "", s->n_elems - i);
+      break;
+    }
+  }
+  sb_putc(b, ')');
+}
+
+/* Shape texts of the current module, formatted once per shape (a block's
+ * context names the same operands and result again and again). */
+typedef struct {
+  const hlo_shape **key;
+  uint32_t *off, *len;
+  size_t cap, n;
+  strbuf text;
+} shape_texts;
+
+static size_t slot_of(const shape_texts *t, const hlo_shape *s) {
+  size_t i = (size_t)(((uintptr_t)s >> 4) * 0x9E3779B97F4A7C15ull) & (t->cap - 1);
+  while (t->key[i] && t->key[i] != s) i = (i + 1) & (t->cap - 1);
+  return i;
+}
+
+static void grow(shape_texts *t) {
+  shape_texts old = *t;
+  t->cap = old.cap ? old.cap * 2 : 256;
+  t->key = xcalloc(t->cap, sizeof *t->key);
+  t->off = xmalloc(t->cap * sizeof *t->off);
+  t->len = xmalloc(t->cap * sizeof *t->len);
+  for (size_t i = 0; i < old.cap; i++)
+    if (old.key[i]) {
+      size_t j = slot_of(t, old.key[i]);
+      t->key[j] = old.key[i];
+      t->off[j] = old.off[i];
+      t->len[j] = old.len[i];
+    }
+  free(old.key);
+  free(old.off);
+  free(old.len);
+}
+
+static void put_cached_shape(index_run *r, const hlo_shape *s) {
+  shape_texts *t = r->state;
+  if ((t->n + 1) * 2 > t->cap) grow(t);
+  size_t i = slot_of(t, s);
+  if (!t->key[i] && t->text.len < UINT32_MAX / 2) {
+    size_t at = t->text.len;
+    put_shape(&t->text, s);
+    t->key[i] = s;
+    t->off[i] = (uint32_t)at;
+    t->len[i] = (uint32_t)(t->text.len - at);
+    t->n++;
+  }
+  if (t->key[i]) sb_putn(&r->out, t->text.data + t->off[i], t->len[i]);
+  else put_shape(&r->out, s);
+}
+
+static void put_operand(index_run *r, const hlo_instr *in, long k) {
+  strbuf *b = &r->out;
+  sb_puts(b, "#   operand ");
+  sb_put_i64(b, k);
+  sb_puts(b, ": ");
+  sb_puts(b, in->operands[k]->name);
+  sb_putc(b, ' ');
+  put_cached_shape(r, in->operands[k]->shape);
+  sb_putc(b, '\n');
+}
+
+static void put_output(index_run *r, const hlo_instr *in, long n) {
+  sb_puts(&r->out, "#   output ");
+  sb_put_i64(&r->out, n);
+  sb_puts(&r->out, ": ");
+  put_cached_shape(r, in->shape->elems[n]);
+  sb_putc(&r->out, '\n');
+}
+
+/* The context lines of a block (ID < 0: a block without entries). */
+static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
+  strbuf *b = &r->out;
+  sb_puts(b, "#   ");
+  sb_puts(b, in->opcode_text);
+  sb_putc(b, ' ');
+  put_cached_shape(r, in->shape);
+  sb_puts(b, " in ");
+  sb_puts(b, in->parent->name);
+  if (r->o->no_file_names) {
+    sb_puts(b, ", line "); /* the line without the path */
+  } else {
+    sb_puts(b, ", ");
+    if (r->o->format == FMT_FILECHECK) {
+      /* lit runs a test from its own path: the folders become a pattern
+       * (FILECHECK_ANY, written out by out_filecheck.c) */
+      const char *base = strrchr(r->src->name, '/');
+      sb_putc(b, FILECHECK_ANY);
+      sb_puts(b, base ? base + 1 : r->src->name);
+    } else {
+      sb_puts(b, r->src->name);
+    }
+    sb_putc(b, ':');
+  }
+  sb_put_u64(b, source_line(r->src, in->offset));
+  sb_putc(b, '\n');
+  bool tuple = in->shape->type == HLO_TUPLE;
+  if (id >= 0 && o2i) {
+    if (tuple) put_output(r, in, id);
+    long lo, hi;
+    index_entry_range(r, in, true, in->n_operands, &lo, &hi);
+    for (long k = lo; k < hi; k++) put_operand(r, in, k);
+  } else if (id >= 0) {
+    put_operand(r, in, id);
+    long lo, hi;
+    index_entry_range(r, in, false, tuple ? in->shape->n_elems : 1, &lo, &hi);
+    for (long n = lo; tuple && n < hi; n++) put_output(r, in, n);
+  }
+  if (r->o->show_hlo) {
+    const char *text;
+    size_t len;
+    source_line_text(r->src, in->offset, &text, &len);
+    while (len && (*text == ' ' || *text == '\t')) text++, len--;
+    sb_puts(b, "#   hlo: ");
+    /* the line as written, kept printable UTF-8: '?' for control bytes and
+     * bytes outside a well-formed sequence */
+    for (size_t i = 0; i < len;) {
+      const unsigned char *c = (const unsigned char *)text + i;
+      size_t n = *c == '\t' || (*c >= 0x20 && *c != 0x7f) ? utf8_len(c, len - i) : 0;
+      if (n) sb_putn(b, text + i, n);
+      else sb_putc(b, '?');
+      i += n ? n : 1;
+    }
+    sb_putc(b, '\n');
+  }
+}
+
+/* `# NAME (KIND, ...)TAIL[MSG]` and the context lines; KIND: out2in,
+ * in2out, or grouped (an out2in block's context). */
+static void header_of(index_run *r, const hlo_instr *in, const char *kind, bool o2i, long id, const char *tail,
+                      const char *msg) {
   if (r->pinned) return;
   strbuf *b = &r->out;
   sb_puts(b, "# ");
   sb_puts(b, in->name);
   sb_puts(b, " (");
-  sb_puts(b, dir);
-  if (what) {
-    sb_puts(b, ", ");
-    sb_puts(b, what);
-    sb_putc(b, ' ');
+  sb_puts(b, kind);
+  if (id >= 0) {
+    sb_puts(b, o2i ? ", output " : ", input operand ");
     sb_put_i64(b, id);
   }
   if (r->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
@@ -51,85 +242,92 @@ static void header(index_run *r, const hlo_instr *in, const char *dir, const cha
   sb_puts(b, tail);
   if (msg) sb_puts(b, msg);
   sb_putc(b, '\n');
+  context(r, in, o2i, id);
+}
+
+static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const char *tail, const char *msg) {
+  header_of(r, in, o2i ? "out2in" : "in2out", o2i, id, tail, msg);
 }
 
 static void none(index_run *r, const hlo_instr *in, bool o2i) {
-  header(r, in, o2i ? "out2in" : "in2out", NULL, 0, o2i ? ": no outputs" : ": no operands", NULL);
+  header(r, in, o2i, -1, o2i ? ": no outputs" : ": no operands", NULL);
+}
+
+/* An entry line: XLA's `operand id = K` in its own single block and in
+ * out2in blocks, `output id = N` in in2out blocks under a header. */
+static void entry_line(index_run *r, bool o2i, long k) {
+  sb_puts(&r->out, o2i || r->pinned ? "operand id = " : "output id = ");
+  sb_put_i64(&r->out, k);
+  sb_putc(&r->out, '\n');
 }
 
 static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
                   const ii_error *err) {
-  const char *dir = o2i ? "out2in" : "in2out", *what = o2i ? "output" : "operand";
   strbuf *b = &r->out;
+  long lo, hi;
   if (st != II_OK) {
-    header(r, in, dir, what, id, ": not analyzed: ", err->message);
-    long n = index_entries(in, o2i);
-    for (long k = 0; k < n; k++) {
-      sb_puts(b, "operand id = ");
-      sb_put_i64(b, k);
-      sb_puts(b, "\n  unknown indexing\n");
+    header(r, in, o2i, id, ": not analyzed: ", err->message);
+    index_entry_range(r, in, o2i, index_entries(in, o2i), &lo, &hi);
+    for (long k = lo; k < hi; k++) {
+      entry_line(r, o2i, k);
+      sb_puts(b, "  unknown indexing\n");
     }
     return;
   }
+  index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
   /* entries without any map (an output of a multi-output fusion that does
-   * not read an operand): XLA prints nothing after `operand id = K`, the
+   * not read an operand): XLA prints nothing after the entry line, the
    * header says so */
-  uint32_t nempty = 0;
-  for (uint32_t k = 0; k < x->n; k++) nempty += x->sets[k].n == 0;
+  long nempty = 0;
+  for (long k = lo; k < hi; k++) nempty += x->sets[k].n == 0;
   strbuf tail = STRBUF_INIT;
   if (o2i && in->n_operands == 0) {
     sb_puts(&tail, ": no operands");
   } else if (nempty) {
     sb_puts(&tail, o2i ? (nempty > 1 ? ": operands " : ": operand ") : (nempty > 1 ? ": outputs " : ": output "));
-    for (uint32_t k = 0, i = 0; k < x->n; k++)
+    for (long k = lo, i = 0; k < hi; k++)
       if (x->sets[k].n == 0) {
         if (i++) sb_puts(&tail, ", ");
-        sb_put_u64(&tail, k);
+        sb_put_i64(&tail, k);
       }
     sb_puts(&tail, o2i ? " not read by this output" : " not reached from this operand");
   }
-  header(r, in, dir, what, id, sb_str(&tail), NULL);
+  header(r, in, o2i, id, sb_str(&tail), NULL);
   sb_free(&tail);
-  if (r->o->format == FMT_MLIR) {
-    for (uint32_t k = 0; k < x->n; k++) {
-      sb_puts(b, "operand id = ");
-      sb_put_u64(b, k);
-      sb_putc(b, '\n');
-      const ii_set *s = &x->sets[k];
-      const uint32_t *order = ii_set_print_order(r->ctx, s);
-      for (uint32_t i = 0; i < s->n; i++) mlir_print_operand(b, s->items[order[i]], 2);
+  static const map_print_opts inner = {true, 2};
+  for (long k = lo; k < hi; k++) {
+    entry_line(r, o2i, k);
+    const ii_set *s = &x->sets[k];
+    const uint32_t *order = ii_set_print_order(r->ctx, s);
+    for (uint32_t i = 0; i < s->n; i++) {
+      if (r->o->format == FMT_MLIR) mlir_print_operand(b, s->items[order[i]], 2);
+      else ii_print_operand(b, s->items[order[i]], &inner);
     }
-    return;
   }
-  map_print_opts po = {true, 0};
-  ii_print_indexing(r->ctx, b, x, &po);
 }
 
-static void module_begin(index_run *r) {
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
-}
-
-static void computation_begin(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
-}
-
-/* --grouped: `# NAME (grouped, output N)`, then per instruction reached
- * `group INSTR` (`, element E` for an element of a tuple) and its maps. */
+/* --grouped: `# NAME (grouped, output N)` with an out2in block's context,
+ * then per instruction reached `group INSTR` (`, element E` for an element
+ * of a tuple) and its maps. */
 static void grouped(index_run *r, const hlo_instr *in, long id, ii_status st, const ii_grouped *g,
                     const ii_error *err) {
   strbuf *b = &r->out;
-  header(r, in, "grouped", "output", id, st == II_OK ? "" : ": not analyzed: ", st == II_OK ? NULL : err->message);
+  header_of(r, in, "grouped", true, id, st == II_OK ? "" : ": not analyzed: ", st == II_OK ? NULL : err->message);
   if (st != II_OK) return;
-  map_print_opts po = {true, 2};
+  static const map_print_opts inner = {true, 2};
   for (uint32_t i = 0; i < g->n; i++) {
     const ii_group *gr = &g->groups[i];
-    sb_printf(b, "group %s", gr->instr->name);
-    if (gr->elem >= 0) sb_printf(b, ", element %lld", (long long)gr->elem);
+    sb_puts(b, "group ");
+    sb_puts(b, gr->instr->name);
+    if (gr->elem >= 0) {
+      sb_puts(b, ", element ");
+      sb_put_i64(b, gr->elem);
+    }
     sb_putc(b, '\n');
     const uint32_t *order = ii_set_print_order(r->ctx, &gr->set);
     for (uint32_t k = 0; k < gr->set.n; k++) {
       if (r->o->format == FMT_MLIR) mlir_print_operand(b, gr->set.items[order[k]], 2);
-      else ii_print_operand(b, gr->set.items[order[k]], &po);
+      else ii_print_operand(b, gr->set.items[order[k]], &inner);
     }
   }
 }
@@ -139,4 +337,24 @@ static void instr(index_run *r, const hlo_instr *in) {
   else index_each_block(r, in, block, none);
 }
 
-const index_report index_report_text = {NULL, module_begin, computation_begin, instr, NULL, NULL};
+static void begin(index_run *r) { r->state = xcalloc(1, sizeof(shape_texts)); }
+
+/* The module's shapes are freed with it: forget their texts. */
+static void module_end(index_run *r) {
+  shape_texts *t = r->state;
+  if (t->cap) memset(t->key, 0, t->cap * sizeof *t->key);
+  t->n = 0;
+  sb_reset(&t->text);
+}
+
+static void end(index_run *r) {
+  shape_texts *t = r->state;
+  free(t->key);
+  free(t->off);
+  free(t->len);
+  sb_free(&t->text);
+  free(t);
+  r->state = NULL;
+}
+
+const index_report index_report_text = {begin, index_module_header, index_computation_header, instr, module_end, end};

@@ -4,6 +4,7 @@
  * One line per block (headers as in the text output, cmd_index.c):
  *
  *     # NAME (out2in, output N): operand 0: ok; operand 1: ok (covers)
+ *     # NAME (in2out, input operand K): output 0: ok
  *
  * per entry `ok` with, in parentheses, `covers` (the map over-approximates
  * there, so only coverage is checked), `sampled N of M elements, seed S`
@@ -13,7 +14,7 @@
  * worlds; `, worlds only` when their union was too large to enumerate);
  * `MISMATCH: WHAT`, `unknown indexing`, `skipped: WHY` (no
  * reference, or a point with too many symbols), or for the whole block
- * `not analyzed: WHY` (--all). The run ends with one line:
+ * `not analyzed: WHY` (several instructions). The run ends with one line:
  *
  *     verify: E entries, O ok (C by coverage, S sampled, B with runtime
  *     variables bound), M mismatches; not checked: U unknown indexing, N
@@ -34,7 +35,7 @@ static verify_state *vs(index_run *r) { return r->state; }
 static void header(index_run *r, const hlo_instr *in, bool o2i, long id) {
   strbuf *b = &r->out;
   sb_printf(b, "# %s (%s", in->name, o2i ? "out2in" : "in2out");
-  if (id >= 0) sb_printf(b, ", %s %ld", o2i ? "output" : "operand", id);
+  if (id >= 0) sb_printf(b, o2i ? ", output %ld" : ", input operand %ld", id);
   if (r->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
   if (r->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
   sb_putc(b, ')');
@@ -57,11 +58,13 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   }
   if (x->n == 0) sb_puts(b, ": no operands");
   static const vf_layout layout[] = {[PHYS_NONE] = VF_LOGICAL, [PHYS_MAJOR] = VF_PHYSICAL, [PHYS_TILED] = VF_TILED};
-  for (uint32_t k = 0; k < x->n; k++) {
+  long lo, hi;
+  index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
+  for (uint32_t k = (uint32_t)lo; k < (uint32_t)hi; k++) {
     vf_result res;
     if (o2i) vf_check_o2i(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], r->o->verify_seed, &res);
     else vf_check_i2o(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], r->o->verify_seed, &res);
-    sb_printf(b, "%s%s %u: ", k ? "; " : ": ", o2i ? "operand" : "output", k);
+    sb_printf(b, "%s%s %u: ", k > (uint32_t)lo ? "; " : ": ", o2i ? "operand" : "output", k);
     v->entries++;
     switch (res.status) {
     case VF_OK: {
@@ -103,15 +106,11 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
 
 static void begin(index_run *r) { r->state = xcalloc(1, sizeof(verify_state)); }
 
-static void module_begin(index_run *r) {
-  if (r->several) sb_printf(&r->out, "## module %s (%s)\n", r->module->name, r->src->name);
+static void instr(index_run *r, const hlo_instr *in) {
+  verify_state before = *vs(r);
+  /* an instruction that failed prints nothing: its blocks are not counted */
+  if (!index_each_block(r, in, block, none)) *vs(r) = before;
 }
-
-static void computation_begin(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
-}
-
-static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
 
 static void end(index_run *r) {
   verify_state *v = vs(r);
@@ -125,4 +124,4 @@ static void end(index_run *r) {
   r->state = NULL;
 }
 
-const index_report index_report_verify = {begin, module_begin, computation_begin, instr, NULL, end};
+const index_report index_report_verify = {begin, index_module_header, index_computation_header, instr, NULL, end};

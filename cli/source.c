@@ -2,6 +2,8 @@
 #define _DEFAULT_SOURCE         /* MAP_ANONYMOUS where the system has it */
 #include "source.h"
 
+#include "hlo_ir.h"
+
 #include "oom.h"
 
 #include <errno.h>
@@ -54,10 +56,53 @@ static char *map_file(int fd, size_t len, size_t *span_out) {
   return p;
 }
 
+/* ---- diagnostics: policy and sink ------------------------------------------------ */
+
+static bool diag_quiet, diag_fatal;
+static unsigned long diag_warnings;
+static void (*diag_sink)(void *, const diag_record *);
+static void *diag_sink_arg;
+
+void diag_set_policy(bool quiet, bool fatal_warnings) {
+  diag_quiet = quiet;
+  diag_fatal = fatal_warnings;
+}
+
+unsigned long diag_warning_count(void) { return diag_warnings; }
+
+void diag_set_sink(void (*sink)(void *arg, const diag_record *d), void *arg) {
+  diag_sink = sink;
+  diag_sink_arg = arg;
+}
+
+static void record(const char *file, size_t line, size_t col, const char *message) {
+  if (diag_sink) diag_sink(diag_sink_arg, &(diag_record){file, line, col, message});
+}
+
+void diag_file_error(const char *file, const char *message) {
+  fprintf(stderr, "hloidx: error: %s: %s\n", file, message);
+  record(file, 0, 0, message);
+}
+
+void diag_file_note(const char *file, const char *message) {
+  if (!diag_quiet) fprintf(stderr, "hloidx: note: %s: %s\n", file, message);
+}
+
+/* "cannot open: WHY" and the like, for FILE. */
+static void file_error(const char *file, const char *what, int err) {
+  char msg[256];
+  snprintf(msg, sizeof msg, "%s: %s", what, strerror(err));
+  diag_file_error(file, msg);
+}
+
 static int too_large(const char *name, unsigned long long size, bool exact, bool quiet) {
-  if (!quiet)
-    fprintf(stderr, "%s:1:1: error: input too large: %s%llu bytes (the limit is %llu bytes, 2 GiB)\n", name,
-            exact ? "" : "more than ", size, (unsigned long long)SOURCE_MAX_BYTES);
+  if (!quiet) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "input too large: %s%llu bytes (the limit is %llu bytes, 2 GiB)",
+             exact ? "" : "more than ", size, (unsigned long long)SOURCE_MAX_BYTES);
+    fprintf(stderr, "%s:1:1: error: %s\n", name, msg);
+    record(name, 1, 1, msg);
+  }
   return 1;
 }
 
@@ -78,11 +123,13 @@ static int read_source(const char *path, source_file *out, bool quiet) {
   FILE *f = is_stdin ? stdin : fopen(path, "rb");
   out->name = is_stdin ? "<stdin>" : path;
   out->memo = NULL;
+  out->cursor = NULL;
   out->data = NULL;
   out->len = 0;
   out->mapped = 0;
+  hloidx_oom_file = out->name;
   if (!f) {
-    if (!quiet) fprintf(stderr, "hloidx: error: cannot open %s: %s\n", path, strerror(errno));
+    if (!quiet) file_error(path, "cannot open", errno);
     return 1;
   }
   size_t cap = 1 << 16, len = 0;
@@ -101,6 +148,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
       out->data = mapped;
       out->len = (size_t)st.st_size;
       out->memo = memo_new();
+      out->cursor = memo_new();
       return 0;
     }
     cap = (size_t)st.st_size + 1;
@@ -116,7 +164,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
     }
     if (len < cap) {
       if (ferror(f)) {
-        if (!quiet) fprintf(stderr, "hloidx: error: cannot read %s: %s\n", out->name, strerror(errno));
+        if (!quiet) file_error(out->name, "cannot read", errno);
         free(buf);
         if (!is_stdin) fclose(f);
         return 1;
@@ -132,6 +180,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
   out->data = buf;
   out->len = len;
   out->memo = memo_new();
+  out->cursor = memo_new();
   return 0;
 }
 
@@ -143,24 +192,44 @@ void source_free(source_file *s) {
   if (s->mapped) munmap(s->data, s->mapped);
   else free(s->data);
   free(s->memo);
+  free(s->cursor);
   s->memo = NULL;
+  s->cursor = NULL;
   s->data = NULL;
   s->len = 0;
   s->mapped = 0;
 }
 
-void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col) {
+/* Whether a line ends at byte I: a '\n', or a '\r' not followed by one. */
+static bool break_at(const source_file *s, size_t i) {
+  char c = s->data[i];
+  return c == '\n' || (c == '\r' && (i + 1 >= s->len || s->data[i + 1] != '\n'));
+}
+
+/* source_line_col with memo M (NULL: none). From the memo's position the
+ * scan goes forward, or backward when that is shorter (an instruction
+ * nested in its user's line comes before it in the walk). */
+static void line_col(const source_file *s, struct source_memo *m, size_t offset, size_t *line, size_t *col) {
   if (offset > s->len) offset = s->len;
   size_t ln = 1, start = 0, from = 0;
-  struct source_memo *m = s->memo;
-  if (m && m->line && offset >= m->off) {
-    ln = m->line;
-    start = m->start;
-    from = m->off;
-  }
   if (m && !m->cr_known) {
     m->has_cr = memchr(s->data, '\r', s->len) != NULL;
     m->cr_known = true;
+  }
+  if (m && m->line && offset < m->off && offset >= m->start) {
+    ln = m->line; /* the memo's line */
+    start = m->start;
+    from = offset;
+  } else if (m && m->line && offset < m->off && m->off - offset < offset) {
+    ln = m->line;
+    for (size_t i = offset; i < m->off; i++) ln -= break_at(s, i);
+    start = offset;
+    while (start > 0 && !break_at(s, start - 1)) start--;
+    from = offset;
+  } else if (m && m->line && offset >= m->off) {
+    ln = m->line;
+    start = m->start;
+    from = m->off;
   }
   if (m && !m->has_cr) {
     /* only '\n' breaks lines: skip from one to the next */
@@ -171,8 +240,7 @@ void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *
     }
   } else {
     for (size_t i = from; i < offset; i++) {
-      char c = s->data[i];
-      if (c == '\n' || (c == '\r' && (i + 1 >= s->len || s->data[i + 1] != '\n'))) {
+      if (break_at(s, i)) {
         ln++;
         start = i + 1;
       }
@@ -187,6 +255,25 @@ void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *
   *col = offset - start + 1;
 }
 
+void source_line_col(const source_file *s, size_t offset, size_t *line, size_t *col) {
+  line_col(s, s->memo, offset, line, col);
+}
+
+size_t source_line(const source_file *s, size_t offset) {
+  size_t line, col;
+  line_col(s, s->cursor, offset, &line, &col);
+  return line;
+}
+
+void source_line_text(const source_file *s, size_t offset, const char **text, size_t *len) {
+  size_t line, col;
+  line_col(s, s->cursor, offset, &line, &col);
+  size_t start = (offset > s->len ? s->len : offset) - (col - 1), end = start;
+  while (end < s->len && s->data[end] != '\n' && s->data[end] != '\r') end++;
+  *text = s->data + start;
+  *len = end - start;
+}
+
 /* At most this many bytes of the offending line are echoed. */
 #define ECHO_WIDTH 120
 
@@ -194,6 +281,7 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
   size_t line, col;
   if (offset > s->len) offset = s->len;
   source_line_col(s, offset, &line, &col);
+  if (kind[0] == 'e') record(s->name, line, col, message);
   fprintf(stderr, "%s:%zu:%zu: %s: ", s->name, line, col, kind);
   /* Messages quote input text: keep the diagnostic one line of printable ASCII. */
   for (const unsigned char *m = (const unsigned char *)message; *m; m++)
@@ -223,6 +311,7 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
     memcpy(buf + n, "...", 3);
     n += 3;
   }
+  if (n == 0) return; /* an empty line (an empty file): nothing to point at */
   fprintf(stderr, "%.*s\n", (int)n, buf);
   for (size_t i = 0; i < caret; i++) fputc(buf[i] == '\t' ? '\t' : ' ', stderr);
   fputs("^\n", stderr);
@@ -230,4 +319,21 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
 
 void diag_error(const source_file *s, size_t offset, const char *message) { diag(s, offset, "error", message); }
 
-void diag_warning(const source_file *s, size_t offset, const char *message) { diag(s, offset, "warning", message); }
+void diag_warning(const source_file *s, size_t offset, const char *message) {
+  diag_warnings++;
+  if (diag_fatal) diag(s, offset, "error", message);
+  else if (!diag_quiet) diag(s, offset, "warning", message);
+}
+
+void diag_note(const source_file *s, size_t offset, const char *message) {
+  if (!diag_quiet) diag(s, offset, "note", message);
+}
+
+void diag_parse_error(const source_file *s, const hlo_error *err) {
+  diag_error(s, err->offset, err->message);
+  if (err->note[0]) diag_note(s, err->note_offset, err->note);
+}
+
+void diag_module_warnings(const source_file *s, const hlo_module *m) {
+  for (int i = 0; i < m->n_warnings; i++) diag_warning(s, m->warnings[i].offset, m->warnings[i].message);
+}

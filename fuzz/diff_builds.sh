@@ -5,7 +5,7 @@
 #
 #   fuzz/diff_builds.sh OLD_HLOIDX NEW_HLOIDX [N]
 #
-#  1. every input file (testdata/, fuzz/corpus/, fuzz/regress/,
+#  1. every input file (testdata/, fuzz/regress/,
 #     ../shared/corpus/) with --check, --all and --layout --all (which
 #     lists every instruction, in the order of the IR);
 #  2. N (default 1500) zzuf mutations of the small inputs, with --check,
@@ -28,7 +28,7 @@ same() { # MODE FILE: compare the two builds on FILE
   runs=$((runs + 1))
   if [ "$a" != "$b" ]; then diffs=$((diffs + 1)); echo "DIFF $1 $2"; return 1; fi
 }
-mapfile -t files < <(find "$root/testdata" "$root/fuzz/corpus" "$root/fuzz/regress" "$root/../shared/corpus" \
+mapfile -t files < <(find "$root/testdata" "$root/fuzz/regress" "$root/../shared/corpus" \
   -type f \( -name '*.hlo' -o -name '*.txt' \) 2>/dev/null | sort)
 for f in "${files[@]}"; do same --check "$f"; same --all "$f"; same "--layout --all" "$f"; done
 echo "files: ${#files[@]}, runs $runs, differences $diffs"

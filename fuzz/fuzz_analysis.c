@@ -8,7 +8,11 @@
  * for the out2in maps also the tiled composition (--physical=tiled) between
  * the output's and the operand's tiled layouts. Ids just outside the valid
  * range are queried too (they must be rejected, not crash). The text limit
- * stays at its default, as in the CLI. */
+ * stays at its default, as in the CLI. A module only --no-verify and
+ * --allow-unknown accept is analyzed too. Then the tile modes' path on
+ * output 0: the symbolic tiles, the valid tilings counted, the first two
+ * valid tilings instantiated with their byte sums and distinct elements,
+ * and the output tile sizes of the instruction's backend_config. */
 #include <stdio.h>
 
 #include "../parser/arena.h"
@@ -18,6 +22,9 @@
 #include "map_print.h"
 #include "strbuf.h"
 #include "tiled_layout.h"
+#include "backend_config.h"
+#include "fusion_tiling.h"
+#include "tilings.h"
 
 /* Ids queried per instruction and direction (the rest behave alike and
  * would only slow the fuzzer down on wide tuples). */
@@ -57,7 +64,28 @@ static void tiled(ii_ctx *c, strbuf *b, const hlo_instr *in, int64_t out_id, con
   }
 }
 
+static void tiles(ii_ctx *c, const hlo_instr *in) {
+  ii_ctx_reset(c);
+  ft_tiling t;
+  ii_error err;
+  if (ft_symbolic(c, in, 0, &t, &err) != II_OK) return;
+  tg_count cnt;
+  tg_count_valid(&t, &cnt);
+  tg_iter it;
+  tg_begin(ii_ctx_arena(c), &t, false, &it);
+  int64_t *ts = arena_array(ii_ctx_arena(c), t.rank + 1, sizeof *ts);
+  for (int n = 0; n < 2 && tg_next(&it, ts); n++) {
+    ft_instantiate(c, &t, ts);
+    ft_distinct(c, &t);
+  }
+  int64_t *sizes;
+  uint32_t ns;
+  char why[200];
+  (void)bc_output_tile(ii_ctx_arena(c), in, 0, &sizes, &ns, why, sizeof why);
+}
+
 static void analyze_instr(ii_ctx *c, strbuf *b, const hlo_instr *in) {
+  tiles(c, in);
   ii_indexing x;
   ii_error err;
   int64_t nout = ii_num_outputs(in);
@@ -87,7 +115,16 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *text = fuzz_padded_copy(data, size);
   hlo_parse_result r;
   hlo_error perr;
-  if (hlo_parse_file(text, size, &r, &perr) == 0) {
+  /* A text the verifier rejects is analyzed as --no-verify --allow-unknown
+   * read it: shapes that disagree with their ops must not crash the
+   * analysis either. */
+  int rc = hlo_parse_file(text, size, &r, &perr);
+  if (rc) {
+    hlo_parse_set_options(&(hlo_parse_options){.allow_unknown = true, .no_verify = true});
+    rc = hlo_parse_file(text, size, &r, &perr);
+    hlo_parse_set_options(&(hlo_parse_options){0});
+  }
+  if (rc == 0) {
     ii_ctx *c = ii_ctx_new();
     strbuf b = STRBUF_INIT;
     for (int i = 0; i < r.n_modules; i++) {

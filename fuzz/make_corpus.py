@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
-"""Rebuilds the seed corpus fuzz/corpus/TARGET/ from our own testdata/.
+"""Builds the seed corpus OUT/TARGET/ of the fuzz targets from our testdata/.
 
-    python3 fuzz/make_corpus.py
+    python3 fuzz/make_corpus.py OUT
 
 parse     every testdata/**/*.hlo file as is
 analysis  the .hlo files of testdata/indexing, examples and layout, and the
@@ -11,9 +11,14 @@ map       every map of every testdata/**/*.map file, one map per seed (the
 layout    the .hlo files of testdata/layout, plus every distinct shape text
           written in a testdata .hlo file, one per seed (fuzz_layout wraps a
           one-line input into a module as the parameter's shape)
+shape_stride  every line of every testdata/**/*.ss file (layout expressions), one
+          per seed, and the shape texts of the layout seeds
+compare   the goldens of testdata/compare (.maps and .json files)
 
-Seed names are derived from the source file names, so a rebuild gives the
-same tree; the corpus is committed, the fuzzers' grown corpora are not."""
+The corpus is generated, never committed: CTest builds it in the build
+folder (fuzz/corpus, the fixture of the fuzz/replay_* tests), and the fuzz
+scripts and .ci/run build it where they need it. Seed names are derived
+from the source file names, so a rebuild gives the same tree."""
 import hashlib
 import os
 import re
@@ -22,7 +27,7 @@ import sys
 
 ROOT = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 TESTDATA = os.path.join(ROOT, "testdata")
-CORPUS = os.path.join(ROOT, "fuzz", "corpus")
+CORPUS = None  # the output folder (main)
 
 SHAPE = re.compile(
     rb"\b(?:pred|[suf](?:1|2|4|8|16|32|64)|bf16|f8e\w+|f6e\w+|f4e\w+|c64|c128)"
@@ -69,6 +74,11 @@ def split_maps(text):
 
 
 def main():
+    global CORPUS
+    if len(sys.argv) != 2:
+        sys.stderr.write("usage: make_corpus.py OUT\n")
+        return 2
+    CORPUS = sys.argv[1]
     if os.path.isdir(CORPUS):
         shutil.rmtree(CORPUS)
     hlo = files("", ".hlo")
@@ -82,13 +92,20 @@ def main():
     for p in files("", ".map"):
         for i, chunk in enumerate(split_maps(read(p))):
             write("map", seed_name(p, "_%d" % i), chunk)
+    for p in files("compare", ".maps") + files("compare", ".json"):
+        write("compare", seed_name(p), read(p))
     shapes = set()
     for p in hlo:
         shapes.update(m.group(0) for m in SHAPE.finditer(read(p)))
     for s in sorted(shapes):
         write("layout", "shape_" + hashlib.sha1(s).hexdigest()[:12], s)
+    for p in files("", ".ss"):
+        for i, line in enumerate(read(p).split(b"\n")):
+            if line.strip() and not line.strip().startswith(b"//"):
+                write("shape_stride", seed_name(p, "_%d" % i), line + b"\n")
     for t in sorted(os.listdir(CORPUS)):
-        print("%-9s %4d seeds" % (t, len(os.listdir(os.path.join(CORPUS, t)))))
+        print("%-12s %4d seeds" % (t, len(os.listdir(os.path.join(CORPUS, t)))))
+    return 0
 
 
 if __name__ == "__main__":

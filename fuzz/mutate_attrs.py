@@ -10,14 +10,11 @@ taken at random; one to three edits (insert, delete or replace) go after
 the start of one of their attributes (or anywhere in the line), with
 pieces of HLO syntax that end, nest, or break values. Each line goes into a
 module of its own (OUTDIR/cN.hlo), after the line unchanged under another
-name, so that the shape cache knows its shape. For fuzz/diff_builds.sh:
-the token wrapper reads such attributes and the instruction's head in one
-go (COMMA_ATTR, INSTR_HEAD in parser/hlo_tokwrap.c), and the grammar must
-see the same thing either way.
+name, so that the shape cache knows its shape (SHAPE_TOK). For
+fuzz/diff_builds.sh: two builds must report the same on each.
 
 Also writes N whole files with a stack-frame table (FileNames ... before
-the first computation) edited inside that table (OUTDIR/tN.hlo): the
-wrapper reads a table's entries in one go too (ST_ENTRIES)."""
+the first computation) edited inside that table (OUTDIR/tN.hlo)."""
 import os
 import random
 import re

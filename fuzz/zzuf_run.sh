@@ -11,20 +11,30 @@
 #              OUTDIR/failures/ (input, command line, stdout, stderr)
 #   -j JOBS    parallel runs (default 1)
 #
-# Inputs: every .hlo, .map and .txt input under testdata/ (not the expected
-# .out / .err files), every seed under fuzz/corpus/ and fuzz/regress/, and
+# Inputs: every .hlo, .map, .ss, .txt, .maps and .json input under testdata/
+# (not the expected .out / .err files), every seed under BUILD/fuzz/corpus/
+# (generated from testdata/ by fuzz/make_corpus.py when missing) and
+# fuzz/regress/, and
 # every file under ../shared/corpus/ when it exists. Run i takes file
 # i mod #files; the mode, the zzuf ratio and the seed change from one pass
 # over the files to the next, so each file is mutated several ways:
 #     zzuf -s SEED -r RATIO < FILE > OUTDIR/work/J/NAME     (zzuf as a filter)
 #     timeout 10 BUILD/hloidx MODE NAME                     (in OUTDIR/work/J)
-# Modes: --map for map inputs (.map files and fuzz/corpus/map, fuzz/regress/map);
+# Modes: --map for map inputs (.map files and corpus/map, fuzz/regress/map);
+# --shape-stride --grid --at=1,2 --offset=5 for layout expressions (.ss files
+# and corpus/shape_stride, fuzz/regress/shape_stride);
+# --compare NAME --all EXAMPLE for goldens (testdata/compare/*.maps, *.json,
+# corpus/compare; EXAMPLE = testdata/examples/softmax_fusion.hlo);
 # otherwise, in turn, --check, the default (indexing maps of the ENTRY root),
-# --physical, --layout --all and --layout.
+# --physical, --layout --all, --layout and --compare=EXAMPLE (two dumps).
 #
 # Outcomes:
 #   ok        exit 0
-#   rejected  exit 1, and stderr starts with a `NAME:LINE:COL: error: ` line
+#   rejected  exit 1, and the first diagnostic on stderr that is not a
+#             warning (an earlier module's or --compare's --all walks', echo
+#             and caret lines included) is a `NAME:LINE:COL: error: ` line
+#   differs   --compare: exit 1 without an error on stderr (differences
+#             reported; warnings of its --all walks allowed)
 #   failure   anything else: a signal, a sanitizer report, a timeout (10 s),
 #             exit 1 without such a line, exit 2 or 3, stdout that is not
 #             clean text (valid UTF-8 without control characters other than
@@ -54,10 +64,11 @@ hloidx=$root/$build/hloidx
 command -v zzuf >/dev/null || { echo "zzuf is not installed (apt-get install zzuf)" >&2; exit 2; }
 [ -x "$hloidx" ] || { echo "no $hloidx (build it first)" >&2; exit 2; }
 
+[ -d "$build/fuzz/corpus" ] || python3 fuzz/make_corpus.py "$build/fuzz/corpus" >/dev/null
 mapfile -t files < <(
   {
-    find testdata -type f \( -name '*.hlo' -o -name '*.map' -o -name '*.txt' \)
-    find fuzz/corpus fuzz/regress -type f 2>/dev/null
+    find testdata -type f \( -name '*.hlo' -o -name '*.map' -o -name '*.ss' -o -name '*.txt' -o -name '*.maps' -o -name '*.json' \)
+    find "$build/fuzz/corpus" fuzz/regress -type f 2>/dev/null
     [ -d ../shared/corpus ] && find ../shared/corpus -type f ! -name '*.md'
   } | LC_ALL=C sort)
 nfiles=${#files[@]}
@@ -66,11 +77,26 @@ nfiles=${#files[@]}
 rm -rf "$out"
 mkdir -p "$out/failures" "$out/work"
 ratios=(0.0001 0.0005 0.002 0.005 0.01 0.03)
-hlo_modes=("--check" "" "--physical" "--layout --all" "--layout")
+example=$root/testdata/examples/softmax_fusion.hlo
+hlo_modes=("--check" "" "--physical" "--layout --all" "--layout" "--compare=$example")
+
+is_golden() {
+  case $1 in
+  *.maps | *.json | */corpus/compare/* | fuzz/regress/compare/*) return 0 ;;
+  *) return 1 ;;
+  esac
+}
 
 is_map() {
   case $1 in
-  *.map | fuzz/corpus/map/* | fuzz/regress/map/*) return 0 ;;
+  *.map | */corpus/map/* | fuzz/regress/map/*) return 0 ;;
+  *) return 1 ;;
+  esac
+}
+
+is_ss() {
+  case $1 in
+  *.ss | */corpus/shape_stride/* | fuzz/regress/shape_stride/*) return 0 ;;
   *) return 1 ;;
   esac
 }
@@ -80,7 +106,16 @@ one() {
   local i=$1 j=$2
   local pass=$((i / nfiles)) f=${files[$((i % nfiles))]}
   local ratio=${ratios[$((pass % ${#ratios[@]}))]} seed=$((i + 1)) mode
-  if is_map "$f"; then mode="--map"; else mode=${hlo_modes[$(((pass + i) % ${#hlo_modes[@]}))]}; fi
+  local after=""
+  if is_map "$f"; then
+    mode="--map"
+  elif is_ss "$f"; then
+    mode="--shape-stride --grid --at=1,2 --offset=5"
+  elif is_golden "$f"; then
+    mode="--all --compare" after=$example
+  else
+    mode=${hlo_modes[$(((pass + i) % ${#hlo_modes[@]}))]}
+  fi
   local dir=$out/work/$j name
   name=$(basename "$f")
   name=${name//[^A-Za-z0-9_.-]/_}
@@ -89,15 +124,18 @@ one() {
   zzuf -s "$seed" -r "$ratio" <"$f" >"$dir/$name"
   local rc=0
   # shellcheck disable=SC2086
-  (cd "$dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 timeout 10 "$hloidx" $mode "$name" >stdout 2>stderr) || rc=$?
+  (cd "$dir" && ASAN_OPTIONS=detect_leaks=1:abort_on_error=0 timeout 10 "$hloidx" $mode "$name" $after >stdout 2>stderr) || rc=$?
   local outcome=ok why=""
   if grep -qE 'ERROR: (Address|Leak|UndefinedBehavior)Sanitizer|runtime error:' "$dir/stderr"; then
     outcome=failure why="sanitizer report"
   elif [ "$rc" -eq 124 ] || [ "$rc" -eq 137 ]; then
     outcome=failure why="timeout (10 s)"
+  elif [ "$rc" -eq 1 ] && [[ $mode == *--compare* ]] && ! grep -q "error:" "$dir/stderr"; then
+    outcome=differs
   elif [ "$rc" -eq 1 ]; then
     outcome=rejected
-    if ! head -n 1 "$dir/stderr" | grep -qE "^$name:[0-9]+:[0-9]+: error: "; then
+    if ! grep -E "^$name:[0-9]+:[0-9]+: [a-z]+: " "$dir/stderr" | grep -vE "^$name:[0-9]+:[0-9]+: warning: " |
+      head -n 1 | grep -qE "^$name:[0-9]+:[0-9]+: error: "; then
       outcome=failure why="exit 1 without a FILE:LINE:COL: error: line"
     fi
   elif [ "$rc" -ne 0 ]; then
@@ -117,9 +155,11 @@ one() {
     mkdir -p "$keep"
     cp "$dir/$name" "$dir/stdout" "$dir/stderr" "$keep/"
     printf 'input:   %s\nmutated: zzuf -s %s -r %s < %s > %s\ncommand: hloidx %s %s\nexit:    %s\nwhy:     %s\n' \
-      "$f" "$seed" "$ratio" "$f" "$name" "$mode" "$name" "$rc" "$why" >"$keep/README"
+      "$f" "$seed" "$ratio" "$f" "$name" "$mode" "$name $after" "$rc" "$why" >"$keep/README"
   fi
-  printf '%s\t%s\n' "$outcome" "${mode:-(default)}"
+  local label=${mode:-(default)}
+  label=${label/$example/EXAMPLE}
+  printf '%s\t%s\n' "$outcome" "$label"
 }
 
 echo "zzuf: $runs runs over $nfiles files, hloidx = $hloidx, $jobs job(s)"
@@ -147,9 +187,9 @@ echo "zzuf summary: $runs runs, $nfiles input files, ${secs}s"
 awk -F'\t' '
   { n[$1]++; m[$2]++; c[$2 "\t" $1]++ }
   END {
-    printf "  %-16s %7s %9s %8s\n", "mode", "ok", "rejected", "failure"
-    for (k in m) printf "  %-16s %7d %9d %8d\n", k, c[k "\tok"], c[k "\trejected"], c[k "\tfailure"]
-    printf "  %-16s %7d %9d %8d\n", "total", n["ok"], n["rejected"], n["failure"]
+    printf "  %-16s %7s %9s %8s %8s\n", "mode", "ok", "rejected", "differs", "failure"
+    for (k in m) printf "  %-16s %7d %9d %8d %8d\n", k, c[k "\tok"], c[k "\trejected"], c[k "\tdiffers"], c[k "\tfailure"]
+    printf "  %-16s %7d %9d %8d %8d\n", "total", n["ok"], n["rejected"], n["differs"], n["failure"]
   }' "$results"
 nfail=$(grep -c '^failure' "$results" || true)
 if [ "$nfail" -gt 0 ]; then

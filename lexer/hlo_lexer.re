@@ -6,6 +6,7 @@
 #include "hlo_token.h"
 
 #include "byte_scan.h"
+#include "elem_types.h"
 
 #include <string.h>
 
@@ -23,6 +24,17 @@ static void set_error(hlo_token *t, const char *at, const char *base, const char
   t->len = 1;
   t->off = (size_t)(at - base);
   t->msg = msg;
+}
+
+/* An HT_NAME_DEF token whose name starts at NAME (an id; the rule read
+ * blanks and '=' after it). */
+static void name_def(hlo_token *t, const char *name, const char *base) {
+  const char *e = name;
+  while (*e != ' ' && *e != '\t' && *e != '=') e++;
+  t->kind = HT_NAME_DEF;
+  t->ptr = name;
+  t->len = (size_t)(e - name);
+  t->off = (size_t)(name - base) - (name > base && name[-1] == '%');
 }
 
 /* Parses the digits of an INT token with range checks (§2.4). */
@@ -137,6 +149,7 @@ static void string_error(hlo_token *t, const char *q, const char *base, const ch
   sqstr  = ['] ([^'\\\x00] | esc)* ['];
   nanpl  = "(0x" H+ ")";
   spars  = [LR] "." D+ "@" D+ ":" D+ ("_" [LR] "." D+ "@" D+ ":" D+)*;
+  glog   = [IWEF] D{4} " " D{2} ":" D{2} ":" D{2} "." D+ [ \t]+ D+ [ \t]+ [^:\n\r\x00]+ ":" D+ "]" " "?;
 */
 
 /* The rules below as one automaton; hlo_lex (at the end) takes the most
@@ -150,8 +163,7 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
   const char *base = lx->base;
   t->sub = 0;
   t->neg = false;
-  t->u = 0;
-  t->msg = NULL;
+  t->u = 0; /* (and msg NULL) */
   for (;;) {
     const unsigned char *tok = YYCURSOR;
 #define TOK(k, skip)                                 \
@@ -202,10 +214,19 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
         ERR(tok, "NUL byte in input");
       }
 
+      "%" id [ \t]* "=" { name_def(t, (const char *)tok + 1, base); lx->cur = (const char *)YYCURSOR; return; }
       "%" id       { TOK(HT_PCT_NAME, 1); }
       "%"          { ERR(tok, "expected a name after '%'"); }
       id ":"       { t->kind = HT_NAME_COLON; t->ptr = (const char *)tok; t->len = (size_t)(YYCURSOR - tok) - 1;
                      t->off = (size_t)((const char *)tok - base); lx->cur = (const char *)YYCURSOR; return; }
+      id [ \t]+ "=" { name_def(t, (const char *)tok, base); lx->cur = (const char *)YYCURSOR; return; }
+      glog {
+        /* a log line's prefix (XLA's loader strips these too): blank at
+         * the start of a line; elsewhere its first word is a name */
+        if (tok == (const unsigned char *)base || tok[-1] == '\n' || tok[-1] == '\r') continue;
+        YYCURSOR = tok + 5;
+        TOK(HT_IDENT, 0);
+      }
       id "="       { t->kind = HT_ATTR_NAME; t->ptr = (const char *)tok; t->len = (size_t)(YYCURSOR - tok) - 1;
                      t->off = (size_t)((const char *)tok - base); lx->cur = (const char *)YYCURSOR; return; }
       "nan" nanpl  { TOK(HT_FLOAT, 0); }
@@ -214,42 +235,42 @@ static void lex_dfa(hlo_lexer *lx, hlo_token *t) {
       "-inf"       { TOK(HT_NEG_INF, 0); }
       /* keywords and element types (§2.9): a word that is exactly one of
        * these; a longer word is an id (longest match), "f32:" a NAME_COLON.
-       * Element-type numbers follow hlo_elem_type in parser/hlo_ir.h. */
-      "pred"                 { WORD(HT_PRIM_TYPE, 1); }
-      "s1"                   { WORD(HT_PRIM_TYPE, 2); }
-      "s2"                   { WORD(HT_PRIM_TYPE, 3); }
-      "s4"                   { WORD(HT_PRIM_TYPE, 4); }
-      "s8"                   { WORD(HT_PRIM_TYPE, 5); }
-      "s16"                  { WORD(HT_PRIM_TYPE, 6); }
-      "s32"                  { WORD(HT_PRIM_TYPE, 7); }
-      "s64"                  { WORD(HT_PRIM_TYPE, 8); }
-      "u1"                   { WORD(HT_PRIM_TYPE, 9); }
-      "u2"                   { WORD(HT_PRIM_TYPE, 10); }
-      "u4"                   { WORD(HT_PRIM_TYPE, 11); }
-      "u8"                   { WORD(HT_PRIM_TYPE, 12); }
-      "u16"                  { WORD(HT_PRIM_TYPE, 13); }
-      "u32"                  { WORD(HT_PRIM_TYPE, 14); }
-      "u64"                  { WORD(HT_PRIM_TYPE, 15); }
-      "f16"                  { WORD(HT_PRIM_TYPE, 16); }
-      "bf16"                 { WORD(HT_PRIM_TYPE, 17); }
-      "f32"                  { WORD(HT_PRIM_TYPE, 18); }
-      "f64"                  { WORD(HT_PRIM_TYPE, 19); }
-      "f8e5m2"               { WORD(HT_PRIM_TYPE, 20); }
-      "f8e4m3"               { WORD(HT_PRIM_TYPE, 21); }
-      "f8e4m3fn"             { WORD(HT_PRIM_TYPE, 22); }
-      "f8e4m3b11fnuz"        { WORD(HT_PRIM_TYPE, 23); }
-      "f8e3m4"               { WORD(HT_PRIM_TYPE, 24); }
-      "f8e5m2fnuz"           { WORD(HT_PRIM_TYPE, 25); }
-      "f8e4m3fnuz"           { WORD(HT_PRIM_TYPE, 26); }
-      "f8e8m0fnu"            { WORD(HT_PRIM_TYPE, 27); }
-      "f6e2m3fn"             { WORD(HT_PRIM_TYPE, 28); }
-      "f6e3m2fn"             { WORD(HT_PRIM_TYPE, 29); }
-      "f4e2m1fn"             { WORD(HT_PRIM_TYPE, 30); }
-      "c64"                  { WORD(HT_PRIM_TYPE, 31); }
-      "c128"                 { WORD(HT_PRIM_TYPE, 32); }
-      "token"                { WORD(HT_PRIM_TYPE, 33); }
-      "opaque"               { WORD(HT_PRIM_TYPE, 34); }
-      "opaque_type"          { WORD(HT_PRIM_TYPE, 34); }
+       * Element-type numbers: elem_types.h. */
+      "pred"                 { WORD(HT_PRIM_TYPE, HLO_PRED); }
+      "s1"                   { WORD(HT_PRIM_TYPE, HLO_S1); }
+      "s2"                   { WORD(HT_PRIM_TYPE, HLO_S2); }
+      "s4"                   { WORD(HT_PRIM_TYPE, HLO_S4); }
+      "s8"                   { WORD(HT_PRIM_TYPE, HLO_S8); }
+      "s16"                  { WORD(HT_PRIM_TYPE, HLO_S16); }
+      "s32"                  { WORD(HT_PRIM_TYPE, HLO_S32); }
+      "s64"                  { WORD(HT_PRIM_TYPE, HLO_S64); }
+      "u1"                   { WORD(HT_PRIM_TYPE, HLO_U1); }
+      "u2"                   { WORD(HT_PRIM_TYPE, HLO_U2); }
+      "u4"                   { WORD(HT_PRIM_TYPE, HLO_U4); }
+      "u8"                   { WORD(HT_PRIM_TYPE, HLO_U8); }
+      "u16"                  { WORD(HT_PRIM_TYPE, HLO_U16); }
+      "u32"                  { WORD(HT_PRIM_TYPE, HLO_U32); }
+      "u64"                  { WORD(HT_PRIM_TYPE, HLO_U64); }
+      "f16"                  { WORD(HT_PRIM_TYPE, HLO_F16); }
+      "bf16"                 { WORD(HT_PRIM_TYPE, HLO_BF16); }
+      "f32"                  { WORD(HT_PRIM_TYPE, HLO_F32); }
+      "f64"                  { WORD(HT_PRIM_TYPE, HLO_F64); }
+      "f8e5m2"               { WORD(HT_PRIM_TYPE, HLO_F8E5M2); }
+      "f8e4m3"               { WORD(HT_PRIM_TYPE, HLO_F8E4M3); }
+      "f8e4m3fn"             { WORD(HT_PRIM_TYPE, HLO_F8E4M3FN); }
+      "f8e4m3b11fnuz"        { WORD(HT_PRIM_TYPE, HLO_F8E4M3B11FNUZ); }
+      "f8e3m4"               { WORD(HT_PRIM_TYPE, HLO_F8E3M4); }
+      "f8e5m2fnuz"           { WORD(HT_PRIM_TYPE, HLO_F8E5M2FNUZ); }
+      "f8e4m3fnuz"           { WORD(HT_PRIM_TYPE, HLO_F8E4M3FNUZ); }
+      "f8e8m0fnu"            { WORD(HT_PRIM_TYPE, HLO_F8E8M0FNU); }
+      "f6e2m3fn"             { WORD(HT_PRIM_TYPE, HLO_F6E2M3FN); }
+      "f6e3m2fn"             { WORD(HT_PRIM_TYPE, HLO_F6E3M2FN); }
+      "f4e2m1fn"             { WORD(HT_PRIM_TYPE, HLO_F4E2M1FN); }
+      "c64"                  { WORD(HT_PRIM_TYPE, HLO_C64); }
+      "c128"                 { WORD(HT_PRIM_TYPE, HLO_C128); }
+      "token"                { WORD(HT_PRIM_TYPE, HLO_TOKEN); }
+      "opaque"               { WORD(HT_PRIM_TYPE, HLO_OPAQUE); }
+      "opaque_type"          { WORD(HT_PRIM_TYPE, HLO_OPAQUE); }
       "nan"                  { WORD(HT_FLOAT, 0); }
       "true"                 { WORD(HT_KW_TRUE, 0); }
       "false"                { WORD(HT_KW_FALSE, 0); }
@@ -362,11 +383,10 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   long depth = 0;
   t->sub = 0;
   t->neg = false;
-  t->u = 0;
-  t->msg = NULL;
+  t->u = 0; /* (and msg NULL) */
   for (;;) {
     /* (JSON: long runs of bytes other than these, a block at a time) */
-    p = pc_skip_to3(p, lx->lim, '{', '}', '"');
+    p = bs_skip_to3(p, lx->lim, '{', '}', '"');
     char c = *p;
     if (c == '\0') {
       if (p < lx->lim)
@@ -384,7 +404,7 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
         break;
       }
     } else if (c == '"') {
-      const char *q = pc_skip_to3(p + 1, lx->lim, '"', '\\', '"');
+      const char *q = bs_skip_to3(p + 1, lx->lim, '"', '\\', '"');
       while (*q != '"') {
         if (*q == '\0') break;
         if (*q == '\\' && q[1] != '\0') q++;
@@ -406,6 +426,118 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   return true;
 }
 
+/* ---- metadata payloads (hlo_lex_metadata) -----------------------------------
+ * Each function returns the position after what it read, or NULL when the
+ * text is not of the usual spelling (the grammar then reads it). */
+
+static bool md_blank(char c) { return c == ' ' || (unsigned char)(c - '\t') < 5; }
+
+static const char *md_skip_blanks(const char *p) {
+  while (md_blank(*p)) p++;
+  return p;
+}
+
+/* "..." whose escapes are one letter; P is at the quote. */
+static const char *md_string(const char *p, const char *lim) {
+  for (p++;;) {
+    p = bs_skip_to3(p, lim, '"', '\\', '"');
+    while (*p != '"' && *p != '\\' && *p != '\0') p++;
+    if (*p == '"') return p + 1;
+    if (*p == '\0' || !strchr("ntrabfv\\'\"?", p[1])) return NULL;
+    p += 2;
+  }
+}
+
+/* -?[0-9]{1,18} followed by a byte that ends the lexer's int there. */
+static const char *md_int(const char *p) {
+  if (*p == '-') p++;
+  const char *d = p;
+  while (*p >= '0' && *p <= '9') p++;
+  if (p == d || p - d > 18) return NULL;
+  return md_blank(*p) || *p == '}' || *p == ',' ? p : NULL;
+}
+
+/* The bytes of TEXT's first N as a word (a constant once inlined). */
+static inline uint64_t md_word(const char *text, size_t n) {
+  uint64_t w = 0;
+  memcpy(&w, text, n);
+  return w;
+}
+
+/* A key: an id directly followed by '=' (the lexer's HT_ATTR_NAME). The
+ * four keys of almost every value are compared a word at a time. */
+static const char *md_key(const char *p, const char *lim) {
+  if (lim - p >= 12) {
+    uint64_t w;
+    uint32_t x;
+    memcpy(&w, p, 8);
+    if (w == md_word("op_type=", 8) || w == md_word("op_name=", 8)) return p + 8;
+    memcpy(&x, p + 8, 4);
+    if ((w == md_word("source_f", 8) && x == (uint32_t)md_word("ile=", 4)) ||
+        (w == md_word("source_l", 8) && x == (uint32_t)md_word("ine=", 4)))
+      return p + 12;
+  }
+  if (!((*p | 0x20) >= 'a' && (*p | 0x20) <= 'z') && *p != '_') return NULL;
+  p = bs_skip_id_tail(p + 1, lim);
+  return *p == '=' ? p + 1 : NULL;
+}
+
+static const char *md_value(const char *p, const char *lim) {
+  if (*p == '"') return md_string(p, lim);
+  if (*p != '{') return md_int(p);
+  p = md_skip_blanks(p + 1);
+  if (*p == '}') return p + 1;
+  for (;;) {
+    if (!(p = md_int(p))) return NULL;
+    p = md_skip_blanks(p);
+    if (*p == '}') return p + 1;
+    if (*p != ',') return NULL;
+    p = md_skip_blanks(p + 1);
+  }
+}
+
+/* The fields after a '{', up to and including the '}': separated by
+ * blanks or by a ',' (not after the last one: XLA rejects that). */
+static const char *md_fields(const char *p, const char *lim) {
+  p = md_skip_blanks(p);
+  if (*p == '}') return p + 1;
+  for (;;) {
+    if (!(p = md_key(p, lim)) || !(p = md_value(p, lim))) return NULL;
+    p = md_skip_blanks(p);
+    if (*p == '}') return p + 1;
+    if (*p == ',') p = md_skip_blanks(p + 1);
+  }
+}
+
+bool hlo_lex_metadata(hlo_lexer *lx, hlo_token *t) {
+  const char *start = md_skip_blanks(lx->cur), *p;
+  if (*start != '{') return false;
+  const char *q = md_skip_blanks(start + 1);
+  if (*q != '{') {
+    p = md_fields(start + 1, lx->lim);
+  } else {
+    for (;;) { /* a list of metadata */
+      if (!(q = md_fields(q + 1, lx->lim))) return false;
+      q = md_skip_blanks(q);
+      if (*q == '}') break;
+      if (*q != ',') return false;
+      q = md_skip_blanks(q + 1);
+      if (*q != '{') return false;
+    }
+    p = q + 1;
+  }
+  if (!p) return false;
+  t->kind = HT_METADATA;
+  t->sub = 0;
+  t->neg = false;
+  t->u = 0; /* (and msg NULL) */
+  t->ptr = start;
+  t->len = (size_t)(p - start);
+  t->off = (size_t)(start - lx->base);
+  lx->cur = p;
+  return true;
+}
+
 const char *hlo_tok_kind_name(hlo_tok_kind k) {
   switch (k) {
   case HT_EOF: return "end of input";
@@ -414,6 +546,8 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
   case HT_PCT_NAME: return "name";
   case HT_NAME_COLON: return "'name:'";
   case HT_ATTR_NAME: return "attribute";
+  case HT_NAME_DEF: return "'name ='";
+  case HT_METADATA: return "metadata";
   case HT_PRIM_TYPE: return "element type";
   case HT_IDENT: return "identifier";
   case HT_INT: return "integer";
@@ -467,6 +601,102 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
   return "token";
 }
 
+/* ---- words, without the automaton -------------------------------------------
+ * A word [A-Za-z_][A-Za-z0-9_.-]* is a name, an attribute name ("word="),
+ * an instruction's name ("word =") or a "word:" whatever its letters; an
+ * element type before its '['. lex_dfa reads the same tokens (its longest
+ * match), but at a cost per call that the names of a dump, most of its
+ * words, need not pay. */
+
+/* The element type spelled S[0..N), or 0. */
+static int elem_type_of(const unsigned char *s, size_t n) {
+  if (n > 13) return 0;
+#define W_(e, sp, b)                                                  \
+  if (n == sizeof sp - 1 && memcmp(s, sp, sizeof sp - 1) == 0) return HLO_##e;
+  switch (s[0]) {
+  case 'p': case 's': case 'u': case 'f': case 'b': case 'c': case 't': case 'o':
+    HLO_ELEM_TYPES(W_)
+    if (n == 11 && memcmp(s, "opaque_type", 11) == 0) return HLO_OPAQUE;
+    break;
+  default:
+    break;
+  }
+#undef W_
+  return 0;
+}
+
+/* Whether the word S[0..N) may be one lex_dfa reads otherwise than as a
+ * name: a keyword, an element type, nan, inf, the b of 'b(' or the start
+ * of a log line's prefix ([IWEF] and four digits). By first byte, a bit
+ * per length (lexer/words checks it against every such word). */
+static bool maybe_special(const unsigned char *s, size_t n) {
+  static const uint32_t lens[128] = {
+      ['p'] = 1u << 4 | 1u << 9,  ['s'] = 1u << 2 | 1u << 3 | 1u << 8 | 1u << 10,
+      ['u'] = 1u << 2 | 1u << 3 | 1u << 7 | 1u << 9,
+      ['f'] = 1u << 3 | 1u << 5 | 1u << 6 | 1u << 8 | 1u << 9 | 1u << 10 | 1u << 13,
+      ['b'] = 1u << 1 | 1u << 4,  ['c'] = 1u << 3 | 1u << 4 | 1u << 8, ['t'] = 1u << 4 | 1u << 5,
+      ['o'] = 1u << 6 | 1u << 11, ['n'] = 1u << 3, ['i'] = 1u << 3, ['H'] = 1u << 9, ['E'] = 1u << 5,
+      ['R'] = 1u << 4, ['F'] = 1u << 5 | 1u << 9 | 1u << 13, ['S'] = 1u << 11, ['m'] = 1u << 6 | 1u << 7,
+      ['r'] = 1u << 10, ['l'] = 1u << 23, ['I'] = 1u << 5, ['W'] = 1u << 5,
+  };
+  return n < 32 && (lens[s[0] & 127] >> n & 1);
+}
+
+bool hlo_lex_word_maybe_special(const char *s, size_t n) { return maybe_special((const unsigned char *)s, n); }
+
+/* The word at TOK (its first byte read): its token in *T, or false for
+ * lex_dfa to read it. Out of line, as lex_dfa: hlo_lex stays small for the
+ * punctuation. */
+#if defined(__GNUC__)
+__attribute__((noinline))
+#endif
+static bool lex_word(hlo_lexer *lx, hlo_token *t, const unsigned char *tok) {
+  const unsigned char *e = (const unsigned char *)bs_skip_id_tail((const char *)tok + 1, lx->lim);
+  size_t n = (size_t)(e - tok);
+  const unsigned char *q = e;
+  hlo_tok_kind kind;
+  int sub = 0;
+  switch (*e) {
+  case '=':
+    kind = HT_ATTR_NAME;
+    q = e + 1;
+    break;
+  case ':':
+    kind = HT_NAME_COLON;
+    q = e + 1;
+    break;
+  case ' ': case '\t':
+    while (*q == ' ' || *q == '\t') q++;
+    if (*q == '=') {
+      kind = HT_NAME_DEF;
+      q++;
+      break;
+    }
+    q = e;
+    /* fall through */
+  case '(': case ')': case ',': case '}': case ']': case '{': case '\n': case '\r':
+    if (maybe_special(tok, n)) return false;
+    kind = HT_IDENT;
+    break;
+  case '[':
+    if ((sub = elem_type_of(tok, n)) != 0) kind = HT_PRIM_TYPE;
+    else if (!maybe_special(tok, n)) kind = HT_IDENT;
+    else return false;
+    break;
+  default:
+    return false;
+  }
+  t->kind = kind;
+  t->sub = sub;
+  t->neg = false;
+  t->u = 0; /* (and msg NULL) */
+  t->ptr = (const char *)tok;
+  t->len = n;
+  t->off = (size_t)((const char *)tok - lx->base);
+  lx->cur = (const char *)q;
+  return true;
+}
+
 /* ---- the frequent tokens first ----------------------------------------------
  * Most calls read blanks and then one punctuation byte, a %name or an
  * integer. This small automaton reads those (no rule of lex_dfa but its own
@@ -487,10 +717,29 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
       re2c:flags:bit-vectors = 1;
       [ \n]+      { continue; }
       "%" [A-Za-z_] { /* the rest of the id a block at a time */
-        YYCURSOR = (const unsigned char *)pc_skip_id_tail((const char *)YYCURSOR, lx->lim);
+        YYCURSOR = (const unsigned char *)bs_skip_id_tail((const char *)YYCURSOR, lx->lim);
+        const unsigned char *q = YYCURSOR;
+        while (*q == ' ' || *q == '\t') q++;
+        if (*q == '=') { /* "%name =": an instruction's name */
+          t->kind = HT_NAME_DEF;
+          t->sub = 0;
+          t->neg = false;
+          t->u = 0; /* (and msg NULL) */
+          t->ptr = (const char *)tok + 1;
+          t->len = (size_t)(YYCURSOR - tok) - 1;
+          t->off = (size_t)((const char *)tok - lx->base);
+          lx->cur = (const char *)q + 1;
+          return;
+        }
         kind = HT_PCT_NAME;
         skip = 1;
         break;
+      }
+      [A-Za-z_] {
+        if (lex_word(lx, t, tok)) return;
+        lx->cur = (const char *)tok;
+        lex_dfa(lx, t);
+        return;
       }
       [0-9]+ / [,})\] \n] {
         /* a plain integer (lex_dfa's only rule for digits followed by one
@@ -502,7 +751,6 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
         t->sub = 0;
         t->neg = false;
         t->u = v;
-        t->msg = NULL;
         t->ptr = (const char *)tok;
         t->len = (size_t)(YYCURSOR - tok);
         t->off = (size_t)((const char *)tok - lx->base);
@@ -529,8 +777,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
   t->kind = kind;
   t->sub = 0;
   t->neg = false;
-  t->u = 0;
-  t->msg = NULL;
+  t->u = 0; /* (and msg NULL) */
   t->ptr = (const char *)tok + skip;
   t->len = (size_t)(YYCURSOR - tok) - skip;
   t->off = (size_t)((const char *)tok - lx->base);

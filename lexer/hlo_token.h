@@ -18,6 +18,7 @@ typedef enum hlo_tok_kind {
   HT_PCT_NAME,    /* %name (the slice excludes the '%') */
   HT_NAME_COLON,  /* name: (the slice excludes the ':') */
   HT_ATTR_NAME,   /* name= (the slice excludes the '=') */
+  HT_NAME_DEF,    /* "name =" or "%name =", blanks allowed before '=': an instruction's name (the slice is the name) */
   HT_PRIM_TYPE,   /* element-type word; hlo_token.sub is the hlo_elem_type number */
   HT_IDENT,       /* any other identifier-shaped word */
   HT_INT,         /* -?[0-9]+, range-checked; see hlo_token.u / neg */
@@ -28,6 +29,7 @@ typedef enum hlo_tok_kind {
   HT_PAD,         /* 0_1x2_3_4 */
   HT_STRING,      /* "..." or '...' including the quotes (escapes not decoded) */
   HT_RAW_DICT,    /* balanced {...} captured raw (only via hlo_lex_raw_dict) */
+  HT_METADATA,    /* a metadata={...} payload of the usual spelling (only via hlo_lex_metadata) */
   HT_ARROW,       /* -> */
   HT_LEQ,         /* <= */
   HT_DOTS,        /* ... */
@@ -70,15 +72,19 @@ typedef enum hlo_tok_kind {
   HT_KIND_COUNT
 } hlo_tok_kind;
 
+/* 32 bytes, the layout of the parser's token values (parse_ctx.h), which
+ * take a token in one copy. */
 typedef struct hlo_token {
-  hlo_tok_kind kind;
-  int sub;          /* HT_PRIM_TYPE: element type number (hlo_elem_type) */
   const char *ptr;  /* first byte of the token's value (after '%' for names) */
-  size_t len;       /* bytes of the value */
-  size_t off;       /* byte offset of the token's first byte in the buffer */
-  uint64_t u;       /* HT_INT: magnitude (up to 2^64-1) */
+  uint32_t len;     /* bytes of the value (inputs are under 2 GiB) */
+  uint8_t kind;     /* hlo_tok_kind */
+  uint8_t sub;      /* HT_PRIM_TYPE: element type number (hlo_elem_type) */
   bool neg;         /* HT_INT: written with a leading '-' */
-  const char *msg;  /* HT_ERROR: static description of the problem */
+  size_t off;       /* byte offset of the token's first byte in the buffer */
+  union {
+    uint64_t u;      /* HT_INT: magnitude (up to 2^64-1); 0 for the other kinds */
+    const char *msg; /* HT_ERROR: static description of the problem */
+  };
 } hlo_token;
 
 typedef struct hlo_lexer {
@@ -96,7 +102,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t);
 /* Skips blanks and comments and returns the next significant byte without
  * consuming anything ('\0' at the end of input or before a NUL byte).
  * *at receives its position. Inline for the usual case, the byte right
- * there or after one space (a call per instruction line cost 1%). */
+ * there or after one space. */
 char hlo_lex_peek_slow(const hlo_lexer *lx, const char **at);
 static inline char hlo_lex_peek(const hlo_lexer *lx, const char **at) {
   const char *p = lx->cur + (*lx->cur == ' ');
@@ -113,6 +119,19 @@ static inline void hlo_lex_skip_to(hlo_lexer *lx, const char *at) { lx->cur = at
  * (§2.8) into *t (HT_RAW_DICT, or HT_ERROR when unterminated) and returns
  * true; otherwise consumes nothing and returns false. */
 bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t);
+
+/* If the next significant bytes are a metadata value of the usual spelling
+ * ('{' fields '}' or '{' such braces separated by ',' '}', whose fields are
+ * 'key=' and a string with one-letter escapes, an integer of at most 18
+ * digits or a brace of those integers), reads it into *t (HT_METADATA,
+ * the text from '{' to '}') and returns true; otherwise consumes nothing
+ * and returns false. The grammar's metadata rule accepts every such text
+ * and decides on any other. */
+bool hlo_lex_metadata(hlo_lexer *lx, hlo_token *t);
+
+/* For lexer/words: whether hlo_lex leaves the word S[0..N) to its
+ * automaton (it may be a keyword, an element type, ...). */
+bool hlo_lex_word_maybe_special(const char *s, size_t n);
 
 /* Human-readable name of a token kind, for diagnostics ("identifier", "'{'"). */
 const char *hlo_tok_kind_name(hlo_tok_kind k);

@@ -1,10 +1,10 @@
 /* Unit test of the block-at-a-time scans of lexer/byte_scan.h that the
- * name and shape fast paths use: pc_skip_id_tail (names), the shape
- * cache's pc_skip_lower_digits, pc_skip_dims and pc_skip_layout_text.
+ * name and shape fast paths use: bs_skip_id_tail (names), the shape
+ * cache's bs_skip_lower_digits, bs_skip_dims and bs_skip_layout_text.
  * For each, every byte value after a run of the bytes it steps over, at
  * every offset of the first blocks; runs that reach the buffer's final NUL (no padding
  * after it: the blocks must stop before it); and %names read by hlo_lex,
- * whose "%" id rule uses pc_skip_id_tail.
+ * whose "%" id rule uses bs_skip_id_tail.
  * Run by CTest as lexer/byte_scan (and, built with -DHLOIDX_NO_SIMD, on
  * the byte loops alone). */
 #include <stdbool.h>
@@ -21,7 +21,7 @@ static int failures;
 static const char id_bytes[] = "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.-";
 static const char lower_digit_bytes[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 static const char dims_bytes[] = "0123456789,<=? ";
-/* What pc_skip_layout_text stops at (and NUL). */
+/* What bs_skip_layout_text stops at (and NUL). */
 static const char layout_stops[] = "}{/\n\"";
 static const char layout_bytes[] = "0123456789,:T()SEL*#";
 
@@ -37,16 +37,16 @@ static bool not_id(int c) { return c == 0 || !strchr(id_bytes, c); }
 static bool not_lower_digit(int c) { return c == 0 || !strchr(lower_digit_bytes, c); }
 static bool not_dims(int c) { return c == 0 || !strchr(dims_bytes, c); }
 static bool layout_stop(int c) { return c == 0 || strchr(layout_stops, c); }
-static const char *skip_id(const char *p, const char *lim) { return pc_skip_id_tail(p, lim); }
-static const char *skip_lower_digits(const char *p, const char *lim) { return pc_skip_lower_digits(p, lim); }
-static const char *skip_dims(const char *p, const char *lim) { return pc_skip_dims(p, lim); }
-static const char *skip_layout(const char *p, const char *lim) { return pc_skip_layout_text(p, lim); }
+static const char *skip_id(const char *p, const char *lim) { return bs_skip_id_tail(p, lim); }
+static const char *skip_lower_digits(const char *p, const char *lim) { return bs_skip_lower_digits(p, lim); }
+static const char *skip_dims(const char *p, const char *lim) { return bs_skip_dims(p, lim); }
+static const char *skip_layout(const char *p, const char *lim) { return bs_skip_layout_text(p, lim); }
 
 static const scan scans[] = {
-    {"pc_skip_id_tail", skip_id, id_bytes, not_id, true},
-    {"pc_skip_lower_digits", skip_lower_digits, lower_digit_bytes, not_lower_digit, true},
-    {"pc_skip_dims", skip_dims, dims_bytes, not_dims, true},
-    {"pc_skip_layout_text", skip_layout, layout_bytes, layout_stop, false},
+    {"bs_skip_id_tail", skip_id, id_bytes, not_id, true},
+    {"bs_skip_lower_digits", skip_lower_digits, lower_digit_bytes, not_lower_digit, true},
+    {"bs_skip_dims", skip_dims, dims_bytes, not_dims, true},
+    {"bs_skip_layout_text", skip_layout, layout_bytes, layout_stop, false},
 };
 
 /* A copy of TEXT (LEN bytes) with exactly one NUL after it. */
@@ -88,7 +88,9 @@ static void check_to_end(const scan *s, int n) {
   check_scan(s, text, (size_t)n, (size_t)n, 0);
 }
 
-/* "%" and a name of N bytes, then TAIL: hlo_lex reads the name. */
+/* "%" and a name of N bytes, then TAIL: hlo_lex reads the name (an
+ * instruction's name, HT_NAME_DEF, when blanks and '=' follow: the lexer
+ * then stands after the '='). */
 static void check_pct_name(int n, const char *tail) {
   char text[128];
   size_t len = 0;
@@ -102,8 +104,12 @@ static void check_pct_name(int n, const char *tail) {
   hlo_token t;
   hlo_lexer_init(&lx, buf, len + tl, 0);
   hlo_lex(&lx, &t);
-  if (t.kind != HT_PCT_NAME || t.ptr != buf + 1 || t.len != (size_t)n || lx.cur != buf + 1 + n) {
-    fprintf(stderr, "%%name of %d bytes before '%s': got %s of %zu bytes\n", n, tail, hlo_tok_kind_name(t.kind), t.len);
+  const char *eq = strchr(tail, '=');
+  bool def = eq && strspn(tail, " ") == (size_t)(eq - tail);
+  hlo_tok_kind want = def ? HT_NAME_DEF : HT_PCT_NAME;
+  const char *end = def ? buf + 1 + n + (eq - tail) + 1 : buf + 1 + n;
+  if (t.kind != want || t.ptr != buf + 1 || t.len != (size_t)n || t.off != 0 || lx.cur != end) {
+    fprintf(stderr, "%%name of %d bytes before '%s': got %s of %zu bytes\n", n, tail, hlo_tok_kind_name(t.kind), (size_t)t.len);
     failures++;
   }
   free(buf);
@@ -115,7 +121,7 @@ int main(void) {
       for (int b = 1; b < 256; b++) check_stop(&scans[k], n, b);
     for (int n = 0; n <= 40; n++) check_to_end(&scans[k], n);
   }
-  static const char *const tails[] = {"", " = f32[] add(x, y)\n", ")", ", %b", "\n", "(", "="};
+  static const char *const tails[] = {"", " = f32[] add(x, y)\n", ")", ", %b", "\n", "(", "=", "  =1", " x ="};
   for (int n = 1; n <= 40; n++)
     for (size_t i = 0; i < sizeof tails / sizeof *tails; i++) check_pct_name(n, tails[i]);
   if (failures) {

@@ -16,14 +16,19 @@
 
 static int failures;
 
+/* The first token of TEXT in *T, the lexer after it in *LX. */
+static void lex_first(const char *text, hlo_lexer *lx, hlo_token *t) {
+  hlo_lexer_init(lx, text, strlen(text), 0);
+  hlo_lex(lx, t);
+}
+
 static void expect(const char *text, hlo_tok_kind kind, int sub, size_t len) {
   hlo_lexer lx;
   hlo_token t;
-  hlo_lexer_init(&lx, text, strlen(text), 0);
-  hlo_lex(&lx, &t);
-  if (t.kind != kind || (kind == HT_PRIM_TYPE && t.sub != sub) || t.len != len) {
+  lex_first(text, &lx, &t);
+  if (t.kind != kind || (kind == HT_PRIM_TYPE && t.sub != sub) || (size_t)t.len != len) {
     fprintf(stderr, "'%s': got %s sub %d len %zu, want %s sub %d len %zu\n", text, hlo_tok_kind_name(t.kind), t.sub,
-            t.len, hlo_tok_kind_name(kind), sub, len);
+            (size_t)t.len, hlo_tok_kind_name(kind), sub, len);
     failures++;
   }
 }
@@ -35,9 +40,9 @@ static void expect_at(const char *text, hlo_tok_kind kind, size_t ptr_off, size_
   hlo_token t;
   hlo_lexer_init(&lx, text, strlen(text), 0);
   hlo_lex(&lx, &t);
-  if (t.kind != kind || t.len != len || t.off != off || t.ptr != text + ptr_off || t.u != 0 || t.neg) {
+  if (t.kind != kind || (size_t)t.len != len || t.off != off || t.ptr != text + ptr_off || (kind != HT_ERROR && t.u != 0) || t.neg) {
     fprintf(stderr, "'%s': got %s at %zu, slice %zd+%zu; want %s at %zu, slice %zu+%zu\n", text,
-            hlo_tok_kind_name(t.kind), t.off, t.ptr - text, t.len, hlo_tok_kind_name(kind), off, ptr_off, len);
+            hlo_tok_kind_name(t.kind), t.off, t.ptr - text, (size_t)t.len, hlo_tok_kind_name(kind), off, ptr_off, len);
     failures++;
   }
 }
@@ -49,9 +54,9 @@ static void expect_int(const char *text, hlo_tok_kind kind, size_t len, size_t e
   hlo_token t;
   hlo_lexer_init(&lx, text, strlen(text), 0);
   hlo_lex(&lx, &t);
-  if (t.kind != kind || t.len != len || (kind == HT_INT && (t.u != u || t.neg != neg)) || lx.cur != text + end) {
+  if (t.kind != kind || (size_t)t.len != len || (kind == HT_INT && (t.u != u || t.neg != neg)) || lx.cur != text + end) {
     fprintf(stderr, "'%s': got %s len %zu value %llu end %zd, want %s len %zu value %llu end %zu\n", text,
-            hlo_tok_kind_name(t.kind), t.len, (unsigned long long)t.u, lx.cur - text, hlo_tok_kind_name(kind), len,
+            hlo_tok_kind_name(t.kind), (size_t)t.len, (unsigned long long)t.u, lx.cur - text, hlo_tok_kind_name(kind), len,
             (unsigned long long)u, end);
     failures++;
   }
@@ -101,7 +106,7 @@ static void test_fast_tokens(void) {
   expect_at("%a", HT_PCT_NAME, 1, 1, 0);
   expect_at("\n  %add.1-b_C9(%x)", HT_PCT_NAME, 4, 10, 3);
   expect_at("%_x: f32[]", HT_PCT_NAME, 1, 2, 0);
-  expect_at("%p=1", HT_PCT_NAME, 1, 1, 0);
+  expect_at("%p=1", HT_NAME_DEF, 1, 1, 0);
   expect_at("%", HT_ERROR, 0, 1, 0);
   expect_at(" %9", HT_ERROR, 1, 1, 1);
   expect_at("% a", HT_ERROR, 0, 1, 0);
@@ -126,6 +131,102 @@ static void test_peek(void) {
     char c = hlo_lex_peek(&lx, &at);
     if (at != text + cases[i].at || c != text[cases[i].at] || lx.cur != text) {
       fprintf(stderr, "peek '%s': got %zd, want %zu\n", text, at ? at - text : -1, cases[i].at);
+      failures++;
+    }
+  }
+}
+
+/* An instruction's name: a name, blanks and '=' on its line are one
+ * HT_NAME_DEF token (the slice is the name, the lexer then after '='); a
+ * name directly followed by '=' is an attribute name. */
+static void test_name_defs(void) {
+  static const struct {
+    const char *text;
+    hlo_tok_kind kind;
+    size_t ptr_off, len, end;
+  } cases[] = {
+      {"p = f32[]", HT_NAME_DEF, 0, 1, 3},        {"p\t= x", HT_NAME_DEF, 0, 1, 3},
+      {"%add.1  =", HT_NAME_DEF, 1, 5, 9},       {"%a=b", HT_NAME_DEF, 1, 1, 3},
+      {"constant = x", HT_NAME_DEF, 0, 8, 10},   {"ROOT = x", HT_NAME_DEF, 0, 4, 6},
+      {"p=1", HT_ATTR_NAME, 0, 1, 2},            {"p\n= x", HT_IDENT, 0, 1, 1},
+      {"%p\n= x", HT_PCT_NAME, 1, 1, 2},        {"p ==", HT_NAME_DEF, 0, 1, 3},
+      {"f32 = x", HT_NAME_DEF, 0, 3, 5},         {"p (", HT_IDENT, 0, 1, 1},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *text = cases[i].text;
+    hlo_lexer lx;
+    hlo_token t;
+    lex_first(text, &lx, &t);
+    if (t.kind != cases[i].kind || t.ptr != text + cases[i].ptr_off || (size_t)t.len != cases[i].len || t.off != 0 ||
+        lx.cur != text + cases[i].end) {
+      fprintf(stderr, "'%s': got %s slice %zd+%zu end %zd\n", text, hlo_tok_kind_name(t.kind), t.ptr - text, (size_t)t.len,
+              lx.cur - text);
+      failures++;
+    }
+  }
+}
+
+/* A glog prefix at the start of a line is blank (XLA's loader strips it
+ * too); elsewhere its first word is a name. */
+static void test_log_prefixes(void) {
+  static const struct {
+    const char *text;
+    hlo_tok_kind kind;
+    size_t off, len;
+  } cases[] = {
+      {"I0521 12:04:45.883483    1509 service.cc:186] HloModule m", HT_KW_HLOMODULE, 46, 9},
+      {"x\nW1231 23:59:59.1 7 a/b c.cc:9]ENTRY", HT_IDENT, 0, 1},
+      {"\nW1231 23:59:59.1 7 a/b c.cc:9]ENTRY", HT_KW_ENTRY, 31, 5},
+      {"\r\nE0101 00:00:00.000000 1 f.cc:1] %x", HT_PCT_NAME, 34, 1},
+      {" I0521 12:04:45.883483 1509 service.cc:186] x", HT_IDENT, 1, 5},
+      {"F0521 12:04:45.883483 1509 service.cc:186 x", HT_IDENT, 0, 5},
+      {"I0521 12:04:45 1509 s.cc:1] x", HT_IDENT, 0, 5},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *text = cases[i].text;
+    hlo_lexer lx;
+    hlo_token t;
+    lex_first(text, &lx, &t);
+    if (t.kind != cases[i].kind || t.off != cases[i].off || (size_t)t.len != cases[i].len) {
+      fprintf(stderr, "log prefix case %zu: got %s at %zu len %zu\n", i, hlo_tok_kind_name(t.kind), t.off, (size_t)t.len);
+      failures++;
+    }
+  }
+}
+
+/* hlo_lex_metadata: the usual spellings are one token (from '{' to '}'),
+ * anything else is left to the grammar (nothing consumed). */
+static void test_metadata(void) {
+  static const struct {
+    const char *text;
+    size_t len; /* 0: not taken */
+  } cases[] = {
+      {"{}", 2},
+      {" {op_type=\"Add\" op_name=\"a/b\\\"c\" source_file=\"x.py\" source_line=12}", 66},
+      {"{op_name=\"x\", stack_frame_id=3}", 31},
+      {"{profile_type={1,2} deduplicated_name=\"d\"}", 42},
+      {"{{op_name=\"a\"}, {op_name=\"b\"}}", 30},
+      {"{op_name=\"x\",}", 0},       /* XLA rejects a ',' after the last field */
+      {"{,op_name=\"x\"}", 0},       /* XLA takes this one: left to the grammar */
+      {"{op_name=\"\\x41\"}", 0},  /* escapes of more than one letter */
+      {"{source_line=1234567890123456789}", 0},
+      {"{op_name=x}", 0},
+      {"{op_name=\"x\" /* c */}", 0},
+      {"{op_name=\"x\"", 0},
+      {"op_name=\"x\"", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *text = cases[i].text;
+    hlo_lexer lx;
+    hlo_token t;
+    hlo_lexer_init(&lx, text, strlen(text), 0);
+    bool taken = hlo_lex_metadata(&lx, &t);
+    size_t start = strspn(text, " ");
+    bool ok = cases[i].len ? taken && t.kind == HT_METADATA && t.off == start && (size_t)t.len == cases[i].len &&
+                                 lx.cur == text + start + cases[i].len
+                           : !taken && lx.cur == text;
+    if (!ok) {
+      fprintf(stderr, "metadata '%s': taken %d len %zu, want %zu\n", text, taken, taken ? (size_t)t.len : 0, cases[i].len);
       failures++;
     }
   }
@@ -180,12 +281,46 @@ int main(void) {
     snprintf(buf, sizeof buf, "%.*s", (int)n - 1, kws[i].word);
     expect(buf, HT_IDENT, 0, n - 1);
   }
+  /* hlo_lex reads a word itself only when lex_dfa would read it as a
+   * name: every keyword, element type and the like goes to lex_dfa */
+  for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
+    if (!hlo_lex_word_maybe_special(kws[i].word, strlen(kws[i].word))) {
+      fprintf(stderr, "'%s' is not left to lex_dfa\n", kws[i].word);
+      failures++;
+    }
+  static const char *const more[] = {"nan", "b", "opaque_type", "I0521", "W1231", "E0101", "F0521"};
+  for (size_t i = 0; i < sizeof more / sizeof more[0]; i++)
+    if (!hlo_lex_word_maybe_special(more[i], strlen(more[i]))) {
+      fprintf(stderr, "'%s' is not left to lex_dfa\n", more[i]);
+      failures++;
+    }
+  for (int k = HLO_ELEM_INVALID + 1; k < HLO_TUPLE; k++) {
+    const char *name = hlo_elem_type_name((hlo_elem_type)k);
+    if (!hlo_lex_word_maybe_special(name, strlen(name))) {
+      fprintf(stderr, "'%s' is not left to lex_dfa\n", name);
+      failures++;
+    }
+    snprintf(buf, sizeof buf, "%s(x)", name); /* before '(' too */
+    expect(buf, HT_PRIM_TYPE, k, strlen(name));
+  }
+  /* names before the bytes that end them: the same tokens as lex_dfa's */
+  expect("add.1-b_C9(x)", HT_IDENT, 0, 10);
+  expect("p0,", HT_IDENT, 0, 2);
+  expect("x}", HT_IDENT, 0, 1);
+  expect("x@", HT_IDENT, 0, 1);
+  expect("b01f_01io->b01f,", HT_DIM_LABELS, 0, 15);
+  expect("L.1@2:4,", HT_IDENT, 0, 7);
+  expect("b(f32[2])", HT_B_PAREN, 0, 1);
+  expect("bb(x)", HT_IDENT, 0, 2);
+  expect("nan(0x12)", HT_FLOAT, 0, 9);
+  expect("pred[2]", HT_PRIM_TYPE, HLO_PRED, 4);
+  expect("predx[2]", HT_IDENT, 0, 5);
+  expect("true[", HT_KW_TRUE, 0, 4);
   expect("root", HT_IDENT, 0, 4);
   expect("Entry", HT_IDENT, 0, 5);
   /* Every opcode name before its '(' (and its async shorthand forms) is
-   * an IDENT, but the keywords parameter and constant: the token wrapper
-   * reads opcodes from their bytes on that ground (opcode_token in
-   * parser/hlo_tokwrap.c). */
+   * an IDENT, but the keywords parameter and constant (the grammar's rhs
+   * has a rule for each). */
   for (int op = HLO_OP_UNKNOWN + 1; op < HLO_OP_COUNT; op++) {
     const char *name = hlo_opcode_name((hlo_opcode)op);
     size_t n = strlen(name);
@@ -197,6 +332,9 @@ int main(void) {
   }
   test_fast_tokens();
   test_peek();
+  test_name_defs();
+  test_log_prefixes();
+  test_metadata();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

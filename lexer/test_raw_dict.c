@@ -26,11 +26,11 @@ static void expect(const char *text, size_t len, size_t want_off, size_t want_le
   hlo_lexer_init(&lx, copy, len, 0);
   bool ok = hlo_lex_raw_dict(&lx, &t);
   bool good = ok && t.off == want_off &&
-              (want_len ? t.kind == HT_RAW_DICT && t.len == want_len && lx.cur == copy + want_off + want_len
+              (want_len ? t.kind == HT_RAW_DICT && (size_t)t.len == want_len && lx.cur == copy + want_off + want_len
                         : t.kind == HT_ERROR && strcmp(t.msg, msg) == 0);
   if (!good) {
     fprintf(stderr, "'%.60s' (%zu bytes): got %s at %zu, %zu bytes (%s); want %zu bytes at %zu (%s)\n", text, len,
-            hlo_tok_kind_name(t.kind), t.off, t.len, t.kind == HT_ERROR ? t.msg : "-", want_len, want_off,
+            hlo_tok_kind_name(t.kind), t.off, (size_t)t.len, t.kind == HT_ERROR ? t.msg : "-", want_len, want_off,
             msg ? msg : "-");
     failures++;
   }

@@ -28,7 +28,7 @@ void arena_free(arena *a);
 void arena_reset(arena *a);
 
 /* Allocations are aligned for any object type. On out-of-memory the process
- * exits with status 3 (internal error): callers never see NULL. The usual
+ * exits with status 1 (parser/oom.h): callers never see NULL. The usual
  * case (room in the current block) is inline; parsing allocates a lot. */
 #define ARENA_ALIGN _Alignof(max_align_t)
 void *arena_alloc_slow(arena *a, size_t size);

@@ -94,7 +94,16 @@
   X(INFERRED_DIMENSION, "inferred_dimension", GENERIC) X(DELTA, "delta", GENERIC)    \
   X(TRANSPOSE_A, "transpose_a", GENERIC) X(API_VERSION, "api_version", GENERIC)      \
   X(SCHEDULE, "schedule", GENERIC) X(PADDING_TYPE, "padding_type", GENERIC)          \
-  X(DOMAIN, "domain", GENERIC) X(TYPE, "type", GENERIC) X(ALGORITHM, "algorithm", GENERIC)
+  X(DOMAIN, "domain", GENERIC) X(TYPE, "type", GENERIC) X(ALGORITHM, "algorithm", GENERIC)         \
+  X(SPMD_OUTPUT_SHARDING, "spmd_output_sharding", SHARDING)                          \
+  X(SPMD_PARAMETERS_SHARDINGS, "spmd_parameters_shardings", SHARDING)                \
+  X(ORIGIN, "origin", GENERIC) X(SPARSITY, "sparsity", GENERIC)                      \
+  X(MODE, "mode", GENERIC) X(ASYNC_GROUP_ID, "async_group_id", GENERIC)              \
+  X(IS_CROSS_PROGRAM_PREFETCH, "is_cross_program_prefetch", GENERIC)                 \
+  /* not in open-source XLA's parser, but in the dumps: older XLA's CPU    \
+   * partitioning, TPU DMA priorities, a compare order (JAX on TPU) */    \
+  X(OUTER_DIMENSION_PARTITIONS, "outer_dimension_partitions", GENERIC)               \
+  X(DMA_PRIORITY, "dma_priority", GENERIC) X(ORDER, "order", GENERIC)
 
 enum {
 #define X_(e, s, c) AT_##e,
@@ -550,6 +559,12 @@ static int read_dim_labels(rd *r, hlo_instr *in) {
   static const char letters[3][2] = {{'b', 'f'}, {'i', 'o'}, {'b', 'f'}};
   static const char *const names[3] = {"input", "kernel", "output"};
   for (int p = 0; p < 3; p++) {
+    /* '?' (a dimension the labels leave unknown, as XLA prints them) may
+     * stand for a role letter; like any label, once per part */
+    const char *q = memchr(parts[p], '?', lens[p]);
+    bool unknown = q != NULL;
+    if (q && memchr(q + 1, '?', lens[p] - (size_t)(q + 1 - parts[p])))
+      return pc_error(P, off, "dim_labels '%.*s': '?' appears twice in the %s labels", (int)len, s, names[p]);
     for (size_t i = 0; i < lens[p]; i++) {
       char c = parts[p][i];
       if (c == '?') continue;
@@ -573,7 +588,7 @@ static int read_dim_labels(rd *r, hlo_instr *in) {
       role[p][which] = (int64_t)i;
     }
     for (int w = 0; w < 2; w++)
-      if (role[p][w] < 0)
+      if (role[p][w] < 0 && !unknown)
         return pc_error(P, off, "dim_labels '%.*s': the %s labels have no '%c'", (int)len, s, names[p],
                         letters[p][w]);
   }
@@ -877,7 +892,7 @@ static bool attr_allowed(int id, hlo_opcode op) {
     default:
       return false;
     }
-  case AT_REPLICA_GROUPS: case AT_CONSTRAIN_LAYOUT: case AT_USE_GLOBAL_DEVICE_IDS: /* the collectives */
+  case AT_REPLICA_GROUPS: case AT_CONSTRAIN_LAYOUT: case AT_USE_GLOBAL_DEVICE_IDS: case AT_MODE: /* the collectives */
     switch (op) {
     case HLO_OP_ALL_GATHER: case HLO_OP_ALL_GATHER_START: case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
     case HLO_OP_ALL_TO_ALL: case HLO_OP_RAGGED_ALL_TO_ALL: case HLO_OP_REDUCE_SCATTER:
@@ -898,8 +913,16 @@ static bool attr_allowed(int id, hlo_opcode op) {
   case AT_IS_COMPOSITE: return op == HLO_OP_CALL;
   case AT_API_VERSION: case AT_SCHEDULE: case AT_PADDING_TYPE: return op == HLO_OP_CUSTOM_CALL;
   case AT_DOMAIN: return op == HLO_OP_DOMAIN;
+  case AT_SPARSITY: return op == HLO_OP_DOT;
+  case AT_ORDER: return op == HLO_OP_COMPARE;
+  case AT_IS_CROSS_PROGRAM_PREFETCH: return op == HLO_OP_COPY_START;
+  case AT_SPMD_OUTPUT_SHARDING: case AT_SPMD_PARAMETERS_SHARDINGS: case AT_IS_SCHEDULED:
+  case AT_ENTRY_COMPUTATION_LAYOUT: case AT_INPUT_OUTPUT_ALIAS: case AT_BUFFER_DONOR:
+  case AT_ALIAS_PASSTHROUGH_PARAMS: case AT_REPLICA_COUNT: case AT_NUM_PARTITIONS: case AT_ALLOW_SPMD_PARAMS:
+  case AT_ALLOW_SPMD_OUTPUT:
+    return false; /* module attributes */
   case AT_PARAMETER_REPLICATION: return op == HLO_OP_PARAMETER;
-  case AT_ASYNC_EXECUTION_THREAD: return is_async(op);
+  case AT_ASYNC_EXECUTION_THREAD: case AT_ASYNC_GROUP_ID: return is_async(op);
   case AT_OPERAND_PRECISION:
     return op == HLO_OP_DOT || op == HLO_OP_CONVOLUTION || op == HLO_OP_CUSTOM_CALL || op == HLO_OP_RAGGED_DOT ||
            op == HLO_OP_SCALED_DOT;
@@ -1045,9 +1068,9 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
 /* The usual values of the most frequent attributes, read from their bytes
  * without the reader: dimensions={1,0} (pc_plain_int_list), index=3
  * (pc_plain_uint), slice={[0:8], [0:4:2]}, kind=kLoop. The value's text
- * ends where the value scan's last token ended, so these bytes are the
- * reader's tokens and give its result; any other value is left to the
- * reader (and its messages). */
+ * is what the grammar read as the value, so these bytes are the reader's
+ * tokens and give its result; any other value is left to the reader (and
+ * its messages). */
 static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
   const char *v = P->data + a->vstart, *end = P->data + a->vend;
   uint64_t u = 0;
@@ -1343,6 +1366,14 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
       break;
     }
     return 0;
+  case AT_MODE: {
+    static const char *const d[] = {"cross_replica", "cross_partition", "cross_replica_and_partition", "flattened_id",
+                                    NULL};
+    if (rd_enum(&r, d, false, "a collective mode (cross_replica, cross_partition, cross_replica_and_partition or "
+                              "flattened_id)") < 0)
+      return -1;
+    break;
+  }
   case AT_SCHEDULE: {
     static const char *const d[] = {"schedule_none", "schedule_latest", "schedule_earliest", NULL};
     if (rd_enum(&r, d, true, "SCHEDULE_NONE, SCHEDULE_LATEST or SCHEDULE_EARLIEST") < 0) return -1;
@@ -1385,6 +1416,44 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
   return rd_end(&r);
 }
 
+/* An attribute name the catalogue does not know: an error, or with
+ * allow_unknown a warning (the attribute is kept as written). The hint is
+ * the closest name that OK allows (OP: an opcode for attr_allowed, or
+ * HLO_OP_COUNT for a module attribute). */
+typedef struct hint_ctx {
+  hlo_opcode op;
+} hint_ctx;
+
+static bool module_attr(int id) {
+  switch (id) {
+  case AT_IS_SCHEDULED: case AT_ENTRY_COMPUTATION_LAYOUT: case AT_INPUT_OUTPUT_ALIAS: case AT_BUFFER_DONOR:
+  case AT_ALIAS_PASSTHROUGH_PARAMS: case AT_REPLICA_COUNT: case AT_NUM_PARTITIONS: case AT_ALLOW_SPMD_PARAMS:
+  case AT_ALLOW_SPMD_OUTPUT: case AT_FRONTEND_ATTRIBUTES: case AT_SPMD_OUTPUT_SHARDING:
+  case AT_SPMD_PARAMETERS_SHARDINGS:
+    return true;
+  default:
+    return false;
+  }
+}
+
+static bool hint_ok(int id, void *ctx) {
+  hlo_opcode op = ((hint_ctx *)ctx)->op;
+  if (op == HLO_OP_COUNT) return module_attr(id);
+  return !module_attr(id) || id == AT_FRONTEND_ATTRIBUTES ? attr_allowed(id, op) : false;
+}
+
+static int unknown_attr(parse_ctx *P, const pc_attr *a, hlo_opcode op) {
+  const char *nm = hlo_istr_str(a->name);
+  char hint[96] = "";
+  hint_ctx h = {op};
+  int i = name_table_closest(nm, a->name->len, AT_COUNT, attr_name, hint_ok, &h);
+  if (i >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", attr_name(i));
+  const char *what = op == HLO_OP_COUNT ? "module attribute" : "attribute";
+  if (!hlo_parse_get_options()->allow_unknown) return pc_error(P, a->off, "unknown %s '%.64s'%s", what, nm, hint);
+  pc_warn(P, a->off, "unknown %s '%.64s'%s (kept as written)", what, nm, hint);
+  return 0;
+}
+
 int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
   uint32_t gen = ++P->attr_gen;
   hlo_attr *out = arena_array(P->a, (size_t)n, sizeof *out);
@@ -1402,11 +1471,12 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
     out[i].value = P->data + a->vstart;
     out[i].value_len = a->vend - a->vstart;
     out[i].offset = a->off;
+    if (a->id < 0 && unknown_attr(P, a, in->op) < 0) return -1;
     if (a->id >= 0) {
       present[a->id / 64] |= (uint64_t)1 << (a->id % 64);
       bool ok;
       if (in->op == HLO_OP_UNKNOWN) ok = true;
-      else if (async && (a->id == AT_CALLS || a->id == AT_ASYNC_EXECUTION_THREAD ||
+      else if (async && (a->id == AT_CALLS || a->id == AT_ASYNC_EXECUTION_THREAD || a->id == AT_ASYNC_GROUP_ID ||
                          a->id == AT_OUTPUT_TO_OPERAND_ALIASING))
         ok = true;
       else if (async && in->async_wrapped == HLO_OP_UNKNOWN)
@@ -1464,6 +1534,7 @@ int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n) {
     if (a->name->attr_gen == gen) return pc_error(P, a->off, "module attribute '%s' is given twice", nm);
     a->name->attr_gen = gen;
     out[i] = (hlo_attr){nm, P->data + a->vstart, a->vend - a->vstart, a->off};
+    if ((a->id < 0 || !module_attr(a->id)) && unknown_attr(P, a, HLO_OP_COUNT) < 0) return -1;
     rd r;
     bool b = false;
     int64_t v;

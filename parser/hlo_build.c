@@ -8,15 +8,9 @@
 #include <string.h>
 
 #include "hlo_parser.h"
+#include "name_table.h"
 #include "oom.h"
 #include "parse_ctx.h"
-
-#define X_(e, s, b) _Static_assert(HLO_##e > 0, "element type numbering");
-HLO_ELEM_TYPES(X_)
-#undef X_
-_Static_assert(HLO_PRED == 1 && HLO_S64 == 8 && HLO_U64 == 15 && HLO_F64 == 19 && HLO_F8E8M0FNU == 27 &&
-                   HLO_F4E2M1FN == 30 && HLO_C128 == 32 && HLO_OPAQUE == 34,
-               "hlo_elem_type must follow the lexer's element-type numbering (lexer/hlo_lexer.re)");
 
 /* ---- vectors and errors ------------------------------------------------ */
 
@@ -45,12 +39,38 @@ int pc_error(parse_ctx *P, size_t off, const char *fmt, ...) {
   if (P->failed) return -1;
   P->failed = true;
   P->err->offset = off;
+  P->err->note[0] = '\0';
   va_list ap;
   va_start(ap, fmt);
   vsnprintf(P->err->message, sizeof P->err->message, fmt, ap);
   va_end(ap);
   return -1;
 }
+
+void pc_note(parse_ctx *P, size_t off, const char *fmt, ...) {
+  P->err->note_offset = off;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(P->err->note, sizeof P->err->note, fmt, ap);
+  va_end(ap);
+}
+
+void pc_warn(parse_ctx *P, size_t off, const char *fmt, ...) {
+  char buf[HLO_ERROR_MESSAGE_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  PC_PUSH(P->warnings, hlo_warning, ((hlo_warning){off, arena_strndup(P->a, buf, strlen(buf))}));
+}
+
+/* ---- options ------------------------------------------------------------------ */
+
+static hlo_parse_options options;
+
+void hlo_parse_set_options(const hlo_parse_options *o) { options = *o; }
+
+const hlo_parse_options *hlo_parse_get_options(void) { return &options; }
 
 static int64_t tok_i64(parse_ctx *P, const pc_tok *t, bool *ok) {
   *ok = true;
@@ -83,8 +103,9 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   P->n_shapeless = 0;
   P->declchecks.n = 0;
   P->entry_marked = NULL;
+  P->warnings.n = 0;
+  P->last_def = NULL; /* (the strings of the last module are gone) */
   memset(P->words, 0, sizeof P->words);
-  P->last_def = NULL;
   pc_shape_cache_reset(P);
 }
 
@@ -442,6 +463,18 @@ int pc_comp_begin(parse_ctx *P, const pc_tok *entry, const pc_tok *name, const h
   return 0;
 }
 
+static hlo_computation *comp_close(parse_ctx *P);
+
+int pc_bare_begin(parse_ctx *P) {
+  size_t off = P->last->off; /* the lookahead: the first instruction */
+  if (comp_open(P, hlo_intern_get(P->in, "entry", 5), off, true, NULL) < 0) return -1;
+  P->entry_marked = top_comp(P)->comp;
+  pc_warn(P, off, "instructions without a computation: read as the body of an ENTRY computation 'entry'");
+  return 0;
+}
+
+int pc_bare_end(parse_ctx *P) { return comp_close(P) ? 0 : -1; }
+
 int pc_inline_begin(parse_ctx *P, size_t off) {
   char buf[64];
   for (int k = 1;; k++) {
@@ -601,11 +634,26 @@ hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in) {
   return (hlo_instr_ext *)in->ext; /* (the instruction's own copy, in the module's arena) */
 }
 
-/* IS: the opcode's interned word. */
-static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, hlo_istr *is, pc_range operands) {
+static const char *opcode_at(int i) { return hlo_opcode_name((hlo_opcode)(i + 1)); }
+
+/* An opcode word that is none (IS): an error, or with allow_unknown a
+ * warning (the instruction is then HLO_OP_UNKNOWN: unknown indexing). */
+static int unknown_opcode(parse_ctx *P, const pc_tok *opcode, hlo_istr *is) {
+  char hint[96] = "";
+  int i = name_table_closest(hlo_istr_str(is), is->len, HLO_OP_COUNT - 1, opcode_at, NULL, NULL);
+  if (i >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", opcode_at(i));
+  if (!options.allow_unknown) return pc_error(P, opcode->off, "unknown opcode '%.64s'%s", hlo_istr_str(is), hint);
+  pc_warn(P, opcode->off, "unknown opcode '%.64s'%s (read as an op without indexing rules)", hlo_istr_str(is), hint);
+  return 0;
+}
+
+static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
+  pc_range operands = {first, (uint32_t)P->operands.n};
+  hlo_istr *is = pc_word(P, opcode->ptr, opcode->len);
   hlo_instr *in = new_instr(P, opcode->off);
   in->opcode_text = hlo_istr_str(is);
   in->op = pc_opcode_of(is, &in->async_wrapped);
+  if (in->op == HLO_OP_UNKNOWN && unknown_opcode(P, opcode, is) < 0) return NULL;
   size_t n = operands.e - operands.b;
   in->n_operands = (int)n;
   in->operands = arena_array(P->a, n, sizeof *in->operands);
@@ -631,9 +679,7 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, hlo_istr *is, pc_ra
   return in;
 }
 
-hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands) {
-  return rhs_op(P, opcode, pc_word(P, opcode->ptr, opcode->len), operands);
-}
+hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) { return rhs_op(P, opcode, first); }
 
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
   hlo_instr *in = new_instr(P, kw->off);
@@ -665,10 +711,15 @@ hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit) {
   return in;
 }
 
-int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name, pc_range *r) {
-  pc_operand o = {hlo_intern_get(P->in, name->ptr, name->len), NULL, decl, name->off};
+int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name) {
+  /* (an operand is most often the instruction defined last: compared
+   * before the intern table is looked up) */
+  hlo_istr *last = P->last_def;
+  hlo_istr *is = last && last->len == name->len && hlo_same_bytes(hlo_istr_str(last), name->ptr, name->len)
+                     ? last
+                     : hlo_intern_get(P->in, name->ptr, name->len);
+  pc_operand o = {is, NULL, decl, name->off};
   PC_PUSH(P->operands, pc_operand, o);
-  if (r) *r = (pc_range){(uint32_t)P->operands.n - 1, (uint32_t)P->operands.n};
   return 0;
 }
 
@@ -683,6 +734,7 @@ static int define_name(parse_ctx *P, hlo_istr *name, hlo_instr *in, size_t off) 
   name->def_gen = cc->gen;
   name->def = in;
   in->name = hlo_istr_str(name);
+  P->last_def = name;
   return 0;
 }
 
@@ -704,7 +756,7 @@ static int finish_instr(parse_ctx *P, hlo_instr *in, const hlo_shape *shape) {
   return 0;
 }
 
-int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_range *r) {
+int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in) {
   /* "<opcode>.anon", then "<opcode>.anon.N": the base name's anon_next
    * remembers where to continue, so many nested operands stay linear */
   char buf[128];
@@ -719,83 +771,17 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_ra
   if (finish_instr(P, in, shape) < 0) return -1;
   pc_operand o = {NULL, in, NULL, in->offset};
   PC_PUSH(P->operands, pc_operand, o);
-  if (r) *r = (pc_range){(uint32_t)P->operands.n - 1, (uint32_t)P->operands.n};
   return 0;
 }
 
-/* The instruction of an INSTR_HEAD token (head_fold in hlo_tokwrap.c): the
- * one rhs would build, with its name and declared shape kept in it until
- * pc_instruction (called with NAME NULL) defines it; the attributes folded
- * into the token are pushed as their COMMA_ATTR and COMMA_COMP tokens
- * would push them. */
-pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name, const pc_head *h) {
-  pc_headv r = {NULL, (uint32_t)P->attrs.n};
-  hlo_instr *in;
-  if (h->opcode.kind == HT_KW_PARAMETER)
-    in = pc_rhs_parameter(P, &h->opcode, &h->arg);
-  else if (h->opcode.kind == HT_KW_CONSTANT)
-    in = pc_rhs_constant(P, &h->opcode, (pc_loc){h->arg.off, (size_t)(h->arg.ptr - P->data) + h->arg.len});
-  else
-    in = rhs_op(P, &h->opcode, h->opcode.is, h->ops); /* (head_fold looked the word up) */
-  if (!in) return r;
-  in->name = hlo_istr_str(h->name);
-  in->offset = name->off;
-  in->shape = h->shape;
-  for (size_t i = h->attrs.b; i < h->attrs.e; i++) {
-    const pc_head_attr *a = &PC_AT(P->head_attrs, pc_head_attr, i);
-    if ((a->comp ? pc_comp_attr_push(P, &a->name, a->loc) : pc_attr_push(P, &a->name, a->loc, 0, NULL, NULL, NULL)) < 0)
-      return r;
-  }
-  r.in = in;
-  return r;
-}
-
-/* The lines were read one after the other, so their operand ranges follow
- * each other on P->operands; pc_rhs_op drops each line's after using them
- * (and nothing in between pushes operands), so the later ones stay. At the
- * end, the run's operands are all dropped, as the INSTR_HEAD tokens' would
- * have been; the operands of the INSTR_HEAD that ended the run (read after
- * them, built next: parse_ctx.stash) move down to where they began. */
-int pc_run_build(parse_ctx *P) {
-  size_t n = P->run.n, base = P->operands.n;
-  P->run.n = 0;
-  for (size_t i = 0; i < n; i++) {
-    const pc_run_line *ln = &PC_AT(P->run, pc_run_line, i);
-    if (ln->head.opcode.kind == HT_IDENT) {
-      if (ln->head.ops.b < base) base = ln->head.ops.b;
-      P->operands.n = ln->head.ops.e;
-    }
-    pc_headv h = pc_rhs_head(P, &ln->name, &ln->head);
-    if (!h.in ||
-        pc_instruction(P, ln->root.kind == HT_KW_ROOT ? &ln->root : NULL, NULL, NULL, h.in,
-                       (pc_range){h.attrs_b, (uint32_t)P->attrs.n}) < 0)
-      return -1;
-  }
-  P->operands.n = base;
-  if (P->stash && P->head.opcode.kind == HT_IDENT && P->head.ops.b > base) {
-    uint32_t k = P->head.ops.e - P->head.ops.b;
-    memmove(&PC_AT(P->operands, pc_operand, base), &PC_AT(P->operands, pc_operand, P->head.ops.b), k * sizeof(pc_operand));
-    P->head.ops = (pc_range){(uint32_t)base, (uint32_t)base + k};
-    P->operands.n = base + k;
-  }
-  return 0;
-}
-
-int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape, hlo_instr *in,
-                   pc_range attrs) {
-  hlo_istr *is;
-  if (name) {
-    is = name->is ? name->is : hlo_intern_get(P->in, name->ptr, name->len);
-    in->offset = name->off;
-  } else { /* from pc_rhs_head */
-    is = hlo_istr_of(in->name);
-    shape = in->shape;
-  }
+int pc_instruction(parse_ctx *P, const pc_def *def, hlo_instr *in, pc_range attrs) {
+  hlo_istr *is = hlo_intern_get(P->in, def->name, def->len);
+  in->offset = def->off;
   if (define_name(P, is, in, in->offset) < 0) return -1;
   pc_comp *cc = top_comp(P);
-  if (root) {
+  if (def->root_off) {
     if (cc->root)
-      return pc_error(P, root->off, "computation '%s' has more than one ROOT instruction (the first is '%s')",
+      return pc_error(P, def->root_off - 1, "computation '%s' has more than one ROOT instruction (the first is '%s')",
                       cc->comp->name, cc->root->name);
     cc->root = in;
     in->root_marked = true;
@@ -804,7 +790,7 @@ int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const h
   const pc_attr *av = attrs.e > attrs.b ? &PC_AT(P->attrs, pc_attr, attrs.b) : NULL;
   if (pc_attrs_apply(P, in, av, (int)(attrs.e - attrs.b)) < 0) return -1;
   P->attrs.n = attrs.b;
-  return finish_instr(P, in, shape);
+  return finish_instr(P, in, def->shape);
 }
 
 /* ---- attributes ----------------------------------------------------------------- */
@@ -830,15 +816,6 @@ int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_co
   PC_PUSH(P->comprefs, pc_compref, c);
   if (r) *r = (pc_range){(uint32_t)P->comprefs.n - 1, (uint32_t)P->comprefs.n};
   return 0;
-}
-
-int pc_comp_attr_push(parse_ctx *P, const pc_tok *attr, pc_loc name) {
-  const char *p = P->data + name.first;
-  size_t pct = *p == '%'; /* a %name's value is without the '%' */
-  pc_tok n = {.ptr = p + pct, .len = (uint32_t)(name.last - name.first - pct), .off = name.first};
-  pc_range r;
-  if (pc_compref_push(P, &n, NULL, name.first, &r) < 0) return -1;
-  return pc_attr_push(P, attr, name, 1, pc_comprefs_take(P, r), NULL, NULL);
 }
 
 const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r) {
@@ -879,6 +856,19 @@ static int async_thread(parse_ctx *P, hlo_instr *in) {
   return 0;
 }
 
+static void verify_warning(void *ctx, size_t off, const char *message) { pc_warn(ctx, off, "%s", message); }
+
+/* Warnings in text order (the verifier's come after the parser's; stable:
+ * they are few). */
+static void sort_warnings(hlo_warning *w, size_t n) {
+  for (size_t i = 1; i < n; i++) {
+    hlo_warning x = w[i];
+    size_t j = i;
+    for (; j > 0 && w[j - 1].offset > x.offset; j--) w[j] = w[j - 1];
+    w[j] = x;
+  }
+}
+
 int pc_module_finish(parse_ctx *P) {
   hlo_module *m = P->mod;
   m->n_computations = (int)P->comps.n;
@@ -903,9 +893,16 @@ int pc_module_finish(parse_ctx *P) {
     if (async_thread(P, PC_AT(P->async_checks, hlo_instr *, i)) < 0) return -1;
   if (P->n_shapeless && pc_infer_shapes(P, m) < 0) return -1;
   if (check_decl_shapes(P) < 0) return -1;
-  if (hlo_verify_module(m, P->err)) {
+  if (options.no_verify ? hlo_verify_module_lenient(m, P->err, verify_warning, P) : hlo_verify_module(m, P->err)) {
     P->failed = true;
+    P->err->note[0] = '\0';
     return -1;
+  }
+  if (P->warnings.n) {
+    size_t n = P->warnings.n;
+    sort_warnings((hlo_warning *)P->warnings.p, n);
+    m->warnings = pc_vec_take(P->a, &P->warnings, sizeof(hlo_warning), 0, n);
+    m->n_warnings = (int)n;
   }
   P->mod = NULL;
   P->n_done++;
@@ -964,7 +961,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   P->before_last = &P->tokbuf[1];
   if (start > 0) P->prev_kind = HT_SEP; /* a span starts right after a separator */
   P->chunk_start = start;
-  P->token_by_token = parse == hlo_yyparse_lac;
+  P->coarse = parse != hlo_yyparse_lac; /* the diagnostic parse reads with the grammar alone */
   if (cache) { /* (the recent lists start empty: their generations would be stale) */
     P->scache = cache->scache;
     P->scache_mask = cache->scache_mask;
@@ -976,6 +973,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   }
   err->offset = 0;
   err->message[0] = '\0';
+  err->note[0] = '\0';
   hlo_lexer_init(&P->lx, data, len, start);
   int rc = parse(P);
   if (!P->stopped) {
@@ -987,7 +985,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
       pc_error(P, P->end_off, "module span does not end at its separator");
   }
   /* every operand pushed was taken by its instruction (a leak here grows
-   * the vector with the input: the fast paths must drop what they push) */
+   * the vector with the input) */
   assert(rc != 0 || P->failed || P->stopped || P->operands.n == 0);
   if (P->mod) hlo_module_free(P->mod); /* unfinished, or begun by an empty chunk */
   if (P->failed || P->stopped)
@@ -1006,7 +1004,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack,
-                    &P->head_attrs, &P->run};
+                    &P->warnings};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);
   hlo_intern_free(P->in);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
@@ -1020,15 +1018,15 @@ static atomic_ulong retries;
 
 unsigned long hlo_parse_retries(void) { return atomic_load_explicit(&retries, memory_order_relaxed); }
 
-/* parse_with the parser without LAC and with every fast path; when that
- * fails, the input is parsed again with LAC and token by token (no folded
- * tokens, see hlo_tokwrap.c), and that result is the one that counts.
- * Both accept the same text, but without LAC a few default reductions (and
- * their actions) may run before a syntax error is seen, so its "expected"
- * list can be short or an action's error can come first, and a folded
- * token hides what could have continued a value. With EACH, the modules
- * before the one that failed were handed on already: the second parse
- * starts at that module; otherwise at the start. */
+/* parse_with the parser without LAC, with the coarse tokens; when that
+ * fails, the input is parsed again with LAC and the grammar alone, and
+ * that result is the one that counts. Both accept the same texts, but
+ * without LAC a few default reductions (and their actions) may run before
+ * a syntax error is seen, so its "expected" list can be short or an
+ * action's error can come first, and a coarse token hides what could have
+ * continued it. With EACH, the modules before the one that failed were
+ * handed on already: the second parse starts at that module; otherwise at
+ * the start. */
 static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
                      int (*each)(hlo_module *, void *), void *ctx, hlo_parse_cache *cache, pc_vec *modules,
                      int *stopped) {
@@ -1040,15 +1038,17 @@ static int parse_all(const char *data, size_t len, size_t start, size_t stop, hl
                     stopped, &chunk_start);
 }
 
-/* hlo_parse_file, folding tokens (UNFOLDED false: parse_all) or not. */
-static int parse_file(const char *data, size_t len, bool unfolded, hlo_parse_result *out, hlo_error *err) {
+/* hlo_parse_file, with the coarse tokens (parse_all) or with the grammar
+ * alone (GRAMMAR_ONLY). */
+static int parse_file(const char *data, size_t len, bool grammar_only, hlo_parse_result *out, hlo_error *err) {
   pc_vec mods = {0};
   int stopped;
   size_t chunk_start;
   out->n_modules = 0;
   out->modules = NULL;
-  if (unfolded ? parse_with(hlo_yyparse_lac, data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped, &chunk_start)
-               : parse_all(data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped))
+  if (grammar_only
+          ? parse_with(hlo_yyparse_lac, data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped, &chunk_start)
+          : parse_all(data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped))
     return 1;
   out->n_modules = (int)mods.n;
   out->modules = xmalloc(mods.n * sizeof *out->modules);
@@ -1061,7 +1061,7 @@ int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_erro
   return parse_file(data, len, false, out, err);
 }
 
-int hlo_parse_file_unfolded(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {
+int hlo_parse_file_grammar_only(const char *data, size_t len, hlo_parse_result *out, hlo_error *err) {
   return parse_file(data, len, true, out, err);
 }
 

@@ -29,6 +29,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "elem_types.h"
+
 typedef struct arena arena;
 typedef struct hlo_shape hlo_shape;
 typedef struct hlo_instr hlo_instr;
@@ -42,32 +44,8 @@ typedef struct hlo_module hlo_module;
 /* ------------------------------------------------------------------ */
 /* Element types (§4.1)                                                 */
 
-/* X(enum suffix, text spelling, natural storage bits). The order is part of
- * the lexer contract (lexer/hlo_token.h reports element types by number). */
-#define HLO_ELEM_TYPES(X)                                                   \
-  X(PRED, "pred", 8)                                                        \
-  X(S1, "s1", 1) X(S2, "s2", 2) X(S4, "s4", 4) X(S8, "s8", 8)               \
-  X(S16, "s16", 16) X(S32, "s32", 32) X(S64, "s64", 64)                     \
-  X(U1, "u1", 1) X(U2, "u2", 2) X(U4, "u4", 4) X(U8, "u8", 8)               \
-  X(U16, "u16", 16) X(U32, "u32", 32) X(U64, "u64", 64)                     \
-  X(F16, "f16", 16) X(BF16, "bf16", 16) X(F32, "f32", 32) X(F64, "f64", 64) \
-  X(F8E5M2, "f8e5m2", 8) X(F8E4M3, "f8e4m3", 8) X(F8E4M3FN, "f8e4m3fn", 8)  \
-  X(F8E4M3B11FNUZ, "f8e4m3b11fnuz", 8) X(F8E3M4, "f8e3m4", 8)               \
-  X(F8E5M2FNUZ, "f8e5m2fnuz", 8) X(F8E4M3FNUZ, "f8e4m3fnuz", 8)             \
-  X(F8E8M0FNU, "f8e8m0fnu", 8) X(F6E2M3FN, "f6e2m3fn", 6)                   \
-  X(F6E3M2FN, "f6e3m2fn", 6) X(F4E2M1FN, "f4e2m1fn", 4)                     \
-  X(C64, "c64", 64) X(C128, "c128", 128)                                    \
-  X(TOKEN, "token", 0) X(OPAQUE, "opaque", 0)
+/* HLO_ELEM_TYPES and enum hlo_elem_type: lexer/elem_types.h */
 
-typedef enum hlo_elem_type {
-  HLO_ELEM_INVALID = 0, /* "none" (e.g. no #(type) in a layout) */
-#define HLO_X_(e, s, b) HLO_##e,
-  HLO_ELEM_TYPES(HLO_X_)
-#undef HLO_X_
-  HLO_TUPLE,  /* a tuple shape: (a, b, ...) */
-  HLO_BUFFER, /* a buffer shape b(shape): one element, the buffered shape */
-  HLO_ELEM_TYPE_COUNT
-} hlo_elem_type;
 
 const char *hlo_elem_type_name(hlo_elem_type t); /* "f32"; "tuple", "buffer", "invalid" */
 int hlo_elem_type_bits(hlo_elem_type t);          /* natural storage bits: pred 8, s4 4, c64 64, token 0 */
@@ -379,7 +357,9 @@ typedef struct hlo_window_dim {
 } hlo_window_dim;
 
 /* Decoded dim_labels (§5.7.9). Dimension numbers of the respective array;
- * spatial arrays are indexed by spatial dimension k (the digit). */
+ * spatial arrays are indexed by spatial dimension k (the digit). A role
+ * the labels leave unknown ('?' in its place) is -1 (the verifier lets
+ * that through only under --no-verify). */
 typedef struct hlo_conv_dims {
   const char *labels;              /* the dim_labels text, NUL-terminated */
   int n_spatial;                   /* spatial dimensions (window rank) */
@@ -583,6 +563,8 @@ struct hlo_module {
   bool is_scheduled;            /* is_scheduled=true */
   int64_t replica_count;        /* default 1 */
   int64_t num_partitions;       /* default 1 */
+  int n_warnings;               /* what the parser read leniently or guessed, in text order */
+  const struct hlo_warning *warnings;
   arena *arena;                 /* owns everything in the module */
 };
 
@@ -601,7 +583,33 @@ const hlo_attr *hlo_module_find_attr(const hlo_module *m, const char *name);
 typedef struct hlo_error {
   size_t offset;                       /* byte offset of the offending text */
   char message[HLO_ERROR_MESSAGE_MAX]; /* "expected ']' after dimensions, found '}'" */
+  size_t note_offset;                  /* where the note points, when there is one */
+  char note[64];                       /* "" or a note on the error ("'{' opened here") */
 } hlo_error;
+
+/* A warning about a parsed module: what was read leniently (--allow-unknown,
+ * --no-verify) or guessed (instructions without a computation). */
+typedef struct hlo_warning {
+  size_t offset;       /* byte offset of the text it is about */
+  const char *message; /* in the module's arena */
+} hlo_warning;
+
+/* How the parser treats what XLA's parser rejects. Process-wide: set once
+ * (hlo_parse_set_options) before any parse starts; the default is all
+ * false, as strict as XLA's verified parse. */
+typedef struct hlo_parse_options {
+  /* An unknown opcode or attribute name is a warning (the module's
+   * warnings), not an error: the instruction has HLO_OP_UNKNOWN, the
+   * attribute is kept as written. For dumps of newer XLA versions. */
+  bool allow_unknown;
+  /* The shape checks XLA's unverified parse skips (a result shape that
+   * disagrees with what its operands and attributes give) are warnings,
+   * not errors. The checks the analysis relies on (operand counts,
+   * dimension numbers in range) stay errors. */
+  bool no_verify;
+} hlo_parse_options;
+void hlo_parse_set_options(const hlo_parse_options *o);
+const hlo_parse_options *hlo_parse_get_options(void);
 
 typedef struct hlo_parse_result {
   int n_modules;        /* modules in the file (separated by "// -----" lines) */
@@ -615,11 +623,10 @@ typedef struct hlo_parse_result {
  * skipped; a text without any module is an error. */
 int hlo_parse_file(const char *data, size_t len, hlo_parse_result *out, hlo_error *err);
 void hlo_parse_result_free(hlo_parse_result *r);
-/* The same, read token by token as for a diagnostic: none of the tokens
- * the token wrapper folds for speed (hlo_tokwrap.c) but a shape and an
- * operand list seen before in the same module. Slower; the reference the
- * tests and the fuzzer hold hlo_parse_file to (same modules, same error). */
-int hlo_parse_file_unfolded(const char *data, size_t len, hlo_parse_result *out, hlo_error *err);
+/* The same without the coarse tokens (hlo_parser.y's header): every shape
+ * and metadata value read by the grammar. Slower; the reference the tests
+ * and the fuzzer hold hlo_parse_file to (same modules, same error). */
+int hlo_parse_file_grammar_only(const char *data, size_t len, hlo_parse_result *out, hlo_error *err);
 /* The same, handing each module to EACH as soon as it is verified (so a
  * large file never holds more than one module). EACH owns the module and
  * must hlo_module_free it before it returns: the module may point to the
@@ -652,19 +659,28 @@ int hlo_parse_span(const char *data, size_t len, size_t start, size_t stop, int 
  * whole text is parsed again in one pass, so that the error reported is the
  * same as with JOBS == 1. Returns 0, or 1 with the first error in *ERR. */
 int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err);
+/* The same, calling WARN(M, CTX) for every module M with warnings (before
+ * it is freed), on the calling thread and in text order: a module with
+ * warnings makes the spans give way to the one-pass parse. */
+int hlo_check_text_warn(const char *data, size_t len, int jobs, void (*warn)(const hlo_module *m, void *ctx), void *ctx,
+                        hlo_error *err);
 /* The same with spans of at least MIN_BYTES (hlo_check_text: 256 KB, and
  * only for a text of 2 MB or more), cut even for JOBS == 1 or a small
  * text: for the tests and the fuzzer, which check that spans never accept
  * what the one-pass parse rejects. */
 int hlo_check_text_spans(const char *data, size_t len, int jobs, size_t min_bytes, hlo_error *err);
 /* How many times, in this process, a parse failed and the text was parsed
- * again token by token for the diagnostic. A valid text never needs it:
- * the unit tests check that the fast paths accept what they should. */
+ * again for the diagnostic (with LAC and the grammar alone). A valid text
+ * never needs it: parser/grammar_only checks that. */
 unsigned long hlo_parse_retries(void);
 void hlo_module_free(hlo_module *m);
 
 /* The semantic checks (§9.5 and per-opcode checks); hlo_parse_file runs
  * them. Returns 0, or 1 with the first problem in *ERR. */
 int hlo_verify_module(const hlo_module *m, hlo_error *err);
+/* The same, with the checks hlo_parse_options.no_verify skips turned into
+ * calls of WARN(CTX, offset, message), one per check not passed. */
+int hlo_verify_module_lenient(const hlo_module *m, hlo_error *err, void (*warn)(void *ctx, size_t off, const char *msg),
+                              void *ctx);
 
 #endif

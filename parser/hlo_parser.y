@@ -1,24 +1,40 @@
 /* GNU Bison grammar of the HLO text format (shared/docs/hlo-text-format.md,
- * Appendix A). Pure parser with byte-offset locations; the actions call the
- * builders of hlo_build.c. Tokens come from the re2c lexer through
- * pc_yylex (bottom of this file), which adds the few context-dependent
- * tokens the grammar needs: NAME_DEF (a name followed by '='),
- * LAYOUT_LBRACE (§9.3), RAW_DICT (§9.2), the layout field letters and the
- * attribute-name classes (§9.1).
+ * Appendix A): modules and their headers, stack-frame tables,
+ * computations and their signatures, instruction lines, operand lists,
+ * attribute lists and values, shapes, layouts and literals. Pure parser
+ * with byte-offset locations; the actions call the builders of
+ * hlo_build.c. Tokens come from the re2c lexer through hlo_yylex
+ * (hlo_yylex.c), which classifies a few of them by their context:
+ * LAYOUT_LBRACE (§9.3), the layout field letters, the attribute-name
+ * classes (A_GENERIC, A_COMP, ..., §9.1), FA_KEY and RAW_DICT (§9.2).
+ * NAME_DEF ("name =", an instruction's start) is the lexer's.
+ *
+ * Coarse tokens. A token that stands for several grammar symbols is
+ * allowed only where its text is a lexical unit or opaque to hloidx:
+ *   - RAW_DICT: a backend_config or frontend-attribute value in braces,
+ *     text of another language (JSON; MLIR attributes such as
+ *     '{mesh = #sdy.mesh<["x"=2]>}'), taken whole as XLA's lexer takes it
+ *     (always: the HLO lexer cannot even read all of it);
+ *   - SHAPE_TOK: a shape text met before in this parse, the shape cache's
+ *     lexical memo (shape_cache.c): the same bytes give the same shape;
+ *   - METADATA_VALUE: a metadata={...} payload of the usual spelling
+ *     (hlo_lex_metadata), which hloidx keeps as text.
+ * The last two are on when parse_ctx.coarse is set (every parse but
+ * hlo_parse_file_grammar_only); the grammar accepts the same texts without
+ * them, and parser/grammar_only holds the two parses to the same IR.
  *
  * Two parsers are generated from this file (parser/CMakeLists.txt): the one
  * every input goes through, and hlo_yyparse_lac, built with -Dparse.lac=full,
  * which detects a syntax error before any default reduction, so that its
- * "expected ..." lists are exact. LAC costs about 6% of the whole parse, and
- * errors are rare: when the first parser fails, the driver (hlo_build.c)
- * parses the failing module again with the LAC parser, token by token (the
- * wrapper folds no COMMA_ATTR then), and that diagnostic is the one
- * reported. */
+ * "expected ..." lists are exact. When the first parser fails, the driver
+ * (hlo_build.c) parses the failing module again with the LAC parser, and
+ * that diagnostic is the one reported. */
 
 %require "3.8"
 %define api.pure full
 %define api.prefix {hlo_yy}
 %define api.value.type union
+%define api.token.raw
 %define api.location.type {pc_loc}
 %define parse.error custom
 %locations
@@ -30,14 +46,15 @@
 
 %code provides {
 int hlo_yyparse(parse_ctx *P);
-/* The token wrapper (hlo_tokwrap.c). */
+/* The token source (hlo_yylex.c). */
 int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P);
 /* Describes the last token read (for "found ..."). */
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap);
 /* What the innermost open bracket belongs to ("in dimensions"), or NULL. */
 const char *pc_bracket_context(parse_ctx *P);
-/* The innermost open bracket, if any. */
-bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open);
+/* The innermost bracket open before the last token, if any; *BODY: it
+ * opens a computation's body. */
+bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open, bool *body);
 }
 
 %code {
@@ -56,7 +73,7 @@ static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg);
     }                                               \
   } while (0)
 
-/* Nesting is limited by the token wrapper (HLO_MAX_NESTING); the stack
+/* Nesting is limited by the token source (HLO_MAX_NESTING); the stack
  * never needs more than a few states per level. */
 #define YYMAXDEPTH (HLO_MAX_NESTING * 8 + 1000)
 #define YYINITDEPTH 256
@@ -66,8 +83,6 @@ static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg);
 static const pc_range no_range = {0, 0};
 /* An empty attribute list, where the next one would start. */
 static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
-/* An INSTR_HEAD's folded attributes and the ATTRS read after it: one run on P->attrs. */
-static pc_range head_attrs(pc_headv h, pc_range attrs) { return (pc_range){h.attrs_b, attrs.e}; }
 }
 
 %token <pc_tok> PCT_NAME "name" NAME_COLON "'name:'" IDENT "identifier" PRIM_TYPE "element type"
@@ -94,19 +109,15 @@ static pc_range head_attrs(pc_headv h, pc_range attrs) { return (pc_range){h.att
 %token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
 %token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
-%token <pc_tok> OPERAND_LIST "operand list" COMMA_ATTR "', attribute'" INSTR_HEAD "instruction"
-%token <pc_tok> ST_ENTRIES "stack-frame entries" SIGNATURE "signature" COMMA_COMP "', computation attribute'"
-%token <pc_tok> INSTR_RUN "instructions" COMP_HEAD "computation header"
-%token <pc_tok> HDR_ATTR "', module attribute'" HDR_LAYOUT "', entry_computation_layout'"
-%token <pc_tok> RUN_END "instructions and '}'" ST_STRINGS "file or function names"
 
-%type <pc_tok> name comp_name module_name entry_opt attr_plain opcode
-%type <hlo_shape *> shape shape_read array_shape shape_opt signature_opt
+%type <pc_tok> name name_kw comp_name module_name entry_opt attr_plain attr_any
+%type <hlo_shape *> shape shape_read array_shape signature_opt
+%type <pc_def> instr_head
 %type <hlo_layout *> layout layout_opt
 %type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
-%type <pc_range> shape_list_opt shape_list operands_opt operands attrs attrs1 comp_refs_opt comp_refs comp_ref
+%type <pc_range> shape_list_opt shape_list attrs1 comp_refs_opt comp_refs comp_ref
+%type <uint32_t> operands
 %type <hlo_instr *> rhs
-%type <pc_headv> instr_head
 %type <int> dlt_mods
 
 %%
@@ -126,9 +137,16 @@ module
   : header stack_tables_opt computations
   | stack_tables computations
   | computations
+  | bare_open instr_list                { CHECK(pc_bare_end(P)); }
   ;
 
-/* ---- module header ----------------------------------------------------- */
+/* Instruction lines without a computation around them (pasted from a
+ * dump): the body of an ENTRY computation (pc_bare_begin). */
+bare_open
+  : %empty                              { CHECK(pc_bare_begin(P)); }
+  ;
+
+/* ---- module header (§3.2) ---------------------------------------------- */
 
 header
   : KW_HLOMODULE module_name            { pc_module_name(P, &$2); }
@@ -142,17 +160,7 @@ module_name
 header_attrs
   : %empty
   | header_attrs COMMA header_attr
-  | header_attrs HDR_ATTR               { CHECK(pc_attr_push(P, &$2, @2, 0, NULL, NULL, NULL)); }
-  | header_attrs HDR_LAYOUT
-      { pc_range r = {$2.ops.b, $2.ops.e - 1}; /* the parameters; the result after them */
-        const hlo_shape *result = PC_AT(P->shapes, const hlo_shape *, r.e);
-        pc_tok name = $2;
-        name.is = NULL; /* (not interned yet: the range was there) */
-        CHECK(pc_attr_push(P, &name, @2, (int)(r.e - r.b), pc_shapes_take(P, r), result, NULL)); }
   ;
-/* (HDR_ATTR: ', name=value' in one token, header_attr_fold in
- * hlo_tokwrap.c, its location the value's; HDR_LAYOUT the same for
- * entry_computation_layout, its shapes on P->shapes.) */
 
 header_attr
   : A_HDR_LAYOUT hdr_layout_value
@@ -171,6 +179,11 @@ hdr_layout_value
 attr_plain
   : A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA
   | A_SHAPE | A_SHAPE_LIST | A_LITERAL
+  ;
+
+/* Any attribute name (inside metadata, where none has a special value). */
+attr_any
+  : attr_plain | A_FRONTEND | A_BACKEND | A_HDR_LAYOUT
   ;
 
 /* ---- stack-frame tables (§3.3) ----------------------------------------- */
@@ -192,22 +205,17 @@ st_section
   | KW_STACKFRAMES st_braces
   ;
 
-/* ST_STRINGS: 'INT STRING' entries in one token (st_strings_fold in
- * hlo_tokwrap.c). */
 st_strings
   : %empty
   | st_strings INT STRING
-  | st_strings ST_STRINGS
   ;
 
-/* ST_ENTRIES: 'INT { ... }' entries in one token (pc_stack_entries_scan). */
 st_braces
   : %empty
   | st_braces INT LBRACE gv_inner RBRACE
-  | st_braces ST_ENTRIES
   ;
 
-/* ---- computations ------------------------------------------------------ */
+/* ---- computations (§3.1) ------------------------------------------------ */
 
 computations
   : computation
@@ -216,20 +224,7 @@ computations
 
 computation
   : entry_opt comp_name signature_opt   { CHECK(pc_comp_begin(P, $1.ptr ? &$1 : NULL, &$2, $3)); }
-    LBRACE body_end comp_trailer        { CHECK(pc_comp_end(P, @7)); }
-  | entry_opt COMP_HEAD                 { CHECK(pc_comp_begin(P, $1.ptr ? &$1 : NULL, &$2, $2.shape)); }
-    body_end comp_trailer               { CHECK(pc_comp_end(P, @5)); }
-  ;
-/* (COMP_HEAD: 'name signature {' in one token, comp_head_fold in
- * hlo_tokwrap.c; the signature's result shape in its shape, NULL when
- * there is none.) */
-
-/* The instructions of a computation and its '}'. RUN_END: an INSTR_RUN
- * whose last line is followed by the '}' (instr_run in hlo_tokwrap.c). */
-body_end
-  : instr_list RBRACE
-  | RUN_END                             { CHECK(pc_run_build(P)); }
-  | instr_list RUN_END                  { CHECK(pc_run_build(P)); }
+    LBRACE instr_list RBRACE comp_trailer { CHECK(pc_comp_end(P, @8)); }
   ;
 
 entry_opt
@@ -244,7 +239,6 @@ comp_name
 signature_opt
   : %empty                              { $$ = NULL; }
   | LPAREN params_opt RPAREN ARROW shape { $$ = $5; }
-  | SIGNATURE                           { $$ = (hlo_shape *)$1.shape; } /* pc_signature_scan */
   ;
 
 params_opt
@@ -270,115 +264,96 @@ comp_trailer
 
 /* ---- instructions (§5) ------------------------------------------------- */
 
+/* The instructions of a computation. The hot paths are spelled out: each
+ * reduction costs as much as reading a token. */
 instr_list
-  : instruction
-  | instr_list instruction
+  : instr_head rhs                        { CHECK(pc_instruction(P, &$1, $2, no_attrs(P))); }
+  | instr_head rhs attrs1                 { CHECK(pc_instruction(P, &$1, $2, $3)); }
+  | instr_list instr_head rhs             { CHECK(pc_instruction(P, &$2, $3, no_attrs(P))); }
+  | instr_list instr_head rhs attrs1      { CHECK(pc_instruction(P, &$2, $3, $4)); }
   ;
 
-/* Spelled out (ROOT or not, 'name =' or the lenient 'name=' without a
- * space) rather than through optional nonterminals: every instruction would
- * otherwise pay a reduction for each (about 85 instructions of the parser). */
-instruction
-  : NAME_DEF shape_opt rhs attrs                { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
-  | KW_ROOT NAME_DEF shape_opt rhs attrs        { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
-  | A_GENERIC shape_opt rhs attrs               { CHECK(pc_instruction(P, NULL, &$1, $2, $3, $4)); }
-  | KW_ROOT A_GENERIC shape_opt rhs attrs       { CHECK(pc_instruction(P, &$1, &$2, $3, $4, $5)); }
-  | instr_head                                  { CHECK(pc_instruction(P, NULL, NULL, NULL, $1.in, head_attrs($1, no_attrs(P)))); }
-  | instr_head attrs1                           { CHECK(pc_instruction(P, NULL, NULL, NULL, $1.in, head_attrs($1, $2))); }
-  | KW_ROOT instr_head                          { CHECK(pc_instruction(P, &$1, NULL, NULL, $2.in, head_attrs($2, no_attrs(P)))); }
-  | KW_ROOT instr_head attrs1                   { CHECK(pc_instruction(P, &$1, NULL, NULL, $2.in, head_attrs($2, $3))); }
-  | INSTR_RUN                                   { CHECK(pc_run_build(P)); }
-  ;
-/* (INSTR_RUN: several instructions read by the token wrapper, instr_run in
- * hlo_tokwrap.c. The state after it has this reduction as its only action,
- * like the one after INSTR_HEAD, below: the run is built before the next
- * token is read, whose head_fold would reuse P->head_attrs.) */
-
-/* 'name = shape opcode(operands)', 'name = shape parameter(N)' or 'name =
- * shape constant(scalar)' in one token (head_fold in hlo_tokwrap.c), with
- * the ', name=value' attributes after it that COMMA_ATTR and COMMA_COMP
- * tokens would carry. Its parts wait in P->head, a single slot, which is
- * safe because the state after INSTR_HEAD has this reduction as its only
- * action: Bison reduces it before reading the next token (which may be the
- * next INSTR_HEAD). Keep it that way (bison -r all: "$default  reduce
- * using rule ... (instr_head)"). */
+/* 'name =' and the shape, ROOT or not; the lenient 'name=' (without a
+ * blank) is an attribute name to the lexer. */
 instr_head
-  : INSTR_HEAD                          { $$ = pc_rhs_head(P, &$1, &P->head); NN($$.in); }
-  ;
-
-/* A shape the shape cache knew (SHAPE_TOK) is taken directly. */
-shape_opt
-  : %empty                              { $$ = NULL; }
-  | SHAPE_TOK                           { $$ = (hlo_shape *)$1.shape; }
-  | shape_read
+  : NAME_DEF                            { $$ = pc_def_of(&$1, NULL, NULL); }
+  | NAME_DEF SHAPE_TOK                  { $$ = pc_def_of(&$1, $2.shape, NULL); }
+  | NAME_DEF shape_read                 { $$ = pc_def_of(&$1, $2, NULL); }
+  | KW_ROOT NAME_DEF                    { $$ = pc_def_of(&$2, NULL, &$1); }
+  | KW_ROOT NAME_DEF SHAPE_TOK          { $$ = pc_def_of(&$2, $3.shape, &$1); }
+  | KW_ROOT NAME_DEF shape_read         { $$ = pc_def_of(&$2, $3, &$1); }
+  | A_GENERIC                           { $$ = pc_def_of(&$1, NULL, NULL); }
+  | A_GENERIC SHAPE_TOK                 { $$ = pc_def_of(&$1, $2.shape, NULL); }
+  | A_GENERIC shape_read                { $$ = pc_def_of(&$1, $2, NULL); }
+  | KW_ROOT A_GENERIC                   { $$ = pc_def_of(&$2, NULL, &$1); }
+  | KW_ROOT A_GENERIC SHAPE_TOK         { $$ = pc_def_of(&$2, $3.shape, &$1); }
+  | KW_ROOT A_GENERIC shape_read        { $$ = pc_def_of(&$2, $3, &$1); }
   ;
 
 rhs
   : KW_PARAMETER LPAREN INT RPAREN      { NN($$ = pc_rhs_parameter(P, &$1, &$3)); }
   | KW_CONSTANT LPAREN literal RPAREN   { NN($$ = pc_rhs_constant(P, &$1, @3)); }
-  | opcode LPAREN operands_opt RPAREN   { NN($$ = pc_rhs_op(P, &$1, $3)); }
-  | opcode OPERAND_LIST                 { NN($$ = pc_rhs_op(P, &$1, $2.ops)); }
+  | IDENT LPAREN RPAREN                 { NN($$ = pc_rhs_op(P, &$1, (uint32_t)P->operands.n)); }
+  | IDENT LPAREN operands RPAREN        { NN($$ = pc_rhs_op(P, &$1, $3)); }
   ;
 
-/* Tells the token wrapper that an operand list may follow (operand_scan.c). */
-opcode
-  : IDENT                               { $$ = $1; P->after_opcode = true; }
-  ;
-
-operands_opt
-  : %empty                              { $$ = (pc_range){(uint32_t)P->operands.n, (uint32_t)P->operands.n}; }
-  | operands
-  ;
-
+/* The operands go to P->operands; the value is where the list starts
+ * there. The usual forms are spelled out: no reduction of a name or a
+ * shape first. */
 operands
-  : operand                             { $$ = (pc_range){(uint32_t)P->operands.n - 1, (uint32_t)P->operands.n}; }
-  | operands COMMA operand              { $$ = (pc_range){$1.b, (uint32_t)P->operands.n}; }
+  : PCT_NAME                            { CHECK(pc_operand_name(P, NULL, &$1)); $$ = (uint32_t)P->operands.n - 1; }
+  | IDENT                               { CHECK(pc_operand_name(P, NULL, &$1)); $$ = (uint32_t)P->operands.n - 1; }
+  | SHAPE_TOK PCT_NAME                  { CHECK(pc_operand_name(P, $1.shape, &$2)); $$ = (uint32_t)P->operands.n - 1; }
+  | SHAPE_TOK IDENT                     { CHECK(pc_operand_name(P, $1.shape, &$2)); $$ = (uint32_t)P->operands.n - 1; }
+  | operand                             { $$ = (uint32_t)P->operands.n - 1; }
+  | operands COMMA PCT_NAME             { CHECK(pc_operand_name(P, NULL, &$3)); }
+  | operands COMMA IDENT                { CHECK(pc_operand_name(P, NULL, &$3)); }
+  | operands COMMA SHAPE_TOK PCT_NAME   { CHECK(pc_operand_name(P, $3.shape, &$4)); }
+  | operands COMMA SHAPE_TOK IDENT      { CHECK(pc_operand_name(P, $3.shape, &$4)); }
+  | operands COMMA operand
   ;
 
+/* The other forms of an operand. */
 operand
-  : name                                { CHECK(pc_operand_name(P, NULL, &$1, NULL)); }
-  | shape name                          { CHECK(pc_operand_name(P, $1, &$2, NULL)); }
-  | rhs                                 { CHECK(pc_operand_nested(P, NULL, $1, NULL)); }
-  | shape rhs                           { CHECK(pc_operand_nested(P, $1, $2, NULL)); }
+  : shape_read name                     { CHECK(pc_operand_name(P, $1, &$2)); }
+  | name_kw                             { CHECK(pc_operand_name(P, NULL, &$1)); }
+  | SHAPE_TOK name_kw                   { CHECK(pc_operand_name(P, $1.shape, &$2)); }
+  | rhs                                 { CHECK(pc_operand_nested(P, NULL, $1)); }
+  | SHAPE_TOK rhs                       { CHECK(pc_operand_nested(P, $1.shape, $2)); }
+  | shape_read rhs                      { CHECK(pc_operand_nested(P, $1, $2)); }
   ;
 
 /* Names; the soft keywords are accepted as names (§2.9 lenient). */
 name
-  : PCT_NAME | IDENT | KW_CONSTANT | KW_PARAMETER
+  : PCT_NAME | IDENT | name_kw
+  ;
+
+name_kw
+  : KW_CONSTANT | KW_PARAMETER
   | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE | KW_INF
   ;
 
-/* COMMA_ATTR: ', name=value' in one token, for the usual metadata and
- * shardings and raw values (attr_fold in hlo_tokwrap.c); its location is
- * the value's. COMMA_COMP: ', name=computation' (calls=%f, to_apply=add);
- * its location is the computation name's. */
-attrs
-  : %empty                              { $$ = no_attrs(P); }
-  | attrs1
-  ;
+/* ---- attributes (§5.6, §5.7) ------------------------------------------- */
 
-/* Not empty: after an INSTR_HEAD, an instruction without attributes pays
- * no reduction for an empty list (each attribute pushes one pc_attr). */
+/* ', name=value' pushed on P->attrs; the value is their range there. The
+ * commonest attributes are spelled out. */
 attrs1
-  : COMMA attribute                     { $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
-  | COMMA_ATTR                          { CHECK(pc_attr_push(P, &$1, @1, 0, NULL, NULL, &$$)); }
-  | COMMA_COMP                          { CHECK(pc_comp_attr_push(P, &$1, @1)); $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
-  | attrs1 COMMA attribute              { $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
-  | attrs1 COMMA_ATTR                   { CHECK(pc_attr_push(P, &$2, @2, 0, NULL, NULL, NULL));
-                                          $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
-  | attrs1 COMMA_COMP                   { CHECK(pc_comp_attr_push(P, &$2, @2));
-                                          $$ = (pc_range){$1.b, (uint32_t)P->attrs.n}; }
+  : COMMA A_METADATA METADATA_VALUE     { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
+  | COMMA A_GENERIC gv_top              { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
+  | COMMA attribute                     { $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
+  | attrs1 COMMA A_METADATA METADATA_VALUE { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA A_GENERIC gv_top       { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA attribute              { $$.e++; }
   ;
 
+/* The other attributes (pushed on P->attrs). */
 attribute
-  : A_GENERIC gv_top                    { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_COMP comp_ref                     { CHECK(pc_attr_push(P, &$1, @2, 1, pc_comprefs_take(P, $2), NULL, NULL)); }
+  : A_COMP comp_ref                     { CHECK(pc_attr_push(P, &$1, @2, 1, pc_comprefs_take(P, $2), NULL, NULL)); }
   | A_COMP_LIST LBRACE comp_refs_opt RBRACE
       { pc_loc v = {$2.off, @4.last};
         CHECK(pc_attr_push(P, &$1, v, (int)($3.e - $3.b), pc_comprefs_take(P, $3), NULL, NULL)); }
   | A_SHARDING sharding                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_METADATA METADATA_VALUE           { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_METADATA metadata                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
   | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
@@ -436,9 +411,8 @@ fa_item
   | FA_KEY RAW_DICT
   ;
 
-/* metadata={op_type="..." op_name="..." ...} or a list of those. The usual
- * form is one METADATA_VALUE token (metadata_scan.c), which the attribute
- * rules take directly: one reduction less per instruction. */
+/* metadata={op_type="..." op_name="..." ...} or a list of those; fields
+ * separated by blanks or a ',' before each (as XLA's sub-attributes). */
 metadata
   : LBRACE md_items_opt RBRACE
   | LBRACE md_list RBRACE
@@ -460,12 +434,13 @@ md_items_opt
 
 md_items
   : md_item
+  | COMMA md_item
   | md_items md_item
   | md_items COMMA md_item
   ;
 
 md_item
-  : attr_plain gv_unit
+  : attr_any gv_unit
   ;
 
 /* ---- sharding (§5.7.11) ------------------------------------------------ */
@@ -566,34 +541,53 @@ sl_list
   ;
 
 /* ---- generic attribute values (§9.4) --------------------------------------
- * Values interpreted later from their text (hlo_attrs.c), or kept raw. */
+ * Values interpreted later from their text (hlo_attrs.c), or kept raw.
+ * Inside brackets anything goes but what can only start an instruction or
+ * a computation: a bracket a value leaves open is reported at the end of
+ * its instruction, not pages later. */
 
 gv_top
   : gv_unit
   | gv_top gv_unit
   ;
 
+/* One part of a value: a token, or a bracket and what it holds. */
 gv_unit
-  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | STRING | IDENT | PCT_NAME
-  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
-  | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
-  | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
-  | METADATA_VALUE                      /* after a nested 'metadata=' (the wrapper reads it whole) */
-  | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
+  : gv_word
   | LBRACE gv_inner RBRACE
   | LAYOUT_LBRACE gv_inner RBRACE
   | LPAREN gv_inner RPAREN
   | LBRACKET gv_inner RBRACKET
   ;
 
-gv_inner
-  : %empty
-  | gv_inner gv_inner_item
+gv_word
+  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | STRING | IDENT | PCT_NAME
+  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
+  | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
+  | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
+  | METADATA_VALUE                      /* after a nested 'metadata=' */
+  | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
   ;
 
-gv_inner_item
-  : gv_unit | COMMA_ATTR | COMMA_COMP | COMMA | NAME_DEF | KW_ROOT | KW_ENTRY | KW_HLOMODULE
-  | KW_FILENAMES | KW_FUNCTIONNAMES | KW_FILELOCATIONS | KW_STACKFRAMES
+/* Inside brackets: one reduction per token (the commonest, integer lists,
+ * first). */
+gv_inner
+  : %empty
+  | gv_inner INT
+  | gv_inner COMMA
+  | gv_inner gv_inner_word
+  | gv_inner LBRACE gv_inner RBRACE
+  | gv_inner LAYOUT_LBRACE gv_inner RBRACE
+  | gv_inner LPAREN gv_inner RPAREN
+  | gv_inner LBRACKET gv_inner RBRACKET
+  ;
+
+gv_inner_word
+  : FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | STRING | IDENT | PCT_NAME
+  | DXD | PAD | DIM_LABELS | RAW_DICT | PRIM_TYPE | SHAPE_TOK | KW_CONSTANT | KW_PARAMETER | B_PAREN
+  | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
+  | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE | METADATA_VALUE
+  | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
   | A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
   | A_SHAPE | A_SHAPE_LIST | A_LITERAL | A_HDR_LAYOUT | FA_KEY
   | LF_T | LF_L | LF_E | LF_S | LF_SC | LF_P | LF_M | LF_D
@@ -753,19 +747,16 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_KW_CONSTANT: case YYSYMBOL_KW_PARAMETER: case YYSYMBOL_IDENT: case YYSYMBOL_PCT_NAME:
     return "name";
   case YYSYMBOL_SHAPE_TOK: return "shape";
-  case YYSYMBOL_OPERAND_LIST: return "'('"; /* stands for '(' operands ')' */
-  case YYSYMBOL_COMMA_ATTR: return "','"; /* stands for ',' name '=' value */
-  case YYSYMBOL_COMMA_COMP: return "','"; /* stands for ',' name '=' computation name */
-  case YYSYMBOL_INSTR_HEAD: return "'name ='"; /* stands for 'name =' shape opcode(...) */
-  case YYSYMBOL_INSTR_RUN: return "'name ='";  /* stands for instructions */
-  case YYSYMBOL_RUN_END: return "'name ='";    /* stands for instructions and '}' */
-  case YYSYMBOL_ST_ENTRIES: return "integer"; /* stands for INT '{' ... '}' */
-  case YYSYMBOL_ST_STRINGS: return "integer"; /* stands for INT STRING ... */
-  case YYSYMBOL_SIGNATURE: return "'('"; /* stands for '(' parameters ')' '->' shape */
-  case YYSYMBOL_COMP_HEAD: return "name"; /* stands for name signature '{' */
-  case YYSYMBOL_HDR_ATTR: case YYSYMBOL_HDR_LAYOUT: return "','"; /* stands for ',' name '=' value */
+  case YYSYMBOL_METADATA_VALUE: return "'{'";
   default: return yysymbol_name(k);
   }
+}
+
+/* Whether a line ends in [P, E). */
+static bool spans_lines(const char *p, const char *e) {
+  for (; p < e; p++)
+    if (*p == '\n' || *p == '\r') return true;
+  return false;
 }
 
 static bool has_sym(const yysymbol_kind_t *v, int n, yysymbol_kind_t k) {
@@ -785,11 +776,8 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
     return pc_error(P, prev->off, "unknown element type '%.*s'", (int)(prev->len > 40 ? 40 : prev->len), prev->ptr), 0;
   if (last->kind == HT_IDENT && has_sym(exp, n, YYSYMBOL_PRIM_TYPE) && P->data[last->off + last->len] == '[')
     return pc_error(P, last->off, "unknown element type '%.*s'", (int)(last->len > 40 ? 40 : last->len), last->ptr), 0;
-  /* the end of the input inside brackets: point at the unclosed one */
   size_t boff;
   char bopen;
-  if (last->kind == HT_EOF && pc_unclosed_bracket(P, &boff, &bopen))
-    return pc_error(P, boff, "'%c' is not closed before the end of input", bopen), 0;
   const char *names[YYNTOKENS];
   int m = 0;
   bool has_def = has_sym(exp, n, YYSYMBOL_NAME_DEF);
@@ -804,7 +792,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   size_t w = 0;
   want[0] = '\0';
   /* the closer of the innermost open bracket, when it may come here */
-  bool inside = pc_unclosed_bracket(P, &boff, &bopen);
+  bool body = false, inside = pc_unclosed_bracket(P, &boff, &bopen, &body);
   char closer = !inside ? 0 : bopen == '{' ? '}' : bopen == '(' ? ')' : ']';
   yysymbol_kind_t closer_sym = closer == '}' ? YYSYMBOL_RBRACE : closer == ')' ? YYSYMBOL_RPAREN : YYSYMBOL_RBRACKET;
   if (closer && !has_sym(exp, n, closer_sym)) closer = 0;
@@ -833,5 +821,11 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   else
     pc_error(P, loc->first, "expected %s%s%s%s, found %s", want, after, ctxt && !*after ? " " : "",
              ctxt && !*after ? ctxt : "", found);
+  /* The end of the input or of the module inside a bracket, or a closer
+   * that may come here missing before a later line of an instruction: the
+   * bracket (Clang's note). */
+  if ((inside && (last->kind == HT_EOF || last->kind == HT_SEP)) ||
+      (closer && !body && spans_lines(P->data + boff, P->data + loc->first)))
+    pc_note(P, boff, "'%c' opened here", bopen);
   return 0;
 }

@@ -14,6 +14,10 @@
 typedef struct vctx {
   const hlo_module *m;
   hlo_error *err;
+  /* hlo_verify_module_lenient: the shape checks XLA's unverified parse
+   * skips go here instead of failing */
+  void (*warn)(void *ctx, size_t off, const char *message);
+  void *wctx;
 } vctx;
 
 static int fail(vctx *V, size_t off, const char *fmt, ...)
@@ -29,6 +33,28 @@ static int fail(vctx *V, size_t off, const char *fmt, ...) {
   vsnprintf(V->err->message, sizeof V->err->message, fmt, ap);
   va_end(ap);
   return -1;
+}
+
+/* A result or operand shape that disagrees with what the op gives, when
+ * the ranks agree (the analysis indexes dimensions by rank: other
+ * mismatches stay errors): a failure, or a warning under --no-verify. */
+static int shape_mismatch(vctx *V, size_t off, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+
+static int shape_mismatch(vctx *V, size_t off, const char *fmt, ...) {
+  char buf[HLO_ERROR_MESSAGE_MAX];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  if (!V->warn) return fail(V, off, "%s", buf);
+  char w[HLO_ERROR_MESSAGE_MAX + 40];
+  snprintf(w, sizeof w, "%s (not checked: --no-verify)", buf);
+  V->warn(V->wctx, off, w);
+  return 0;
 }
 
 static const char *fmt_shape(const hlo_shape *s, char *buf, size_t cap) {
@@ -124,8 +150,9 @@ static int result_dims(vctx *V, const hlo_instr *in, const int64_t *want, int ra
   for (int i = 0; i < rank && w < sizeof buf; i++)
     w += (size_t)snprintf(buf + w, sizeof buf - w, "%s%lld", i ? "," : "", (long long)want[i]);
   if (w < sizeof buf) snprintf(buf + w, sizeof buf - w, "]");
-  return fail(V, in->offset, "%s '%s' has shape %s, but its operands and attributes give dimensions %s",
-              in->opcode_text, in->name, SH(r), buf);
+  return (r->rank == rank ? shape_mismatch : fail)(V, in->offset,
+                                                   "%s '%s' has shape %s, but its operands and attributes give dimensions %s",
+                                                   in->opcode_text, in->name, SH(r), buf);
 }
 
 static int elementwise(vctx *V, const hlo_instr *in) {
@@ -136,9 +163,11 @@ static int elementwise(vctx *V, const hlo_instr *in) {
     const hlo_shape *s = in->operands[i]->shape;
     bool scalar_ok = (in->op == HLO_OP_CLAMP && i != 1) || (in->op == HLO_OP_SELECT && i == 0);
     if (scalar_ok && s->rank == 0) continue;
-    if (!same_dims(s, r))
-      return fail(V, in->offset, "%s '%s': operand %d has shape %s, incompatible with the result shape %s",
-                  in->opcode_text, in->name, i, SH(s), SH2(r));
+    if (!same_dims(s, r) &&
+        (s->rank == r->rank ? shape_mismatch : fail)(V, in->offset,
+                                                     "%s '%s': operand %d has shape %s, incompatible with the result shape %s",
+                                                     in->opcode_text, in->name, i, SH(s), SH2(r)) < 0)
+      return -1;
   }
   return 0;
 }
@@ -158,8 +187,9 @@ static int check_broadcast(vctx *V, const hlo_instr *in) {
   if (check_dims_list(V, in, &dims, r->rank, "dimensions", true) < 0) return -1;
   for (int i = 0; i < dims.n; i++)
     if (!same_dim(o, i, r, (int)dims.v[i]))
-      return fail(V, in->offset, "broadcast '%s': operand dimension %d (size %lld) does not match result dimension %lld (size %lld)",
-                  in->name, i, (long long)o->dims[i], (long long)dims.v[i], (long long)r->dims[dims.v[i]]);
+      return shape_mismatch(V, in->offset,
+                            "broadcast '%s': operand dimension %d (size %lld) does not match result dimension %lld (size %lld)",
+                            in->name, i, (long long)o->dims[i], (long long)dims.v[i], (long long)r->dims[dims.v[i]]);
   return 0;
 }
 
@@ -575,6 +605,17 @@ static int check_convolution(vctx *V, const hlo_instr *in) {
   if (cd->input_rank != a->rank || cd->kernel_rank != k->rank || cd->output_rank != r->rank)
     return fail(V, in->offset, "convolution '%s': dim_labels=%s do not match the ranks of input %s, kernel %s and result",
                 in->name, cd->labels, SH(a), SH2(k));
+  if (cd->input_batch < 0 || cd->input_feature < 0 || cd->kernel_input_feature < 0 || cd->kernel_output_feature < 0 ||
+      cd->output_batch < 0 || cd->output_feature < 0) {
+    if (!V->warn)
+      return fail(V, in->offset, "convolution '%s': dim_labels=%s leave a batch or feature dimension unknown ('?')",
+                  in->name, cd->labels);
+    char w[HLO_ERROR_MESSAGE_MAX];
+    snprintf(w, sizeof w, "convolution '%s': dim_labels=%s leave a batch or feature dimension unknown ('?'): its shapes "
+                          "are not checked (--no-verify)", in->name, cd->labels);
+    V->warn(V->wctx, in->offset, w);
+    return 0;
+  }
   if (!in->ext->has_window && cd->n_spatial > 0)
     return fail(V, in->offset, "convolution '%s' with %d spatial dimensions needs window=", in->name, cd->n_spatial);
   if (in->ext->has_window && in->ext->n_window != cd->n_spatial)
@@ -780,8 +821,9 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     if (arity(V, in, 1, 1) < 0 || need_arrays(V, in) < 0) return -1;
     if (check_dims_list(V, in, &in->dimensions, in->operands[0]->shape->rank, "dimensions", true) < 0) return -1;
     if (!same_dims(in->shape, in->operands[0]->shape))
-      return fail(V, in->offset, "reverse '%s' has shape %s, but its operand is %s", in->name, SH(in->shape),
-                  SH2(in->operands[0]->shape));
+      return (in->shape->rank == in->operands[0]->shape->rank ? shape_mismatch : fail)(
+          V, in->offset, "reverse '%s' has shape %s, but its operand is %s", in->name, SH(in->shape),
+          SH2(in->operands[0]->shape));
     return 0;
   case HLO_OP_SLICE:
     if (arity(V, in, 1, 1) < 0 || need_arrays(V, in) < 0) return -1;
@@ -1138,8 +1180,22 @@ static int verify_computations(vctx *V, const hlo_module *m, callee_use **uses, 
   return check_async_callees(V, *uses, *n_uses);
 }
 
+static int verify(vctx *Vp);
+
 int hlo_verify_module(const hlo_module *m, hlo_error *err) {
-  vctx V = {m, err};
+  vctx V = {m, err, NULL, NULL};
+  return verify(&V);
+}
+
+int hlo_verify_module_lenient(const hlo_module *m, hlo_error *err, void (*warn)(void *ctx, size_t off, const char *msg),
+                              void *ctx) {
+  vctx V = {m, err, warn, ctx};
+  return verify(&V);
+}
+
+static int verify(vctx *Vp) {
+  vctx V = *Vp;
+  const hlo_module *m = V.m;
   char sa[200], sb[200];
   callee_use *uses = NULL;
   size_t n_uses = 0;

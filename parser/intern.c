@@ -24,9 +24,8 @@ typedef struct {
  * older generations: empty), and growing moves the strings to the other
  * buffer under a new generation, so neither a module's start nor a growth
  * allocates or zeroes memory once the buffers are as large as the largest
- * module needed. (Allocating and zeroing them module after module was 1%
- * of the parse; so would be keeping a large table for the small modules,
- * whose few strings it would spread over many cache lines.) */
+ * module needed (a large table kept for the small modules would spread
+ * their few strings over many cache lines). */
 struct hlo_intern {
   arena *a;
   slot *buf[2];
@@ -116,19 +115,8 @@ static inline void copy_short(char *d, const char *s, size_t len) {
   }
 }
 
-uint32_t hlo_intern_prefetch(hlo_intern *t, const char *s, size_t len) {
-  uint32_t h = hlo_hash_inline(s, len);
-#if defined(__GNUC__)
-  __builtin_prefetch(&t->slots[h & t->mask]);
-#endif
-  return h;
-}
-
 hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
-  return hlo_intern_get_hashed(t, s, len, hlo_hash_inline(s, len));
-}
-
-hlo_istr *hlo_intern_get_hashed(hlo_intern *t, const char *s, size_t len, uint32_t h) {
+  uint32_t h = hlo_hash_inline(s, len);
   uint32_t gen = t->gen;
   size_t i = h & t->mask;
   for (;; i = (i + 1) & t->mask) {

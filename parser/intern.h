@@ -19,7 +19,7 @@
 #include <stdint.h>
 #include <string.h>
 
-#include "byte_scan.h" /* PC_SCAN_SSE2 */
+#include "byte_scan.h" /* BS_SSE2 */
 
 typedef struct arena arena;
 typedef struct hlo_intern hlo_intern;
@@ -36,12 +36,6 @@ typedef struct hlo_istr {
   uint32_t anon_next;            /* "<op>.anon" names: last numeric suffix handed out */
   struct hlo_instr *def;         /* the instruction with this name in scope def_gen */
   struct hlo_computation *comp;  /* the computation with this name (per module) */
-  /* The shape text of the last instruction line read with this name
-   * (head_fold) and its shape: an operand that repeats the text takes the
-   * shape without the shape cache (operand_scan.c). decl_len 0: none. */
-  const char *decl_text;
-  const struct hlo_shape *decl_shape;
-  uint32_t decl_len;
   /* the NUL-terminated bytes follow */
 } hlo_istr;
 
@@ -59,14 +53,6 @@ void hlo_intern_set_gen(hlo_intern *t, uint32_t gen);
 const char *hlo_intern_str(hlo_intern *t, const char *s, size_t len);
 /* The same, returning the header. */
 hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len);
-/* The hash of S[0..len) for hlo_intern_get_hashed, after asking the
- * processor to load the table slot where the string's lookup will start:
- * the slots are rarely in the cache, and a lookup a few hundred
- * instructions later finds it there. */
-uint32_t hlo_intern_prefetch(hlo_intern *t, const char *s, size_t len);
-/* hlo_intern_get with the hash from hlo_intern_prefetch (the table may
- * have changed in between). */
-hlo_istr *hlo_intern_get_hashed(hlo_intern *t, const char *s, size_t len, uint32_t h);
 /* Header of an interned string, and back. */
 static inline hlo_istr *hlo_istr_of(const char *interned) { return (hlo_istr *)(uintptr_t)interned - 1; }
 static inline const char *hlo_istr_str(const hlo_istr *h) { return (const char *)(h + 1); }
@@ -83,7 +69,7 @@ static inline uint64_t hlo_hash_mix_(uint64_t h, uint64_t w) {
  * instead of a loop over the remaining bytes. */
 static inline bool hlo_same_bytes(const char *s, const char *t, size_t len) {
   uint64_t a, b;
-#ifdef PC_SCAN_SSE2
+#ifdef BS_SSE2
   if (len >= 16) { /* long tuple shape texts: 16 bytes at a time */
     size_t i = 0;
     for (; i + 16 < len; i += 16) {

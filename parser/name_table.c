@@ -26,3 +26,39 @@ int name_table_find(const name_table *t, const char *s, size_t len, const char *
   }
   return -1;
 }
+
+/* The optimal-string-alignment distance of A and B, or a value over MAX
+ * once it is certain to be one (both short: names). */
+static size_t edit_distance(const char *a, size_t n, const char *b, size_t m, size_t max) {
+  enum { W = 64 };
+  if (n >= W || m >= W) return max + 1;
+  size_t d[W][W];
+  for (size_t i = 0; i <= n; i++) d[i][0] = i;
+  for (size_t j = 0; j <= m; j++) d[0][j] = j;
+  for (size_t i = 1; i <= n; i++)
+    for (size_t j = 1; j <= m; j++) {
+      size_t v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+      if (d[i - 1][j] + 1 < v) v = d[i - 1][j] + 1;
+      if (d[i][j - 1] + 1 < v) v = d[i][j - 1] + 1;
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] && d[i - 2][j - 2] + 1 < v)
+        v = d[i - 2][j - 2] + 1;
+      d[i][j] = v;
+    }
+  return d[n][m];
+}
+
+int name_table_closest(const char *s, size_t len, int n, const char *(*names)(int), bool (*ok)(int, void *),
+                       void *ctx) {
+  size_t max = len / 4 > 1 ? len / 4 : 1, best_d = max + 1;
+  int best = -1;
+  for (int i = 0; i < n; i++) {
+    if (ok && !ok(i, ctx)) continue;
+    const char *t = names(i);
+    size_t d = edit_distance(s, len, t, strlen(t), max);
+    if (d < best_d) {
+      best_d = d;
+      best = i;
+    }
+  }
+  return best;
+}

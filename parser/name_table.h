@@ -7,6 +7,7 @@
 #ifndef HLOIDX_NAME_TABLE_H
 #define HLOIDX_NAME_TABLE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 
@@ -25,5 +26,14 @@ typedef struct name_table {
 void name_table_fill(name_table *t, int n, const char *(*names)(int));
 /* The index of the name S[0..len), or -1. */
 int name_table_find(const name_table *t, const char *s, size_t len, const char *(*names)(int));
+
+/* The name among NAMES(0) ... NAMES(N - 1) closest to S[0..len) by edit
+ * distance (insertions, deletions, substitutions and transpositions of
+ * neighbours), when it is close enough to be a likely misspelling (at most
+ * a quarter of the length, and at least one); ties go to the first. Only
+ * names for which OK(i, CTX) holds count (OK NULL: all). -1 if none. For
+ * "did you mean" in messages: not fast. */
+int name_table_closest(const char *s, size_t len, int n, const char *(*names)(int), bool (*ok)(int, void *),
+                       void *ctx);
 
 #endif

@@ -1,16 +1,17 @@
 /* The one out-of-memory policy of hloidx (parser, arena, analysis, cli):
- * message and exit status 3 (internal error). Callers never see NULL from
- * these helpers. */
+ * like an unreadable input, `hloidx: error: FILE: out of memory` (FILE:
+ * the input being read or analysed on this thread, which the cli sets)
+ * and exit status 1. Callers never see NULL from these helpers. */
 #ifndef HLOIDX_OOM_H
 #define HLOIDX_OOM_H
 
-#include <stdio.h>
 #include <stdlib.h>
 
-static inline _Noreturn void hloidx_oom(void) {
-  fputs("hloidx: internal error: out of memory\n", stderr);
-  exit(3);
-}
+/* The input the current thread works on (NULL: none); the cli sets it. */
+extern _Thread_local const char *hloidx_oom_file;
+
+_Noreturn void hloidx_oom(void);
+
 static inline void *xmalloc(size_t n) {
   void *p = malloc(n ? n : 1);
   if (!p) hloidx_oom();

@@ -34,36 +34,6 @@ void pc_vec_free(pc_vec *v);
  * vector ends up in the IR. Returns the arena copy. */
 void *pc_vec_take(arena *a, pc_vec *v, size_t elem, size_t b, size_t e);
 
-/* ---- the lexer's identifiers, for the byte-level fast paths ------------ */
-
-/* id = [A-Za-z_][A-Za-z0-9_.\-]* (lexer/hlo_lexer.re), as a table: bit 1
- * for a first byte, bit 2 for a later one (one load per byte). */
-static const unsigned char pc_id_class[256] = {
-    ['a'] = 3, ['b'] = 3, ['c'] = 3, ['d'] = 3, ['e'] = 3, ['f'] = 3, ['g'] = 3, ['h'] = 3, ['i'] = 3, ['j'] = 3, ['k'] = 3, ['l'] = 3, ['m'] = 3,
-    ['n'] = 3, ['o'] = 3, ['p'] = 3, ['q'] = 3, ['r'] = 3, ['s'] = 3, ['t'] = 3, ['u'] = 3, ['v'] = 3, ['w'] = 3, ['x'] = 3, ['y'] = 3, ['z'] = 3,
-    ['A'] = 3, ['B'] = 3, ['C'] = 3, ['D'] = 3, ['E'] = 3, ['F'] = 3, ['G'] = 3, ['H'] = 3, ['I'] = 3, ['J'] = 3, ['K'] = 3, ['L'] = 3, ['M'] = 3,
-    ['N'] = 3, ['O'] = 3, ['P'] = 3, ['Q'] = 3, ['R'] = 3, ['S'] = 3, ['T'] = 3, ['U'] = 3, ['V'] = 3, ['W'] = 3, ['X'] = 3, ['Y'] = 3, ['Z'] = 3,
-    ['_'] = 3, ['0'] = 2, ['1'] = 2, ['2'] = 2, ['3'] = 2, ['4'] = 2, ['5'] = 2, ['6'] = 2, ['7'] = 2, ['8'] = 2, ['9'] = 2, ['.'] = 2, ['-'] = 2,
-};
-static inline bool pc_id_start(char c) { return pc_id_class[(unsigned char)c] & 1; }
-static inline bool pc_id_char(char c) { return pc_id_class[(unsigned char)c] & 2; }
-/* A copy of the lexer P->lx, at CUR. (Copying P->lx itself right after
- * its cursor was stored makes a 16-byte load of an 8-byte store, which the
- * store buffer cannot forward: a stall of about a dozen cycles.) */
-#define PC_LEXER_AT(P, cur) ((hlo_lexer){(P)->data, (cur), (P)->data + (P)->len})
-/* Tokens the grammar takes as a name (and as NAME_DEF before '='). */
-static inline bool pc_name_like(hlo_tok_kind k) {
-  switch (k) {
-  case HT_PCT_NAME: case HT_IDENT: case HT_KW_CONSTANT: case HT_KW_PARAMETER:
-  case HT_KW_MAXIMAL: case HT_KW_REPLICATED: case HT_KW_MANUAL: case HT_KW_UNKNOWN:
-  case HT_KW_UNREDUCED: case HT_KW_LAST_TILE_DIM_REPLICATE: case HT_KW_SHARD_AS:
-  case HT_KW_SHARD_LIKE: case HT_KW_INF:
-    return true;
-  default:
-    return false;
-  }
-}
-
 /* the lexer's blanks: ' ' and \t \n \v \f \r (9 to 13) */
 static inline bool pc_blank(char c) { return c == ' ' || (unsigned char)(c - '\t') < 5; }
 /* (Most calls meet no blank or one space: those are decided first, with
@@ -90,7 +60,7 @@ static inline const char *pc_plain_uint(const char *p, uint64_t *u) {
  * without blanks, at P; the position after its '}', or NULL. Each value
  * goes to OUT (when not NULL). Its tokens are the lexer's LBRACE, INTs,
  * COMMAs, RBRACE (hlo_lex reads digits followed by ',' or '}' as an INT),
- * so the fast paths may step over it in one go. */
+ * so a value of that text reads as the attribute reader would read it. */
 static inline const char *pc_plain_int_list(const char *p, pc_vec *out) {
   if (*p != '{') return NULL;
   p++;
@@ -111,6 +81,8 @@ typedef struct pc_range {
   uint32_t b, e; /* [b, e) of a scratch vector */
 } pc_range;
 
+/* A lexer token with what the token source adds (the layout of
+ * hlo_token, which is copied into it whole). */
 typedef struct pc_tok {
   const char *ptr; /* token value (see hlo_token) */
   uint32_t len;
@@ -120,11 +92,30 @@ typedef struct pc_tok {
   size_t off;      /* byte offset of the token */
   union {
     uint64_t u;               /* HT_INT magnitude */
-    hlo_istr *is;             /* attribute tokens: the interned name; pc_head.opcode (IDENT): the opcode word */
+    hlo_istr *is;             /* attribute tokens: the interned name */
     const hlo_shape *shape;   /* SHAPE_TOK: the cached shape */
-    pc_range ops;             /* OPERAND_LIST: its operands on P->operands */
   };
 } pc_tok;
+_Static_assert(sizeof(pc_tok) == sizeof(hlo_token) && offsetof(pc_tok, len) == offsetof(hlo_token, len) &&
+                   offsetof(pc_tok, kind) == offsetof(hlo_token, kind) &&
+                   offsetof(pc_tok, sub) == offsetof(hlo_token, sub) &&
+                   offsetof(pc_tok, neg) == offsetof(hlo_token, neg) &&
+                   offsetof(pc_tok, off) == offsetof(hlo_token, off) && offsetof(pc_tok, u) == offsetof(hlo_token, u),
+               "pc_tok takes an hlo_token in one copy");
+
+/* An instruction's 'name =' (ROOT or not) and declared shape: the
+ * grammar's instr_head. */
+typedef struct pc_def {
+  const char *name;       /* the name's bytes */
+  uint32_t len;
+  uint32_t root_off;      /* the offset of 'ROOT' + 1, or 0 without it (inputs are under 2 GiB) */
+  size_t off;             /* the name's offset */
+  const hlo_shape *shape; /* declared, or NULL */
+} pc_def;
+
+static inline pc_def pc_def_of(const pc_tok *name, const hlo_shape *shape, const pc_tok *root) {
+  return (pc_def){name->ptr, name->len, root ? (uint32_t)root->off + 1 : 0, name->off, shape};
+}
 
 typedef struct pc_loc {
   size_t first; /* byte offset of the first byte */
@@ -199,7 +190,7 @@ typedef struct pc_layout {
 
 /* An open bracket (for nesting limits and messages). */
 typedef struct pc_bracket {
-  unsigned char ctx; /* what it belongs to (hlo_tokwrap.c) */
+  unsigned char ctx; /* what it belongs to (hlo_yylex.c) */
   char open;         /* '(', '[' or '{' */
   size_t off;        /* where it is */
 } pc_bracket;
@@ -224,12 +215,11 @@ typedef struct pc_recent_shape {
   const hlo_shape *shape;
 } pc_recent_shape;
 
-/* (2 measured 0.8 % faster than 4 or 8 on the bench input: most hits are
- * on the last one or two, and a text that misses all is compared fewer
- * times) */
+/* (most hits are on the last one or two, and a text that misses them all
+ * is compared fewer times) */
 #define PC_RECENT_SHAPES 2
 
-/* Layout brace tracking in the token wrapper (field letters T, L, ...). */
+/* Layout brace tracking in the token source (field letters T, L, ...). */
 typedef struct pc_lay_track {
   bool fields; /* after the layout's ':' */
 } pc_lay_track;
@@ -242,40 +232,6 @@ typedef struct pc_declcheck {
   size_t off;
 } pc_declcheck;
 
-/* An instruction's 'name = shape opcode(operands)', 'name = shape
- * parameter(N)' or 'name = shape constant(literal)' read as one token
- * (INSTR_HEAD): its parts (the name's token is kept by the caller). */
-typedef struct pc_head {
-  hlo_istr *name;         /* the instruction's name, interned */
-  const hlo_shape *shape; /* the declared shape (from the shape cache) */
-  pc_tok opcode;          /* an IDENT, or the keyword 'parameter' or 'constant' */
-  pc_range ops;           /* IDENT: on parse_ctx.operands (pc_operand_scan) */
-  pc_tok arg;             /* parameter: the number; constant: the literal's text */
-  pc_range attrs;         /* on parse_ctx.head_attrs: the attributes folded into the token after these */
-} pc_head;
-
-/* One instruction of an INSTR_RUN token (instr_run in hlo_tokwrap.c). */
-typedef struct pc_run_line {
-  pc_tok root; /* the 'ROOT' token, or kind HT_EOF without one */
-  pc_tok name;
-  pc_head head;
-} pc_run_line;
-
-/* An attribute folded into an INSTR_HEAD token: what a COMMA_ATTR or
- * COMMA_COMP token would have carried. */
-typedef struct pc_head_attr {
-  pc_tok name;
-  pc_loc loc;  /* the value (COMMA_ATTR) or computation name (COMMA_COMP) */
-  bool comp;   /* COMMA_COMP */
-} pc_head_attr;
-
-/* The value of the grammar's instr_head: the instruction, and where its
- * attributes start on parse_ctx.attrs. */
-typedef struct pc_headv {
-  hlo_instr *in;
-  uint32_t attrs_b;
-} pc_headv;
-
 typedef struct parse_ctx {
   const char *data;
   size_t len;
@@ -283,25 +239,15 @@ typedef struct parse_ctx {
   hlo_error *err;
   bool failed;
 
-  /* token wrapper state */
+  /* token source state (hlo_yylex.c) */
   int depth;                 /* open brackets */
   int prev_kind;             /* lexer kind of the previous token */
-  bool raw_next;             /* scan a RAW_DICT if the next byte is '{' */
-  bool metadata_next;        /* try the metadata fast path */
-  bool fa_pending;           /* frontend_attributes= just seen */
+  bool coarse;               /* the coarse tokens (SHAPE_TOK, METADATA_VALUE) are on (hlo_parser.y's header) */
+  uint8_t lex_pending;       /* what the last token asks of the next one (PEND_* in hlo_yylex.c) */
   uint8_t layout_paren_in;   /* tokens to go to the '(' of "entry_computation_layout={(" */
-  bool after_opcode;         /* the grammar has just reduced an instruction's opcode */
-  bool token_by_token;       /* the diagnostic re-parse: only SHAPE_TOK and OPERAND_LIST fold (hlo_tokwrap.c) */
   bool borrow_kept;          /* modules go to EACH, which frees them: they may use the shape cache's kept shapes */
-  pc_head head;              /* the parts of the last INSTR_HEAD token (read before the next: see instr_head) */
-  pc_vec head_attrs;         /* pc_head_attr: of P->head, or of the lines of P->run */
-  pc_vec run;                /* pc_run_line: the instructions of the last INSTR_RUN token */
-  bool stash;                /* the next token is the INSTR_HEAD in stash_* (instr_run) */
-  pc_tok stash_name;
-  pc_loc stash_loc;
-  hlo_token stash_tok;
   hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
-  hlo_istr *last_def;        /* the name head_fold interned last (NULL at a module's start) */
+  hlo_istr *last_def;        /* the name defined last in this module (pc_operand_name), or NULL */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
   pc_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
@@ -331,6 +277,7 @@ typedef struct parse_ctx {
   uint32_t attr_gen;         /* attribute-list generation (duplicate check) */
   hlo_computation *entry_marked;
   pc_vec modules;            /* finished hlo_module* (when each == NULL) */
+  pc_vec warnings;           /* hlo_warning of the module being read */
   int (*each)(hlo_module *, void *); /* per-module callback (hlo_parse_file_each) */
   void *each_ctx;
   int stopped;               /* non-zero value returned by each */
@@ -352,6 +299,18 @@ typedef struct parse_ctx {
 
 /* Records the first error (later ones are ignored) and returns -1. */
 int pc_error(parse_ctx *P, size_t off, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Adds a note to the error just recorded (at most one). */
+void pc_note(parse_ctx *P, size_t off, const char *fmt, ...)
+#if defined(__GNUC__)
+    __attribute__((format(printf, 3, 4)))
+#endif
+    ;
+/* Adds a warning to the module being read. */
+void pc_warn(parse_ctx *P, size_t off, const char *fmt, ...)
 #if defined(__GNUC__)
     __attribute__((format(printf, 3, 4)))
 #endif
@@ -382,30 +341,25 @@ int pc_comp_begin(parse_ctx *P, const pc_tok *entry, const pc_tok *name, const h
 int pc_comp_end(parse_ctx *P, pc_loc trailer);
 int pc_comp_trailer(parse_ctx *P, const pc_tok *name, pc_loc val);
 int pc_inline_begin(parse_ctx *P, size_t off);
+/* Instructions without a computation: an ENTRY computation around them. */
+int pc_bare_begin(parse_ctx *P);
+int pc_bare_end(parse_ctx *P);
 hlo_computation *pc_inline_end(parse_ctx *P);
 
-hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, pc_range operands);
+/* The operands are P->operands from FIRST on. */
+hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first);
 /* IN's own hlo_instr_ext, made on first use (a copy of the defaults). */
 hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in);
-pc_headv pc_rhs_head(parse_ctx *P, const pc_tok *name, const pc_head *h);
-/* Builds the instructions of an INSTR_RUN token (parse_ctx.run). */
-int pc_run_build(parse_ctx *P);
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num);
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit);
-int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name, pc_range *r);
-int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in, pc_range *r);
-/* ROOT: the 'ROOT' token, NULL without one. NAME NULL: IN comes from
- * pc_rhs_head, which holds the name and the declared shape. */
-int pc_instruction(parse_ctx *P, const pc_tok *root, const pc_tok *name, const hlo_shape *shape,
-                   hlo_instr *in, pc_range attrs);
+int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name);
+int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in);
+int pc_instruction(parse_ctx *P, const pc_def *def, hlo_instr *in, pc_range attrs);
 
 int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void *ptr,
                  const hlo_shape *shape2, pc_range *r);
 int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_comp, size_t off,
                     pc_range *r);
-/* The attribute ATTR=NAME read as one COMMA_COMP token: NAME is the extent
- * of the computation's name (a %name or an identifier). */
-int pc_comp_attr_push(parse_ctx *P, const pc_tok *attr, pc_loc name);
 const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r);
 const hlo_shape **pc_shapes_take(parse_ctx *P, pc_range r);
 
@@ -473,60 +427,6 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
 /* A new module begins: the shapes of the last one are no longer valid. */
 void pc_shape_cache_reset(parse_ctx *P);
 void pc_shape_cache_free(parse_ctx *P);
-
-/* ---- metadata values (metadata_scan.c) --------------------------------- */
-
-/* Checks the metadata={...} value at LX's position without moving LX; when
- * it has the usual form (see metadata_scan.c) returns true with its first
- * ('{') and past-the-end bytes. */
-bool pc_metadata_scan(const hlo_lexer *lx, const char **start, const char **end);
-
-/* ---- operand lists (operand_scan.c) ------------------------------------ */
-
-/* Reads the operand list whose '(' is at OPEN when it has the usual form
- * (see operand_scan.c): pushes its operands as pc_operand_name does, and
- * returns true with their range and the end of the list (past ')').
- * Otherwise pushes nothing. */
-bool pc_operand_scan(parse_ctx *P, const char *open, const char **end, pc_range *ops);
-
-/* ---- computation signatures (signature_scan.c) ------------------------- */
-
-/* Reads the signature whose '(' is at OPEN when it has the usual form (see
- * signature_scan.c): returns its result shape, with the end of the
- * signature in *END. Otherwise returns NULL. */
-const hlo_shape *pc_signature_scan(parse_ctx *P, const char *open, const char **end);
-/* Reads the entry_computation_layout={...} value whose '{' is at OPEN when
- * it has the usual form (see signature_scan.c): pushes the parameter
- * shapes, then the result shape, on P->shapes, and returns true with
- * their range and the end of the value (past '}'). Otherwise pushes
- * nothing. */
-bool pc_program_shape_scan(parse_ctx *P, const char *open, const char **end, pc_range *shapes);
-
-/* ---- generic attribute values (value_scan.c) -------------------------- */
-
-/* Reads the attribute value at the lexer's position when the grammar would
- * accept it as gv_top (see value_scan.c): moves the lexer past it and
- * returns true with its first byte and its last token. Otherwise moves
- * nothing. */
-bool pc_value_scan(parse_ctx *P, hlo_token *last, const char **start);
-/* Reads one unit of a value at the lexer's position (a module attribute's
- * gv_unit) when it is an integer, a float, a string, true, false, or a
- * '{' or '[' group the grammar would accept: moves the lexer past it and
- * returns true with its first and last tokens. Otherwise moves nothing. */
-bool pc_unit_scan(parse_ctx *P, hlo_token *first, hlo_token *last);
-/* Right after the number of a FileLocations or StackFrames entry at the top
- * level: reads the entry's {...} as the grammar's st_braces would, and the
- * entries after it up to the first that does not have that form. Returns
- * true with the end of the last entry read (where the lexer now stands),
- * or false (and moves nothing) when not even the first one has it. */
-bool pc_stack_entries_scan(parse_ctx *P, const char **end);
-
-/* ---- sharding values (sharding_scan.c) --------------------------------- */
-
-/* Checks the sharding={...} value at the lexer's position without moving
- * the lexer; when it has the usual form (see sharding_scan.c) returns true
- * with its first ('{') and past-the-end bytes. */
-bool pc_sharding_scan(parse_ctx *P, const char **start, const char **end);
 
 /* ---- misc -------------------------------------------------------------- */
 

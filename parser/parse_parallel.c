@@ -35,9 +35,29 @@ typedef struct {
   size_t len;
   const span *spans;
   int n_spans;
+  bool stop_at_warnings; /* a module with warnings fails its span (they are reported by the one-pass parse) */
   atomic_int next;
   atomic_bool failed;
 } check_job;
+
+static int drop_unless_warned(hlo_module *m, void *ctx) {
+  (void)ctx;
+  int warned = m->n_warnings > 0;
+  hlo_module_free(m);
+  return warned ? 2 : 0;
+}
+
+typedef struct {
+  void (*warn)(const hlo_module *m, void *ctx);
+  void *ctx;
+} warn_each;
+
+static int warn_then_drop(hlo_module *m, void *arg) {
+  warn_each *w = arg;
+  if (m->n_warnings) w->warn(m, w->ctx);
+  hlo_module_free(m);
+  return 0;
+}
 
 /* The separator line starting at P (after a '\n'): "// -----" alone on its
  * line, blanks after it at most (the lexer's is_separator). Returns the end
@@ -95,7 +115,8 @@ static void *check_worker(void *arg) {
     int i = atomic_fetch_add(&J->next, 1);
     if (i >= J->n_spans) break;
     hlo_error err; /* not reported: a failure means the one-pass parse runs */
-    if (hlo_parse_span(J->data, J->len, J->spans[i].start, J->spans[i].stop, hlo_module_drop, NULL, cache, &err))
+    if (hlo_parse_span(J->data, J->len, J->spans[i].start, J->spans[i].stop,
+                       J->stop_at_warnings ? drop_unless_warned : hlo_module_drop, NULL, cache, &err))
       atomic_store(&J->failed, true);
   }
   hlo_parse_cache_free(cache);
@@ -103,13 +124,14 @@ static void *check_worker(void *arg) {
 }
 
 /* Parses the spans of DATA (of at least MIN_BYTES) on JOBS threads;
- * returns whether all of them succeeded. */
-static bool spans_ok(const char *data, size_t len, int jobs, size_t min_bytes) {
+ * returns whether all of them succeeded (and, with STOP_AT_WARNINGS, had
+ * no module with warnings). */
+static bool spans_ok(const char *data, size_t len, int jobs, size_t min_bytes, bool stop_at_warnings) {
   span *spans = xmalloc(MAX_SPANS * sizeof *spans);
   int n = cut_spans(data, len, min_bytes, jobs, spans, MAX_SPANS);
   bool ok = false;
   if (n > 1) {
-    check_job J = {.data = data, .len = len, .spans = spans, .n_spans = n};
+    check_job J = {.data = data, .len = len, .spans = spans, .n_spans = n, .stop_at_warnings = stop_at_warnings};
     atomic_init(&J.next, 0);
     atomic_init(&J.failed, false);
     pthread_t th[MAX_JOBS];
@@ -127,14 +149,21 @@ static bool spans_ok(const char *data, size_t len, int jobs, size_t min_bytes) {
 }
 
 int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err) {
+  return hlo_check_text_warn(data, len, jobs, NULL, NULL, err);
+}
+
+int hlo_check_text_warn(const char *data, size_t len, int jobs, void (*warn)(const hlo_module *m, void *ctx), void *ctx,
+                        hlo_error *err) {
   if (jobs > MAX_JOBS) jobs = MAX_JOBS;
-  if (jobs > 1 && len >= 8 * MIN_SPAN && spans_ok(data, len, jobs, MIN_SPAN)) return 0;
-  return hlo_parse_file_each(data, len, hlo_module_drop, NULL, err);
+  if (jobs > 1 && len >= 8 * MIN_SPAN && spans_ok(data, len, jobs, MIN_SPAN, warn != NULL)) return 0;
+  warn_each w = {warn, ctx};
+  return warn ? hlo_parse_file_each(data, len, warn_then_drop, &w, err)
+              : hlo_parse_file_each(data, len, hlo_module_drop, NULL, err);
 }
 
 int hlo_check_text_spans(const char *data, size_t len, int jobs, size_t min_bytes, hlo_error *err) {
   if (jobs < 1) jobs = 1;
   if (jobs > MAX_JOBS) jobs = MAX_JOBS;
-  if (spans_ok(data, len, jobs, min_bytes)) return 0;
+  if (spans_ok(data, len, jobs, min_bytes, false)) return 0;
   return hlo_parse_file_each(data, len, hlo_module_drop, NULL, err);
 }

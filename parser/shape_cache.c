@@ -1,4 +1,5 @@
-/* The shape cache: shape text -> parsed shape.
+/* The shape cache: shape text -> parsed shape, the lexical memo behind
+ * the grammar's SHAPE_TOK (hlo_parser.y's header).
  *
  * Dumps repeat the same shape text over and over (operand shapes, tuple
  * types of get-tuple-element operands), within a module and from one
@@ -7,21 +8,18 @@
  * bytes (delimited by a quick byte scan) reuses it. The scan is
  * conservative: anything unusual (comments in odd places, a layout
  * separated from its ']', nested braces in a layout) makes it give up, and
- * the text is parsed normally.
+ * the grammar reads the text.
  *
  * An entry holds two shapes: the one of the current module (valid while
  * its generation is the current one: starting a module is O(1)), and a
  * copy kept for the whole parse in parse_ctx.scache_arena. A text met
  * again in a later module takes the kept shape, which is much cheaper than
- * parsing it again, and lets the token wrapper fold the lines that use it
- * (hlo_tokwrap.c). When each module is freed once handed over
+ * parsing it again. When each module is freed once handed over
  * (hlo_parse_file_each: parse_ctx.borrow_kept), the module points to the
  * kept shape itself, since the kept copies are freed only after it (at a
  * later module's start, or at the end of the parse); otherwise (modules
  * kept by hlo_parse_file) it gets a copy in its own arena. The diagnostic
- * re-parse (token by token) uses only the shapes of the module it is in,
- * so what it reports does not depend on earlier modules (whether it starts
- * at the module or, for hlo_parse_file, at the start of the text). */
+ * re-parse reads every shape with the grammar (parse_ctx.coarse off). */
 #include <stdlib.h>
 #include <string.h>
 
@@ -41,14 +39,14 @@ static const char *array_end(parse_ctx *P, const char *after) {
     char c = p[1];
     if (pc_blank(c) || c == '/' || c == '-') {
       /* "{ 1,0}", "{-1}", a comment after the brace: the grammar looks past
-       * blanks and comments for a layout (layout_brace_follows in hlo_tokwrap.c) */
+       * blanks and comments for a layout (layout_brace_follows in hlo_yylex.c) */
       hlo_lexer lx = {P->data, p + 1, P->data + P->len};
       const char *at;
       c = hlo_lex_peek(&lx, &at);
       return (c >= '0' && c <= '9') || c == '-' || c == ':' || c == '}' ? NULL : after;
     }
     if (!((c >= '0' && c <= '9') || c == ':' || c == '}')) return after;
-    for (p = pc_skip_layout_text(p + 1, P->data + P->len);; p++) {
+    for (p = bs_skip_layout_text(p + 1, P->data + P->len);; p++) {
       c = *p;
       if (c == '}') return p + 1;
       if (c == '{' || c == '\0' || c == '/' || c == '\n' || c == '"') return NULL;
@@ -70,9 +68,9 @@ static const char *array_end(parse_ctx *P, const char *after) {
 static const char *scan_array(parse_ctx *P, const char *p) {
   const char *w = p, *lim = P->data + P->len;
   /* (a block at a time: byte loops of varying length mispredict their end) */
-  p = pc_skip_lower_digits(p, lim);
+  p = bs_skip_lower_digits(p, lim);
   if (p == w || *p != '[') return NULL;
-  p = pc_skip_dims(p + 1, lim);
+  p = bs_skip_dims(p + 1, lim);
   if (*p != ']') return NULL;
   return array_end(P, p + 1);
 }
@@ -84,7 +82,7 @@ static const char *scan_array(parse_ctx *P, const char *p) {
 static const char *scan_tuple(const char *p, const char *lim) {
   int depth = 0;
   for (;; p++) {
-    p = pc_skip_to3(p, lim, '(', ')', '"');
+    p = bs_skip_to3(p, lim, '(', ')', '"');
     char c = *p;
     if (c == '(') depth++;
     else if (c == ')') {
@@ -222,7 +220,7 @@ static pc_shape_ent *table_new(size_t n) {
 }
 
 void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
-  if (!s || loc.last - loc.first > 4096) return;
+  if (!P->coarse || !s || loc.last - loc.first > 4096) return;
   if (!P->scache) {
     P->scache_mask = 4095;
     P->scache = table_new(P->scache_mask + 1);
@@ -267,9 +265,6 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   pc_shape_ent *slot = slot_of(P, start, len, h);
   if (!slot->text) return NULL;
   if (slot->gen != P->scache_gen) { /* first use in this module */
-    /* Not in the diagnostic re-parse: its "expected" lists after a cached
-     * shape (no layout may follow) must not depend on earlier modules. */
-    if (P->token_by_token) return NULL;
     slot->shape = P->borrow_kept ? slot->kept : shape_copy(P->a, slot->kept);
     slot->gen = P->scache_gen;
   }

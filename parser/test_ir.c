@@ -135,6 +135,7 @@ static void test_constants(void) {
 }
 
 static void test_instructions(void) {
+  hlo_parse_set_options(&(hlo_parse_options){.allow_unknown = true}); /* frobnicate, some_new_attr */
   hlo_parse_result r = parse_ok(
       "HloModule ops\n"
       "add { x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] add(x, y) }\n"
@@ -204,6 +205,10 @@ static void test_instructions(void) {
   const hlo_instr *un = find(m, NULL, "un");
   CHECK(un->op == HLO_OP_UNKNOWN && strcmp(un->opcode_text, "frobnicate") == 0 && un->n_attrs == 1);
   CHECK(strcmp(un->attrs[0].name, "some_new_attr") == 0 && un->attrs[0].value_len == 6);
+  hlo_parse_set_options(&(hlo_parse_options){0});
+  CHECK(m->n_warnings == 2 && strstr(m->warnings[0].message, "unknown opcode 'frobnicate'") &&
+        strstr(m->warnings[1].message, "unknown attribute 'some_new_attr'") &&
+        m->warnings[0].offset < m->warnings[1].offset);
   /* nested operand: named <opcode>.anon and placed before its user */
   const hlo_instr *an = find(m, NULL, "an"), *neg = find(m, NULL, "negate.anon");
   CHECK(an->operands[1] == neg && neg->index == an->index - 1 && neg->parent == m->entry);

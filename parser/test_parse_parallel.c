@@ -174,10 +174,46 @@ static void test_large_text(void) {
   }
 }
 
+/* hlo_check_text_warn: a large text whose modules 40 and 120 have a
+ * warning (their instructions without a computation) on 1 and 4 threads:
+ * the callback sees those two, in text order, on this thread. */
+typedef struct {
+  int n;
+  size_t offsets[4];
+} seen_warnings;
+
+static void note_warnings(const hlo_module *m, void *ctx) {
+  seen_warnings *w = ctx;
+  if (w->n < 4) w->offsets[w->n] = m->warnings[0].offset;
+  w->n++;
+}
+
+static void test_warnings(void) {
+  text t = {0};
+  size_t at[2] = {0, 0};
+  for (int m = 0; m < 150; m++) {
+    if (m) put(&t, "// -----\n");
+    if (m == 40 || m == 120) {
+      at[m == 120] = t.n;
+      put(&t, "p = f32[2] parameter(0)\nROOT n = f32[2] negate(p)\n");
+      continue;
+    }
+    put_module(&t, m, 500, NULL, -1);
+  }
+  for (int jobs = 1; jobs <= 4; jobs += 3) {
+    seen_warnings w = {0, {0}};
+    hlo_error err;
+    CHECK(hlo_check_text_warn(t.p, t.n, jobs, note_warnings, &w, &err) == 0);
+    CHECK(w.n == 2 && w.offsets[0] == at[0] && w.offsets[1] == at[1]);
+  }
+  free(t.p);
+}
+
 int main(void) {
   test_spans();
   test_spans_against_one_pass();
   test_large_text();
+  test_warnings();
   if (failures) {
     fprintf(stderr, "%d failure(s)\n", failures);
     return 1;

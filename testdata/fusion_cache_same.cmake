@@ -3,12 +3,11 @@
 # runs `hloidx --all` over every .hlo/.txt file under DIR in one run, with
 # the default options, --physical=tiled, --format=json and --summary
 # --physical, once with the cache and once with HLOIDX_NO_FUSION_CACHE=1,
-# and requires the same stdout and stderr. Prints "SKIPPED: ..." and
-# passes when DIR does not exist (the shared corpus is optional).
+# and requires the same stdout and stderr.
 cmake_minimum_required(VERSION 3.20)
 include(${CMAKE_CURRENT_LIST_DIR}/corpus_inputs.cmake)
 
-corpus_inputs_or_skip(inputs)
+corpus_inputs(inputs)
 foreach(mode "" "--physical=tiled" "--format=json" "--summary --physical")
   separate_arguments(args UNIX_COMMAND "${mode}")
   execute_process(COMMAND "${HLOIDX}" --all ${args} ${inputs}

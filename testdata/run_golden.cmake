@@ -33,6 +33,13 @@ else()
   endforeach()
 endif()
 
+# A generator may set GEN_ULIMIT_V (KiB): hloidx then runs under that
+# `ulimit -v` (through sh), to test running out of memory.
+set(launcher "")
+if(DEFINED GEN_ULIMIT_V)
+  set(launcher sh -c "ulimit -v ${GEN_ULIMIT_V} && exec \"$0\" \"$@\"")
+endif()
+
 list(LENGTH args nargs)
 set(use_stdin FALSE)
 if(nargs GREATER 0)
@@ -43,11 +50,11 @@ if(nargs GREATER 0)
 endif()
 
 if(use_stdin)
-  execute_process(COMMAND "${HLOIDX}" ${args}
+  execute_process(COMMAND ${launcher} "${HLOIDX}" ${args}
                   WORKING_DIRECTORY "${dir}" INPUT_FILE "${INPUT}"
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 else()
-  execute_process(COMMAND "${HLOIDX}" ${args} "${file}"
+  execute_process(COMMAND ${launcher} "${HLOIDX}" ${args} "${file}"
                   WORKING_DIRECTORY "${dir}"
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 endif()

@@ -236,7 +236,31 @@ static void test_instruction_indexing(ae_ctx *c) {
   arena_free(a);
 }
 
+/* map_text_order: numbers as numbers, an expression that ends first. */
+static void test_text_order(void) {
+  static const char *const sorted[] = {
+      "(d0) -> (d0 * 4), domain: d0 in [0, 3]",
+      "(d0) -> (d0 * 4 + 1), domain: d0 in [0, 3]",
+      "(d0) -> (d0 * 4 + 2), domain: d0 in [0, 3]",
+      "(d0) -> (d0 * 4 + 10), domain: d0 in [0, 3]",
+      "(d0) -> (d0 * 16), domain: d0 in [0, 3]",
+      "(d0, d1) -> (d1 * 4, d0), domain: d0 in [0, 3], d1 in [0, 1]",
+      "(d0, d1) -> (d1 * 4 + 1, d0), domain: d0 in [0, 3], d1 in [0, 1]",
+      "(d0, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10) -> (d9)",
+      "(d0, d1, d2, d3, d4, d5, d6, d7, d8, d9, d10) -> (d10)",
+  };
+  size_t n = sizeof sorted / sizeof *sorted;
+  for (size_t i = 0; i < n; i++)
+    for (size_t j = 0; j < n; j++) {
+      int r = map_text_order(sorted[i], sorted[j]);
+      CHECK((i < j && r < 0) || (i == j && r == 0) || (i > j && r > 0), "order of\n  %s\n  %s: %d", sorted[i],
+            sorted[j], r);
+    }
+  CHECK(map_text_order("(d0) -> (d0 + 007)", "(d0) -> (d0+7)") == 0, "leading zeros and blanks are ties");
+}
+
 int main(void) {
+  test_text_order();
   ae_ctx *c = ae_ctx_new();
   test_expr_printer(c);
   test_reader_exprs(c);

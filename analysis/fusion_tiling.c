@@ -1,0 +1,184 @@
+#include "fusion_tiling.h"
+
+#include <inttypes.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "ii_internal.h"
+#include "oom.h"
+
+static void operand_layout(arena *a, const hlo_instr *producer, ft_operand *op) {
+  tl_layout l;
+  tl_error e;
+  op->producer = producer;
+  op->layout_ok = tl_analyze(a, producer->shape, &l, &e);
+  if (!op->layout_ok) {
+    snprintf(op->layout_why, sizeof op->layout_why, "%s", e.message);
+    return;
+  }
+  tf_layout_of(a, &l, &op->layout);
+}
+
+ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling *t, ii_error *err) {
+  memset(t, 0, sizeof *t);
+  arena *a = ii_ctx_arena(c);
+  if (output < 0 || output >= ii_num_outputs(in))
+    return ii_fail(err, in, "%s has %" PRId64 " output(s); there is no output %" PRId64, in->name, ii_num_outputs(in),
+                   output);
+  const hlo_shape *s = ii_output_shape(in, output);
+  if (!ii_is_array(s)) return ii_fail(err, in, "output %" PRId64 " of %s is not an array", output, in->name);
+  for (int i = 0; i < s->rank; i++)
+    if (s->dims[i] < 0) return ii_fail(err, in, "output %" PRId64 " of %s has an unbounded dimension", output, in->name);
+  ii_indexing x;
+  ii_status st = ii_o2i(c, in, output, &x, err);
+  if (st != II_OK) return st;
+  t->in = in;
+  t->output = output;
+  t->shape = s;
+  t->rank = (uint32_t)s->rank;
+  t->extent = s->dims;
+  t->noperands = x.n;
+  t->operands = arena_zalloc(a, (x.n + 1) * sizeof *t->operands);
+  uint32_t n = 0;
+  for (uint32_t k = 0; k < x.n; k++) n += x.sets[k].n;
+  t->entries = arena_zalloc(a, (n + 1) * sizeof *t->entries);
+  bool compat = ii_ctx_xla_compat(c);
+  t->sets = arena_array(a, x.n + 1, sizeof *t->sets);
+  for (uint32_t k = 0; k < x.n; k++) {
+    const ii_set *set = &x.sets[k];
+    ft_operand *op = &t->operands[k];
+    t->sets[k] = set;
+    operand_layout(a, in->operands[k], op);
+    op->read = set->n > 0;
+    const uint32_t *order = ii_set_print_order(c, set);
+    for (uint32_t i = 0; i < set->n; i++) {
+      ft_entry *e = &t->entries[t->nentries++];
+      e->operand = k;
+      e->map = i;
+      e->nmaps = set->n;
+      e->x = set->items[order[i]];
+      e->status = st_derive(a, e->x->map, compat, &e->tile, e->why, sizeof e->why);
+    }
+  }
+  return II_OK;
+}
+
+static bool union_by_marks(const ft_tiling *t, uint32_t k, tf_count *out) {
+  const hlo_shape *s = t->operands[k].producer->shape;
+  if (t->operands[k].loaded > FT_MARK_STEPS) return false;
+  uint64_t n = 1;
+  for (int i = 0; i < s->rank; i++) {
+    if (s->dims[i] < 0 || (s->dims[i] && n > FT_MARK_ELEMS / (uint64_t)s->dims[i])) return false;
+    n *= (uint64_t)s->dims[i];
+  }
+  if (n > FT_MARK_ELEMS) return false;
+  uint64_t *bits = xcalloc(n / 64 + 1, sizeof *bits);
+  uint64_t budget = FT_MARK_STEPS, count = 0;
+  bool ok = true;
+  for (uint32_t i = 0; i < t->nentries && ok; i++)
+    if (t->entries[i].operand == k) ok = tf_mark(t->entries[i].offsets, t->entries[i].dims, bits, &budget, &count);
+  free(bits);
+  *out = count;
+  return ok;
+}
+
+static bool union_of_maps(const ft_tiling *t, uint32_t k, uint32_t n, tf_count *out) {
+  const imap **offs = xcalloc(n, sizeof *offs);
+  const tf_dim **dims = xcalloc(n, sizeof *dims);
+  uint32_t m = 0;
+  for (uint32_t i = 0; i < t->nentries; i++)
+    if (t->entries[i].operand == k) offs[m] = t->entries[i].offsets, dims[m++] = t->entries[i].dims;
+  bool ok = tf_union_maps(offs, dims, n, out);
+  free(offs);
+  free(dims);
+  return ok;
+}
+
+void ft_distinct(ii_ctx *c, ft_tiling *t) {
+  for (uint32_t k = 0; k < t->noperands; k++) {
+    ft_operand *op = &t->operands[k];
+    op->distinct_known = false;
+    if (!op->counted) continue;
+    const ft_entry *one = NULL;
+    uint32_t nmaps = 0;
+    bool rt = false;
+    for (uint32_t i = 0; i < t->nentries; i++)
+      if (t->entries[i].operand == k) one = &t->entries[i], nmaps++, rt |= imap_nsyms(t->entries[i].offsets) > 0;
+    op->distinct_known = op->distinct_exact = true;
+    if (rt) snprintf(op->distinct_why, sizeof op->distinct_why, "runtime offsets taken at their lowest values");
+    op->distinct_exact = !rt;
+    if (nmaps == 1 && tf_union_separable(one->offsets, one->dims, &op->distinct)) continue;
+    if (nmaps > 1 && union_of_maps(t, k, nmaps, &op->distinct)) continue;
+    if (union_by_marks(t, k, &op->distinct)) continue;
+    as_summary sm;
+    as_summarize(c, t->in, k, t->output, &t->sets[k], 1, &sm);
+    op->distinct = sm.distinct;
+    op->distinct_exact = false;
+    snprintf(op->distinct_why, sizeof op->distinct_why, "too many to mark: the elements the maps read%s",
+             sm.exact ? "" : ", themselves estimated");
+  }
+}
+
+void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts_in) {
+  arena *a = ii_ctx_arena(c);
+  int64_t *ts = arena_array(a, t->rank + 1, sizeof *ts), *nt = arena_array(a, t->rank + 1, sizeof *nt);
+  t->total_tiles = 1;
+  for (uint32_t i = 0; i < t->rank; i++) {
+    ts[i] = ts_in[i];
+    nt[i] = t->extent[i] / ts[i] + (t->extent[i] % ts[i] != 0);
+    t->total_tiles *= (uint64_t)nt[i];
+  }
+  t->ts = ts;
+  t->ntiles = nt;
+  t->holds = true;
+  for (uint32_t k = 0; k < t->noperands; k++) {
+    ft_operand *op = &t->operands[k];
+    op->counted = op->read;
+    op->exact = true;
+    op->loaded = op->tiles_loaded = 0;
+  }
+  for (uint32_t i = 0; i < t->nentries; i++) {
+    ft_entry *e = &t->entries[i];
+    ft_operand *op = &t->operands[e->operand];
+    if (e->status != ST_OK) {
+      op->counted = false;
+      continue;
+    }
+    const st_tile *tl = &e->tile;
+    e->sizes = arena_array(a, tl->nresults + 1, sizeof *e->sizes);
+    e->strides = arena_array(a, tl->nresults + 1, sizeof *e->strides);
+    bool ok = st_eval(tl, ts, e->sizes, e->strides);
+    e->holds = ok && st_holds(tl, ts);
+    t->holds &= e->holds;
+    e->rt_of = arena_array(a, tl->map->nrt + 1, sizeof *e->rt_of);
+    e->offsets = ok ? st_offsets_map(a, tl, ts, t->extent, e->rt_of) : NULL;
+    const hlo_shape *s = op->producer->shape;
+    if (!e->offsets || !op->layout_ok || (uint32_t)s->rank != tl->nresults) {
+      memset(&e->fp, 0, sizeof e->fp);
+      op->counted = false;
+      continue;
+    }
+    tf_dim *dims = arena_array(a, tl->nresults + 1, sizeof *dims);
+    for (uint32_t j = 0; j < tl->nresults; j++)
+      dims[j] = (tf_dim){s->dims[j], e->sizes[j], e->strides[j], op->layout.padded ? op->layout.dim_tile[j] : 1};
+    e->dims = dims;
+    tf_sum(e->offsets, dims, &e->fp);
+    op->loaded += e->fp.elems;
+    op->tiles_loaded += e->fp.tiles;
+    op->exact &= e->fp.exact;
+  }
+}
+
+ii_status ft_tile(ii_ctx *c, const hlo_instr *in, int64_t output, const int64_t *ts, uint32_t nts, ft_tiling *t,
+                  ii_error *err) {
+  ii_status st = ft_symbolic(c, in, output, t, err);
+  if (st != II_OK) return st;
+  if (nts != t->rank)
+    return ii_fail(err, in, "%" PRIu32 " tile size(s) for output %" PRId64 " of %s, which has rank %" PRIu32, nts, output,
+                   in->name, t->rank);
+  for (uint32_t i = 0; i < nts; i++)
+    if (ts[i] < 1) return ii_fail(err, in, "tile sizes must be at least 1");
+  ft_instantiate(c, t, ts);
+  ft_distinct(c, t);
+  return II_OK;
+}

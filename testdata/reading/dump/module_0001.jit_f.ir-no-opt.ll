@@ -1,0 +1,2 @@
+; ModuleID = 'jit_f'
+source_filename = "jit_f"
