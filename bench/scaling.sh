@@ -19,7 +19,9 @@
 # Modes: check (--check), default, all (--all), verify (--all --verify),
 # json (--format=json), layout (--layout --all), list (--list), compare
 # (--compare=EXPECTED, EXPECTED the default mode's output written before, not
-# timed), compare-dumps (--compare=FILE FILE: a dump with itself).
+# timed), compare-dumps (--compare=FILE FILE: a dump with itself), symtile
+# (--symbolic-tile of the ENTRY root), tiles (--tiles --all: every fusion),
+# tilings (--tilings of the ENTRY root).
 # Peak RSS is GNU time's %M (apt-get install time). Target: every ratio
 # <= 15x per 10x step; RSS <= 2x input + 16 MB ("rss ok").
 set -uo pipefail
@@ -27,7 +29,7 @@ root=$(cd "$(dirname "$0")/.." && pwd)
 
 hloidx=$root/build/hloidx
 shapes=concat,tuple,fusion,instrs,calls
-modes=check,default,all,verify,json,layout,list,compare,compare-dumps
+modes=check,default,all,verify,json,layout,list,compare,compare-dumps,symtile,tiles,tilings
 runs=3
 limit=120
 while getopts "b:s:m:r:t:" opt; do
@@ -66,6 +68,9 @@ args_of() {
   list) echo "--list" ;;
   compare) echo "--compare=$2.expected" ;;
   compare-dumps) echo "--compare=$2" ;;
+  symtile) echo "--symbolic-tile" ;;
+  tiles) echo "--tiles --all" ;;
+  tilings) echo "--tilings" ;;
   *) echo "unknown mode '$1'" >&2; exit 2 ;;
   esac
 }
