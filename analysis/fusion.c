@@ -259,7 +259,7 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
           if (op->parameter_number < 0 || op->parameter_number >= nargs) continue;
           key = args[op->parameter_number];
         }
-        const ii_set *ps = &p->sets[k];
+        const ii_set *ps = ii_entry(p, (uint32_t)k);
         if (ps->n == 0) continue;
         st = compose_into(c, at, comp, x, cur, ps, g, key, ps->in_elem ? ps->elem : -1, err);
       }

@@ -121,24 +121,35 @@ static bool same_comp(const hlo_computation *a, const hlo_computation *b, int de
 }
 
 /* The fusion operands that are the same instruction: operand k is the
- * same as operand alias(k) (the first such). */
+ * same as operand alias(k) (the first such), found through a table of the
+ * first position of each operand of F and of G (linear in the operands: a
+ * fusion of thousands is looked up once per block). */
 static bool same_operands(const hlo_instr *f, const hlo_instr *g) {
+  if (f == g) return true;
   if (f->n_operands != g->n_operands || !hlo_shape_equal(f->shape, g->shape)) return false;
-  for (int k = 0; k < f->n_operands; k++) {
-    if (!hlo_shape_equal(f->operands[k]->shape, g->operands[k]->shape)) return false;
-    int af = k, ag = k;
-    for (int j = 0; j < k; j++) {
-      if (af == k && f->operands[j] == f->operands[k]) af = j;
-      if (ag == k && g->operands[j] == g->operands[k]) ag = j;
-    }
-    if (af != ag) return false;
+  ptrmap pf, pg;
+  ptrmap_init(&pf);
+  ptrmap_init(&pg);
+  bool same = true;
+  for (int k = 0; k < f->n_operands && same; k++) {
+    if (!hlo_shape_equal(f->operands[k]->shape, g->operands[k]->shape)) same = false;
+    ptrmap_val *af = ptrmap_get(&pf, f->operands[k]), *ag = ptrmap_get(&pg, g->operands[k]);
+    if (!af != !ag || (af && af->a != ag->a)) same = false;
+    if (!af) ptrmap_put(&pf, f->operands[k], (ptrmap_val){k, 0});
+    if (!ag) ptrmap_put(&pg, g->operands[k], (ptrmap_val){k, 0});
   }
-  return true;
+  ptrmap_free(&pf);
+  ptrmap_free(&pg);
+  return same;
 }
 
 /* ---- the cache --------------------------------------------------------------------------------------- */
 
 #define NBUCKETS 1024
+
+/* The bucket of a computation's hash and an output (or operand, for the
+ * in2out results) id: one fusion's thousands of results spread out. */
+static size_t bucket(uint64_t h, int64_t id) { return (size_t)((h ^ ((uint64_t)id * 0x9e3779b97f4a7c15ULL)) % NBUCKETS); }
 
 /* Per computation: its structural hash (a) and, once same_comp found it
  * equal to a computation with a cached result, that computation (b), so
@@ -168,7 +179,7 @@ static bool same_cached(ii_ctx *c, const hlo_computation *a, const hlo_computati
 /* The result's runtime-variable instructions all in COMP (others cannot be
  * mapped to another fusion). */
 static bool local(const ii_indexing *x, const hlo_computation *comp) {
-  for (uint32_t k = 0; k < x->n; k++)
+  for (uint32_t k = 0; k < ii_nstored(x); k++)
     for (uint32_t i = 0; i < x->sets[k].n; i++) {
       const ii_operand *o = x->sets[k].items[i];
       for (uint32_t j = 0; j < o->nrt; j++)
@@ -177,49 +188,14 @@ static bool local(const ii_indexing *x, const hlo_computation *comp) {
   return true;
 }
 
-/* Copies X into arena A; runtime-variable instructions of FROM become the
- * instructions at the same positions of TO. */
-static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
-                          const hlo_computation *to) {
-  out->n = x->n;
-  out->sets = arena_zalloc(a, (x->n ? x->n : 1) * sizeof *out->sets);
-  for (uint32_t k = 0; k < x->n; k++) {
-    const ii_set *s = &x->sets[k];
-    ii_set *d = &out->sets[k];
-    d->n = d->cap = s->n;
-    d->items = arena_array(a, s->n ? s->n : 1, sizeof *d->items);
-    d->hash = arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
-    if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
-    d->nhashed = s->nhashed;
-    d->in_elem = s->in_elem;
-    d->elem = s->elem;
-    for (uint32_t i = 0; i < s->n; i++) {
-      const ii_operand *o = s->items[i];
-      ii_operand *p = arena_zalloc(a, sizeof *p);
-      p->map = imap_copy(a, o->map);
-      p->nrt = o->nrt;
-      p->rt = arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
-      for (uint32_t j = 0; j < o->nrt; j++) {
-        const hlo_instr *in = o->rt[j].instr;
-        p->rt[j] = o->rt[j];
-        p->rt[j].instr = in->parent == from ? to->instrs[in->index] : in;
-        p->rt[j].map = imap_copy(a, o->rt[j].map);
-      }
-      p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
-      p->why = o->why ? arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
-      d->items[i] = p;
-    }
-  }
-}
-
 bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
                          ii_indexing *out) {
   if (!c->fusion_buckets) return false;
   uint64_t h = comp_hash(c, comp);
-  for (const fc_entry *e = c->fusion_buckets[h % NBUCKETS]; e; e = e->next) {
+  for (const fc_entry *e = c->fusion_buckets[bucket(h, output_id)]; e; e = e->next) {
     if (e->hash != h || e->output_id != output_id) continue;
     if (!same_operands(e->fusion, in) || !same_cached(c, comp, e->comp)) continue;
-    copy_indexing(c->scratch, &e->result, out, e->comp, comp);
+    ii_indexing_copy(c->scratch, &e->result, out, e->comp, comp);
     c->fusion_hits++;
     return true;
   }
@@ -236,7 +212,7 @@ void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *
   e->fusion = in;
   e->comp = comp;
   e->output_id = output_id;
-  copy_indexing(c->keep, x, &e->result, comp, comp);
-  e->next = c->fusion_buckets[h % NBUCKETS];
-  c->fusion_buckets[h % NBUCKETS] = e;
+  ii_indexing_copy(c->keep, x, &e->result, comp, comp);
+  e->next = c->fusion_buckets[bucket(h, output_id)];
+  c->fusion_buckets[bucket(h, output_id)] = e;
 }

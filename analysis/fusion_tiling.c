@@ -40,12 +40,12 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
   t->noperands = x.n;
   t->operands = arena_zalloc(a, (x.n + 1) * sizeof *t->operands);
   uint32_t n = 0;
-  for (uint32_t k = 0; k < x.n; k++) n += x.sets[k].n;
+  for (uint32_t i = 0; i < ii_nstored(&x); i++) n += x.sets[i].n;
   t->entries = arena_zalloc(a, (n + 1) * sizeof *t->entries);
   bool compat = ii_ctx_xla_compat(c);
   t->sets = arena_array(a, x.n + 1, sizeof *t->sets);
   for (uint32_t k = 0; k < x.n; k++) {
-    const ii_set *set = &x.sets[k];
+    const ii_set *set = ii_entry(&x, k);
     ft_operand *op = &t->operands[k];
     t->sets[k] = set;
     operand_layout(a, in->operands[k], op);

@@ -56,8 +56,44 @@ bool ii_same_dims(const hlo_shape *a, const hlo_shape *b) {
 }
 
 void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n) {
-  x->n = n;
+  x->n = x->nlive = n;
+  x->ids = NULL;
   x->sets = arena_zalloc(c->scratch, (n ? n : 1) * sizeof *x->sets);
+}
+
+void ii_indexing_copy(arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
+                      const hlo_computation *to) {
+  uint32_t n = ii_nstored(x);
+  *out = *x;
+  if (x->ids) out->ids = arena_dup(a, x->ids, (n ? n : 1) * sizeof *x->ids);
+  out->sets = arena_zalloc(a, (n ? n : 1) * sizeof *out->sets);
+  for (uint32_t k = 0; k < n; k++) {
+    const ii_set *s = &x->sets[k];
+    ii_set *d = &out->sets[k];
+    d->n = d->cap = s->n;
+    d->items = arena_array(a, s->n ? s->n : 1, sizeof *d->items);
+    d->hash = arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
+    if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
+    d->nhashed = s->nhashed;
+    d->in_elem = s->in_elem;
+    d->elem = s->elem;
+    for (uint32_t i = 0; i < s->n; i++) {
+      const ii_operand *o = s->items[i];
+      ii_operand *p = arena_zalloc(a, sizeof *p);
+      p->map = imap_copy(a, o->map);
+      p->nrt = o->nrt;
+      p->rt = arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
+      for (uint32_t j = 0; j < o->nrt; j++) {
+        const hlo_instr *in = o->rt[j].instr;
+        p->rt[j] = o->rt[j];
+        if (from && in->parent == from) p->rt[j].instr = to->instrs[in->index];
+        p->rt[j].map = imap_copy(a, o->rt[j].map);
+      }
+      p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
+      p->why = o->why ? arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
+      d->items[i] = p;
+    }
+  }
 }
 
 ii_operand *ii_wrap(ii_ctx *c, imap *m) {
@@ -66,7 +102,53 @@ ii_operand *ii_wrap(ii_ctx *c, imap *m) {
   return x;
 }
 
-void ii_add(ii_ctx *c, ii_indexing *x, uint32_t k, imap *m) { ii_set_insert(c, &x->sets[k], ii_wrap(c, m)); }
+void ii_indexing_init_sparse(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t nlive, const uint32_t *ids) {
+  x->n = n;
+  x->nlive = nlive;
+  x->ids = nlive ? arena_dup(c->scratch, ids, nlive * sizeof *ids) : arena_alloc(c->scratch, sizeof *ids);
+  x->sets = arena_zalloc(c->scratch, (nlive ? nlive : 1) * sizeof *x->sets);
+}
+
+/* The stored position of entry K, or -1. */
+static int64_t stored_at(const ii_indexing *x, uint32_t k) {
+  if (!x->ids) return k < x->n ? (int64_t)k : -1;
+  uint32_t lo = 0, hi = x->nlive;
+  while (lo < hi) {
+    uint32_t mid = lo + (hi - lo) / 2;
+    if (x->ids[mid] < k) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < x->nlive && x->ids[lo] == k ? (int64_t)lo : -1;
+}
+
+const ii_set *ii_entry(const ii_indexing *x, uint32_t k) {
+  static const ii_set none;
+  int64_t i = stored_at(x, k);
+  return i < 0 ? &none : &x->sets[i];
+}
+
+uint32_t ii_next_entry(const ii_indexing *x, uint32_t k) {
+  uint32_t i = k;
+  if (x->ids) { /* the first stored id >= k */
+    uint32_t hi = x->nlive;
+    i = 0;
+    while (i < hi) {
+      uint32_t mid = i + (hi - i) / 2;
+      if (x->ids[mid] < k) i = mid + 1;
+      else hi = mid;
+    }
+  }
+  for (; i < ii_nstored(x); i++)
+    if (x->sets[i].n) return ii_stored_id(x, i);
+  return x->n;
+}
+
+ii_set *ii_entry_mut(ii_indexing *x, uint32_t k) {
+  int64_t i = stored_at(x, k);
+  return i < 0 ? NULL : &x->sets[i];
+}
+
+void ii_add(ii_ctx *c, ii_indexing *x, uint32_t k, imap *m) { ii_set_insert(c, ii_entry_mut(x, k), ii_wrap(c, m)); }
 
 void ii_unknown(ii_ctx *c, ii_indexing *x, uint32_t n) { ii_unknown_why(c, x, n, NULL); }
 
@@ -83,7 +165,7 @@ const char *ii_why(ii_ctx *c, const char *fmt, ...) {
 void ii_add_unknown(ii_ctx *c, ii_indexing *x, uint32_t k, const char *why) {
   ii_operand *o = ii_wrap(c, imap_new_undefined(c->scratch, c->ae));
   o->why = c->xla_compat ? NULL : why;
-  ii_set_insert(c, &x->sets[k], o);
+  ii_set_insert(c, ii_entry_mut(x, k), o);
 }
 
 void ii_unknown_why(ii_ctx *c, ii_indexing *x, uint32_t n, const char *why) {
@@ -227,7 +309,7 @@ uint64_t ii_operand_text_nodes(const ii_operand *o) {
 
 uint64_t ii_indexing_text_nodes(const ii_indexing *x) {
   uint64_t n = 0;
-  for (uint32_t k = 0; k < x->n; k++)
+  for (uint32_t k = 0; k < ii_nstored(x); k++)
     for (uint32_t i = 0; i < x->sets[k].n; i++) n = sat_add(n, ii_operand_text_nodes(x->sets[k].items[i]));
   return n;
 }

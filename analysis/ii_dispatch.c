@@ -144,7 +144,7 @@ static ii_status run(ii_ctx *c, ii_rule rule, const hlo_instr *in, int64_t id, u
    * outputs would be quadratic */
   if (!ptrmap_get(&c->checked, in)) {
     if (check_shapes(in, err) != II_OK) return II_ERROR;
-    ptrmap_put(&c->checked, in, (ptrmap_val){1, 0});
+    if (ii_in_module(in)) ptrmap_put(&c->checked, in, (ptrmap_val){1, 0});
   }
   return rule(c, in, id, out, err);
 }

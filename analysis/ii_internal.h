@@ -45,6 +45,13 @@ struct ii_ctx {
   uint64_t fusion_hits;
   size_t node_budget;  /* ii_ctx_set_node_budget */
   bool xla_compat;     /* ii_ctx_set_xla_compat: XLA's exact semantics */
+  /* ii_invert.c: the out2in results of every output of the instruction the
+   * in2out queries are about, kept in their own arena while the queries
+   * stay on it */
+  arena *inst;
+  struct ii_inst_memo *inst_memo;
+  ptrmap concat_offsets; /* op_shape.c: hlo_instr* -> the offsets of a concatenate's operands (in keep) */
+  struct vf_memo *vf_memo; /* verify.c: whole-fusion references of the instruction being checked */
 };
 
 /* Instructions of a computation in post-order (operands first). */
@@ -77,6 +84,29 @@ const hlo_computation *ii_called(const hlo_instr *in, hlo_call_role role);
 bool ii_same_dims(const hlo_shape *a, const hlo_shape *b);
 /* n empty sets, in the scratch arena. */
 void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n);
+/* A copy of X in arena A (sets, maps, descriptions); runtime-variable
+ * instructions of FROM become the instructions at the same positions of TO
+ * (FROM NULL: kept). */
+void ii_indexing_copy(arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
+                      const hlo_computation *to);
+/* Whether IN is an instruction of its module, not one made up in the
+ * scratch arena (the op an async-start wraps), whose address a later one
+ * may take after ii_ctx_reset: only real ones are memoised by pointer. */
+static inline bool ii_in_module(const hlo_instr *in) {
+  return in->parent && in->index >= 0 && in->index < in->parent->n_instrs && in->parent->instrs[in->index] == in;
+}
+/* A concatenate's dimension (*CD) and its operands' offsets along it
+ * (N + 1 of them, the last the result's size), checked and computed once
+ * per instruction; NULL with *ERR when it is malformed. */
+const int64_t *ii_concat_offsets(ii_ctx *c, const hlo_instr *in, uint32_t *cd, ii_error *err);
+/* Frees verify.c's memo (c->vf_memo). */
+void vf_memo_free(ii_ctx *c);
+/* Forgets ii_invert.c's memo (c->inst). */
+void ii_inst_memo_clear(ii_ctx *c);
+/* N entries of which only the NLIVE entries IDS (increasing) are stored. */
+void ii_indexing_init_sparse(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t nlive, const uint32_t *ids);
+/* The stored set of entry K, or NULL when it is not stored. */
+ii_set *ii_entry_mut(ii_indexing *x, uint32_t k);
 /* An operand indexing without runtime variables. */
 ii_operand *ii_wrap(ii_ctx *c, imap *m);
 /* Inserts wrap(m) into set k. */

@@ -469,34 +469,107 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
   return ii_operand_simplify(c, y, false, true);
 }
 
-/* The INV family: one set per output, the inverses of that output's
- * out2in maps of operand INPUT_ID. */
+/* ---- the INV family --------------------------------------------------------------------------- */
+
+/* The in2out query of each operand needs the out2in results of every
+ * output: they are taken once per instruction and kept in c->inst (beyond
+ * ii_ctx_reset, while the queries stay on this instruction), with, per
+ * operand, the outputs that read it, so that the in2out blocks of an
+ * instruction of N operands and M outputs cost M out2in queries and the
+ * maps they invert, not N * M entries (a tuple of 10,000). */
+struct ii_inst_memo {
+  const hlo_instr *in;
+  ii_status st;       /* II_OK, or the first status that stops every in2out query (then err) */
+  ii_error err;
+  ii_indexing *o2i;   /* per output, in c->inst (n == 0: not analyzed, see failed) */
+  bool *failed;       /* per output: its out2in query failed with an input error */
+  uint32_t *start;    /* per operand k: its outputs are readers[start[k], start[k + 1]) */
+  uint32_t *readers;  /* output ids, increasing: those whose maps read k, and the failed ones */
+};
+
+void ii_inst_memo_clear(ii_ctx *c) {
+  c->inst_memo = NULL;
+  arena_reset(c->inst);
+}
+
+static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
+  if (c->inst_memo && c->inst_memo->in == in) return c->inst_memo;
+  ii_inst_memo_clear(c);
+  uint32_t nout = (uint32_t)ii_num_outputs(in), nops = (uint32_t)in->n_operands;
+  struct ii_inst_memo *m = arena_zalloc(c->inst, sizeof *m);
+  m->in = in;
+  m->o2i = arena_zalloc(c->inst, (nout ? nout : 1) * sizeof *m->o2i);
+  m->failed = arena_zalloc(c->inst, nout ? nout : 1);
+  m->start = arena_zalloc(c->inst, ((size_t)nops + 1) * sizeof *m->start);
+  uint32_t nfailed = 0;
+  for (uint32_t n = 0; n < nout && m->st == II_OK; n++) {
+    const ii_indexing *x;
+    ii_status st = ii_o2i_memo(c, in, n, &x, &m->err);
+    if (st == II_ERROR) { /* the out2in block reports it: nothing to invert */
+      m->failed[n] = true;
+      nfailed++;
+      continue;
+    }
+    if (st != II_OK) {
+      m->st = st;
+      break;
+    }
+    ii_indexing_copy(c->inst, x, &m->o2i[n], NULL, NULL);
+    for (uint32_t i = 0; i < ii_nstored(x); i++)
+      if (x->sets[i].n && ii_stored_id(x, i) < nops) m->start[ii_stored_id(x, i) + 1]++;
+    /* the copy is kept: the scratch arena may go (this query holds nothing
+     * in it yet), so that memory holds the results once, not twice */
+    ii_ctx_reset(c);
+  }
+  for (uint32_t k = 0; k < nops; k++) m->start[k + 1] += m->start[k] + nfailed;
+  m->readers = arena_array(c->inst, m->start[nops] + 1, sizeof *m->readers);
+  uint32_t *fill = arena_array(c->scratch, nops + 1, sizeof *fill);
+  memcpy(fill, m->start, nops * sizeof *fill);
+  /* outputs in increasing order: each operand's list comes out sorted */
+  for (uint32_t n = 0; n < nout && m->st == II_OK; n++) {
+    if (m->failed[n]) {
+      for (uint32_t k = 0; k < nops; k++) m->readers[fill[k]++] = n;
+      continue;
+    }
+    const ii_indexing *x = &m->o2i[n];
+    for (uint32_t i = 0; i < ii_nstored(x); i++)
+      if (x->sets[i].n && ii_stored_id(x, i) < nops) m->readers[fill[ii_stored_id(x, i)]++] = n;
+  }
+  /* a result that crossed the limits is not kept: a later query computes
+   * it again and fails alike */
+  if (!c->over && ae_ctx_status(c->ae) == AE_STATUS_OK) c->inst_memo = m;
+  return m;
+}
+
+/* One set per output that reads operand INPUT_ID (the others have none):
+ * the inverses of that output's out2in maps of the operand. */
 ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
   /* a fusion structurally equal to one inverted before: the same result
    * (fusion_cache.c, keyed apart from the out2in results by a negative id) */
   const hlo_computation *comp = in->op == HLO_OP_FUSION ? ii_called(in, HLO_CALL_CALLS) : NULL;
   bool cacheable = comp && c->fusion_cache && c->nest == 0;
   if (cacheable && ii_fusion_cache_get(c, in, comp, -1 - input_id, out)) return II_OK;
-  int64_t nout = ii_num_outputs(in);
-  ii_indexing_init(c, out, (uint32_t)nout);
-  for (int64_t n = 0; n < nout; n++) {
-    const ii_indexing *o2i;
-    ii_status st = ii_o2i_memo(c, in, n, &o2i, err);
-    if (st == II_ERROR) { /* the out2in block reports it: here, nothing to invert */
-      ii_add_unknown(c, out, (uint32_t)n, ii_why(c, "no out2in maps to invert: output %lld is not analyzed",
-                                                  (long long)n));
-      if (err) err->instr = NULL, err->message[0] = 0;
+  const struct ii_inst_memo *m = inst_memo(c, in);
+  if (m->st != II_OK) {
+    if (err) *err = m->err;
+    return m->st;
+  }
+  uint32_t lo = m->start[input_id], hi = m->start[input_id + 1];
+  ii_indexing_init_sparse(c, out, (uint32_t)ii_num_outputs(in), hi - lo, m->readers + lo);
+  for (uint32_t r = lo; r < hi; r++) {
+    uint32_t n = m->readers[r];
+    if (m->failed[n]) {
+      ii_add_unknown(c, out, n, ii_why(c, "no out2in maps to invert: output %u is not analyzed", n));
       continue;
     }
-    if (st != II_OK) return st;
-    const ii_set *s = &o2i->sets[input_id];
+    const ii_set *s = ii_entry(&m->o2i[n], (uint32_t)input_id);
     const hlo_shape *xs = ii_set_operand_shape(in, input_id, s);
-    ii_set *dst = &out->sets[n];
+    ii_set *dst = &out->sets[r - lo];
     dst->in_elem = s->in_elem;
     dst->elem = s->elem;
     for (uint32_t i = 0; i < s->n; i++) {
       ii_operand *y;
-      st = ii_invert(c, s->items[i], xs, &y);
+      ii_status st = ii_invert(c, s->items[i], xs, &y);
       if (st != II_OK) return st;
       ii_set_insert(c, dst, y);
     }

@@ -17,7 +17,9 @@ ii_ctx *ii_ctx_new(void) {
   c->ae = ae_ctx_new();
   c->scratch = arena_new();
   c->keep = arena_new();
+  c->inst = arena_new();
   ptrmap_init(&c->postorders);
+  ptrmap_init(&c->concat_offsets);
   ptrmap_init(&c->checked);
   ptrmap_init(&c->memo_o2i);
   ptrmap_init(&c->fusion_hashes);
@@ -33,11 +35,14 @@ void ii_ctx_set_node_budget(ii_ctx *c, size_t nodes) { c->node_budget = nodes; }
 void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
   ptrmap_free(&c->postorders);
+  ptrmap_free(&c->concat_offsets);
   ptrmap_free(&c->checked);
   ptrmap_free(&c->memo_o2i);
   ptrmap_free(&c->fusion_hashes);
   arena_free(c->scratch);
   arena_free(c->keep);
+  arena_free(c->inst);
+  vf_memo_free(c);
   ae_ctx_free(c->ae);
   free(c);
 }
@@ -55,7 +60,6 @@ void ii_ctx_free(ii_ctx *c) {
 void ii_ctx_reset(ii_ctx *c) {
   if (arena_used(c->scratch) <= SCRATCH_KEEP) return;
   ptrmap_clear(&c->memo_o2i);
-  ptrmap_clear(&c->checked); /* instructions made up in the scratch arena (async-start's wrapped op) */
   arena_reset(c->scratch);
 }
 
@@ -63,14 +67,21 @@ void ii_ctx_end_module(ii_ctx *c) {
   ptrmap_clear(&c->memo_o2i);
   arena_reset(c->scratch);
   ptrmap_clear(&c->postorders);
+  ptrmap_clear(&c->concat_offsets);
   ptrmap_clear(&c->checked);
   ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;
   arena_reset(c->keep);
+  ii_inst_memo_clear(c);
+  vf_memo_free(c);
 }
 
 void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled) { c->fusion_cache = enabled; }
-void ii_ctx_set_xla_compat(ii_ctx *c, bool xla_compat) { c->xla_compat = xla_compat; }
+void ii_ctx_set_xla_compat(ii_ctx *c, bool xla_compat) {
+  c->xla_compat = xla_compat;
+  ii_inst_memo_clear(c);
+  vf_memo_free(c);
+}
 bool ii_ctx_xla_compat(const ii_ctx *c) { return c->xla_compat; }
 
 uint64_t ii_ctx_fusion_cache_hits(const ii_ctx *c) { return c->fusion_hits; }
@@ -159,8 +170,9 @@ static ii_status query(ii_ctx *c, const hlo_instr *in, int64_t id, bool o2i, lay
     const ii_indexing *m;
     st = ii_o2i_memo(c, in, id, &m, err);
     if (st == II_OK) {
-      ii_indexing_init(c, out, m->n);
-      memcpy(out->sets, m->sets, m->n * sizeof *out->sets);
+      *out = *m;
+      out->sets = arena_array(c->scratch, ii_nstored(m) + 1, sizeof *out->sets);
+      memcpy(out->sets, m->sets, ii_nstored(m) * sizeof *out->sets);
     }
   } else {
     st = ii_i2o_logical(c, in, id, out, err);
@@ -208,7 +220,7 @@ ii_status ii_o2i_grouped(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_g
   enter(c);
   ii_status st = ii_grouped_logical(c, in, output_id, out, err);
   /* the groups are one result: its text size, as check_printable counts it */
-  ii_indexing all = {0, arena_array(c->scratch, out->n + 1, sizeof *all.sets)};
+  ii_indexing all = {.sets = arena_array(c->scratch, out->n + 1, sizeof *all.sets)};
   for (uint32_t i = 0; i < out->n; i++) all.sets[all.n++] = out->groups[i].set;
   if (st == II_OK) st = check_printable(c, &all, in, err);
   return leave(c, st, in, err);
@@ -299,7 +311,7 @@ void ii_print_indexing(ii_ctx *c, strbuf *b, const ii_indexing *x, const map_pri
   if (!o) o = &dflt;
   map_print_opts inner = {o->multiline, o->multiline ? o->indent + 2 : 0};
   for (uint32_t k = 0; k < x->n; k++) {
-    const ii_set *s = &x->sets[k];
+    const ii_set *s = ii_entry(x, k);
     map_print_operand_header(b, k, o);
     const uint32_t *order = ii_set_print_order(c, s);
     for (uint32_t i = 0; i < s->n; i++) ii_print_operand(b, s->items[order[i]], &inner);

@@ -78,11 +78,27 @@ typedef struct {
   int64_t elem;
 } ii_set;
 
-/* One set per operand (out2in) or per output (in2out). */
+/* One set per operand (out2in) or per output (in2out): n entries. Only
+ * the entries that can have maps need be stored (an output of a tuple of
+ * thousands reads one operand): with ids NULL every entry is (sets[k] is
+ * entry k); else nlive sets, sets[i] for entry ids[i] (increasing), and an
+ * entry not stored has no maps (not read, not reached). Read entries
+ * through ii_entry, or go over the stored ones with ii_nstored and
+ * ii_stored_id. */
 typedef struct {
   uint32_t n;
   ii_set *sets;
+  uint32_t nlive;
+  const uint32_t *ids;
 } ii_indexing;
+
+static inline uint32_t ii_nstored(const ii_indexing *x) { return x->ids ? x->nlive : x->n; }
+static inline uint32_t ii_stored_id(const ii_indexing *x, uint32_t i) { return x->ids ? x->ids[i] : i; }
+/* The set of entry K (an empty set when K is not stored). */
+const ii_set *ii_entry(const ii_indexing *x, uint32_t k);
+/* The first entry of [K, n) that has maps, else n: a walk over the entries
+ * that have maps costs those, not n, when the others are not stored. */
+uint32_t ii_next_entry(const ii_indexing *x, uint32_t k);
 
 typedef struct {
   const hlo_instr *instr; /* the instruction at fault (may be inside a fused computation) */

@@ -100,7 +100,7 @@ ii_status ii_cond_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
     int64_t lo = b, hi = b, lo2 = 1, hi2 = 0;
     if (pred) lo = hi = b == 0; /* true: the first branch */
     else if (b == nb - 1) hi = INT32_MAX, lo2 = INT32_MIN, hi2 = -1;
-    const ii_set *s = &tmp.sets[b + 1];
+    const ii_set *s = ii_entry(&tmp, (uint32_t)b + 1);
     ii_set *d = &out->sets[b + 1];
     d->in_elem = s->in_elem;
     d->elem = s->elem;

@@ -108,8 +108,8 @@ static ii_status gemm(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   ii_indexing dot;
   ii_status st = ii_dot_o2i(c, w, 0, &dot, err);
   if (st != II_OK) return st;
-  out->sets[0] = dot.sets[0];
-  out->sets[1] = dot.sets[1];
+  out->sets[0] = *ii_entry(&dot, 0);
+  out->sets[1] = *ii_entry(&dot, 1);
   double beta = 0;
   if (in->n_operands == 3) {
     if (ii_backend_number(in, "beta", &beta) && beta == 0) return II_OK; /* C is not read */
@@ -132,8 +132,8 @@ static ii_status conv(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   ii_indexing cv;
   ii_status st = ii_conv_o2i(c, as_op(c, in, HLO_OP_CONVOLUTION, o, 2), 0, &cv, err);
   if (st != II_OK) return st;
-  out->sets[0] = cv.sets[0];
-  out->sets[1] = cv.sets[1];
+  out->sets[0] = *ii_entry(&cv, 0);
+  out->sets[1] = *ii_entry(&cv, 1);
   uint32_t r = ii_rank(o);
   if (in->n_operands > 2) {
     const hlo_shape *b = in->operands[2]->shape;

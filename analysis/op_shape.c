@@ -172,21 +172,36 @@ ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *
 
 /* ---- concatenate ------------------------------------------------------------------------------------ */
 
-static ii_status concat_dim(const hlo_instr *in, uint32_t *cd, ii_error *err) {
+/* The checks and the operands' offsets, once per instruction: a
+ * concatenate of N operands is queried N + 1 times (its in2out blocks). */
+const int64_t *ii_concat_offsets(ii_ctx *c, const hlo_instr *in, uint32_t *cd, ii_error *err) {
   uint32_t r = ii_rank(in->shape);
-  if (in->dimensions.n != 1 || in->dimensions.v[0] < 0 || in->dimensions.v[0] >= (int64_t)r)
-    return ii_fail(err, in, "concatenate '%s' needs one dimension in range", in->name);
-  for (int k = 0; k < in->n_operands; k++)
-    if (ii_rank(in->operands[k]->shape) != r)
-      return ii_fail(err, in, "concatenate '%s': operand %d has another rank than the result", in->name, k);
+  if (in->dimensions.n != 1 || in->dimensions.v[0] < 0 || in->dimensions.v[0] >= (int64_t)r) {
+    ii_fail(err, in, "concatenate '%s' needs one dimension in range", in->name);
+    return NULL;
+  }
   *cd = (uint32_t)in->dimensions.v[0];
-  return II_OK;
+  bool found;
+  const int64_t *memo = ptrmap_get_ptr(&c->concat_offsets, in, &found);
+  if (found) return memo;
+  int64_t *off = arena_array(c->keep, (size_t)in->n_operands + 1, sizeof *off);
+  off[0] = 0;
+  for (int k = 0; k < in->n_operands; k++) {
+    const hlo_shape *x = in->operands[k]->shape;
+    if (ii_rank(x) != r) {
+      ii_fail(err, in, "concatenate '%s': operand %d has another rank than the result", in->name, k);
+      return NULL;
+    }
+    off[k + 1] = off[k] + x->dims[*cd]; /* (sizes are checked against II_MAX_DIM: no overflow) */
+  }
+  if (ii_in_module(in)) ptrmap_put_ptr(&c->concat_offsets, in, off);
+  return off;
 }
 
 ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   (void)id;
   uint32_t cd;
-  if (concat_dim(in, &cd, err) != II_OK) return II_ERROR;
+  if (!ii_concat_offsets(c, in, &cd, err)) return II_ERROR;
   const hlo_shape *r = in->shape;
   uint32_t n = ii_rank(r);
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
@@ -207,9 +222,9 @@ ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
 
 ii_status ii_concat_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
   uint32_t cd;
-  if (concat_dim(in, &cd, err) != II_OK) return II_ERROR;
-  int64_t off = 0;
-  for (int64_t k = 0; k < input_id; k++) off += in->operands[k]->shape->dims[cd];
+  const int64_t *offsets = ii_concat_offsets(c, in, &cd, err);
+  if (!offsets) return II_ERROR;
+  int64_t off = offsets[input_id];
   const hlo_shape *o = in->operands[input_id]->shape;
   uint32_t n = ii_rank(o);
   const ae **res = ii_exprs(c, n);

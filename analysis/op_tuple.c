@@ -33,8 +33,9 @@ static void pass(ii_ctx *c, const hlo_instr *in, ii_indexing *out, uint32_t k, i
       return;
     }
     x = x->elems[elem];
-    out->sets[k].in_elem = true;
-    out->sets[k].elem = elem;
+    ii_set *s = ii_entry_mut(out, k);
+    s->in_elem = true;
+    s->elem = elem;
   }
   if (!ii_same_dims(o, x)) {
     ii_add_unknown(c, out, k, ii_why(c, "an output that is not an array of the dims of what it passes along"));
@@ -43,10 +44,13 @@ static void pass(ii_ctx *c, const hlo_instr *in, ii_indexing *out, uint32_t k, i
   ii_add(c, out, k, ii_identity(c, o));
 }
 
+/* Only entry ID is stored: a tuple of N operands has N maps, not N * N
+ * entries. */
 ii_status ii_tuple_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   (void)err;
-  ii_indexing_init(c, out, (uint32_t)in->n_operands);
-  if (id < in->n_operands) pass(c, in, out, (uint32_t)id, -1, ii_output_shape(in, id));
+  uint32_t k = (uint32_t)id;
+  ii_indexing_init_sparse(c, out, (uint32_t)in->n_operands, id < in->n_operands, &k);
+  if (id < in->n_operands) pass(c, in, out, k, -1, ii_output_shape(in, id));
   return II_OK;
 }
 

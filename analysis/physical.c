@@ -57,16 +57,19 @@ static const hlo_shape *operand_side(ii_ctx *c, const hlo_instr *in, int64_t k, 
 ii_status ii_physical_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err) {
   (void)err;
   imap *out = physical_to_logical(c, ii_output_shape(in, output_id));
-  for (uint32_t k = 0; k < x->n && k < (uint32_t)in->n_operands; k++)
-    rewrite_set(c, &x->sets[k], out, logical_to_physical(c, operand_side(c, in, k, &x->sets[k])));
+  for (uint32_t i = 0; i < ii_nstored(x); i++) {
+    uint32_t k = ii_stored_id(x, i);
+    if (k < (uint32_t)in->n_operands)
+      rewrite_set(c, &x->sets[i], out, logical_to_physical(c, operand_side(c, in, k, &x->sets[i])));
+  }
   return ii_budget_status(c);
 }
 
 ii_status ii_physical_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err) {
   (void)err;
-  for (uint32_t k = 0; k < x->n; k++) {
-    imap *inp = physical_to_logical(c, operand_side(c, in, input_id, &x->sets[k]));
-    rewrite_set(c, &x->sets[k], inp, logical_to_physical(c, ii_output_shape(in, k)));
+  for (uint32_t i = 0; i < ii_nstored(x); i++) {
+    imap *inp = physical_to_logical(c, operand_side(c, in, input_id, &x->sets[i]));
+    rewrite_set(c, &x->sets[i], inp, logical_to_physical(c, ii_output_shape(in, ii_stored_id(x, i))));
   }
   return ii_budget_status(c);
 }

@@ -124,19 +124,22 @@ static ii_status rewrite_set(ii_ctx *c, ii_set *s, const hlo_shape *from_shape, 
 
 ii_status ii_tiled_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err) {
   const hlo_shape *from = ii_output_shape(in, output_id);
-  for (uint32_t k = 0; k < x->n && k < (uint32_t)in->n_operands; k++) {
-    ii_status st = rewrite_set(c, &x->sets[k], from, ii_set_operand_shape(in, k, &x->sets[k]), in, err);
+  for (uint32_t i = 0; i < ii_nstored(x); i++) {
+    uint32_t k = ii_stored_id(x, i);
+    if (k >= (uint32_t)in->n_operands) continue;
+    ii_status st = rewrite_set(c, &x->sets[i], from, ii_set_operand_shape(in, k, &x->sets[i]), in, err);
     if (st != II_OK) return st;
   }
   return ii_budget_status(c);
 }
 
 ii_status ii_tiled_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err) {
-  for (uint32_t k = 0; k < x->n; k++) {
-    const hlo_shape *from = ii_set_operand_shape(in, input_id, &x->sets[k]);
+  for (uint32_t i = 0; i < ii_nstored(x); i++) {
+    const hlo_shape *from = ii_set_operand_shape(in, input_id, &x->sets[i]);
     /* XLA's in2out of a tuple has one entry, for element input_id */
-    const hlo_shape *to = ii_output_shape(in, in->op == HLO_OP_TUPLE && c->xla_compat ? input_id : (int64_t)k);
-    ii_status st = rewrite_set(c, &x->sets[k], from, to, in, err);
+    int64_t k = ii_stored_id(x, i);
+    const hlo_shape *to = ii_output_shape(in, in->op == HLO_OP_TUPLE && c->xla_compat ? input_id : k);
+    ii_status st = rewrite_set(c, &x->sets[i], from, to, in, err);
     if (st != II_OK) return st;
   }
   return ii_budget_status(c);

@@ -164,6 +164,7 @@ typedef struct {
   bool over;
   fctx *fctxs;
   const world *w;
+  ii_ctx *c; /* the memos of the instruction (concatenate offsets, whole-fusion references) */
 } ref;
 
 static void ref_reads(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
@@ -308,17 +309,19 @@ static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth, bo
 
 static bool rank_ok(const hlo_shape *s) { return is_array(s) && s->rank <= MAXR; }
 
-/* Fusion: the edges from the target to parameter k, combined over every
- * path (instructions visited users before operands). */
-static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+/* The edges from a fusion's target to each instruction of its computation,
+ * combined over every path (instructions visited users before operands):
+ * per instruction, whether XLA's maps only cover the reads (cov) and
+ * whether results outside the operand are dropped (clip); no_ref says why
+ * there is no reference when some op on the way has none. */
+typedef struct {
+  const char *no_ref;
+  uint8_t *cov, *clip; /* per instruction of the computation (malloc'd) */
+} fusion_paths;
+
+static void fusion_paths_of(const hlo_computation *comp, const hlo_instr *target, int depth, bool compat,
+                            fusion_paths *fp) {
   edge e = {NULL, false, false};
-  callee ce;
-  if (in->op == HLO_OP_CONDITIONAL && k == 0) return e; /* the branch index, read by every element */
-  if (!callee_of(in, output_id, k, &ce)) return (edge){"a fusion whose output is not an array root", false, false};
-  const hlo_computation *comp = ce.comp;
-  const hlo_instr *target = ce.target;
-  if (depth > 50) return (edge){"fusions nested too deeply", false, false};
-  if (comp->n_params != ce.nargs) return (edge){"a fusion with mismatched parameters", false, false};
   int n = comp->n_instrs;
   uint8_t *reach = xcalloc((size_t)n + 1, 1), *cov = xcalloc((size_t)n + 1, 1), *clip = xcalloc((size_t)n + 1, 1);
   reach[target->index] = 1;
@@ -351,15 +354,39 @@ static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth
       }
     }
   }
-  if (!e.no_ref)
-    for (int q = 0; q < comp->n_params; q++) { /* every parameter bound to operand k */
-      if (ce.args[q] != in->operands[k]) continue;
-      e.covering |= cov[comp->params[q]->index];
-      e.clip |= clip[comp->params[q]->index];
-    }
   free(reach);
-  free(cov);
-  free(clip);
+  fp->no_ref = e.no_ref;
+  fp->cov = cov;
+  fp->clip = clip;
+}
+
+/* The callee of a fusion-like op for output OUTPUT_ID and operand K, or an
+ * edge saying why there is no reference. */
+static bool fusion_callee(const hlo_instr *in, int64_t output_id, int k, int depth, callee *ce, edge *e) {
+  if (!callee_of(in, output_id, k, ce)) *e = (edge){"a fusion whose output is not an array root", false, false};
+  else if (depth > 50) *e = (edge){"fusions nested too deeply", false, false};
+  else if (ce->comp->n_params != ce->nargs) *e = (edge){"a fusion with mismatched parameters", false, false};
+  else return true;
+  return false;
+}
+
+/* Fusion: the edges from the target to the parameters bound to operand k. */
+static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
+  edge e = {NULL, false, false};
+  callee ce;
+  if (in->op == HLO_OP_CONDITIONAL && k == 0) return e; /* the branch index, read by every element */
+  if (!fusion_callee(in, output_id, k, depth, &ce, &e)) return e;
+  fusion_paths fp;
+  fusion_paths_of(ce.comp, ce.target, depth, compat, &fp);
+  e.no_ref = fp.no_ref;
+  if (!e.no_ref)
+    for (int q = 0; q < ce.comp->n_params; q++) { /* every parameter bound to operand k */
+      if (ce.args[q] != in->operands[k]) continue;
+      e.covering |= fp.cov[ce.comp->params[q]->index];
+      e.clip |= fp.clip[ce.comp->params[q]->index];
+    }
+  free(fp.cov);
+  free(fp.clip);
   return e;
 }
 
@@ -760,19 +787,11 @@ static bool world_runs(const ref *R, const hlo_instr *in, int k) {
   return b == k - 1;
 }
 
-static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
-                       void *cl) {
-  callee ce;
-  if (in->op == HLO_OP_CONDITIONAL && k == 0) { /* the branch index */
-    emit(cl, o);
-    return;
-  }
-  if (in->op == HLO_OP_CONDITIONAL && R->w && !world_runs(R, in, k)) return;
-  if (!callee_of(in, output_id, k, &ce)) return;
-  const hlo_computation *comp = ce.comp;
-  const hlo_instr *target = ce.target;
-  fctx *f = fusion_ctx(R, comp, target);
-  mark(f, target, target->shape->rank ? lin(target->shape, o) : 0);
+/* Marks the elements of every instruction of F's computation that output
+ * element O of F's target reads (users before operands). */
+static void propagate(ref *R, fctx *f, const int64_t *o) {
+  const hlo_computation *comp = f->comp;
+  mark(f, f->target, f->target->shape->rank ? lin(f->target->shape, o) : 0);
   int64_t idx[MAXR];
   for (int i = f->norder; i-- > 0 && !R->over;) {
     const hlo_instr *x = f->order[i];
@@ -787,8 +806,33 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
       }
     }
   }
+}
+
+/* Clears the marks of propagate (the instructions reachable from the
+ * target, which order holds: the others have none). */
+static void unmark(fctx *f) {
+  for (int n = 0; n < f->norder; n++) {
+    int i = f->order[n]->index;
+    for (size_t t = 0; t < f->ntouched[i]; t++) f->seen[i][f->touched[i][t]] = 0;
+    f->ntouched[i] = 0;
+  }
+}
+
+static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
+                       void *cl) {
+  callee ce;
+  if (in->op == HLO_OP_CONDITIONAL && k == 0) { /* the branch index */
+    emit(cl, o);
+    return;
+  }
+  if (in->op == HLO_OP_CONDITIONAL && R->w && !world_runs(R, in, k)) return;
+  if (!callee_of(in, output_id, k, &ce)) return;
+  const hlo_computation *comp = ce.comp;
+  fctx *f = fusion_ctx(R, comp, ce.target);
+  propagate(R, f, o);
   /* the fusion's operand k: every parameter bound to that instruction
    * (XLA groups the reads by fusion operand, §5.4) */
+  int64_t idx[MAXR];
   for (int q = 0; q < comp->n_params && q < ce.nargs; q++) {
     if (ce.args[q] != in->operands[k]) continue;
     const hlo_instr *p = comp->params[q];
@@ -797,10 +841,178 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
       emit(cl, idx);
     }
   }
-  for (int i = 0; i < comp->n_instrs; i++) {
-    for (size_t t = 0; t < f->ntouched[i]; t++) f->seen[i][f->touched[i][t]] = 0;
-    f->ntouched[i] = 0;
+  unmark(f);
+}
+
+/* ---- whole-fusion references ---------------------------------------------------------------------------- */
+
+/* The reference of one output of a fusion for all its operands at once:
+ * the fused computation is propagated once per output element (ref_fusion
+ * does it once per operand too), and the result is kept in the analysis
+ * context (c->vf_memo) for the instruction's other entries and blocks, so
+ * that a fusion of N operands is propagated once per output, not N times. */
+typedef struct fref {
+  int64_t output_id;
+  bool has_world;
+  world w;
+  bool over; /* the work limit was reached */
+  rel *rels; /* per operand: (output element, operand element) pairs, sorted */
+  struct fref *next;
+} fref;
+
+/* A fusion's paths for one output (fusion_paths_of), and per operand the
+ * positions bound to the same instruction (grp_first, then grp_next), so
+ * that each entry's edge costs its own parameters, not the computation. */
+typedef struct fedge {
+  int64_t output_id;
+  bool compat;
+  edge fail; /* fail.no_ref: no reference for this output */
+  fusion_paths fp;
+  const hlo_computation *comp;
+  int *grp_first, *grp_next;
+  struct fedge *next;
+} fedge;
+
+struct vf_memo {
+  const hlo_instr *in;
+  fref *refs;
+  fedge *edges;
+};
+
+void vf_memo_free(ii_ctx *c) {
+  struct vf_memo *m = c->vf_memo;
+  if (!m) return;
+  for (fref *f = m->refs, *next; f; f = next) {
+    next = f->next;
+    for (int k = 0; k < m->in->n_operands; k++) rel_free(&f->rels[k]);
+    free(f->rels);
+    free(f);
   }
+  for (fedge *e = m->edges, *next; e; e = next) {
+    next = e->next;
+    free(e->fp.cov);
+    free(e->fp.clip);
+    free(e->grp_first);
+    free(e->grp_next);
+    free(e);
+  }
+  free(m);
+  c->vf_memo = NULL;
+}
+
+/* The memo of IN (a new one when it is about another instruction). */
+static struct vf_memo *memo_of(ii_ctx *c, const hlo_instr *in) {
+  struct vf_memo *m = c->vf_memo;
+  if (m && m->in != in) vf_memo_free(c), m = NULL;
+  if (!m) {
+    m = c->vf_memo = xcalloc(1, sizeof *m);
+    m->in = in;
+  }
+  return m;
+}
+
+/* fusion_edge of a top-level fusion, from the memo: its paths are found
+ * once per output, not once per operand. */
+static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool compat) {
+  struct vf_memo *m = memo_of(c, in);
+  fedge *f = m->edges;
+  while (f && !(f->output_id == output_id && f->compat == compat)) f = f->next;
+  if (!f) {
+    f = xcalloc(1, sizeof *f);
+    f->output_id = output_id;
+    f->compat = compat;
+    f->next = m->edges;
+    m->edges = f;
+    callee ce;
+    if (fusion_callee(in, output_id, k, 0, &ce, &f->fail)) {
+      fusion_paths_of(ce.comp, ce.target, 0, compat, &f->fp);
+      f->fail.no_ref = f->fp.no_ref;
+      f->comp = ce.comp;
+      int nk = in->n_operands;
+      f->grp_first = xmalloc(((size_t)nk + 1) * sizeof *f->grp_first);
+      f->grp_next = xmalloc(((size_t)nk + 1) * sizeof *f->grp_next);
+      ptrmap last;
+      ptrmap_init(&last);
+      for (int q = 0; q < nk; q++) {
+        ptrmap_val *v = ptrmap_get(&last, in->operands[q]);
+        f->grp_next[q] = -1;
+        if (v) {
+          f->grp_first[q] = f->grp_first[v->a];
+          f->grp_next[v->a] = q;
+          v->a = q;
+        } else {
+          f->grp_first[q] = q;
+          ptrmap_put(&last, in->operands[q], (ptrmap_val){q, 0});
+        }
+      }
+      ptrmap_free(&last);
+    }
+  }
+  edge e = f->fail;
+  if (e.no_ref || !f->comp) return e;
+  for (int q = f->grp_first[k]; q >= 0; q = f->grp_next[q]) { /* every parameter bound to operand k */
+    e.covering |= f->fp.cov[f->comp->params[q]->index];
+    e.clip |= f->fp.clip[f->comp->params[q]->index];
+  }
+  return e;
+}
+
+static bool same_world(const fref *f, const world *w) {
+  return w ? f->has_world && f->w.seed == w->seed && f->w.id == w->id : !f->has_world;
+}
+
+static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
+  struct vf_memo *m = memo_of(R->c, in);
+  for (const fref *f = m->refs; f; f = f->next)
+    if (f->output_id == output_id && same_world(f, R->w)) return f;
+  fref *f = xcalloc(1, sizeof *f);
+  f->output_id = output_id;
+  f->has_world = R->w != NULL;
+  if (R->w) f->w = *R->w;
+  int nk = in->n_operands;
+  f->rels = xcalloc((size_t)nk + 1, sizeof *f->rels);
+  f->next = m->refs;
+  m->refs = f;
+  callee ce;
+  if (!callee_of(in, output_id, 0, &ce) || ce.comp->n_params != ce.nargs) return f;
+  /* the operands bound to each parameter: the first of its instruction's
+   * positions, then the others through `also` (fusion(p, p) reads p twice) */
+  ptrmap first;
+  ptrmap_init(&first);
+  int *also = xmalloc(((size_t)nk + 1) * sizeof *also);
+  for (int k = nk; k-- > 0;) {
+    ptrmap_val *v = ptrmap_get(&first, in->operands[k]);
+    also[k] = v ? (int)v->a : -1;
+    ptrmap_put(&first, in->operands[k], (ptrmap_val){k, 0});
+  }
+  /* the work of every entry of this output, as each one took it alone */
+  ref B = {0, R->max_work * (uint64_t)(nk ? nk : 1), false, R->fctxs, R->w, R->c};
+  fctx *fc = fusion_ctx(&B, ce.comp, ce.target);
+  const hlo_shape *os = ce.target->shape;
+  int64_t o[MAXR], lo[MAXR], hi[MAXR], idx[MAXR];
+  for (int i = 0; i < os->rank; i++) lo[i] = 0, hi[i] = os->dims[i] - 1;
+  if (first_point(os->rank, o, lo, hi))
+    do {
+      int64_t l = os->rank ? lin(os, o) : 0;
+      propagate(&B, fc, o);
+      for (int q = 0; q < ce.comp->n_params && !B.over; q++) {
+        const hlo_instr *p = ce.comp->params[q];
+        if (!p || !fc->ntouched[p->index]) continue;
+        ptrmap_val *v = ptrmap_get(&first, ce.args[q]);
+        for (int k = v ? (int)v->a : -1; k >= 0 && !B.over; k = also[k])
+          for (size_t t = 0; t < fc->ntouched[p->index] && work(&B, 1); t++) {
+            delin(p->shape, fc->touched[p->index][t], idx);
+            rel_add(&f->rels[k], l, p->shape->rank ? lin(p->shape, idx) : 0);
+          }
+      }
+      unmark(fc);
+    } while (!B.over && next_point(os->rank, o, lo, hi));
+  R->fctxs = B.fctxs; /* (freed with R's) */
+  for (int k = 0; k < nk; k++) rel_norm(&f->rels[k]);
+  f->over = B.over;
+  ptrmap_free(&first);
+  free(also);
+  return f;
 }
 
 static void reads_ew(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit, void *cl) {
@@ -848,14 +1060,24 @@ static void reads_slice(ref *R, const hlo_instr *in, int64_t output_id, int k, c
   emit(cl, idx);
 }
 
+/* The offset of a concatenate's operand K along its dimension: the
+ * analysis's memo (one sum per instruction, not one per point). */
+static int64_t concat_offset(ref *R, const hlo_instr *in, int k) {
+  uint32_t cd;
+  const int64_t *offs = R->c ? ii_concat_offsets(R->c, in, &cd, NULL) : NULL;
+  if (offs) return offs[k];
+  int64_t c = in->dimensions.v[0], off = 0;
+  for (int j = 0; j < k; j++) off += in->operands[j]->shape->dims[c];
+  return off;
+}
+
 static void reads_concat(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                          void *cl) {
-  (void)R, (void)output_id;
+  (void)output_id;
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0};
   int r = xs->rank;
-  int64_t c = in->dimensions.v[0], off = 0;
-  for (int j = 0; j < k; j++) off += in->operands[j]->shape->dims[c];
+  int64_t c = in->dimensions.v[0], off = concat_offset(R, in, k);
   if (o[c] < off || o[c] >= off + xs->dims[c]) return;
   for (int i = 0; i < r; i++) idx[i] = o[i];
   idx[c] -= off;
@@ -1739,15 +1961,41 @@ static void rel_emit(void *cl, const int64_t *idx) {
 
 /* The reference relation between output output_id and operand k (swap:
  * operand -> output). False when the work limit was reached. */
+/* The output elements whose reads of operand K may be any: the whole
+ * output, but for a concatenate (operand K's slab) and the ops whose output
+ * n is operand n (none unless K is the output): a concatenate or a tuple of
+ * N operands costs one pass over its output, not N. False: none. */
+static bool read_box(ref *R, const hlo_instr *in, int64_t output_id, int k, const hlo_shape *os, int64_t *lo,
+                     int64_t *hi) {
+  for (int i = 0; i < os->rank; i++) lo[i] = 0, hi[i] = os->dims[i] - 1;
+  if (refs[family(in->op)].reads == reads_paired) return k == output_id;
+  if (family(in->op) == II_FAM_CONCAT) {
+    int64_t c = in->dimensions.v[0];
+    if (c >= 0 && c < os->rank) {
+      lo[c] = concat_offset(R, in, k);
+      hi[c] = lo[c] + in->operands[k]->shape->dims[c] - 1;
+    }
+  }
+  return true;
+}
+
 static bool reference(ref *R, const hlo_instr *in, int64_t output_id, int k, bool swap, rel *out) {
   const hlo_shape *os = elem_shape(in->shape, output_id), *xs = read_shape(in, output_id, k);
-  int64_t o[MAXR];
-  int64_t ne = nelems(os);
-  for (int64_t l = 0; l < ne && !R->over; l++) {
-    delin(os, l, o);
-    remit e = {R, out, l, xs, swap};
-    ref_reads(R, in, output_id, k, o, rel_emit, &e);
+  if (in->op == HLO_OP_FUSION && R->c) {
+    const fref *f = fusion_ref(R, in, output_id);
+    if (f->over) R->over = true;
+    const rel *s = &f->rels[k];
+    for (size_t i = 0; i < s->n && !R->over && work(R, 1); i += 2)
+      rel_add(out, swap ? s->v[i + 1] : s->v[i], swap ? s->v[i] : s->v[i + 1]);
+    rel_norm(out);
+    return !R->over;
   }
+  int64_t o[MAXR], lo[MAXR], hi[MAXR];
+  if (read_box(R, in, output_id, k, os, lo, hi) && first_point(os->rank, o, lo, hi))
+    do {
+      remit e = {R, out, os->rank ? lin(os, o) : 0, xs, swap};
+      ref_reads(R, in, output_id, k, o, rel_emit, &e);
+    } while (!R->over && next_point(os->rank, o, lo, hi));
   rel_norm(out);
   return !R->over;
 }
@@ -2167,7 +2415,7 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
  * after the one that exhausts its budget are dropped. */
 static bool relations(chk *C, points *P, rel *got, rel *want) {
   bool sampled = P->n || P->cap;
-  ref R = {0, sampled ? VF_SAMPLE_WORK : VF_MAX_WORK, false, NULL, C->w};
+  ref R = {0, sampled ? VF_SAMPLE_WORK : VF_MAX_WORK, false, NULL, C->w, C->c};
   const hlo_shape *xs = read_shape(C->in, C->output_id, C->k);
   bool ok = true;
   if (P->cap && C->i2o) {
@@ -2363,7 +2611,8 @@ static void check(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool
       return;
     }
   bool compat = ii_ctx_xla_compat(c);
-  edge e = edge_of(in, output_id, k, 0, compat);
+  bool fusion = in->op == HLO_OP_FUSION && k >= 0 && k < in->n_operands && refs[family(in->op)].edge == fusion_edge;
+  edge e = fusion ? fusion_edge_memo(c, in, output_id, k, compat) : edge_of(in, output_id, k, 0, compat);
   const hlo_shape *os = elem_shape(in->shape, output_id), *xs = read_shape(in, output_id, k);
   if (!e.no_ref && i2o && compat && family(in->op) == II_FAM_EW && xs->rank == 0 && rank_ok(os) && os->rank > 0)
     e.no_ref = "the in2out map of a scalar operand of an elementwise op (XLA gives it the output's dimensions)";

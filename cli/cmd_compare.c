@@ -104,9 +104,9 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
     collected(c);
     return;
   }
-  for (uint32_t k = 0; k < x->n; k++) {
-    const ii_set *s = &x->sets[k];
-    if (s->n == 0) continue; /* not read / not reached: as the text output, no entry */
+  /* entries without maps (not read, not reached): as the text output, none */
+  for (uint32_t k = ii_next_entry(x, 0); k < x->n; k = ii_next_entry(x, k + 1)) {
+    const ii_set *s = ii_entry(x, k);
     cmp_entry *e = cmp_add_entry(d, b, (long)k);
     const uint32_t *order = ii_set_print_order(r->ctx, s);
     for (uint32_t i = 0; i < s->n; i++) {

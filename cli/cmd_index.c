@@ -95,7 +95,7 @@ void index_flush(index_run *r, bool force) {
 }
 
 void index_flush_block(index_run *r) {
-  if (r->several_instrs && !r->o->fatal_warnings) index_flush(r, false);
+  if ((r->several_instrs && !r->o->fatal_warnings) || r->instr_handed) index_flush(r, false);
 }
 
 void index_module_header(index_run *r) {
@@ -154,16 +154,43 @@ void index_entry_range(const index_run *r, const hlo_instr *in, bool o2i, long n
   *hi = only >= 0 ? (only < n ? only + 1 : only) : n;
 }
 
+long index_next_shown(const ii_indexing *x, long k, long hi) {
+  if (!x || k >= hi || k >= (long)x->n) return k;
+  long next = (long)ii_next_entry(x, (uint32_t)k);
+  return next < hi ? next : hi;
+}
+
+long index_put_not_shown(strbuf *t, const ii_indexing *x, long lo, long hi) {
+  long n = 0;
+  for (long k = lo; k < hi;) {
+    long next = index_next_shown(x, k, hi);
+    for (long j = k; j < next; j++) {
+      if (n++) sb_puts(t, ", ");
+      sb_put_i64(t, j);
+      if (next - k >= 3) {
+        sb_putc(t, '-');
+        sb_put_i64(t, next - 1);
+        n += next - k - 1;
+        break;
+      }
+    }
+    k = next + 1;
+  }
+  return n;
+}
+
 /* Whether every map of the block's entries is unknown (and there is one). */
 static bool all_unknown(const index_run *r, const hlo_instr *in, bool o2i, const ii_indexing *x) {
   long lo, hi;
   index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
   bool any = false;
-  for (long k = lo; k < hi; k++)
-    for (uint32_t i = 0; i < x->sets[k].n; i++) {
-      if (!x->sets[k].items[i]->map->undefined) return false;
+  for (long k = lo; k < hi; k = (long)ii_next_entry(x, (uint32_t)k + 1)) {
+    const ii_set *s = ii_entry(x, (uint32_t)k);
+    for (uint32_t i = 0; i < s->n; i++) {
+      if (!s->items[i]->map->undefined) return false;
       any = true;
     }
+  }
   return any;
 }
 
@@ -212,7 +239,7 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       if (o->skip_unknown && (st != II_OK || all_unknown(r, in, o2i, &x))) continue;
       index_open_computation(r);
       block(r, in, o2i, id, st, &x, &err);
-      handed = true;
+      handed = r->instr_handed = true; /* nothing will drop the instruction's output now */
       index_flush_block(r);
     }
   }
@@ -239,7 +266,7 @@ bool index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn) 
     if (r->o->skip_unknown && st != II_OK) continue;
     index_open_computation(r);
     fn(r, in, id, st, &g, &err);
-    handed = true;
+    handed = r->instr_handed = true;
     index_flush_block(r);
   }
   if (failed && !handed) r->instr_failed = true;
@@ -260,7 +287,7 @@ static void on_instr(void *arg, const hlo_instr *in) {
   if (r->o->grouped && in->op != HLO_OP_FUSION && r->several_instrs) return; /* the fusions picked */
   ii_ctx_reset(r->ctx);
   r->instr_mark = r->out.len;
-  r->instr_failed = false;
+  r->instr_failed = r->instr_handed = false;
   r->rep->instr(r, in);
   if (r->instr_failed) {
     r->out.len = r->instr_mark;

@@ -46,6 +46,7 @@ struct index_run {
   int rc;                    /* exit status so far */
   size_t instr_mark;         /* out.len when the current instruction began */
   bool instr_failed;         /* its analysis failed with an error: its output is dropped */
+  bool instr_handed;         /* index_each_block handed it a block: its output stays */
   bool checked_any;          /* --format=filecheck: a CHECK line was written */
   strbuf scratch;            /* --format=filecheck: the lines as written */
 };
@@ -56,8 +57,10 @@ struct index_run {
  * instruction's output is held until it succeeded. */
 void index_flush(index_run *r, bool force);
 /* After a block, inside an instruction: index_flush where a failure never
- * drops output (several instructions, without --fatal-warnings), so that
- * memory stays bounded by a block. */
+ * drops output (several instructions, without --fatal-warnings; or once
+ * index_each_block has handed a block, which keeps the instruction's
+ * output whatever fails after it), so that memory stays bounded by a
+ * block. */
 void index_flush_block(index_run *r);
 
 /* `## module NAME (FILE)` (`## module NAME` with --no-file-names) when
@@ -94,6 +97,14 @@ void index_open_computation(index_run *r);
 /* The entries of a block of N that the options keep: --operand in an
  * out2in block, --output in an in2out block, else all: [*lo, *hi). */
 void index_entry_range(const index_run *r, const hlo_instr *in, bool o2i, long n, long *lo, long *hi);
+
+/* The entries of a block that have maps: the first of [K, HI) (HI when
+ * none; X NULL: a block that was not analyzed, every entry shown; entries
+ * past X's, as XLA's one entry of a tuple's in2out, shown too), and the
+ * others of [LO, HI) appended to T as `0, 2-5, 7` (runs of three or more
+ * as FIRST-LAST), returning how many: the block header names them. */
+long index_next_shown(const ii_indexing *x, long k, long hi);
+long index_put_not_shown(strbuf *t, const ii_indexing *x, long lo, long hi);
 
 /* Whether IN lacks the entry --operand (o2i) / --output (i2o) names: an
  * error at IN for one instruction (index_report_error; the instruction is

@@ -177,10 +177,10 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   index_entry_range(r, in, o2i, status == II_OK ? (long)x->n : index_entries(in, o2i), &lo, &hi);
   imap *unknown = status == II_OK ? NULL : imap_new_undefined(ii_ctx_arena(r->ctx), ii_ctx_ae(r->ctx));
   bool first = true;
-  for (long k = lo; k < hi; k++) {
-    /* an entry without maps (an operand this output does not read, an
-     * output this operand does not reach) is left out */
-    if (!unknown && x->sets[k].n == 0) continue;
+  /* an entry without maps (an operand this output does not read, an output
+   * this operand does not reach) is left out */
+  for (long k = unknown ? lo : (long)ii_next_entry(x, (uint32_t)lo); k < hi;
+       k = unknown ? k + 1 : (long)ii_next_entry(x, (uint32_t)k + 1)) {
     sb_puts(b, first ? "\n        {" : ",\n        {");
     first = false;
     sb_printf(b, "\"%s\": %ld", o2i ? "operand" : "output", k);
@@ -190,7 +190,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
       sb_puts(b, "\n          ");
       put_map(r, unknown, NULL);
     } else {
-      const ii_set *set = &x->sets[k];
+      const ii_set *set = ii_entry(x, (uint32_t)k);
       const uint32_t *order = ii_set_print_order(r->ctx, set);
       for (uint32_t i = 0; i < set->n; i++) {
         sb_puts(b, i ? ",\n          " : "\n          ");

@@ -81,8 +81,8 @@ static void instr(index_run *r, const hlo_instr *in) {
   index_entry_range(r, in, true, in->n_operands, &lo, &hi);
   for (int k = (int)lo; k < (int)hi; k++) {
     for (int i = 0; i < nsets; i++) {
-      ls[i] = &logical[i].sets[k];
-      ps[i] = &physical[i].sets[k];
+      ls[i] = ii_entry(&logical[i], (uint32_t)k);
+      ps[i] = ii_entry(&physical[i], (uint32_t)k);
     }
     as_summary s;
     as_summarize(r->ctx, in, (uint32_t)k, first, ls, nsets, &s);

@@ -12,9 +12,10 @@
  *     # NAME (output N, operand K)            (`, map I of M` with several maps)
  *
  * and followed by the tile's text or `no symbolic tile (WHY)`; the exit
- * status is not changed by an operand without a tile. An operand that an
- * output does not read has no map: `# NAME (output N, operand K): not read
- * by this output` (with the pinned form: an error). */
+ * status is not changed by an operand without a tile. The operands an
+ * output does not read have no map: one line before the output's tiles,
+ * `# NAME (output N): operands 0-3, 5 not read by this output` (runs of
+ * three or more as FIRST-LAST; with the pinned form: an error). */
 #include <stdio.h>
 #include <string.h>
 
@@ -89,18 +90,24 @@ static void instr(index_run *r, const hlo_instr *in) {
       continue;
     }
     long k_lo = o->operand >= 0 ? o->operand : 0, k_hi = o->operand >= 0 ? o->operand + 1 : (long)x.n;
-    for (long k = k_lo; k < k_hi; k++) {
-      const ii_set *s = &x.sets[k];
-      if (s->n == 0) {
-        if (r->pinned) {
-          char msg[200];
-          snprintf(msg, sizeof msg, "operand %ld of %s is not read by output %ld: it has no map", k, in->name, out);
-          fail(r, in, msg);
-          return;
-        }
-        header(r, in, out, k, 0, 1, ": not read by this output");
-        continue;
-      }
+    if (r->pinned && ii_entry(&x, (uint32_t)k_lo)->n == 0) {
+      char msg[200];
+      snprintf(msg, sizeof msg, "operand %ld of %s is not read by output %ld: it has no map", k_lo, in->name, out);
+      fail(r, in, msg);
+      return;
+    }
+    /* the operands this output does not read: one line (a tuple's output
+     * reads one operand of thousands) */
+    strbuf ids = STRBUF_INIT;
+    long nread = index_put_not_shown(&ids, &x, k_lo, k_hi);
+    if (nread && !r->pinned) {
+      index_open_computation(r);
+      sb_printf(&r->out, "# %s (output %ld): %s %s not read by this output\n", in->name, out,
+                nread > 1 ? "operands" : "operand", sb_str(&ids));
+    }
+    sb_free(&ids);
+    for (long k = index_next_shown(&x, k_lo, k_hi); k < k_hi; k = index_next_shown(&x, k + 1, k_hi)) {
+      const ii_set *s = ii_entry(&x, (uint32_t)k);
       const uint32_t *order = ii_set_print_order(r->ctx, s);
       uint32_t n = r->pinned ? 1 : s->n;
       for (uint32_t i = 0; i < n; i++)

@@ -166,13 +166,6 @@ static void put_output(index_run *r, const hlo_instr *in, long n) {
   sb_putc(&r->out, '\n');
 }
 
-/* The first entry of [K, HI) that has maps (HI when none). X NULL: a block
- * that was not analyzed, whose entries are all shown. */
-static long next_shown(const ii_indexing *x, long k, long hi) {
-  while (x && k < hi && k < (long)x->n && x->sets[k].n == 0) k++;
-  return k;
-}
-
 /* The context lines of a block (ID < 0: a block without entries): the
  * operands (out2in) or outputs (in2out) of the entries shown. */
 static void context(index_run *r, const hlo_instr *in, bool o2i, long id, const ii_indexing *x) {
@@ -205,12 +198,12 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id, const 
     if (tuple) put_output(r, in, id);
     long lo, hi;
     index_entry_range(r, in, true, in->n_operands, &lo, &hi);
-    for (long k = next_shown(x, lo, hi); k < hi; k = next_shown(x, k + 1, hi)) put_operand(r, in, k);
+    for (long k = index_next_shown(x, lo, hi); k < hi; k = index_next_shown(x, k + 1, hi)) put_operand(r, in, k);
   } else if (id >= 0) {
     put_operand(r, in, id);
     long lo, hi;
     index_entry_range(r, in, false, tuple ? in->shape->n_elems : 1, &lo, &hi);
-    for (long n = next_shown(x, lo, hi); tuple && n < hi; n = next_shown(x, n + 1, hi)) put_output(r, in, n);
+    for (long n = index_next_shown(x, lo, hi); tuple && n < hi; n = index_next_shown(x, n + 1, hi)) put_output(r, in, n);
   }
   if (r->o->show_hlo) {
     const char *text;
@@ -272,28 +265,6 @@ static void entry_line(index_run *r, bool o2i, long k) {
   sb_putc(&r->out, '\n');
 }
 
-/* Appends the entries of [LO, HI) without maps to T (runs of three or more
- * as FIRST-LAST, so that the note of a tuple's output stays short) and
- * returns how many there are. */
-static long put_not_shown(strbuf *t, const ii_indexing *x, long lo, long hi) {
-  long n = 0;
-  for (long k = lo; k < hi;) {
-    long next = next_shown(x, k, hi);
-    for (long j = k; j < next; j++) {
-      if (n++) sb_puts(t, ", ");
-      sb_put_i64(t, j);
-      if (next - k >= 3) {
-        sb_putc(t, '-');
-        sb_put_i64(t, next - 1);
-        n += next - k - 1;
-        break;
-      }
-    }
-    k = next + 1;
-  }
-  return n;
-}
-
 static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
                   const ii_error *err) {
   strbuf *b = &r->out;
@@ -314,7 +285,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
    * and they are left out, context line and entry line (a tuple of N
    * operands would otherwise print N * N of them). */
   strbuf ids = STRBUF_INIT, tail = STRBUF_INIT;
-  long nempty = put_not_shown(&ids, x, lo, hi);
+  long nempty = index_put_not_shown(&ids, x, lo, hi);
   if (o2i && in->n_operands == 0) {
     sb_puts(&tail, ": no operands");
   } else if (nempty) {
@@ -326,9 +297,9 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   sb_free(&ids);
   sb_free(&tail);
   static const map_print_opts inner = {true, 2};
-  for (long k = r->pinned ? lo : next_shown(x, lo, hi); k < hi; k = r->pinned ? k + 1 : next_shown(x, k + 1, hi)) {
+  for (long k = r->pinned ? lo : index_next_shown(x, lo, hi); k < hi; k = r->pinned ? k + 1 : index_next_shown(x, k + 1, hi)) {
     entry_line(r, o2i, k);
-    const ii_set *s = &x->sets[k];
+    const ii_set *s = ii_entry(x, (uint32_t)k);
     const uint32_t *order = ii_set_print_order(r->ctx, s);
     for (uint32_t i = 0; i < s->n; i++) {
       if (r->o->format == FMT_MLIR) mlir_print_operand(b, s->items[order[i]], 2);

@@ -14,7 +14,12 @@
  * worlds; `, worlds only` when their union was too large to enumerate);
  * `MISMATCH: WHAT`, `unknown indexing`, `skipped: WHY` (no
  * reference, or a point with too many symbols), or for the whole block
- * `not analyzed: WHY` (several instructions). The run ends with one line:
+ * `not analyzed: WHY` (several instructions). An entry without maps is
+ * checked like the others (the op must read nothing there), but where the
+ * rule does not store such entries at all (an output of a tuple reads one
+ * operand of thousands) they end the line, not checked, as `operands
+ * 0-3, 5 not read by this output` (`outputs ... not reached from this
+ * operand`). The run ends with one line:
  *
  *     verify: E entries, O ok (C by coverage, S sampled, B with runtime
  *     variables bound), M mismatches; not checked: U unknown indexing, N
@@ -60,11 +65,17 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   static const vf_layout layout[] = {[PHYS_NONE] = VF_LOGICAL, [PHYS_MAJOR] = VF_PHYSICAL, [PHYS_TILED] = VF_TILED};
   long lo, hi;
   index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
-  for (uint32_t k = (uint32_t)lo; k < (uint32_t)hi; k++) {
+  /* Every entry is checked, an empty one too (the op must read nothing
+   * there), but those a rule does not store (an output of a tuple of
+   * thousands reads one operand): they are named at the end. */
+  bool sparse = x->ids != NULL, first = true;
+  for (uint32_t k = sparse ? ii_next_entry(x, (uint32_t)lo) : (uint32_t)lo; k < (uint32_t)hi;
+       k = sparse ? ii_next_entry(x, k + 1) : k + 1) {
     vf_result res;
-    if (o2i) vf_check_o2i(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], r->o->verify_seed, &res);
-    else vf_check_i2o(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], r->o->verify_seed, &res);
-    sb_printf(b, "%s%s %u: ", k > (uint32_t)lo ? "; " : ": ", o2i ? "operand" : "output", k);
+    if (o2i) vf_check_o2i(r->ctx, in, id, k, ii_entry(x, k), layout[r->o->physical], r->o->verify_seed, &res);
+    else vf_check_i2o(r->ctx, in, id, k, ii_entry(x, k), layout[r->o->physical], r->o->verify_seed, &res);
+    sb_printf(b, "%s%s %u: ", first ? ": " : "; ", o2i ? "operand" : "output", k);
+    first = false;
     v->entries++;
     switch (res.status) {
     case VF_OK: {
@@ -100,6 +111,14 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
       sb_printf(b, "skipped: %s", res.message);
       break;
     }
+  }
+  if (sparse) {
+    strbuf ids = STRBUF_INIT;
+    long n = index_put_not_shown(&ids, x, lo, hi);
+    if (n)
+      sb_printf(b, "%s%s %s %s", first ? ": " : "; ", o2i ? (n > 1 ? "operands" : "operand") : (n > 1 ? "outputs" : "output"),
+                sb_str(&ids), o2i ? "not read by this output" : "not reached from this operand");
+    sb_free(&ids);
   }
   sb_putc(b, '\n');
 }

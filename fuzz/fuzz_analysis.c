@@ -56,7 +56,7 @@ static void tiled(ii_ctx *c, strbuf *b, const hlo_instr *in, int64_t out_id, con
     if (!to) continue;
     tl_layout lt;
     if (!tl_analyze(a, to, &lt, &err)) continue;
-    const ii_set *s = &x->sets[k];
+    const ii_set *s = ii_entry(x, k);
     for (uint32_t j = 0; j < s->n; j++) {
       imap *m = tl_compose_tiled(a, &lf, s->items[j]->map, &lt, &err);
       if (m) map_print(b, m, &(map_print_opts){false, 0});

@@ -136,7 +136,7 @@ static void run(ii_ctx *c, const char *name, const char *hlo) {
     CHECK(ok, "%s: o2i fails: %s", name, err.message);
   }
   for (int k = 0; ok && k < in->n_operands; k++) {
-    for (int o = 0; o < nsets; o++) sets[o] = &x[o].sets[k];
+    for (int o = 0; o < nsets; o++) sets[o] = ii_entry(&x[o], (uint32_t)k);
     as_summary s;
     as_summarize(c, in, (uint32_t)k, 0, sets, nsets, &s);
     if (!s.counted) {

@@ -81,7 +81,7 @@ static void run_layout(ii_ctx *c, const enum_case *t, const hlo_instr *in, vf_la
     for (int k = 0; k < in->n_operands; k++) {
       char mode = mode_of(t, k);
       vf_result r;
-      vf_check_o2i(c, in, out_id, (uint32_t)k, &x.sets[k], l, 0, &r);
+      vf_check_o2i(c, in, out_id, (uint32_t)k, ii_entry(&x, (uint32_t)k), l, 0, &r);
       n_compared++;
       if (mode == '-') {
         CHECK(r.status == VF_SKIP_NO_REFERENCE, "%s (%s): out2in output %lld operand %d: expected no reference, got %s: %s",
@@ -108,7 +108,7 @@ static void run_layout(ii_ctx *c, const enum_case *t, const hlo_instr *in, vf_la
     if (st != II_OK) break;
     for (uint32_t j = 0; j < x.n; j++) {
       vf_result r;
-      vf_check_i2o(c, in, k, j, &x.sets[j], l, 0, &r);
+      vf_check_i2o(c, in, k, j, ii_entry(&x, (uint32_t)j), l, 0, &r);
       n_compared++;
       /* XLA's in2out map of a scalar operand of an elementwise op has the
        * output's dims (§3.1); an over-approximated read is compared by

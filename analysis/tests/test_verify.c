@@ -48,7 +48,7 @@ static ii_set o2i_set(ii_ctx *c, const hlo_instr *in, uint32_t k, vf_layout l) {
     fprintf(stderr, "analysis fails: %s\n", err.message);
     exit(2);
   }
-  return x.sets[k];
+  return *ii_entry(&x, (uint32_t)k);
 }
 
 /* A copy of member i's map (so the set's own map is not changed). */
@@ -257,7 +257,7 @@ int main(void) {
   ii_indexing xi;
   ii_error ierr;
   CHECK(ii_i2o(c, in, 0, &xi, &ierr) == II_OK, "broadcast in2out: %s", ierr.message);
-  s = xi.sets[0];
+  s = *ii_entry(&xi, 0);
   vf_check_i2o(c, in, 0, 0, &s, VF_LOGICAL, 0, &r);
   EXPECT(r, VF_OK, "broadcast in2out, sampled");
   CHECK(r.sampled && r.samples > 0 && r.population == 1024, "sampled %d: %llu of %llu", r.sampled,
