@@ -37,23 +37,29 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
   t->shape = s;
   t->rank = (uint32_t)s->rank;
   t->extent = s->dims;
-  t->noperands = x.n;
-  t->operands = arena_zalloc(a, (x.n + 1) * sizeof *t->operands);
-  uint32_t n = 0;
-  for (uint32_t i = 0; i < ii_nstored(&x); i++) n += x.sets[i].n;
+  t->nall = x.n;
+  uint32_t n = 0, nread = 0;
+  for (uint32_t k = ii_next_entry(&x, 0); k < x.n; k = ii_next_entry(&x, k + 1)) n += ii_entry(&x, k)->n, nread++;
+  t->noperands = nread;
+  t->operands = arena_zalloc(a, (nread + 1) * sizeof *t->operands);
   t->entries = arena_zalloc(a, (n + 1) * sizeof *t->entries);
   bool compat = ii_ctx_xla_compat(c);
-  t->sets = arena_array(a, x.n + 1, sizeof *t->sets);
-  for (uint32_t k = 0; k < x.n; k++) {
+  t->sets = arena_array(a, nread + 1, sizeof *t->sets);
+  uint32_t slot = 0;
+  for (uint32_t k = ii_next_entry(&x, 0); k < x.n; k = ii_next_entry(&x, k + 1), slot++) {
     const ii_set *set = ii_entry(&x, k);
-    ft_operand *op = &t->operands[k];
-    t->sets[k] = set;
+    ft_operand *op = &t->operands[slot];
+    t->sets[slot] = set;
+    op->k = k;
     operand_layout(a, in->operands[k], op);
-    op->read = set->n > 0;
+    op->read = true;
+    op->first = t->nentries;
+    op->nentries = set->n;
     const uint32_t *order = ii_set_print_order(c, set);
     for (uint32_t i = 0; i < set->n; i++) {
       ft_entry *e = &t->entries[t->nentries++];
       e->operand = k;
+      e->slot = slot;
       e->map = i;
       e->nmaps = set->n;
       e->x = set->items[order[i]];
@@ -63,9 +69,10 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
   return II_OK;
 }
 
-static bool union_by_marks(const ft_tiling *t, uint32_t k, tf_count *out) {
-  const hlo_shape *s = t->operands[k].producer->shape;
-  if (t->operands[k].loaded > FT_MARK_STEPS) return false;
+static bool union_by_marks(const ft_tiling *t, uint32_t slot, tf_count *out) {
+  const ft_operand *op = &t->operands[slot];
+  const hlo_shape *s = op->producer->shape;
+  if (op->loaded > FT_MARK_STEPS) return false;
   uint64_t n = 1;
   for (int i = 0; i < s->rank; i++) {
     if (s->dims[i] < 0 || (s->dims[i] && n > FT_MARK_ELEMS / (uint64_t)s->dims[i])) return false;
@@ -75,19 +82,20 @@ static bool union_by_marks(const ft_tiling *t, uint32_t k, tf_count *out) {
   uint64_t *bits = xcalloc(n / 64 + 1, sizeof *bits);
   uint64_t budget = FT_MARK_STEPS, count = 0;
   bool ok = true;
-  for (uint32_t i = 0; i < t->nentries && ok; i++)
-    if (t->entries[i].operand == k) ok = tf_mark(t->entries[i].offsets, t->entries[i].dims, bits, &budget, &count);
+  for (uint32_t i = op->first; i < op->first + op->nentries && ok; i++)
+    ok = tf_mark(t->entries[i].offsets, t->entries[i].dims, bits, &budget, &count);
   free(bits);
   *out = count;
   return ok;
 }
 
-static bool union_of_maps(const ft_tiling *t, uint32_t k, uint32_t n, tf_count *out) {
+static bool union_of_maps(const ft_tiling *t, uint32_t slot, uint32_t n, tf_count *out) {
+  const ft_operand *op = &t->operands[slot];
   const imap **offs = xcalloc(n, sizeof *offs);
   const tf_dim **dims = xcalloc(n, sizeof *dims);
   uint32_t m = 0;
-  for (uint32_t i = 0; i < t->nentries; i++)
-    if (t->entries[i].operand == k) offs[m] = t->entries[i].offsets, dims[m++] = t->entries[i].dims;
+  for (uint32_t i = op->first; i < op->first + op->nentries; i++)
+    offs[m] = t->entries[i].offsets, dims[m++] = t->entries[i].dims;
   bool ok = tf_union_maps(offs, dims, n, out);
   free(offs);
   free(dims);
@@ -102,8 +110,8 @@ void ft_distinct(ii_ctx *c, ft_tiling *t) {
     const ft_entry *one = NULL;
     uint32_t nmaps = 0;
     bool rt = false;
-    for (uint32_t i = 0; i < t->nentries; i++)
-      if (t->entries[i].operand == k) one = &t->entries[i], nmaps++, rt |= imap_nsyms(t->entries[i].offsets) > 0;
+    for (uint32_t i = op->first; i < op->first + op->nentries; i++)
+      one = &t->entries[i], nmaps++, rt |= imap_nsyms(t->entries[i].offsets) > 0;
     op->distinct_known = op->distinct_exact = true;
     if (rt) snprintf(op->distinct_why, sizeof op->distinct_why, "runtime offsets taken at their lowest values");
     op->distinct_exact = !rt;
@@ -111,7 +119,7 @@ void ft_distinct(ii_ctx *c, ft_tiling *t) {
     if (nmaps > 1 && union_of_maps(t, k, nmaps, &op->distinct)) continue;
     if (union_by_marks(t, k, &op->distinct)) continue;
     as_summary sm;
-    as_summarize(c, t->in, k, t->output, &t->sets[k], 1, &sm);
+    as_summarize(c, t->in, op->k, t->output, &t->sets[k], 1, &sm);
     op->distinct = sm.distinct;
     op->distinct_exact = false;
     snprintf(op->distinct_why, sizeof op->distinct_why, "too many to mark: the elements the maps read%s",
@@ -139,7 +147,7 @@ void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts_in) {
   }
   for (uint32_t i = 0; i < t->nentries; i++) {
     ft_entry *e = &t->entries[i];
-    ft_operand *op = &t->operands[e->operand];
+    ft_operand *op = &t->operands[e->slot];
     if (e->status != ST_OK) {
       op->counted = false;
       continue;

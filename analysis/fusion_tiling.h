@@ -42,6 +42,7 @@
 /* One map of one operand. */
 typedef struct {
   uint32_t operand;        /* K */
+  uint32_t slot;           /* its operand's place in ft_tiling.operands */
   uint32_t map, nmaps;     /* which map of the operand (print order), of how many */
   const ii_operand *x;     /* the operand indexing (map and runtime-variable descriptions) */
   st_status status;        /* ST_NONE: no tile (why); ST_TOO_LARGE: analysis too large (why) */
@@ -56,8 +57,10 @@ typedef struct {
   tf_dim *dims;             /* the box along each operand dimension (with offsets) */
 } ft_entry;
 
-/* Per operand. */
+/* Per operand the output reads. */
 typedef struct {
+  uint32_t k;                /* the operand number */
+  uint32_t first, nentries;  /* its maps: ft_tiling.entries[first, first + nentries) */
   const hlo_instr *producer; /* the operand instruction */
   bool layout_ok;            /* a layout with a size (not a tuple or token) */
   char layout_why[200];
@@ -86,9 +89,12 @@ typedef struct {
   bool holds;                /* every tile's constraints hold */
   uint32_t nentries;
   ft_entry *entries;         /* operand-major, maps in print order */
+  /* the operands this output reads, by operand number (the others have no
+   * maps and are not kept: an output of a tuple reads one of thousands) */
   uint32_t noperands;
   ft_operand *operands;
   const ii_set **sets;       /* noperands: the out2in sets of this output */
+  uint32_t nall;             /* the op's operands, read or not */
 } ft_tiling;
 
 /* The tiling of output OUTPUT of IN with tile sizes ts[0..rank)

@@ -134,7 +134,7 @@ static void sweep_box(vctx *c, bool *unread) {
 
 void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   memset(res, 0, sizeof *res);
-  const ft_operand *op = &t->operands[e->operand];
+  const ft_operand *op = &t->operands[e->slot];
   const imap *m = e->x->map;
   if (e->status != ST_OK) return set(res, TV_SKIPPED, "no symbolic tile");
   if (!e->holds) return set(res, TV_SKIPPED, "the tile's constraints do not hold at these sizes");

@@ -74,7 +74,7 @@ static void put_indented(strbuf *b, const char *text, int indent) {
 
 static void entry(index_run *r, const tile_block *blk, const ft_entry *e, int ind) {
   strbuf *b = &r->out;
-  const ft_operand *op = &blk->t.operands[e->operand];
+  const ft_operand *op = &blk->t.operands[e->slot];
   arena *a = ii_ctx_arena(r->ctx);
   if (e->status != ST_OK) {
     sb_indent(b, ind);
@@ -139,11 +139,11 @@ static void entry(index_run *r, const tile_block *blk, const ft_entry *e, int in
   sb_putc(b, '\n');
 }
 
-static void operand_line(index_run *r, const tile_block *blk, uint32_t k) {
+static void operand_line(index_run *r, const tile_block *blk, uint32_t slot) {
   strbuf *b = &r->out;
-  const ft_operand *op = &blk->t.operands[k];
+  const ft_operand *op = &blk->t.operands[slot];
   sb_puts(b, "operand ");
-  sb_put_u64(b, k);
+  sb_put_u64(b, op->k);
   sb_puts(b, ": ");
   sb_puts(b, op->producer->name);
   sb_putc(b, ' ');
@@ -153,7 +153,6 @@ static void operand_line(index_run *r, const tile_block *blk, uint32_t k) {
     sb_puts(b, tl_memory_space_name(op->layout.memory_space));
   }
   else sb_printf(b, " (no layout: %s)", op->layout_why);
-  if (!op->read) sb_puts(b, ": not read by this output");
   sb_putc(b, '\n');
 }
 
@@ -208,16 +207,22 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   header(r, in, out, blk);
   if (blk->status != II_OK) return;
   const ft_tiling *t = &blk->t;
-  uint32_t i = 0;
   for (uint32_t k = 0; k < t->noperands; k++) {
     operand_line(r, blk, k);
-    for (; i < t->nentries && t->entries[i].operand == k; i++) {
+    const ft_operand *op = &t->operands[k];
+    for (uint32_t i = op->first; i < op->first + op->nentries; i++) {
       const ft_entry *e = &t->entries[i];
       if (e->nmaps > 1) sb_printf(&r->out, "  map %u of %u:\n", e->map + 1, e->nmaps);
       entry(r, blk, e, e->nmaps > 1 ? 4 : 2);
     }
-    if (blk->sized) reads_line(r, &t->operands[k]);
+    if (blk->sized) reads_line(r, op);
   }
+  /* the operands the output does not read: one line (a tuple's output
+   * reads one of thousands) */
+  strbuf ids = STRBUF_INIT;
+  uint32_t n = tile_put_unread(&ids, t);
+  if (n) sb_printf(&r->out, "%s %s: not read by this output\n", n > 1 ? "operands" : "operand", sb_str(&ids));
+  sb_free(&ids);
 }
 
 static void instr(index_run *r, const hlo_instr *in) {

@@ -77,7 +77,7 @@ static void put_entry(index_run *r, const tile_block *blk, const ft_entry *e) {
   json_state *s = r->state;
   strbuf *b = &r->out, *t = &s->tmp;
   arena *a = ii_ctx_arena(r->ctx);
-  const ft_operand *op = &blk->t.operands[e->operand];
+  const ft_operand *op = &blk->t.operands[e->slot];
   sb_printf(b, "{\"map\": %u, \"symbolic_tile\": ", e->map);
   sb_reset(t);
   if (e->status != ST_OK || !st_print(t, a, &e->tile)) {
@@ -133,11 +133,11 @@ static void put_entry(index_run *r, const tile_block *blk, const ft_entry *e) {
   sb_putc(b, '}');
 }
 
-static void put_operand(index_run *r, const tile_block *blk, uint32_t k, uint32_t *next_entry) {
+static void put_operand(index_run *r, const tile_block *blk, uint32_t slot) {
   strbuf *b = &r->out;
   const ft_tiling *t = &blk->t;
-  const ft_operand *op = &t->operands[k];
-  sb_printf(b, "{\"operand\": %u, \"name\": ", k);
+  const ft_operand *op = &t->operands[slot];
+  sb_printf(b, "{\"operand\": %u, \"name\": ", op->k);
   json_cstr(b, op->producer->name);
   sb_puts(b, ", \"shape\": ");
   put_shape(r, op->producer->shape);
@@ -146,9 +146,9 @@ static void put_operand(index_run *r, const tile_block *blk, uint32_t k, uint32_
   else sb_puts(b, "null");
   sb_printf(b, ", \"read\": %s, \"maps\": [", op->read ? "true" : "false");
   bool first = true;
-  for (; *next_entry < t->nentries && t->entries[*next_entry].operand == k; (*next_entry)++) {
+  for (uint32_t i = op->first; i < op->first + op->nentries; i++) {
     comma(b, &first, "\n         ");
-    put_entry(r, blk, &t->entries[*next_entry]);
+    put_entry(r, blk, &t->entries[i]);
   }
   sb_putc(b, ']');
   if (blk->sized) {
@@ -201,10 +201,9 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     sb_puts(b, ", \"tiles_per_dim\": null, \"tiles\": null, \"constraints_hold\": null");
   }
   sb_puts(b, ",\n     \"operands\": [");
-  uint32_t next = 0;
-  for (uint32_t k = 0; k < t->noperands; k++) {
+  for (uint32_t k = 0; k < t->noperands; k++) { /* the operands the output reads */
     sb_puts(b, k ? ",\n      " : "\n      ");
-    put_operand(r, blk, k, &next);
+    put_operand(r, blk, k);
   }
   sb_puts(b, "]}");
 }

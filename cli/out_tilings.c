@@ -77,9 +77,8 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     sb_puts(b, ": ");
     sb_put_u128(b, t->total_tiles);
     sb_puts(b, t->total_tiles == 1 ? " tile" : " tiles");
-    for (uint32_t k = 0; k < t->noperands; k++) {
-      if (!t->operands[k].read) continue;
-      sb_printf(b, "; operand %u: ", k);
+    for (uint32_t k = 0; k < t->noperands; k++) { /* the operands the output reads */
+      sb_printf(b, "; operand %u: ", t->operands[k].k);
       operand_bytes(b, &t->operands[k]);
     }
     sb_putc(b, '\n');

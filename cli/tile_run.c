@@ -122,6 +122,21 @@ void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn) {
   }
 }
 
+uint32_t tile_put_unread(strbuf *b, const ft_tiling *t) {
+  uint32_t n = 0, from = 0;
+  for (uint32_t i = 0; i <= t->noperands; i++) {
+    uint32_t next = i < t->noperands ? t->operands[i].k : t->nall; /* the gap [from, next) is not read */
+    if (next - from >= 3) {
+      sb_printf(b, "%s%u-%u", n ? ", " : "", from, next - 1);
+    } else {
+      for (uint32_t k = from; k < next; k++) sb_printf(b, "%s%u", n + (k - from) ? ", " : "", k);
+    }
+    n += next - from;
+    from = next + 1;
+  }
+  return n;
+}
+
 void tile_put_ratio(strbuf *b, tf_count num, tf_count den) {
   if (den == 0) {
     sb_puts(b, "n/a");

@@ -40,5 +40,8 @@ void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn);
 void tile_put_ratio(strbuf *b, tf_count num, tf_count den);
 /* The shape as XLA prints it. */
 void tile_put_shape(strbuf *b, const hlo_shape *s);
+/* The operands of T's op its output does not read (they are not kept in
+ * T), as `0, 2-5, 7` (runs of three or more as FIRST-LAST); how many. */
+uint32_t tile_put_unread(strbuf *b, const ft_tiling *t);
 
 #endif
