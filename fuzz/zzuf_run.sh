@@ -26,7 +26,9 @@
 # --compare NAME --all EXAMPLE for goldens (testdata/compare/*.maps, *.json,
 # corpus/compare; EXAMPLE = testdata/examples/softmax_fusion.hlo);
 # otherwise, in turn, --check, the default (indexing maps of the ENTRY root),
-# --physical, --layout --all, --layout and --compare=EXAMPLE (two dumps).
+# --physical, --layout --all, --layout, --compare=EXAMPLE (two dumps), --all,
+# --all --verify, --format=json, --list, --symbolic-tile, --tiles --all,
+# --tilings and --physical=tiled.
 #
 # Outcomes:
 #   ok        exit 0
@@ -78,7 +80,8 @@ rm -rf "$out"
 mkdir -p "$out/failures" "$out/work"
 ratios=(0.0001 0.0005 0.002 0.005 0.01 0.03)
 example=$root/testdata/examples/softmax_fusion.hlo
-hlo_modes=("--check" "" "--physical" "--layout --all" "--layout" "--compare=$example")
+hlo_modes=("--check" "" "--physical" "--layout --all" "--layout" "--compare=$example" "--all" "--all --verify"
+  "--format=json" "--list" "--symbolic-tile" "--tiles --all" "--tilings" "--physical=tiled")
 
 is_golden() {
   case $1 in
