@@ -6,6 +6,7 @@
  * symbols; runtime-variable maps are carried along unsimplified. Nested
  * fusions are analysed by the same procedure. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "ii_internal.h"
@@ -23,6 +24,7 @@ const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *c
   uint32_t n = (uint32_t)comp->n_instrs;
   ii_postorder *po = arena_zalloc(c->keep, sizeof *po);
   po->order = arena_array(c->keep, n ? n : 1, sizeof *po->order);
+  po->pos = arena_array(c->keep, n ? n : 1, sizeof *po->pos);
   uint8_t *state = arena_zalloc(c->scratch, n ? n : 1); /* 0 new, 1 on stack, 2 done */
   uint32_t *stack = arena_array(c->scratch, n ? n : 1, sizeof *stack);
   int *next = arena_zalloc(c->scratch, (n ? n : 1) * sizeof *next);
@@ -48,6 +50,7 @@ const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *c
         continue;
       }
       state[v] = 2;
+      po->pos[v] = po->n;
       po->order[po->n++] = x;
       sp--;
     }
@@ -73,7 +76,36 @@ struct ii_groups {
   ptrmap index; /* hlo_instr* -> slot + 1 */
   uint32_t n, cap;
   gslot *slots;
+  /* the walk: the post-order places of the computation's instructions that
+   * have a group and wait, a max-heap (users before operands, and only the
+   * instructions reached: an output of a fusion of thousands reads few) */
+  const hlo_computation *comp;
+  const ii_postorder *po;
+  uint32_t *heap, nheap, capheap;
 };
+
+static void heap_push(ii_ctx *c, ii_groups *g, uint32_t v) {
+  if (g->nheap == g->capheap) {
+    uint32_t ncap = g->capheap ? g->capheap * 2 : 16;
+    g->heap = arena_grow(c->scratch, g->heap, g->nheap, ncap, sizeof *g->heap);
+    g->capheap = ncap;
+  }
+  uint32_t i = g->nheap++;
+  for (; i && g->heap[(i - 1) / 2] < v; i = (i - 1) / 2) g->heap[i] = g->heap[(i - 1) / 2];
+  g->heap[i] = v;
+}
+
+static uint32_t heap_pop(ii_groups *g) {
+  uint32_t top = g->heap[0], v = g->heap[--g->nheap], i = 0;
+  for (;;) {
+    uint32_t l = 2 * i + 1, m = l + 1 < g->nheap && g->heap[l + 1] > g->heap[l] ? l + 1 : l;
+    if (l >= g->nheap || g->heap[m] <= v) break;
+    g->heap[i] = g->heap[m];
+    i = m;
+  }
+  if (g->nheap) g->heap[i] = v;
+  return top;
+}
 
 static uint32_t nsets_of(ii_ctx *c, const hlo_instr *key) {
   if (c->xla_compat || key->shape->type != HLO_TUPLE) return 1;
@@ -96,13 +128,15 @@ static ii_set *group_get(ii_ctx *c, ii_groups *g, const hlo_instr *key, int64_t 
     sl->nsets = nsets_of(c, key);
     sl->sets = arena_zalloc(c->scratch, sl->nsets * sizeof *sl->sets);
     ptrmap_put(&g->index, key, (ptrmap_val){(int64_t)g->n, 0});
+    if (g->po && key->parent == g->comp && key->op != HLO_OP_PARAMETER) heap_push(c, g, g->po->pos[key->index]);
   }
   uint32_t i = sl->nsets == 1 ? 0 : elem >= 0 && elem < (int64_t)sl->nsets - 1 ? (uint32_t)elem : sl->nsets - 1;
   if (!sl->sets[i] && create) sl->sets[i] = arena_zalloc(c->scratch, sizeof **sl->sets);
   return sl->sets[i];
 }
 
-/* Roots: the root, or the operands of a root tuple (nested tuples flattened). */
+/* Roots: the root, or the operands of a root tuple (nested tuples
+ * flattened), in the context's long-lived arena (once per computation). */
 static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, uint32_t *n, uint32_t *cap, int depth) {
   if (r->op == HLO_OP_TUPLE && depth < HLO_MAX_NESTING) {
     for (int k = 0; k < r->n_operands; k++) collect_roots(c, r->operands[k], v, n, cap, depth + 1);
@@ -110,7 +144,7 @@ static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, u
   }
   if (*n == *cap) {
     uint32_t ncap = *cap ? *cap * 2 : 4;
-    *v = arena_grow(c->scratch, *v, *n, ncap, sizeof **v);
+    *v = arena_grow(c->keep, *v, *n, ncap, sizeof **v);
     *cap = ncap;
   }
   (*v)[(*n)++] = r;
@@ -196,10 +230,19 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   if (c->nest >= II_MAX_NESTING)
     return too_large(err, at, "fusions nested more than " II_STR(II_MAX_NESTING) " deep");
 
+  const ii_postorder *po = ii_computation_postorder(c, comp);
+  if (po->cyclic)
+    return ii_fail(err, po->cycle_at, "'%s' depends on itself (cyclic operands in '%s')", po->cycle_at->name,
+                   comp->name);
+
   /* 1. the target root (an element of a multi-output root: that output) */
-  const hlo_instr **roots = NULL, *target;
-  uint32_t nroots = 0, cap = 0;
-  collect_roots(c, comp->root, &roots, &nroots, &cap, 0);
+  if (!po->roots) {
+    uint32_t cap = 0;
+    ii_postorder *w = (ii_postorder *)po;
+    collect_roots(c, comp->root, &w->roots, &w->nroots, &cap, 0);
+  }
+  const hlo_instr *const *roots = po->roots, *target;
+  uint32_t nroots = po->nroots;
   const hlo_shape *tshape;
   int64_t tout = 0;
   if (output_id >= 0 && output_id < (int64_t)nroots) {
@@ -225,23 +268,17 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
     return II_OK;
   }
 
-  const ii_postorder *po = ii_computation_postorder(c, comp);
-  if (po->cyclic)
-    return ii_fail(err, po->cycle_at, "'%s' depends on itself (cyclic operands in '%s')", po->cycle_at->name,
-                   comp->name);
-
   /* 3. groups[target] = {identity} */
+  g->comp = comp;
+  g->po = po;
   ii_set_insert(c, group_get(c, g, target, tout, true), ii_wrap(c, ii_identity(c, tshape)));
 
-  /* 4-5. users before operands, starting at the target */
-  uint32_t start = po->n;
-  for (uint32_t i = 0; i < po->n; i++)
-    if (po->order[i] == target) start = i;
+  /* 4-5. users before operands, from the target, through the instructions
+   * reached (each once: a group exists before its last user is done) */
   ii_status st = II_OK;
   c->nest++;
-  for (uint32_t i = start + 1; i-- > 0 && st == II_OK;) {
-    const hlo_instr *x = po->order[i];
-    if (x->op == HLO_OP_PARAMETER) continue;
+  while (g->nheap && st == II_OK) {
+    const hlo_instr *x = po->order[heap_pop(g)];
     ptrmap_val *v = ptrmap_get(&g->index, x);
     if (!v) continue;
     uint32_t slot = (uint32_t)v->a - 1, nsets = g->slots[slot].nsets; /* composing may move the slots */
@@ -297,6 +334,48 @@ void ii_groups_entry(ii_ctx *c, const ii_groups *g, const hlo_instr *key, ii_set
   }
 }
 
+/* The operand positions of a fusion by instruction: a table of (operand,
+ * first position) and, per position, the next one with the same operand
+ * (fusion(p, p)), built once per instruction (in c->keep). */
+typedef struct {
+  uint32_t mask;
+  const hlo_instr **key;
+  int32_t *first, *next;
+} arg_index;
+
+static uint32_t arg_slot(const arg_index *x, const hlo_instr *key) {
+  uint32_t i = (uint32_t)(((uintptr_t)key >> 4) * 0x9E3779B97F4A7C15ull >> 32) & x->mask;
+  while (x->key[i] && x->key[i] != key) i = (i + 1) & x->mask;
+  return i;
+}
+
+static const arg_index *args_of(ii_ctx *c, const hlo_instr *in) {
+  bool found;
+  const arg_index *memo = ptrmap_get_ptr(&c->fusion_args, in, &found);
+  if (found) return memo;
+  uint32_t n = (uint32_t)in->n_operands, cap = 16;
+  while (cap < 2 * n + 2) cap *= 2;
+  arena *a = ii_in_module(in) ? c->keep : c->scratch;
+  arg_index *x = arena_zalloc(a, sizeof *x);
+  x->mask = cap - 1;
+  x->key = arena_zalloc(a, cap * sizeof *x->key);
+  x->first = arena_array(a, cap, sizeof *x->first);
+  x->next = arena_array(a, n + 1, sizeof *x->next);
+  for (uint32_t k = n; k-- > 0;) { /* (backwards: each list comes out increasing) */
+    uint32_t s = arg_slot(x, in->operands[k]);
+    x->next[k] = x->key[s] ? x->first[s] : -1;
+    x->key[s] = in->operands[k];
+    x->first[s] = (int32_t)k;
+  }
+  if (a == c->keep) ptrmap_put_ptr(&c->fusion_args, in, x);
+  return x;
+}
+
+static int cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
 ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
   const hlo_computation *comp = ii_called(in, HLO_CALL_CALLS);
   if (!comp || !comp->root) return ii_fail(err, in, "fusion '%s' has no calls= computation", in->name);
@@ -308,9 +387,18 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
   ii_status st = ii_compose_computation(c, in, comp, (const hlo_instr *const *)in->operands, in->n_operands,
                                         output_id, &g, err);
   if (st == II_OK) {
-    /* 6. the fusion's entries */
-    ii_indexing_init(c, out, (uint32_t)in->n_operands);
-    for (int k = 0; k < in->n_operands; k++) ii_groups_entry(c, g, in->operands[k], &out->sets[k]);
+    /* 6. the fusion's entries: those of the operands reached (an output of
+     * a fusion of thousands reads few), through each group's operand */
+    const arg_index *ai = args_of(c, in);
+    uint32_t nids = 0, *ids = arena_array(c->scratch, (size_t)in->n_operands + 1, sizeof *ids);
+    for (uint32_t s = 0; s < g->n; s++) {
+      uint32_t at = arg_slot(ai, g->slots[s].key);
+      if (ai->key[at])
+        for (int32_t k = ai->first[at]; k >= 0; k = ai->next[k]) ids[nids++] = (uint32_t)k;
+    }
+    qsort(ids, nids, sizeof *ids, cmp_u32);
+    ii_indexing_init_sparse(c, out, (uint32_t)in->n_operands, nids, ids);
+    for (uint32_t i = 0; i < nids; i++) ii_groups_entry(c, g, in->operands[ids[i]], &out->sets[i]);
     if (cacheable && !c->over && ii_budget_status(c) == II_OK) ii_fusion_cache_put(c, in, comp, output_id, out);
   }
   ii_groups_free(g);

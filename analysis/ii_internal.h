@@ -51,6 +51,7 @@ struct ii_ctx {
   arena *inst;
   struct ii_inst_memo *inst_memo;
   ptrmap concat_offsets; /* op_shape.c: hlo_instr* -> the offsets of a concatenate's operands (in keep) */
+  ptrmap fusion_args;    /* fusion.c: hlo_instr* -> its operand positions by instruction (in keep) */
   struct vf_memo *vf_memo; /* verify.c: whole-fusion references of the instruction being checked */
 };
 
@@ -58,8 +59,13 @@ struct ii_ctx {
 typedef struct {
   uint32_t n;
   const hlo_instr **order;
+  uint32_t *pos;  /* per instruction index: its place in order */
   bool cyclic; /* the operand graph has a cycle (order is then partial) */
   const hlo_instr *cycle_at;
+  /* the roots: the root, or the operands of a root tuple (nested tuples
+   * flattened); NULL until a composition asks */
+  const hlo_instr **roots;
+  uint32_t nroots;
 } ii_postorder;
 
 /* ---- helpers every rule shares (ii_build.c) ---------------------------------------------------- */

@@ -20,6 +20,7 @@ ii_ctx *ii_ctx_new(void) {
   c->inst = arena_new();
   ptrmap_init(&c->postorders);
   ptrmap_init(&c->concat_offsets);
+  ptrmap_init(&c->fusion_args);
   ptrmap_init(&c->checked);
   ptrmap_init(&c->memo_o2i);
   ptrmap_init(&c->fusion_hashes);
@@ -36,6 +37,7 @@ void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
   ptrmap_free(&c->postorders);
   ptrmap_free(&c->concat_offsets);
+  ptrmap_free(&c->fusion_args);
   ptrmap_free(&c->checked);
   ptrmap_free(&c->memo_o2i);
   ptrmap_free(&c->fusion_hashes);
@@ -68,6 +70,7 @@ void ii_ctx_end_module(ii_ctx *c) {
   arena_reset(c->scratch);
   ptrmap_clear(&c->postorders);
   ptrmap_clear(&c->concat_offsets);
+  ptrmap_clear(&c->fusion_args);
   ptrmap_clear(&c->checked);
   ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;

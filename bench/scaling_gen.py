@@ -9,6 +9,8 @@ SHAPE (N is the size that grows):
   tuple   ROOT tuple of N parameters f32[4] (a tuple shape of N elements)
   fusion  a fusion of N parameters; its fused computation adds them in a
           chain (N - 1 adds) and the ENTRY passes N parameters
+  mofusion  a fusion of N parameters and N outputs (a tuple root): output
+          k negates parameter k (a horizontal fusion)
   instrs  N instructions in ENTRY: a chain of elementwise ops, broadcasts,
           transposes, slices and reductions on f32[8,16]
   calls   a call graph N deep: computation i calls computation i + 1, the
@@ -50,6 +52,18 @@ def fusion(n, w):
       % ", ".join("p%d" % i for i in range(n)))
 
 
+def mofusion(n, w):
+    w("HloModule mofusion_%d\n\nfused {\n" % n)
+    for i in range(n):
+        w("  q%d = f32[8]{0} parameter(%d)\n  n%d = f32[8]{0} negate(q%d)\n" % (i, i, i, i))
+    w("  ROOT t = (%s) tuple(%s)\n}\n\nENTRY e {\n"
+      % (", ".join(["f32[8]{0}"] * n), ", ".join("n%d" % i for i in range(n))))
+    for i in range(n):
+        w("  p%d = f32[8]{0} parameter(%d)\n" % (i, i))
+    w("  ROOT f = (%s) fusion(%s), kind=kLoop, calls=fused\n}\n"
+      % (", ".join(["f32[8]{0}"] * n), ", ".join("p%d" % i for i in range(n))))
+
+
 def instrs(n, w):
     w("HloModule instrs_%d\n\nadd {\n  x = f32[] parameter(0)\n  y = f32[] parameter(1)\n"
       "  ROOT s = f32[] add(x, y)\n}\n\nENTRY e {\n"
@@ -87,7 +101,8 @@ def calls(n, w):
     w("ENTRY e {\n  p = f32[8]{0} parameter(0)\n  ROOT r = f32[8]{0} call(p), to_apply=comp1\n}\n")
 
 
-SHAPES = {"concat": concat, "tuple": tuple_root, "fusion": fusion, "instrs": instrs, "calls": calls}
+SHAPES = {"concat": concat, "tuple": tuple_root, "fusion": fusion, "mofusion": mofusion, "instrs": instrs,
+          "calls": calls}
 
 
 def main():
