@@ -143,6 +143,18 @@ static bool same_operands(const hlo_instr *f, const hlo_instr *g) {
   return same;
 }
 
+/* same_operands, remembered per fusion (the last fusion IN was found to
+ * match): the results of one fusion of thousands of outputs are looked up
+ * thousands of times. */
+static bool same_fusion_operands(ii_ctx *c, const hlo_instr *f, const hlo_instr *in) {
+  if (f == in) return true;
+  bool found;
+  if (ptrmap_get_ptr(&c->fusion_alias, in, &found) == f && found) return true;
+  if (!same_operands(f, in)) return false;
+  if (ii_in_module(in)) ptrmap_put_ptr(&c->fusion_alias, in, f);
+  return true;
+}
+
 /* ---- the cache --------------------------------------------------------------------------------------- */
 
 #define NBUCKETS 1024
@@ -194,7 +206,7 @@ bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *
   uint64_t h = comp_hash(c, comp);
   for (const fc_entry *e = c->fusion_buckets[bucket(h, output_id)]; e; e = e->next) {
     if (e->hash != h || e->output_id != output_id) continue;
-    if (!same_operands(e->fusion, in) || !same_cached(c, comp, e->comp)) continue;
+    if (!same_fusion_operands(c, e->fusion, in) || !same_cached(c, comp, e->comp)) continue;
     ii_indexing_copy(c->scratch, &e->result, out, e->comp, comp);
     c->fusion_hits++;
     return true;

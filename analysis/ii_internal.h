@@ -52,6 +52,7 @@ struct ii_ctx {
   struct ii_inst_memo *inst_memo;
   ptrmap concat_offsets; /* op_shape.c: hlo_instr* -> the offsets of a concatenate's operands (in keep) */
   ptrmap fusion_args;    /* fusion.c: hlo_instr* -> its operand positions by instruction (in keep) */
+  ptrmap fusion_alias;   /* fusion_cache.c: fusion -> a fusion with a cached result whose operands match */
   struct vf_memo *vf_memo; /* verify.c: whole-fusion references of the instruction being checked */
 };
 

@@ -21,6 +21,7 @@ ii_ctx *ii_ctx_new(void) {
   ptrmap_init(&c->postorders);
   ptrmap_init(&c->concat_offsets);
   ptrmap_init(&c->fusion_args);
+  ptrmap_init(&c->fusion_alias);
   ptrmap_init(&c->checked);
   ptrmap_init(&c->memo_o2i);
   ptrmap_init(&c->fusion_hashes);
@@ -38,6 +39,7 @@ void ii_ctx_free(ii_ctx *c) {
   ptrmap_free(&c->postorders);
   ptrmap_free(&c->concat_offsets);
   ptrmap_free(&c->fusion_args);
+  ptrmap_free(&c->fusion_alias);
   ptrmap_free(&c->checked);
   ptrmap_free(&c->memo_o2i);
   ptrmap_free(&c->fusion_hashes);
@@ -71,6 +73,7 @@ void ii_ctx_end_module(ii_ctx *c) {
   ptrmap_clear(&c->postorders);
   ptrmap_clear(&c->concat_offsets);
   ptrmap_clear(&c->fusion_args);
+  ptrmap_clear(&c->fusion_alias);
   ptrmap_clear(&c->checked);
   ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;

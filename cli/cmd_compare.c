@@ -792,14 +792,18 @@ typedef struct {
   ptrmap matched;   /* B: instructions matched by name */
 } dump_side;
 
-static int open_side(const hloidx_options *o, const char *path, ii_ctx *ctx, dump_side *d) {
+/* Each side has its own analysis context: the memos of one dump (fusion
+ * results by structure, which compares interned names) never meet the
+ * other's. */
+static int open_side(const hloidx_options *o, const char *path, dump_side *d) {
   memset(d, 0, sizeof *d);
   cmp_doc_init(&d->doc);
   d->col.doc = &d->doc;
   ptrmap_init(&d->walked);
   ptrmap_init(&d->matched);
   d->run.o = o;
-  d->run.ctx = ctx;
+  d->run.ctx = ii_ctx_new();
+  ii_ctx_set_xla_compat(d->run.ctx, o->xla_compat);
   d->run.several_instrs = true;
   if (source_read(path, &d->src)) return 1;
   d->run.src = &d->src;
@@ -813,6 +817,7 @@ static int open_side(const hloidx_options *o, const char *path, ii_ctx *ctx, dum
 }
 
 static void close_side(dump_side *d) {
+  ii_ctx_free(d->run.ctx);
   hlo_parse_result_free(&d->res);
   if (d->src.data) source_free(&d->src);
   cmp_doc_free(&d->doc);
@@ -890,11 +895,19 @@ static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_inst
   side_blocks(&d->a, x);
   side_blocks(&d->b, y);
   cmp_doc *ga = &d->a.doc, *gb = &d->b.doc;
+  /* A's blocks by direction and id (an instruction of thousands of outputs
+   * and operands has as many blocks): block index + 1, 0 for none */
+  long maxid = 0;
+  for (size_t k = 0; k < ga->n; k++) maxid = ga->b[k].id > maxid ? ga->b[k].id : maxid;
+  size_t span = (size_t)maxid + 2, *at = xcalloc(2 * span, sizeof *at);
+  for (size_t k = 0; k < ga->n; k++) at[(ga->b[k].o2i ? span : 0) + (size_t)(ga->b[k].id + 1)] = k + 1;
   for (size_t i = 0; i < gb->n; i++) {
     const cmp_block *bb = &gb->b[i];
     cmp_block *ab = NULL;
-    for (size_t k = 0; k < ga->n && !ab; k++)
-      if (!ga->b[k].matched && ga->b[k].o2i == bb->o2i && ga->b[k].id == bb->id) ab = &ga->b[k];
+    if (bb->id >= -1 && bb->id <= maxid) {
+      size_t k = at[(bb->o2i ? span : 0) + (size_t)(bb->id + 1)];
+      if (k && !ga->b[k - 1].matched) ab = &ga->b[k - 1];
+    }
     if (!ab) {
       char note[96];
       snprintf(note, sizeof note, " (not in %s)", d->c.name[0]);
@@ -905,6 +918,7 @@ static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_inst
     ab->matched = true;
     compare_block(&d->c, ab, bb);
   }
+  free(at);
   for (size_t k = 0; k < ga->n; k++) {
     if (ga->b[k].matched) continue;
     char note[96];
@@ -975,6 +989,7 @@ static void compare_modules(dump_cmp *d, const hlo_module *ma, const hlo_module 
     }
   free(nb.slots);
   ii_ctx_end_module(d->a.run.ctx);
+  ii_ctx_end_module(d->b.run.ctx);
 }
 
 static int compare_dumps(const hloidx_options *o) {
@@ -989,15 +1004,12 @@ static int compare_dumps(const hloidx_options *o) {
   all.quiet = true;               /* only what changed */
   dump_cmp d;
   memset(&d, 0, sizeof d);
-  ii_ctx *ctx = ii_ctx_new();
-  ii_ctx_set_xla_compat(ctx, o->xla_compat);
   /* a dump that cannot be read or parsed: its error, and nothing compared */
-  int rc = open_side(&all, o->expected, ctx, &d.a);
-  rc |= open_side(&all, o->files[0], ctx, &d.b);
+  int rc = open_side(&all, o->expected, &d.a);
+  rc |= open_side(&all, o->files[0], &d.b);
   if (rc) {
     close_side(&d.a);
     close_side(&d.b);
-    ii_ctx_free(ctx);
     return 1;
   }
   comparer_init(&d.c, &all, o->expected, o->files[0]);
@@ -1034,7 +1046,6 @@ static int compare_dumps(const hloidx_options *o) {
   arena_free(d.scratch);
   close_side(&d.a);
   close_side(&d.b);
-  ii_ctx_free(ctx);
   return rc;
 }
 
