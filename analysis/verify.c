@@ -734,7 +734,6 @@ static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *ta
   f->ntouched = xcalloc((size_t)n + 1, sizeof *f->ntouched);
   f->cap = xcalloc((size_t)n + 1, sizeof *f->cap);
   f->order = xcalloc((size_t)n + 1, sizeof *f->order);
-  for (int i = 0; i < n; i++) f->seen[i] = xcalloc((size_t)nelems(comp->instrs[i]->shape) + 1, 1);
   postorder(comp, target, f);
   f->next = R->fctxs;
   R->fctxs = f;
@@ -762,6 +761,7 @@ typedef struct {
 
 static void mark(fctx *f, const hlo_instr *x, int64_t l) {
   int i = x->index;
+  if (!f->seen[i]) f->seen[i] = xcalloc((size_t)nelems(x->shape) + 1, 1); /* (only the instructions reached) */
   if (f->seen[i][l]) return;
   f->seen[i][l] = 1;
   if (f->ntouched[i] == f->cap[i]) {
@@ -855,10 +855,30 @@ typedef struct fref {
   int64_t output_id;
   bool has_world;
   world w;
-  bool over; /* the work limit was reached */
-  rel *rels; /* per operand: (output element, operand element) pairs, sorted */
+  bool over;    /* the work limit was reached */
+  ptrmap at;    /* operand k + 1 -> its place in rels (the operands the output reads) */
+  rel *rels;    /* (output element, operand element) pairs, sorted */
+  uint32_t nrels, caprels;
   struct fref *next;
 } fref;
+
+/* The pairs of operand K (NULL: none). */
+static const rel *fref_rel(const fref *f, int k) {
+  ptrmap_val *v = ptrmap_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
+  return v ? &f->rels[v->a] : NULL;
+}
+
+static rel *fref_rel_new(fref *f, int k) {
+  ptrmap_val *v = ptrmap_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
+  if (v) return &f->rels[v->a];
+  if (f->nrels == f->caprels) {
+    f->caprels = f->caprels ? 2 * f->caprels : 4;
+    f->rels = xrealloc(f->rels, f->caprels * sizeof *f->rels);
+  }
+  memset(&f->rels[f->nrels], 0, sizeof *f->rels);
+  ptrmap_put(&f->at, (const void *)(uintptr_t)((size_t)k + 1), (ptrmap_val){(int64_t)f->nrels, 0});
+  return &f->rels[f->nrels++];
+}
 
 /* A fusion's paths for one output (fusion_paths_of), and per operand the
  * positions bound to the same instruction (grp_first, then grp_next), so
@@ -866,17 +886,27 @@ typedef struct fref {
 typedef struct fedge {
   int64_t output_id;
   bool compat;
-  edge fail; /* fail.no_ref: no reference for this output */
-  fusion_paths fp;
-  const hlo_computation *comp;
-  int *grp_first, *grp_next;
+  edge fail;   /* fail.no_ref: no reference for this output */
+  ptrmap bits; /* parameter reached -> 1 (covering) | 2 (clip) */
   struct fedge *next;
 } fedge;
 
+/* The instruction's memo: its references and paths per output, the
+ * positions of each operand's instruction (grp_first, then grp_next), and
+ * one propagation state of the fused computation that every output reuses
+ * (walk, retargeted: a fusion of thousands of outputs each reaching a few
+ * instructions costs what they reach, not the computation per output). */
 struct vf_memo {
   const hlo_instr *in;
   fref *refs;
   fedge *edges;
+  ptrmap ref_at, edge_at; /* refs and edges by key (memo_key): an instruction of thousands of outputs has as many */
+  int *grp_first, *grp_next;
+  fctx *walk;
+  uint32_t gen, *stamp; /* stamp[i] == gen: instruction i reached from the current target */
+  int *next;
+  const hlo_instr **stack;
+  uint8_t *cov, *clip;
 };
 
 void vf_memo_free(ii_ctx *c) {
@@ -884,20 +914,70 @@ void vf_memo_free(ii_ctx *c) {
   if (!m) return;
   for (fref *f = m->refs, *next; f; f = next) {
     next = f->next;
-    for (int k = 0; k < m->in->n_operands; k++) rel_free(&f->rels[k]);
+    for (uint32_t i = 0; i < f->nrels; i++) rel_free(&f->rels[i]);
     free(f->rels);
+    ptrmap_free(&f->at);
     free(f);
   }
   for (fedge *e = m->edges, *next; e; e = next) {
     next = e->next;
-    free(e->fp.cov);
-    free(e->fp.clip);
-    free(e->grp_first);
-    free(e->grp_next);
+    ptrmap_free(&e->bits);
     free(e);
   }
+  ptrmap_free(&m->ref_at);
+  ptrmap_free(&m->edge_at);
+  if (m->walk) fctx_free(m->walk);
+  free(m->grp_first);
+  free(m->grp_next);
+  free(m->stamp);
+  free(m->next);
+  free(m->stack);
+  free(m->cov);
+  free(m->clip);
   free(m);
   c->vf_memo = NULL;
+}
+
+/* The shared propagation state of COMP, pointed at TARGET: its order is the
+ * post-order of the instructions TARGET reaches (found with generation
+ * stamps, nothing cleared per target), their cov / clip zeroed. */
+static fctx *retarget(struct vf_memo *m, const hlo_computation *comp, const hlo_instr *target) {
+  size_t n = (size_t)comp->n_instrs + 1;
+  if (!m->walk) {
+    fctx *f = m->walk = xcalloc(1, sizeof *f);
+    f->comp = comp;
+    f->seen = xcalloc(n, sizeof *f->seen);
+    f->touched = xcalloc(n, sizeof *f->touched);
+    f->ntouched = xcalloc(n, sizeof *f->ntouched);
+    f->cap = xcalloc(n, sizeof *f->cap);
+    f->order = xcalloc(n, sizeof *f->order);
+    m->stamp = xcalloc(n, sizeof *m->stamp);
+    m->next = xcalloc(n, sizeof *m->next);
+    m->stack = xcalloc(n, sizeof *m->stack);
+    m->cov = xcalloc(n, 1);
+    m->clip = xcalloc(n, 1);
+  }
+  fctx *f = m->walk;
+  f->target = target;
+  f->norder = 0;
+  uint32_t g = ++m->gen;
+  int sp = 0;
+  m->stack[sp++] = target;
+  m->stamp[target->index] = g, m->next[target->index] = 0, m->cov[target->index] = m->clip[target->index] = 0;
+  while (sp) {
+    const hlo_instr *x = m->stack[sp - 1];
+    if (m->next[x->index] < x->n_operands) {
+      const hlo_instr *op = x->operands[m->next[x->index]++];
+      if (op->parent == comp && m->stamp[op->index] != g) {
+        m->stamp[op->index] = g, m->next[op->index] = 0, m->cov[op->index] = m->clip[op->index] = 0;
+        m->stack[sp++] = op;
+      }
+      continue;
+    }
+    f->order[f->norder++] = x;
+    sp--;
+  }
+  return f;
 }
 
 /* The memo of IN (a new one when it is about another instruction). */
@@ -907,52 +987,98 @@ static struct vf_memo *memo_of(ii_ctx *c, const hlo_instr *in) {
   if (!m) {
     m = c->vf_memo = xcalloc(1, sizeof *m);
     m->in = in;
+    ptrmap_init(&m->ref_at);
+    ptrmap_init(&m->edge_at);
   }
   return m;
 }
 
+/* A memo key: the output, and a small tag (a world's id + 1, or the
+ * semantics), as a pointer-sized integer (never 0). */
+static const void *memo_key(int64_t output_id, uint32_t tag) {
+  return (const void *)(uintptr_t)(((uint64_t)output_id + 1) << 16 | (tag & 0xffff));
+}
+
+/* The paths of one output (fusion_paths_of over the instructions its
+ * target reaches, users before operands: one pass), kept per parameter
+ * reached. */
+static void output_paths(struct vf_memo *m, const callee *ce, bool compat, fedge *f) {
+  fctx *w = retarget(m, ce->comp, ce->target);
+  for (int n = w->norder; n-- > 0 && !f->fail.no_ref;) {
+    const hlo_instr *x = w->order[n];
+    int i = x->index;
+    if (x->op == HLO_OP_PARAMETER) {
+      ptrmap_put(&f->bits, x, (ptrmap_val){m->cov[i] | m->clip[i] << 1, 0});
+      continue;
+    }
+    if (!rank_ok(x->shape)) {
+      f->fail.no_ref = "a fusion with a tuple-shaped or very high-rank value inside";
+      break;
+    }
+    for (int j = 0; j < x->n_operands; j++) {
+      const hlo_instr *op = x->operands[j];
+      if (op->parent != ce->comp) continue;
+      edge xe = edge_of(x, 0, j, 1, compat);
+      if (xe.no_ref) {
+        f->fail.no_ref = xe.no_ref;
+        break;
+      }
+      m->cov[op->index] |= (uint8_t)(m->cov[i] | xe.covering | xe.clip);
+      m->clip[op->index] |= (uint8_t)(m->clip[i] | xe.clip);
+    }
+  }
+}
+
 /* fusion_edge of a top-level fusion, from the memo: its paths are found
  * once per output, not once per operand. */
+/* The positions of each operand's instruction (once per instruction). */
+static void memo_groups(struct vf_memo *m, const hlo_instr *in) {
+  if (!m->grp_first) {
+    int nk = in->n_operands;
+    m->grp_first = xmalloc(((size_t)nk + 1) * sizeof *m->grp_first);
+    m->grp_next = xmalloc(((size_t)nk + 1) * sizeof *m->grp_next);
+    ptrmap last;
+    ptrmap_init(&last);
+    for (int q = 0; q < nk; q++) {
+      ptrmap_val *v = ptrmap_get(&last, in->operands[q]);
+      m->grp_next[q] = -1;
+      if (v) {
+        m->grp_first[q] = m->grp_first[v->a];
+        m->grp_next[v->a] = q;
+        v->a = q;
+      } else {
+        m->grp_first[q] = q;
+        ptrmap_put(&last, in->operands[q], (ptrmap_val){q, 0});
+      }
+    }
+    ptrmap_free(&last);
+  }
+}
+
 static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k, bool compat) {
   struct vf_memo *m = memo_of(c, in);
-  fedge *f = m->edges;
-  while (f && !(f->output_id == output_id && f->compat == compat)) f = f->next;
+  memo_groups(m, in);
+  bool found;
+  fedge *f = (fedge *)ptrmap_get_ptr(&m->edge_at, memo_key(output_id, compat), &found);
+  callee ce;
+  bool has = fusion_callee(in, output_id, k, 0, &ce, &(edge){NULL, false, false});
   if (!f) {
     f = xcalloc(1, sizeof *f);
     f->output_id = output_id;
     f->compat = compat;
+    ptrmap_init(&f->bits);
     f->next = m->edges;
     m->edges = f;
-    callee ce;
-    if (fusion_callee(in, output_id, k, 0, &ce, &f->fail)) {
-      fusion_paths_of(ce.comp, ce.target, 0, compat, &f->fp);
-      f->fail.no_ref = f->fp.no_ref;
-      f->comp = ce.comp;
-      int nk = in->n_operands;
-      f->grp_first = xmalloc(((size_t)nk + 1) * sizeof *f->grp_first);
-      f->grp_next = xmalloc(((size_t)nk + 1) * sizeof *f->grp_next);
-      ptrmap last;
-      ptrmap_init(&last);
-      for (int q = 0; q < nk; q++) {
-        ptrmap_val *v = ptrmap_get(&last, in->operands[q]);
-        f->grp_next[q] = -1;
-        if (v) {
-          f->grp_first[q] = f->grp_first[v->a];
-          f->grp_next[v->a] = q;
-          v->a = q;
-        } else {
-          f->grp_first[q] = q;
-          ptrmap_put(&last, in->operands[q], (ptrmap_val){q, 0});
-        }
-      }
-      ptrmap_free(&last);
-    }
+    ptrmap_put_ptr(&m->edge_at, memo_key(output_id, compat), f);
+    if (fusion_callee(in, output_id, k, 0, &ce, &f->fail)) output_paths(m, &ce, compat, f);
   }
   edge e = f->fail;
-  if (e.no_ref || !f->comp) return e;
-  for (int q = f->grp_first[k]; q >= 0; q = f->grp_next[q]) { /* every parameter bound to operand k */
-    e.covering |= f->fp.cov[f->comp->params[q]->index];
-    e.clip |= f->fp.clip[f->comp->params[q]->index];
+  if (e.no_ref || !has) return e;
+  for (int q = m->grp_first[k]; q >= 0; q = m->grp_next[q]) { /* every parameter bound to operand k */
+    ptrmap_val *v = ptrmap_get(&f->bits, ce.comp->params[q]);
+    if (!v) continue;
+    e.covering |= (v->a & 1) != 0;
+    e.clip |= (v->a & 2) != 0;
   }
   return e;
 }
@@ -963,31 +1089,25 @@ static bool same_world(const fref *f, const world *w) {
 
 static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
   struct vf_memo *m = memo_of(R->c, in);
-  for (const fref *f = m->refs; f; f = f->next)
+  const void *key = memo_key(output_id, R->w ? R->w->id + 1 : 0);
+  bool found;
+  for (const fref *f = ptrmap_get_ptr(&m->ref_at, key, &found); f; f = f->next)
     if (f->output_id == output_id && same_world(f, R->w)) return f;
   fref *f = xcalloc(1, sizeof *f);
   f->output_id = output_id;
   f->has_world = R->w != NULL;
   if (R->w) f->w = *R->w;
   int nk = in->n_operands;
-  f->rels = xcalloc((size_t)nk + 1, sizeof *f->rels);
+  ptrmap_init(&f->at);
   f->next = m->refs;
   m->refs = f;
+  ptrmap_put_ptr(&m->ref_at, key, f);
   callee ce;
   if (!callee_of(in, output_id, 0, &ce) || ce.comp->n_params != ce.nargs) return f;
-  /* the operands bound to each parameter: the first of its instruction's
-   * positions, then the others through `also` (fusion(p, p) reads p twice) */
-  ptrmap first;
-  ptrmap_init(&first);
-  int *also = xmalloc(((size_t)nk + 1) * sizeof *also);
-  for (int k = nk; k-- > 0;) {
-    ptrmap_val *v = ptrmap_get(&first, in->operands[k]);
-    also[k] = v ? (int)v->a : -1;
-    ptrmap_put(&first, in->operands[k], (ptrmap_val){k, 0});
-  }
+  memo_groups(m, in); /* the operands bound to each parameter (fusion(p, p) reads p twice) */
   /* the work of every entry of this output, as each one took it alone */
   ref B = {0, R->max_work * (uint64_t)(nk ? nk : 1), false, R->fctxs, R->w, R->c};
-  fctx *fc = fusion_ctx(&B, ce.comp, ce.target);
+  fctx *fc = retarget(m, ce.comp, ce.target);
   const hlo_shape *os = ce.target->shape;
   int64_t o[MAXR], lo[MAXR], hi[MAXR], idx[MAXR];
   for (int i = 0; i < os->rank; i++) lo[i] = 0, hi[i] = os->dims[i] - 1;
@@ -995,23 +1115,24 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
     do {
       int64_t l = os->rank ? lin(os, o) : 0;
       propagate(&B, fc, o);
-      for (int q = 0; q < ce.comp->n_params && !B.over; q++) {
-        const hlo_instr *p = ce.comp->params[q];
-        if (!p || !fc->ntouched[p->index]) continue;
-        ptrmap_val *v = ptrmap_get(&first, ce.args[q]);
-        for (int k = v ? (int)v->a : -1; k >= 0 && !B.over; k = also[k])
+      for (int n = 0; n < fc->norder && !B.over; n++) { /* the parameters reached */
+        const hlo_instr *p = fc->order[n];
+        if (p->op != HLO_OP_PARAMETER || !fc->ntouched[p->index]) continue;
+        int q = (int)p->parameter_number;
+        if (q < 0 || q >= nk || ce.comp->params[q] != p) continue;
+        for (int k = m->grp_first[q]; k >= 0 && !B.over; k = m->grp_next[k]) {
+          rel *r = fref_rel_new(f, k);
           for (size_t t = 0; t < fc->ntouched[p->index] && work(&B, 1); t++) {
             delin(p->shape, fc->touched[p->index][t], idx);
-            rel_add(&f->rels[k], l, p->shape->rank ? lin(p->shape, idx) : 0);
+            rel_add(r, l, p->shape->rank ? lin(p->shape, idx) : 0);
           }
+        }
       }
       unmark(fc);
     } while (!B.over && next_point(os->rank, o, lo, hi));
   R->fctxs = B.fctxs; /* (freed with R's) */
-  for (int k = 0; k < nk; k++) rel_norm(&f->rels[k]);
+  for (uint32_t i = 0; i < f->nrels; i++) rel_norm(&f->rels[i]);
   f->over = B.over;
-  ptrmap_free(&first);
-  free(also);
   return f;
 }
 
@@ -1984,7 +2105,8 @@ static bool reference(ref *R, const hlo_instr *in, int64_t output_id, int k, boo
   if (in->op == HLO_OP_FUSION && R->c) {
     const fref *f = fusion_ref(R, in, output_id);
     if (f->over) R->over = true;
-    const rel *s = &f->rels[k];
+    static const rel none;
+    const rel *s = fref_rel(f, k) ? fref_rel(f, k) : &none;
     for (size_t i = 0; i < s->n && !R->over && work(R, 1); i += 2)
       rel_add(out, swap ? s->v[i + 1] : s->v[i], swap ? s->v[i] : s->v[i + 1]);
     rel_norm(out);
