@@ -426,6 +426,20 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   return true;
 }
 
+bool hlo_lex_int_list(hlo_lexer *lx, hlo_token *t) {
+  const unsigned char *YYCURSOR = (const unsigned char *)lx->cur, *YYMARKER;
+  /*!re2c
+    u18 = [0-9]{1,18};
+    (u18 ("," u18)*)? "}" {
+      t->kind = HT_INT_LIST;
+      t->len = (size_t)((const char *)YYCURSOR - t->ptr);
+      lx->cur = (const char *)YYCURSOR;
+      return true;
+    }
+    * { return false; }
+  */
+}
+
 /* ---- metadata payloads (hlo_lex_metadata) -----------------------------------
  * Each function returns the position after what it read, or NULL when the
  * text is not of the usual spelling (the grammar then reads it). */
@@ -548,6 +562,7 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
   case HT_ATTR_NAME: return "attribute";
   case HT_NAME_DEF: return "'name ='";
   case HT_METADATA: return "metadata";
+  case HT_INT_LIST: return "integer list";
   case HT_PRIM_TYPE: return "element type";
   case HT_IDENT: return "identifier";
   case HT_INT: return "integer";

@@ -232,6 +232,44 @@ static void test_metadata(void) {
   }
 }
 
+/* hlo_lex_int_list after the '{' token: plain integers and '}' make one
+ * token; anything else leaves the '{' as it was. */
+static void test_int_list(void) {
+  static const struct {
+    const char *text;
+    size_t len; /* 0: not taken */
+  } cases[] = {
+      {"{}", 2},
+      {"{1,0}", 5},
+      {"{0}, x", 3},
+      {"{123456789012345678}", 20},
+      {"{1234567890123456789}", 0}, /* 19 digits: the INT token's range check decides */
+      {"{1,}", 0},
+      {"{,1}", 0},
+      {"{1, 0}", 0},
+      {"{ 1}", 0},
+      {"{-1}", 0},
+      {"{1,0:T(8,128)}", 0},
+      {"{1", 0},
+      {"{1/* c */}", 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *text = cases[i].text;
+    hlo_lexer lx;
+    hlo_token t;
+    hlo_lexer_init(&lx, text, strlen(text), 0);
+    hlo_lex(&lx, &t);
+    bool taken = hlo_lex_int_list(&lx, &t);
+    bool ok = cases[i].len ? taken && t.kind == HT_INT_LIST && t.off == 0 && t.ptr == text &&
+                                 (size_t)t.len == cases[i].len && lx.cur == text + cases[i].len
+                           : !taken && t.kind == HT_LBRACE && t.len == 1 && lx.cur == text + 1;
+    if (!ok) {
+      fprintf(stderr, "int list '%s': taken %d len %zu, want %zu\n", text, taken, (size_t)t.len, cases[i].len);
+      failures++;
+    }
+  }
+}
+
 static bool is_type_name(const char *s) {
   for (int k = HLO_ELEM_INVALID + 1; k < HLO_TUPLE; k++)
     if (strcmp(s, hlo_elem_type_name((hlo_elem_type)k)) == 0) return true;
@@ -335,6 +373,7 @@ int main(void) {
   test_name_defs();
   test_log_prefixes();
   test_metadata();
+  test_int_list();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -18,8 +18,11 @@
  *   - SHAPE_TOK: a shape text met before in this parse, the shape cache's
  *     lexical memo (shape_cache.c): the same bytes give the same shape;
  *   - METADATA_VALUE: a metadata={...} payload of the usual spelling
- *     (hlo_lex_metadata), which hloidx keeps as text.
- * The last two are on when parse_ctx.coarse is set (every parse but
+ *     (hlo_lex_metadata), which hloidx keeps as text;
+ *   - INT_LIST: '{1,0}', '{}', plain integers in braces without blanks
+ *     (hlo_lex_int_list), where a generic value or a literal may hold
+ *     such braces: a regular text, read again by the value's reader.
+ * The last three are on when parse_ctx.coarse is set (every parse but
  * hlo_parse_file_grammar_only); the grammar accepts the same texts without
  * them, and parser/grammar_only holds the two parses to the same IR.
  *
@@ -108,7 +111,7 @@ static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->at
 %token <pc_tok> A_FRONTEND "frontend_attributes attribute" A_BACKEND "backend_config attribute"
 %token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
-%token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
+%token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value" INT_LIST "integer list"
 
 %type <pc_tok> name name_kw comp_name module_name entry_opt attr_plain attr_any
 %type <hlo_shape *> shape shape_read array_shape signature_opt
@@ -340,9 +343,11 @@ name_kw
  * commonest attributes are spelled out. */
 attrs1
   : COMMA A_METADATA METADATA_VALUE     { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
+  | COMMA A_GENERIC INT_LIST            { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
   | COMMA A_GENERIC gv_top              { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
   | COMMA attribute                     { $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
   | attrs1 COMMA A_METADATA METADATA_VALUE { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA A_GENERIC INT_LIST     { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
   | attrs1 COMMA A_GENERIC gv_top       { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
   | attrs1 COMMA attribute              { $$.e++; }
   ;
@@ -514,7 +519,7 @@ literal
   ;
 
 lit
-  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE
+  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE | INT_LIST
   | LBRACE lit_list_opt RBRACE
   | LBRACE DOTS RBRACE
   | LPAREN lit_list_opt RPAREN
@@ -546,13 +551,20 @@ sl_list
  * a computation: a bracket a value leaves open is reported at the end of
  * its instruction, not pages later. */
 
+/* (an INT_LIST alone is attrs1's) */
 gv_top
-  : gv_unit
+  : gv_unit1
+  | INT_LIST gv_unit
   | gv_top gv_unit
   ;
 
 /* One part of a value: a token, or a bracket and what it holds. */
 gv_unit
+  : gv_unit1
+  | INT_LIST
+  ;
+
+gv_unit1
   : gv_word
   | LBRACE gv_inner RBRACE
   | LAYOUT_LBRACE gv_inner RBRACE
@@ -575,6 +587,7 @@ gv_inner
   : %empty
   | gv_inner INT
   | gv_inner COMMA
+  | gv_inner INT_LIST
   | gv_inner gv_inner_word
   | gv_inner LBRACE gv_inner RBRACE
   | gv_inner LAYOUT_LBRACE gv_inner RBRACE
@@ -747,7 +760,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_KW_CONSTANT: case YYSYMBOL_KW_PARAMETER: case YYSYMBOL_IDENT: case YYSYMBOL_PCT_NAME:
     return "name";
   case YYSYMBOL_SHAPE_TOK: return "shape";
-  case YYSYMBOL_METADATA_VALUE: return "'{'";
+  case YYSYMBOL_METADATA_VALUE: case YYSYMBOL_INT_LIST: return "'{'";
   default: return yysymbol_name(k);
   }
 }

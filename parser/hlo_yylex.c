@@ -8,8 +8,8 @@
  *     §9.1, and frontend-attribute keys (FA_KEY);
  *   - RAW_DICT after backend_config= and a frontend-attribute key, §9.2;
  *   - the coarse tokens, when P->coarse: SHAPE_TOK (a shape text the shape
- *     cache knows) and METADATA_VALUE (a metadata payload of the usual
- *     spelling, hlo_lex_metadata).
+ *     cache knows), METADATA_VALUE (a metadata payload of the usual
+ *     spelling, hlo_lex_metadata) and INT_LIST (hlo_lex_int_list).
  * It also keeps the stack of open brackets: the nesting limit
  * (HLO_MAX_NESTING), and what each bracket belongs to, for "expected ...
  * in layout" and the "'{' opened here" notes. */
@@ -246,6 +246,16 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
     return attr_class_token[cls];
   }
   case HT_LBRACE: {
+    /* (a layout's brace stays a bracket; so does one that would be nested
+     * too deeply, for the grammar to report) */
+    if (P->coarse && !pend && prev != HT_RBRACKET && !P->fa_depth && P->depth < HLO_MAX_NESTING &&
+        hlo_lex_int_list(&P->lx, tp)) {
+      o->kind = HT_INT_LIST;
+      o->len = tp->len;
+      l->last = tp->off + tp->len;
+      P->prev_kind = HT_RBRACE;
+      return INT_LIST;
+    }
     int tok = LBRACE, ctx;
     if (prev == HT_RBRACKET && layout_brace_follows(P)) {
       tok = LAYOUT_LBRACE;
@@ -351,7 +361,7 @@ void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
   switch (t->kind) {
   case HT_EOF: snprintf(buf, cap, "end of input"); return;
   case HT_SEP: snprintf(buf, cap, "'// -----'"); return;
-  case HT_RAW_DICT: case HT_METADATA: snprintf(buf, cap, "'{...}'"); return;
+  case HT_RAW_DICT: case HT_METADATA: case HT_INT_LIST: snprintf(buf, cap, "'{...}'"); return;
   case HT_PCT_NAME: snprintf(buf, cap, "'%%%.*s%s'", (int)n, text, more); return;
   case HT_NAME_COLON: snprintf(buf, cap, "'%.*s%s:'", (int)n, text, more); return;
   case HT_ATTR_NAME: snprintf(buf, cap, "'%.*s%s='", (int)n, text, more); return;
