@@ -162,7 +162,7 @@ static bool shape_may_follow(int prev) {
 }
 
 /* A SHAPE_TOK for the shape S whose text is [START, END). */
-static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, HLO_YYLTYPE *l, const hlo_shape *s, const char *start,
+static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, const hlo_shape *s, const char *start,
                        const char *end) {
   hlo_lex_skip_to(&P->lx, end);
   tp->kind = *start == '(' ? HT_LPAREN : HT_PRIM_TYPE; /* (for messages: the text is the whole shape) */
@@ -171,8 +171,8 @@ static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, HLO_YYLTYPE *l, c
   tp->off = (size_t)(start - P->data);
   o->shape = s;
   o->off = tp->off;
-  l->first = tp->off;
-  l->last = (size_t)(end - P->data);
+  o->ptr = start;
+  o->len = tp->len;
   P->prev_kind = closer_kind(end);
   P->closed_now = false;
   return SHAPE_TOK;
@@ -181,20 +181,18 @@ static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, HLO_YYLTYPE *l, c
 /* The grammar token of the lexer token TP (read after one of kind PREV).
  * PEND: the P->lex_pending flags that held before it; PARAMS_PAREN: TP may be
  * the '(' of a program shape's parameter list. */
-static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_token *tp, int prev, unsigned pend,
+static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, hlo_token *tp, int prev, unsigned pend,
                            bool params_paren) {
   pc_tok *o = &v->PCT_NAME;
   P->prev_kind = tp->kind;
   P->closed_now = false;
   memcpy(o, tp, sizeof *o);
-  l->first = tp->off;
-  l->last = (size_t)(tp->ptr - P->data) + tp->len;
   switch (tp->kind) {
   case HT_PRIM_TYPE:
     if (P->coarse) {
       const char *end, *start = P->data + tp->off;
       const hlo_shape *s = pc_shape_cache_find(P, start, false, &end);
-      if (s) return shape_token(P, tp, o, l, s, start, end);
+      if (s) return shape_token(P, tp, o, s, start, end);
     }
     return PRIM_TYPE;
   case HT_LPAREN:
@@ -205,7 +203,7 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
     if (P->coarse && !params_paren && shape_may_follow(prev)) {
       const char *end, *start = P->data + tp->off;
       const hlo_shape *s = pc_shape_cache_find(P, start, true, &end);
-      if (s) return shape_token(P, tp, o, l, s, start, end);
+      if (s) return shape_token(P, tp, o, s, start, end);
     }
     if (open_bracket(P, tp, paren_context(P, prev, pend & PEND_LAYOUT_FIELD)) < 0) return HLO_YYerror;
     return LPAREN;
@@ -252,7 +250,6 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
         hlo_lex_int_list(&P->lx, tp)) {
       o->kind = HT_INT_LIST;
       o->len = tp->len;
-      l->last = tp->off + tp->len;
       P->prev_kind = HT_RBRACE;
       return INT_LIST;
     }
@@ -309,7 +306,7 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int lex_pending(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P, hlo_token *tp) {
+static int lex_pending(HLO_YYSTYPE *v, parse_ctx *P, hlo_token *tp) {
   int prev = P->prev_kind;
   unsigned pend = P->lex_pending;
   P->lex_pending = 0;
@@ -325,8 +322,6 @@ static int lex_pending(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P, hlo_token *
     o->len = (uint32_t)tp->len;
     o->off = tp->off;
     o->kind = HT_METADATA;
-    l->first = tp->off;
-    l->last = tp->off + tp->len;
     P->prev_kind = HT_RBRACE;
     P->closed_now = false;
     return METADATA_VALUE;
@@ -334,20 +329,20 @@ static int lex_pending(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P, hlo_token *
   if (!(pend & PEND_RAW) || !hlo_lex_raw_dict(&P->lx, tp)) hlo_lex(&P->lx, tp);
   if (!P->mod && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR)
     pc_module_begin_if_needed(P, tp->off);
-  return classify(P, v, l, tp, prev, pend, params_paren);
+  return classify(P, v, tp, prev, pend, params_paren);
 }
 
-int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
+int hlo_yylex(HLO_YYSTYPE *v, parse_ctx *P) {
   /* the new token goes where the one before the last was */
   hlo_token *tp = P->before_last;
   P->before_last = P->last;
   P->last = tp;
-  if (P->lex_pending) return lex_pending(v, l, P, tp);
+  if (P->lex_pending) return lex_pending(v, P, tp);
   int prev = P->prev_kind;
   hlo_lex(&P->lx, tp);
   if (!P->mod && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR)
     pc_module_begin_if_needed(P, tp->off);
-  return classify(P, v, l, tp, prev, 0, false);
+  return classify(P, v, tp, prev, 0, false);
 }
 
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
