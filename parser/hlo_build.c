@@ -904,6 +904,7 @@ int pc_module_finish(parse_ctx *P) {
     m->n_warnings = (int)n;
   }
   P->mod = NULL;
+  P->lex_pending |= PC_PEND_MODULE;
   P->n_done++;
   if (P->each) {
     int rc = P->each(m, P->each_ctx);
@@ -961,6 +962,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   if (start > 0) P->prev_kind = HT_SEP; /* a span starts right after a separator */
   P->chunk_start = start;
   P->coarse = parse != hlo_yyparse_lac; /* the diagnostic parse reads with the grammar alone */
+  P->lex_pending = PC_PEND_MODULE | (P->coarse ? 0 : PC_PEND_MESSAGES);
   if (cache) { /* (the recent lists start empty: their generations would be stale) */
     P->scache = cache->scache;
     P->scache_mask = cache->scache_mask;

@@ -238,6 +238,18 @@ typedef struct pc_declcheck {
   size_t off;
 } pc_declcheck;
 
+/* parse_ctx.lex_pending (hlo_yylex.c). */
+enum {
+  PC_PEND_METADATA = 1,     /* after metadata=: a METADATA_VALUE may come */
+  PC_PEND_RAW = 2,          /* after backend_config= or a frontend attribute's key: a RAW_DICT may come */
+  PC_PEND_FA = 4,           /* after frontend_attributes=: its '{' opens the keys */
+  PC_PEND_LAYOUT_FIELD = 8, /* after a layout field letter: its '(' is the layout's */
+  PC_PEND_HDR_LAYOUT = 16,  /* after entry_computation_layout=: parse_ctx.layout_paren_in counts */
+  PC_PEND_NEXT = 31,        /* (the flags above: for the next token only) */
+  PC_PEND_MODULE = 32,      /* no module is open: the next token but the end of a span begins one */
+  PC_PEND_MESSAGES = 64,    /* the diagnostic parse: what its messages read (the token before the last, closed_now) */
+};
+
 typedef struct parse_ctx {
   const char *data;
   size_t len;
@@ -249,7 +261,7 @@ typedef struct parse_ctx {
   int depth;                 /* open brackets */
   int prev_kind;             /* lexer kind of the previous token */
   bool coarse;               /* the coarse tokens (SHAPE_TOK, METADATA_VALUE) are on (hlo_parser.y's header) */
-  uint8_t lex_pending;       /* what the last token asks of the next one (PEND_* in hlo_yylex.c) */
+  uint8_t lex_pending;       /* PC_PEND_*: what the next token needs beyond the usual */
   uint8_t layout_paren_in;   /* tokens to go to the '(' of "entry_computation_layout={(" */
   bool borrow_kept;          /* modules go to EACH, which frees them: they may use the shape cache's kept shapes */
   hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
