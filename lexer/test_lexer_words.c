@@ -319,8 +319,9 @@ int main(void) {
     snprintf(buf, sizeof buf, "%.*s", (int)n - 1, kws[i].word);
     expect(buf, HT_IDENT, 0, n - 1);
   }
-  /* hlo_lex reads a word itself only when lex_dfa would read it as a
-   * name: every keyword, element type and the like goes to lex_dfa */
+  /* hlo_lex reads a word as a name only when lex_dfa would: every keyword,
+   * element type and the like passes the filter (and is looked up, or left
+   * to lex_dfa) */
   for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
     if (!hlo_lex_word_maybe_special(kws[i].word, strlen(kws[i].word))) {
       fprintf(stderr, "'%s' is not left to lex_dfa\n", kws[i].word);
