@@ -74,6 +74,11 @@ static void hlo_yyerror(parse_ctx *P, const char *msg);
 
 #define CHECK(x) do { if ((x) < 0) YYABORT; } while (0)
 #define NN(x) do { if (!(x)) YYABORT; } while (0)
+/* The instruction 'NAME = SHAPE IN ATTRS' (SHAPE a SHAPE_TOK). */
+static int instr_named(parse_ctx *P, const pc_tok *name, const pc_tok *shape, hlo_instr *in, pc_range attrs) {
+  pc_def d = pc_def_of(name, shape->shape, NULL);
+  return pc_instruction(P, &d, in, attrs);
+}
 static const pc_range no_range = {0, 0};
 /* An empty attribute list, where the next one would start. */
 static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
@@ -119,7 +124,7 @@ static pc_range last_compref(const parse_ctx *P) {
 %type <pc_def> instr_head
 %type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
 %type <pc_range> shape_list_opt shape_list attrs1 comp_refs_opt comp_refs
-%type <pc_loc> gv_top gv_unit gv_unit1 comp_ref fa_value backend_value metadata sharding literal lit shaped_literal
+%type <pc_loc> gv_top gv_unit gv_brackets comp_ref fa_value backend_value metadata sharding literal lit shaped_literal
 %type <uint32_t> operands
 %type <hlo_instr *> rhs
 %type <int> dlt_mods
@@ -242,7 +247,8 @@ comp_name
 
 signature_opt
   : %empty                              { $$ = NULL; }
-  | LPAREN params_opt RPAREN ARROW shape { $$ = $5.s; }
+  | LPAREN params_opt RPAREN ARROW SHAPE_TOK { $$ = (hlo_shape *)$5.shape; }
+  | LPAREN params_opt RPAREN ARROW shape_read { $$ = $5.s; }
   ;
 
 params_opt
@@ -255,8 +261,10 @@ params
   | params COMMA param
   ;
 
+/* (the usual 'p: shape' spelled out: no reduction of the shape) */
 param
-  : NAME_COLON shape
+  : NAME_COLON SHAPE_TOK
+  | NAME_COLON shape_read
   | name COLON shape
   | name shape
   ;
@@ -273,15 +281,19 @@ comp_trailer
 instr_list
   : instr_head rhs                        { CHECK(pc_instruction(P, &$1, $2, no_attrs(P))); }
   | instr_head rhs attrs1                 { CHECK(pc_instruction(P, &$1, $2, $3)); }
+  | NAME_DEF SHAPE_TOK rhs                { CHECK(instr_named(P, &$1, &$2, $3, no_attrs(P))); }
+  | NAME_DEF SHAPE_TOK rhs attrs1         { CHECK(instr_named(P, &$1, &$2, $3, $4)); }
   | instr_list instr_head rhs             { CHECK(pc_instruction(P, &$2, $3, no_attrs(P))); }
   | instr_list instr_head rhs attrs1      { CHECK(pc_instruction(P, &$2, $3, $4)); }
+  | instr_list NAME_DEF SHAPE_TOK rhs     { CHECK(instr_named(P, &$2, &$3, $4, no_attrs(P))); }
+  | instr_list NAME_DEF SHAPE_TOK rhs attrs1 { CHECK(instr_named(P, &$2, &$3, $4, $5)); }
   ;
 
-/* 'name =' and the shape, ROOT or not; the lenient 'name=' (without a
- * blank) is an attribute name to the lexer. */
+/* 'name =' and the shape, ROOT or not (but the usual 'name = shape',
+ * instr_list's); the lenient 'name=' (without a blank) is an attribute
+ * name to the lexer. */
 instr_head
   : NAME_DEF                            { $$ = pc_def_of(&$1, NULL, NULL); }
-  | NAME_DEF SHAPE_TOK                  { $$ = pc_def_of(&$1, $2.shape, NULL); }
   | NAME_DEF shape_read                 { $$ = pc_def_of(&$1, $2.s, NULL); }
   | KW_ROOT NAME_DEF                    { $$ = pc_def_of(&$2, NULL, &$1); }
   | KW_ROOT NAME_DEF SHAPE_TOK          { $$ = pc_def_of(&$2, $3.shape, &$1); }
@@ -345,11 +357,13 @@ name_kw
 attrs1
   : COMMA A_METADATA METADATA_VALUE     { CHECK(pc_attr_push(P, &$2, tok_loc(P, &$3), 0, NULL, NULL, &$$)); }
   | COMMA A_GENERIC INT_LIST            { CHECK(pc_attr_push(P, &$2, tok_loc(P, &$3), 0, NULL, NULL, &$$)); }
+  | COMMA A_GENERIC gv_word             { CHECK(pc_attr_push(P, &$2, tok_loc(P, &$3), 0, NULL, NULL, &$$)); }
   | COMMA A_GENERIC gv_top              { CHECK(pc_attr_push(P, &$2, $3, 0, NULL, NULL, &$$)); }
   | COMMA attribute                     { $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
   | attrs1 COMMA A_METADATA METADATA_VALUE
       { CHECK(pc_attr_push(P, &$3, tok_loc(P, &$4), 0, NULL, NULL, NULL)); $$.e++; }
   | attrs1 COMMA A_GENERIC INT_LIST     { CHECK(pc_attr_push(P, &$3, tok_loc(P, &$4), 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA A_GENERIC gv_word      { CHECK(pc_attr_push(P, &$3, tok_loc(P, &$4), 0, NULL, NULL, NULL)); $$.e++; }
   | attrs1 COMMA A_GENERIC gv_top       { CHECK(pc_attr_push(P, &$3, $4, 0, NULL, NULL, NULL)); $$.e++; }
   | attrs1 COMMA attribute              { $$.e++; }
   ;
@@ -562,22 +576,23 @@ sl_list
  * a computation: a bracket a value leaves open is reported at the end of
  * its instruction, not pages later. */
 
-/* (an INT_LIST alone is attrs1's) */
+/* (a word or an INT_LIST alone is attrs1's) */
 gv_top
-  : gv_unit1
+  : gv_brackets
+  | gv_word gv_unit                     { $$ = (pc_loc){$1.off, $2.last}; }
   | INT_LIST gv_unit                    { $$ = (pc_loc){$1.off, $2.last}; }
   | gv_top gv_unit                      { $$.last = $2.last; }
   ;
 
 /* One part of a value: a token, or a bracket and what it holds. */
 gv_unit
-  : gv_unit1
+  : gv_brackets
+  | gv_word                             { $$ = tok_loc(P, &$1); }
   | INT_LIST                            { $$ = tok_loc(P, &$1); }
   ;
 
-gv_unit1
-  : gv_word                             { $$ = tok_loc(P, &$1); }
-  | LBRACE gv_inner RBRACE              { $$ = tok_span(P, &$1, &$3); }
+gv_brackets
+  : LBRACE gv_inner RBRACE              { $$ = tok_span(P, &$1, &$3); }
   | LAYOUT_LBRACE gv_inner RBRACE       { $$ = tok_span(P, &$1, &$3); }
   | LPAREN gv_inner RPAREN              { $$ = tok_span(P, &$1, &$3); }
   | LBRACKET gv_inner RBRACKET          { $$ = tok_span(P, &$1, &$3); }
@@ -592,11 +607,12 @@ gv_word
   | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
   ;
 
-/* Inside brackets: one reduction per token (the commonest, integer lists,
- * first). */
+/* Inside brackets: one reduction per token (the commonest, integers and
+ * the keys of stack-frame entries, first). */
 gv_inner
   : %empty
   | gv_inner INT
+  | gv_inner A_GENERIC
   | gv_inner COMMA
   | gv_inner INT_LIST
   | gv_inner gv_inner_word
@@ -612,7 +628,7 @@ gv_inner_word
   | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE | METADATA_VALUE
   | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
-  | A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
+  | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
   | A_SHAPE | A_SHAPE_LIST | A_LITERAL | A_HDR_LAYOUT | FA_KEY
   | LF_T | LF_L | LF_E | LF_S | LF_SC | LF_P | LF_M | LF_D
   ;
