@@ -426,18 +426,21 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   return true;
 }
 
-bool hlo_lex_int_list(hlo_lexer *lx, hlo_token *t) {
+bool hlo_lex_int_brace(hlo_lexer *lx, hlo_token *t) {
   const unsigned char *YYCURSOR = (const unsigned char *)lx->cur, *YYMARKER;
+  hlo_tok_kind kind;
   /*!re2c
     u18 = [0-9]{1,18};
-    (u18 ("," u18)*)? "}" {
-      t->kind = HT_INT_LIST;
-      t->len = (size_t)((const char *)YYCURSOR - t->ptr);
-      lx->cur = (const char *)YYCURSOR;
-      return true;
-    }
+    range = "[" u18 ":" u18 (":" u18)? "]";
+    (u18 ("," u18)*)? "}"           { kind = HT_INT_LIST; goto taken; }
+    range ("," " "* range)* "}"    { kind = HT_SLICES; goto taken; }
     * { return false; }
   */
+taken:
+  t->kind = kind;
+  t->len = (size_t)((const char *)YYCURSOR - t->ptr);
+  lx->cur = (const char *)YYCURSOR;
+  return true;
 }
 
 /* ---- metadata payloads (hlo_lex_metadata) -----------------------------------
@@ -563,6 +566,7 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
   case HT_NAME_DEF: return "'name ='";
   case HT_METADATA: return "metadata";
   case HT_INT_LIST: return "integer list";
+  case HT_SLICES: return "slice ranges";
   case HT_PRIM_TYPE: return "element type";
   case HT_IDENT: return "identifier";
   case HT_INT: return "integer";

@@ -232,26 +232,38 @@ static void test_metadata(void) {
   }
 }
 
-/* hlo_lex_int_list after the '{' token: plain integers and '}' make one
- * token; anything else leaves the '{' as it was. */
-static void test_int_list(void) {
+/* hlo_lex_int_brace after the '{' token: plain integers or slice ranges
+ * and '}' make one token; anything else leaves the '{' as it was. */
+static void test_int_brace(void) {
   static const struct {
     const char *text;
     size_t len; /* 0: not taken */
+    hlo_tok_kind kind;
   } cases[] = {
-      {"{}", 2},
-      {"{1,0}", 5},
-      {"{0}, x", 3},
-      {"{123456789012345678}", 20},
-      {"{1234567890123456789}", 0}, /* 19 digits: the INT token's range check decides */
-      {"{1,}", 0},
-      {"{,1}", 0},
-      {"{1, 0}", 0},
-      {"{ 1}", 0},
-      {"{-1}", 0},
-      {"{1,0:T(8,128)}", 0},
-      {"{1", 0},
-      {"{1/* c */}", 0},
+      {"{}", 2, HT_INT_LIST},
+      {"{1,0}", 5, HT_INT_LIST},
+      {"{0}, x", 3, HT_INT_LIST},
+      {"{123456789012345678}", 20, HT_INT_LIST},
+      {"{1234567890123456789}", 0, 0}, /* 19 digits: the INT token's range check decides */
+      {"{1,}", 0, 0},
+      {"{,1}", 0, 0},
+      {"{1, 0}", 0, 0},
+      {"{ 1}", 0, 0},
+      {"{-1}", 0, 0},
+      {"{1,0:T(8,128)}", 0, 0},
+      {"{1", 0, 0},
+      {"{1/* c */}", 0, 0},
+      {"{[0:8]}", 7, HT_SLICES},
+      {"{[0:10], [2:25:3]},", 18, HT_SLICES},
+      {"{[0:1],[2:3]}", 13, HT_SLICES},
+      {"{[0:1] , [2:3]}", 0, 0},
+      {"{[0:1],\n[2:3]}", 0, 0},
+      {"{[0:1], [2:3]", 0, 0},
+      {"{[0:1:2:3]}", 0, 0},
+      {"{[0]}", 0, 0},
+      {"{[-1:2]}", 0, 0},
+      {"{[0:1234567890123456789]}", 0, 0},
+      {"{[]}", 0, 0},
   };
   for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
     const char *text = cases[i].text;
@@ -259,12 +271,12 @@ static void test_int_list(void) {
     hlo_token t;
     hlo_lexer_init(&lx, text, strlen(text), 0);
     hlo_lex(&lx, &t);
-    bool taken = hlo_lex_int_list(&lx, &t);
-    bool ok = cases[i].len ? taken && t.kind == HT_INT_LIST && t.off == 0 && t.ptr == text &&
+    bool taken = hlo_lex_int_brace(&lx, &t);
+    bool ok = cases[i].len ? taken && t.kind == cases[i].kind && t.off == 0 && t.ptr == text &&
                                  (size_t)t.len == cases[i].len && lx.cur == text + cases[i].len
                            : !taken && t.kind == HT_LBRACE && t.len == 1 && lx.cur == text + 1;
     if (!ok) {
-      fprintf(stderr, "int list '%s': taken %d len %zu, want %zu\n", text, taken, (size_t)t.len, cases[i].len);
+      fprintf(stderr, "int brace '%s': taken %d len %zu, want %zu\n", text, taken, (size_t)t.len, cases[i].len);
       failures++;
     }
   }
@@ -374,7 +386,7 @@ int main(void) {
   test_name_defs();
   test_log_prefixes();
   test_metadata();
-  test_int_list();
+  test_int_brace();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

@@ -22,10 +22,11 @@
  *     lexical memo (shape_cache.c): the same bytes give the same shape;
  *   - METADATA_VALUE: a metadata={...} payload of the usual spelling
  *     (hlo_lex_metadata), which hloidx keeps as text;
- *   - INT_LIST: '{1,0}', '{}', plain integers in braces without blanks
- *     (hlo_lex_int_list), where a generic value or a literal may hold
- *     such braces: a regular text, read again by the value's reader.
- * The last three are on when parse_ctx.coarse is set (every parse but
+ *   - INT_LIST: '{1,0}', '{}', plain integers in braces without blanks,
+ *     where a generic value or a literal may hold such braces, and
+ *     SLICES: slice ranges '{[0:8], [0:4:2]}', a word of a generic value
+ *     (hlo_lex_int_brace): regular texts, read again by the value's reader.
+ * The last four are on when parse_ctx.coarse is set (every parse but
  * hlo_parse_file_grammar_only); the grammar accepts the same texts without
  * them, and parser/grammar_only holds the two parses to the same IR.
  *
@@ -116,7 +117,7 @@ static pc_range last_compref(const parse_ctx *P) {
 %token <pc_tok> A_FRONTEND "frontend_attributes attribute" A_BACKEND "backend_config attribute"
 %token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
-%token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value" INT_LIST "integer list"
+%token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value" INT_LIST "integer list" SLICES "slice ranges"
 
 %type <pc_tok> name name_kw comp_name module_name entry_opt attr_plain attr_any gv_word inline_open
 %type <pc_shape_v> shape shape_read array_shape
@@ -604,6 +605,7 @@ gv_word
   | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
   | METADATA_VALUE                      /* after a nested 'metadata=' */
+  | SLICES
   | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
   ;
 
@@ -789,7 +791,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_KW_CONSTANT: case YYSYMBOL_KW_PARAMETER: case YYSYMBOL_IDENT: case YYSYMBOL_PCT_NAME:
     return "name";
   case YYSYMBOL_SHAPE_TOK: return "shape";
-  case YYSYMBOL_METADATA_VALUE: case YYSYMBOL_INT_LIST: return "'{'";
+  case YYSYMBOL_METADATA_VALUE: case YYSYMBOL_INT_LIST: case YYSYMBOL_SLICES: return "'{'";
   default: return yysymbol_name(k);
   }
 }

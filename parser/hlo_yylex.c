@@ -9,7 +9,7 @@
  *   - RAW_DICT after backend_config= and a frontend-attribute key, §9.2;
  *   - the coarse tokens, when P->coarse: SHAPE_TOK (a shape text the shape
  *     cache knows), METADATA_VALUE (a metadata payload of the usual
- *     spelling, hlo_lex_metadata) and INT_LIST (hlo_lex_int_list).
+ *     spelling, hlo_lex_metadata), INT_LIST and SLICES (hlo_lex_int_brace).
  * It also keeps the stack of open brackets: the nesting limit
  * (HLO_MAX_NESTING), and what each bracket belongs to, for "expected ...
  * in layout" and the "'{' opened here" notes. */
@@ -237,14 +237,15 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, unsigned pend, bool par
     return attr_class_token[cls];
   }
   case HT_LBRACE: {
-    /* (a layout's brace stays a bracket; so does one that would be nested
-     * too deeply, for the grammar to report) */
-    if (P->coarse && !pend && prev != HT_RBRACKET && !P->fa_depth && P->depth < HLO_MAX_NESTING &&
-        hlo_lex_int_list(&P->lx, tp)) {
-      o->kind = HT_INT_LIST;
+    /* (a layout's brace stays a bracket; so does one whose brackets, the
+     * slice ranges' too, would be nested too deeply, for the grammar to
+     * report) */
+    if (P->coarse && !pend && prev != HT_RBRACKET && !P->fa_depth && P->depth < HLO_MAX_NESTING - 1 &&
+        hlo_lex_int_brace(&P->lx, tp)) {
+      o->kind = tp->kind;
       o->len = tp->len;
       P->prev_kind = HT_RBRACE;
-      return INT_LIST;
+      return tp->kind == HT_INT_LIST ? INT_LIST : SLICES;
     }
     int tok = LBRACE, ctx;
     if (prev == HT_RBRACKET && layout_brace_follows(P)) {
@@ -352,7 +353,7 @@ void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
   switch (t->kind) {
   case HT_EOF: snprintf(buf, cap, "end of input"); return;
   case HT_SEP: snprintf(buf, cap, "'// -----'"); return;
-  case HT_RAW_DICT: case HT_METADATA: case HT_INT_LIST: snprintf(buf, cap, "'{...}'"); return;
+  case HT_RAW_DICT: case HT_METADATA: case HT_INT_LIST: case HT_SLICES: snprintf(buf, cap, "'{...}'"); return;
   case HT_PCT_NAME: snprintf(buf, cap, "'%%%.*s%s'", (int)n, text, more); return;
   case HT_NAME_COLON: snprintf(buf, cap, "'%.*s%s:'", (int)n, text, more); return;
   case HT_ATTR_NAME: snprintf(buf, cap, "'%.*s%s='", (int)n, text, more); return;
