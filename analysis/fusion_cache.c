@@ -14,8 +14,9 @@
  * numbering and root; instruction by instruction the same opcode, shape
  * (hlo_shape_equal: dims, dynamic flags, layout), operands by position,
  * parameter number, constant literal text, every attribute but metadata,
- * backend_config, frontend_attributes and sharding (name and raw text), and
- * structurally equal called computations. The only things that differ are
+ * backend_config, frontend_attributes, sharding and the names of called
+ * computations (name and raw text), and structurally equal called
+ * computations. The only things that differ are
  * names, which the result refers to through its runtime-variable
  * descriptions: a result is kept only when those are instructions of the
  * fused computation itself, and a hit maps them to the instruction at the
@@ -44,19 +45,25 @@ static uint64_t mix(uint64_t h, uint64_t v) {
   return h * 0xff51afd7ed558ccdULL;
 }
 
+/* Attributes that do not take part: annotations, and the names of called
+ * computations (the computations themselves are compared structurally). */
 static bool ignored_attr(const char *name) {
-  switch (name[0]) { /* one comparison at most: this runs for every attribute */
+  switch (name[0]) { /* few comparisons: this runs for every attribute */
   case 'm': return strcmp(name, "metadata") == 0;
-  case 'b': return strcmp(name, "backend_config") == 0;
-  case 'f': return strcmp(name, "frontend_attributes") == 0;
-  case 's': return strcmp(name, "sharding") == 0;
+  case 'b': return strcmp(name, "backend_config") == 0 || strcmp(name, "body") == 0 ||
+                   strcmp(name, "branch_computations") == 0;
+  case 'f': return strcmp(name, "frontend_attributes") == 0 || strcmp(name, "false_computation") == 0;
+  case 's': return strcmp(name, "sharding") == 0 || strcmp(name, "select") == 0 || strcmp(name, "scatter") == 0;
+  case 't': return strcmp(name, "to_apply") == 0 || strcmp(name, "true_computation") == 0;
+  case 'c': return strcmp(name, "calls") == 0 || strcmp(name, "condition") == 0 ||
+                   strcmp(name, "called_computations") == 0;
   default: return false;
   }
 }
 
 /* A cheap hash of the structure (instruction count, opcodes, operand
- * positions, parameter numbers, called computations per instruction):
- * equal computations hash alike, and same_comp decides. Shapes and
+ * positions, parameter numbers, called computations per instruction, array
+ * dims): equal computations hash alike, and same_comp decides. Layouts and
  * attributes are left to same_comp, which stops at the first difference. */
 static uint64_t hash_comp(const hlo_computation *c) {
   uint64_t h = mix(0x51ed270b27ab7c6dULL, (uint64_t)c->n_instrs);
@@ -66,6 +73,9 @@ static uint64_t hash_comp(const hlo_computation *c) {
     h = mix(h, (uint64_t)in->op | (uint64_t)in->n_operands << 16 | (uint64_t)in->n_called << 32);
     for (int k = 0; k < in->n_operands; k++) h = mix(h, (uint64_t)in->operands[k]->index);
     if (in->parameter_number >= 0) h = mix(h, (uint64_t)in->parameter_number);
+    /* the dims too: computations of one structure at other sizes are common */
+    if (in->shape->type != HLO_TUPLE)
+      for (int d = 0; d < in->shape->rank; d++) h = mix(h, (uint64_t)in->shape->dims[d]);
   }
   return h;
 }
@@ -130,12 +140,29 @@ static bool same_operands(const hlo_instr *f, const hlo_instr *g) {
 
 #define NBUCKETS 1024
 
-static uint64_t comp_hash(ii_ctx *c, const hlo_computation *comp) {
+/* Per computation: its structural hash (a) and, once same_comp found it
+ * equal to a computation with a cached result, that computation (b), so
+ * that later lookups compare pointers instead of structures. */
+static ptrmap_val *comp_info(ii_ctx *c, const hlo_computation *comp) {
   ptrmap_val *v = ptrmap_get(&c->fusion_hashes, comp);
-  if (v) return (uint64_t)v->a;
-  uint64_t h = hash_comp(comp);
-  ptrmap_put(&c->fusion_hashes, comp, (ptrmap_val){(int64_t)h, 0});
-  return h;
+  if (v) return v;
+  ptrmap_put(&c->fusion_hashes, comp, (ptrmap_val){(int64_t)hash_comp(comp), 0});
+  return ptrmap_get(&c->fusion_hashes, comp);
+}
+
+static uint64_t comp_hash(ii_ctx *c, const hlo_computation *comp) { return (uint64_t)comp_info(c, comp)->a; }
+
+static const hlo_computation *canonical(ii_ctx *c, const hlo_computation *comp) {
+  ptrmap_val *v = comp_info(c, comp);
+  return v->b ? (const hlo_computation *)(intptr_t)v->b : comp;
+}
+
+static bool same_cached(ii_ctx *c, const hlo_computation *a, const hlo_computation *b) {
+  if (canonical(c, a) == canonical(c, b)) return true;
+  if (!same_comp(a, b, 0)) return false;
+  const hlo_computation *cb = canonical(c, b); /* before taking a's slot: an insert may move it */
+  comp_info(c, a)->b = (int64_t)(intptr_t)cb;
+  return true;
 }
 
 /* The result's runtime-variable instructions all in COMP (others cannot be
@@ -164,6 +191,8 @@ static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, cons
     d->hash = arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
     if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
     d->nhashed = s->nhashed;
+    d->in_elem = s->in_elem;
+    d->elem = s->elem;
     for (uint32_t i = 0; i < s->n; i++) {
       const ii_operand *o = s->items[i];
       ii_operand *p = arena_zalloc(a, sizeof *p);
@@ -172,10 +201,12 @@ static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, cons
       p->rt = arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
       for (uint32_t j = 0; j < o->nrt; j++) {
         const hlo_instr *in = o->rt[j].instr;
+        p->rt[j] = o->rt[j];
         p->rt[j].instr = in->parent == from ? to->instrs[in->index] : in;
         p->rt[j].map = imap_copy(a, o->rt[j].map);
       }
       p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
+      p->why = o->why ? arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
       d->items[i] = p;
     }
   }
@@ -187,7 +218,7 @@ bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *
   uint64_t h = comp_hash(c, comp);
   for (const fc_entry *e = c->fusion_buckets[h % NBUCKETS]; e; e = e->next) {
     if (e->hash != h || e->output_id != output_id) continue;
-    if (!same_operands(e->fusion, in) || !same_comp(e->comp, comp, 0)) continue;
+    if (!same_operands(e->fusion, in) || !same_cached(c, comp, e->comp)) continue;
     copy_indexing(c->scratch, &e->result, out, e->comp, comp);
     c->fusion_hits++;
     return true;

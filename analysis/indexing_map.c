@@ -234,14 +234,12 @@ imap *imap_compose(arena *a, const imap *first, const imap *second) {
 
 /* ---- unused symbols ---------------------------------------------------------------------- */
 
-uint32_t imap_remove_unused_symbols(imap *m, int32_t *old_to_new) {
+/* Steps 1-3 of §6.6: the symbols the results and the constraints use
+ * (seeded with keep), and the constraints to drop (drop may be NULL). */
+static void used_symbols(const imap *m, const bool *keep, bool *used, bool *drop) {
   uint32_t ns = imap_nsyms(m);
-  if (old_to_new)
-    for (uint32_t i = 0; i < ns; i++) old_to_new[i] = (int32_t)i;
-  if (m->undefined || ns == 0) return 0;
   arena *a = m->arena;
-  ae_ctx *c = m->ctx;
-  bool *used = arena_zalloc(a, ns);
+  for (uint32_t i = 0; keep && i < ns; i++) used[i] = keep[i];
   for (uint32_t i = 0; i < m->nresults; i++) ae_collect_vars(m->results[i], NULL, 0, used, ns);
 
   /* Step 3: constraints. */
@@ -262,8 +260,7 @@ uint32_t imap_remove_unused_symbols(imap *m, int32_t *old_to_new) {
     }
   }
   /* Candidates whose symbols are all still unused are deleted. */
-  bool *drop = arena_zalloc(a, m->ncons ? m->ncons : 1);
-  for (uint32_t k = 0; k < m->ncons; k++) {
+  for (uint32_t k = 0; drop && k < m->ncons; k++) {
     if (!cand[k]) continue;
     memset(mentions, 0, ns);
     ae_collect_vars(m->cons[k].expr, NULL, 0, mentions, ns);
@@ -272,6 +269,26 @@ uint32_t imap_remove_unused_symbols(imap *m, int32_t *old_to_new) {
       if (mentions[i] && used[i]) all_unused = false;
     drop[k] = all_unused;
   }
+}
+
+void imap_used_symbols(const imap *m, const bool *keep, bool *used) {
+  if (!m->undefined && imap_nsyms(m)) used_symbols(m, keep, used, NULL);
+}
+
+uint32_t imap_remove_unused_symbols(imap *m, int32_t *old_to_new) {
+  return imap_remove_unused_symbols_keep(m, NULL, old_to_new);
+}
+
+uint32_t imap_remove_unused_symbols_keep(imap *m, const bool *keep, int32_t *old_to_new) {
+  uint32_t ns = imap_nsyms(m);
+  if (old_to_new)
+    for (uint32_t i = 0; i < ns; i++) old_to_new[i] = (int32_t)i;
+  if (m->undefined || ns == 0) return 0;
+  arena *a = m->arena;
+  ae_ctx *c = m->ctx;
+  bool *used = arena_zalloc(a, ns);
+  bool *drop = arena_zalloc(a, m->ncons ? m->ncons : 1);
+  used_symbols(m, keep, used, drop);
   uint32_t removed = 0;
   for (uint32_t i = 0; i < ns; i++) removed += !used[i];
   if (removed == 0) {

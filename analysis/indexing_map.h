@@ -98,6 +98,12 @@ imap *imap_compose(arena *a, const imap *first, const imap *second);
  * (imap_nsyms(m) entries, sized by the caller before the call). Returns the
  * number of removed symbols. */
 uint32_t imap_remove_unused_symbols(imap *m, int32_t *old_to_new);
+/* The same, keeping the symbols marked in keep (imap_nsyms(m) flags) as if
+ * the results used them. */
+uint32_t imap_remove_unused_symbols_keep(imap *m, const bool *keep, int32_t *old_to_new);
+/* Marks used[p] for the symbols that removal would keep (used: imap_nsyms(m)
+ * flags, zeroed by the caller; keep may be NULL). */
+void imap_used_symbols(const imap *m, const bool *keep, bool *used);
 
 /* ---- equality (§1.7) ------------------------------------------------------------------- */
 /* Results, dim count, symbol counts, intervals, constraint set (order-insensitive). */

@@ -35,29 +35,47 @@
 #include "strbuf.h"
 
 /* A runtime variable: the instruction whose value it is and which element
- * of it is read (a map from the indexed space into that instruction). */
+ * of it is read (a map from the indexed space into that instruction).
+ * clamped: the op clamps the value read into `clamp` before using it
+ * (dynamic-slice, dynamic-update-slice and gather start indices), and the
+ * variable is the clamped value; otherwise the variable is the value read
+ * as is (scatter: a window out of range is dropped, which the map's domain
+ * says). Not printed; --verify binds the variables through it. */
 typedef struct {
   const hlo_instr *instr;
   imap *map;
+  bool clamped;
+  interval clamp;
 } ii_rtvar;
 
 /* One operand indexing. nrt descriptions (nrt == map->nrt for defined
- * maps; 0 for undefined ones). Description j prints as `rt<j>`; after
- * fusion composition it is not necessarily the map's symbol rt<j> (XLA's
- * list-order quirk, §2.6). */
+ * maps; 0 for undefined ones). Description j prints as `rt<j>`.
+ * hloidx's semantics (rt_bind.c): description j is the map's symbol
+ * rt<j>, and its map has the operand map's dimensions and either no
+ * symbols or all the map's symbols (the same positions, so `s0` or `rt1`
+ * in it is the map's), and no constraints. Under --xla-compat it is XLA's:
+ * after fusion composition description j is not necessarily the map's
+ * symbol rt<j> (XLA's list-order quirk, §2.6), and its map has the
+ * symbols and constraints of the consumer's map it was composed with. */
 typedef struct {
   imap *map;
   uint32_t nrt;
   ii_rtvar *rt;
-  imap *replica; /* replica-id map (all-gather), or NULL */
+  imap *replica;   /* replica-id map (all-gather), or NULL */
+  const char *why; /* an undefined map: why it is unknown (hloidx's semantics only), or NULL */
 } ii_operand;
 
-/* A set of operand indexings, in insertion order, without duplicates. */
+/* A set of operand indexings, in insertion order, without duplicates.
+ * When the operand is a tuple (get-tuple-element, while, ...), the maps of
+ * an entry index (out2in) or start from (in2out) one element of it:
+ * in_elem is set and elem is its index. */
 typedef struct {
   uint32_t n, cap;
   ii_operand **items;
   uint64_t *hash;   /* per member, to skip most equality tests */
   uint32_t nhashed; /* hash[0..nhashed) are set (computed once a second member comes) */
+  bool in_elem;     /* the maps index / start from tuple element `elem` of the operand */
+  int64_t elem;
 } ii_set;
 
 /* One set per operand (out2in) or per output (in2out). */
@@ -140,6 +158,30 @@ ii_status ii_i2o_physical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_i
 ii_status ii_o2i_tiled(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_tiled(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 
+/* A computation as an instruction: a fusion of it (`--computation`),
+ * whose operands are the computation's own parameters and whose output is
+ * its root (or the root tuple's elements), so that every query above maps
+ * the root to the parameters through the computation's instructions. Its
+ * name is the computation's, its opcode text "computation". Lives until
+ * ii_ctx_end_module. */
+const hlo_instr *ii_computation_instr(ii_ctx *c, const hlo_computation *comp);
+
+/* XLA's grouped indexing (ComputeGroupedOutputToInputIndexing): the maps
+ * from output OUTPUT_ID of fusion IN (or of ii_computation_instr) to every
+ * instruction of its computation that the output reaches, parameters
+ * included: one group per instruction, or per tuple element of a
+ * tuple-shaped one (elem >= 0), in the computation's order. */
+typedef struct {
+  const hlo_instr *instr;
+  int64_t elem; /* the tuple element of instr the maps index, or -1 */
+  ii_set set;
+} ii_group;
+typedef struct {
+  uint32_t n;
+  ii_group *groups;
+} ii_grouped;
+ii_status ii_o2i_grouped(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err);
+
 /* ---- operand indexings and sets ----------------------------------------------------------------- */
 /* §1.7 equality. */
 bool ii_operand_equal(const ii_operand *a, const ii_operand *b);
@@ -159,7 +201,8 @@ void ii_rt_text(strbuf *b, const hlo_instr *in);
 /* Member indices of s in print order (single-line texts in map_text_order); the
  * array lives in the scratch arena. */
 const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s);
-/* One member (map, runtime variables, replica id), ending with a newline. */
+/* One member (map, runtime variables, replica id), ending with a newline;
+ * an unknown map with a reason prints `unknown indexing (REASON)`. */
 void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o);
 /* `operand id = N` blocks for every set, members in print order (§2.5). With
  * the single-line options the text is exactly XLA's. */

@@ -51,7 +51,8 @@ bad:
                  in->opcode_text, in->name);
 }
 
-ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   imap *l, *r;
   if (dot_maps(c, in, &l, &r, err) != II_OK) return II_ERROR;
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
@@ -81,7 +82,8 @@ static ii_status scale_map(ii_ctx *c, const hlo_instr *in, const imap *m, const 
   return II_OK;
 }
 
-ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   imap *l, *r, *ls, *rs;
   if (dot_maps(c, in, &l, &r, err) != II_OK) return II_ERROR;
   if (scale_map(c, in, l, in->operands[0]->shape, in->operands[2]->shape, &ls, err) != II_OK ||
@@ -100,7 +102,8 @@ ii_status ii_scaled_dot_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii
 
 static bool dim_ok(int64_t d, uint32_t rank) { return d >= 0 && d < (int64_t)rank; }
 
-ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_conv_dims *cd = in->ext->conv_dims;
   const hlo_shape *xs = in->operands[0]->shape, *ks = in->operands[1]->shape, *os = in->shape;
   uint32_t rank = ii_rank(os);
@@ -120,7 +123,7 @@ ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error
   }
   int64_t fgc = in->ext->feature_group_count, bgc = in->ext->batch_group_count;
   int64_t out_features = os->dims[cd->output_feature];
-  ok &= fgc >= 1 && bgc >= 1 && out_features % fgc == 0;
+  ok &= fgc >= 1 && bgc >= 1 && out_features % fgc == 0 && out_features % bgc == 0;
   if (!ok) return ii_fail(err, in, "convolution '%s': invalid dimension labels, window or group counts", in->name);
 
   int64_t *in_sp = arena_array(c->scratch, k + 1, sizeof *in_sp);
@@ -152,18 +155,27 @@ ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error
     feat = ae_add(c->ae, ae_mul(c->ae, grp, K(c, group)), feat);
   }
   ix[cd->input_feature] = feat;
+  /* Batch groups: output feature f belongs to group f floordiv (F / bgc)
+   * and reads input batch group * out_batch + b (XLA's group converter
+   * splits the features [bgc, F/bgc] and the input batch [bgc, out_batch]).
+   * XLA's map has a free symbol over the groups instead (--xla-compat). */
   const ae *batch = D(c, (uint32_t)cd->output_batch);
-  if (bgc > 1) batch = ae_add(c->ae, ae_mul(c->ae, S(c, nsp + 1), K(c, os->dims[cd->output_batch])), batch);
+  bool free_group = bgc > 1 && c->xla_compat;
+  if (bgc > 1) {
+    const ae *grp = free_group ? S(c, nsp + 1)
+                               : ae_floordiv(c->ae, D(c, (uint32_t)cd->output_feature), K(c, out_features / bgc));
+    batch = ae_add(c->ae, ae_mul(c->ae, grp, K(c, os->dims[cd->output_batch])), batch);
+  }
   ix[cd->input_batch] = batch;
   for (uint32_t i = 0; i < rank; i++)
     if (!ix[i]) return ii_fail(err, in, "convolution '%s': dim_labels= assign an input dimension twice", in->name);
-  uint32_t nin_sym = nsp + 1 + (bgc > 1);
+  uint32_t nin_sym = nsp + 1 + free_group;
   interval *div = arena_array(c->scratch, rank, sizeof *div);
   for (uint32_t i = 0; i < rank; i++) div[i] = iv_make(0, os->dims[i] - 1);
   interval *isym = arena_array(c->scratch, nin_sym, sizeof *isym);
   for (uint32_t j = 0; j < nsp; j++) isym[j] = wsp->sym_iv[j];
   isym[nsp] = iv_make(0, group - 1);
-  if (bgc > 1) isym[nsp + 1] = iv_make(0, bgc - 1);
+  if (free_group) isym[nsp + 1] = iv_make(0, bgc - 1);
   /* (a known-empty window map has zero results and no constraints; like
    * XLA, only its results and constraints are carried over) */
   imap *im = imap_new(c->scratch, c->ae, rank, nin_sym, 0, div, isym, rank, ix);

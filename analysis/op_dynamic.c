@@ -1,6 +1,7 @@
 /* Ops with runtime variables: dynamic-slice §3.18, dynamic-update-slice
- * §3.19, gather §3.20 (the simplified form), and all-gather §3.22 (replica
- * id). [V2] form: an offset that folds (a scalar constant inside its
+ * §3.19 (and their in2out maps, hloidx's), gather §3.20 in XLA's
+ * simplified form (--xla-compat; op_gather.c has the general form), and
+ * all-gather §3.22 (replica id). [V2] form: an offset that folds (a scalar constant inside its
  * feasible interval; an iota of gather indices) creates no runtime
  * variable, the others are numbered in order; then unused symbols are
  * removed (§6.7). Runtime-variable maps are never simplified. */
@@ -23,24 +24,30 @@ static void rt_init(ii_ctx *c, rt_list *l, uint32_t cap) {
  * range variables). */
 static const ae *rt_new(ii_ctx *c, rt_list *l, interval iv, const hlo_instr *instr, imap *map) {
   l->iv[l->n] = iv;
-  l->rt[l->n].instr = instr;
-  l->rt[l->n].map = map;
+  l->rt[l->n] = (ii_rtvar){instr, map, true, iv}; /* start indices are clamped into the feasible range */
   return S(c, l->n++);
 }
 
 /* The operand indexing of a map over `out` with results `res` whose
- * symbols are the runtime variables of l; unused symbols removed ([V2]). */
-static ii_status rt_operand(ii_ctx *c, const hlo_shape *out, uint32_t nres, const ae **res, rt_list *l,
-                            ii_operand **px) {
+ * symbols are the runtime variables of l, and constraints cons[k] in
+ * civ[k]; unused symbols removed ([V2]). */
+static ii_status rt_operand_cons(ii_ctx *c, const hlo_shape *out, uint32_t nres, const ae **res, rt_list *l,
+                                 uint32_t ncons, const ae **cons, const interval *civ, ii_operand **px) {
   uint32_t n = ii_rank(out);
   interval *div = arena_array(c->scratch, n ? n : 1, sizeof *div);
   for (uint32_t i = 0; i < n; i++) div[i] = iv_make(0, out->dims[i] - 1);
   imap *m = imap_new(c->scratch, c->ae, n, 0, l->n, div, l->iv, nres, res);
+  for (uint32_t k = 0; k < ncons; k++) imap_add_constraint(m, cons[k], civ[k]);
   ii_operand *x = ii_wrap(c, m);
   x->nrt = l->n;
   x->rt = l->rt;
   *px = x;
   return ii_operand_simplify(c, x, false, true);
+}
+
+static ii_status rt_operand(ii_ctx *c, const hlo_shape *out, uint32_t nres, const ae **res, rt_list *l,
+                            ii_operand **px) {
+  return rt_operand_cons(c, out, nres, res, l, 0, NULL, NULL, px);
 }
 
 /* The value of a scalar integer constant offset, if any. */
@@ -67,24 +74,40 @@ static ii_status scalar_starts(const hlo_instr *in, int first, uint32_t rank, ii
 
 /* ---- dynamic-slice ----------------------------------------------------------------------------------- */
 
-ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+/* The start along dim i: a scalar constant inside its feasible interval
+ * folds, any other offset is a runtime variable described over `from`. */
+static const ae *offset_of(ii_ctx *c, rt_list *l, const hlo_instr *idx, interval feasible, const hlo_shape *from) {
+  int64_t v;
+  if (constant_offset(idx, &v) && iv_contains(feasible, v)) return K(c, v);
+  return rt_new(c, l, feasible, idx, ii_scalar_map(c, from));
+}
+
+/* An offset operand decides where every output element comes from. */
+static void every_output(ii_ctx *c, const hlo_shape *o, ii_indexing *out) {
+  uint32_t r = ii_rank(o);
+  const ae **res = ii_exprs(c, r);
+  for (uint32_t i = 0; i < r; i++) res[i] = S(c, i);
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, 0, NULL, r, ii_dims(o), r, res));
+}
+
+static ii_status ds_check(const hlo_instr *in, ii_error *err) {
+  const hlo_shape *x = in->operands[0]->shape, *o = in->shape;
+  if (!ii_is_array(x) || !ii_is_array(o) || ii_rank(o) != ii_rank(x))
+    return ii_fail(err, in, "dynamic-slice '%s': the result must have the operand's rank", in->name);
+  return scalar_starts(in, 1, ii_rank(x), err);
+}
+
+ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
+  if (ds_check(in, err) != II_OK) return II_ERROR;
   const hlo_shape *x = in->operands[0]->shape, *o = in->shape;
   uint32_t r = ii_rank(x);
-  if (!ii_is_array(x) || !ii_is_array(o) || ii_rank(o) != r)
-    return ii_fail(err, in, "dynamic-slice '%s': the result must have the operand's rank", in->name);
-  if (scalar_starts(in, 1, r, err) != II_OK) return II_ERROR;
   rt_list l;
   rt_init(c, &l, r);
   const ae **res = ii_exprs(c, r);
-  for (uint32_t i = 0; i < r; i++) {
-    interval feasible = iv_make(0, x->dims[i] - o->dims[i]);
-    const hlo_instr *idx = in->operands[i + 1];
-    int64_t v;
-    const ae *off = constant_offset(idx, &v) && iv_contains(feasible, v)
-                        ? K(c, v)
-                        : rt_new(c, &l, feasible, idx, ii_scalar_map(c, o));
-    res[i] = ae_add(c->ae, D(c, i), off);
-  }
+  for (uint32_t i = 0; i < r; i++)
+    res[i] = ae_add(c->ae, D(c, i), offset_of(c, &l, in->operands[i + 1], iv_make(0, x->dims[i] - o->dims[i]), o));
   ii_operand *x0;
   ii_status st = rt_operand(c, o, r, res, &l, &x0);
   if (st != II_OK) return st;
@@ -94,28 +117,54 @@ ii_status ii_dynamic_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out,
   return II_OK;
 }
 
+/* in2out (hloidx's): operand element x feeds output x - start where that
+ * lies in the slice; each offset feeds every output element. */
+ii_status ii_dynamic_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
+  if (ds_check(in, err) != II_OK) return II_ERROR;
+  const hlo_shape *x = in->operands[0]->shape, *o = in->shape;
+  if (input_id > 0) {
+    every_output(c, o, out);
+    return II_OK;
+  }
+  uint32_t r = ii_rank(x);
+  rt_list l;
+  rt_init(c, &l, r);
+  const ae **res = ii_exprs(c, r), **cons = ii_exprs(c, r);
+  interval *civ = arena_array(c->scratch, r ? r : 1, sizeof *civ);
+  for (uint32_t i = 0; i < r; i++) {
+    const ae *off = offset_of(c, &l, in->operands[i + 1], iv_make(0, x->dims[i] - o->dims[i]), x);
+    res[i] = cons[i] = ae_sub(c->ae, D(c, i), off);
+    civ[i] = iv_make(0, o->dims[i] - 1);
+  }
+  ii_operand *x0;
+  ii_status st = rt_operand_cons(c, x, r, res, &l, r, cons, civ, &x0);
+  if (st != II_OK) return st;
+  ii_indexing_init(c, out, 1);
+  ii_set_insert(c, &out->sets[0], x0);
+  return II_OK;
+}
+
 /* ---- dynamic-update-slice ------------------------------------------------------------------------------ */
+
+static ii_status dus_check(const hlo_instr *in, ii_error *err) {
+  const hlo_shape *o = in->shape, *u = in->operands[1]->shape;
+  if (!ii_is_array(o) || !ii_is_array(u) || ii_rank(u) != ii_rank(o))
+    return ii_fail(err, in, "dynamic-update-slice '%s': the update must have the operand's rank", in->name);
+  return scalar_starts(in, 2, ii_rank(o), err);
+}
 
 /* Operand 0 gets the identity (the updated window is not excluded, as in
  * XLA); the update gets d_i - rt_i over the whole output. */
-ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
+  if (dus_check(in, err) != II_OK) return II_ERROR;
   const hlo_shape *o = in->shape, *u = in->operands[1]->shape;
   uint32_t r = ii_rank(o);
-  if (!ii_is_array(o) || !ii_is_array(u) || ii_rank(u) != r)
-    return ii_fail(err, in, "dynamic-update-slice '%s': the update must have the operand's rank", in->name);
-  if (scalar_starts(in, 2, r, err) != II_OK) return II_ERROR;
   rt_list l;
   rt_init(c, &l, r);
   const ae **res = ii_exprs(c, r);
-  for (uint32_t i = 0; i < r; i++) {
-    interval feasible = iv_make(0, o->dims[i] - u->dims[i]);
-    const hlo_instr *idx = in->operands[i + 2];
-    int64_t v;
-    const ae *off = constant_offset(idx, &v) && iv_contains(feasible, v)
-                        ? K(c, v)
-                        : rt_new(c, &l, feasible, idx, ii_scalar_map(c, o));
-    res[i] = ae_sub(c->ae, D(c, i), off);
-  }
+  for (uint32_t i = 0; i < r; i++)
+    res[i] = ae_sub(c->ae, D(c, i), offset_of(c, &l, in->operands[i + 2], iv_make(0, o->dims[i] - u->dims[i]), o));
   ii_operand *x1;
   ii_status st = rt_operand(c, o, r, res, &l, &x1);
   if (st != II_OK) return st;
@@ -123,6 +172,31 @@ ii_status ii_dus_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error 
   ii_add(c, out, 0, ii_identity(c, o));
   ii_set_insert(c, &out->sets[1], x1);
   for (int k = 2; k < in->n_operands; k++) ii_add(c, out, (uint32_t)k, ii_scalar_map(c, o));
+  return II_OK;
+}
+
+/* in2out (hloidx's): the base as out2in (the identity, over-approximating
+ * the overwritten window), an update element lands at start + its index,
+ * each offset feeds every output element. */
+ii_status ii_dus_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
+  if (dus_check(in, err) != II_OK) return II_ERROR;
+  const hlo_shape *o = in->shape, *u = in->operands[1]->shape;
+  if (input_id != 1) {
+    if (input_id > 1) every_output(c, o, out);
+    else ii_indexing_init(c, out, 1), ii_add(c, out, 0, ii_identity(c, o));
+    return II_OK;
+  }
+  uint32_t r = ii_rank(o);
+  rt_list l;
+  rt_init(c, &l, r);
+  const ae **res = ii_exprs(c, r);
+  for (uint32_t i = 0; i < r; i++)
+    res[i] = ae_add(c->ae, D(c, i), offset_of(c, &l, in->operands[i + 2], iv_make(0, o->dims[i] - u->dims[i]), u));
+  ii_operand *x1;
+  ii_status st = rt_operand(c, u, r, res, &l, &x1);
+  if (st != II_OK) return st;
+  ii_indexing_init(c, out, 1);
+  ii_set_insert(c, &out->sets[0], x1);
   return II_OK;
 }
 
@@ -150,7 +224,8 @@ static ii_status gather_check(const hlo_instr *in, ii_error *err) {
   return II_OK;
 }
 
-ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (gather_check(in, err) != II_OK) return II_ERROR;
   const hlo_gather_dims *g = in->ext->gather;
   const hlo_instr *indices = in->operands[1];
@@ -197,7 +272,8 @@ ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_err
 /* Operand k, gathered along g with per-replica size n: (.., d_g mod n, ..)
  * over output k, and the replica-id map (d_g floordiv n). The output of
  * all-gather-start is its tuple element 1. */
-ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_shape *outs = in->shape;
   if (in->op == HLO_OP_ALL_GATHER_START) {
     if (outs->type != HLO_TUPLE || outs->n_elems < 2)

@@ -1,75 +1,13 @@
-/* Elementwise ops and `map` (indexing-semantics.md §3.1, §3.9). */
+/* Elementwise ops and `map` (indexing-semantics.md §3.1, §3.9): the EW
+ * family. Which opcodes belong to it is the table's (parser/hlo_ir.h). */
 #include "ii_internal.h"
-
-bool ii_is_elementwise(hlo_opcode op) {
-  switch (op) {
-  /* unary (XLA's HloInstruction::IsOpElementwise) */
-  case HLO_OP_ABS:
-  case HLO_OP_ROUND_NEAREST_AFZ:
-  case HLO_OP_ROUND_NEAREST_EVEN:
-  case HLO_OP_CEIL:
-  case HLO_OP_COUNT_LEADING_ZEROS:
-  case HLO_OP_CONVERT:
-  case HLO_OP_BITCAST_CONVERT:
-  case HLO_OP_COPY:
-  case HLO_OP_COSINE:
-  case HLO_OP_ERF:
-  case HLO_OP_EXPONENTIAL:
-  case HLO_OP_EXPONENTIAL_MINUS_ONE:
-  case HLO_OP_FLOOR:
-  case HLO_OP_IMAG:
-  case HLO_OP_IS_FINITE:
-  case HLO_OP_LOG:
-  case HLO_OP_LOG_PLUS_ONE:
-  case HLO_OP_NOT:
-  case HLO_OP_NEGATE:
-  case HLO_OP_POPCNT:
-  case HLO_OP_REAL:
-  case HLO_OP_REDUCE_PRECISION:
-  case HLO_OP_RSQRT:
-  case HLO_OP_LOGISTIC:
-  case HLO_OP_SIGN:
-  case HLO_OP_SINE:
-  case HLO_OP_SQRT:
-  case HLO_OP_CBRT:
-  case HLO_OP_TAN:
-  case HLO_OP_TANH:
-  /* binary */
-  case HLO_OP_ADD:
-  case HLO_OP_ATAN2:
-  case HLO_OP_COMPARE:
-  case HLO_OP_COMPLEX:
-  case HLO_OP_DIVIDE:
-  case HLO_OP_MAXIMUM:
-  case HLO_OP_MINIMUM:
-  case HLO_OP_MULTIPLY:
-  case HLO_OP_POWER:
-  case HLO_OP_REMAINDER:
-  case HLO_OP_SUBTRACT:
-  case HLO_OP_AND:
-  case HLO_OP_OR:
-  case HLO_OP_XOR:
-  case HLO_OP_SHIFT_LEFT:
-  case HLO_OP_SHIFT_RIGHT_ARITHMETIC:
-  case HLO_OP_SHIFT_RIGHT_LOGICAL:
-  case HLO_OP_STOCHASTIC_CONVERT:
-  /* ternary */
-  case HLO_OP_SELECT:
-  case HLO_OP_CLAMP:
-  /* map; [V2] the asynchronous all-reduce pair */
-  case HLO_OP_MAP:
-  case HLO_OP_ALL_REDUCE_START:
-  case HLO_OP_ALL_REDUCE_DONE: return true;
-  default: return false;
-  }
-}
 
 /* o2i: identity over the output for every operand, except a scalar operand
  * of a non-scalar output, which gets the scalar map `(d...) -> ()`. A tuple
  * result (variadic all-reduce-start) stands for its first element, as in
  * XLA's CreateIdentityMap. */
-ii_status ii_elementwise_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  (void)err;
+ii_status ii_elementwise_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id, (void)err;
   const hlo_shape *o = ii_array_shape(in->shape);
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
   for (int k = 0; k < in->n_operands; k++) {
@@ -80,11 +18,69 @@ ii_status ii_elementwise_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, i
   return II_OK;
 }
 
-/* i2o: one entry, the identity over the output, whatever the input (XLA
- * returns it even for a scalar input, §3.1). */
-ii_status ii_elementwise_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+/* i2o: one entry, the identity over the output. A scalar input of a
+ * non-scalar output feeds every output element: `()[s0, ...] -> (s0, ...)`;
+ * XLA returns the identity over the output even then (§3.1), which
+ * --xla-compat keeps. */
+ii_status ii_elementwise_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   (void)err;
+  const hlo_shape *o = ii_array_shape(in->shape), *x = in->operands[id]->shape;
   ii_indexing_init(c, out, 1);
-  ii_add(c, out, 0, ii_identity(c, in->shape));
+  if (c->xla_compat || !ii_is_array(x) || x->rank != 0 || ii_rank(o) == 0) {
+    ii_add(c, out, 0, ii_identity(c, in->shape));
+    return II_OK;
+  }
+  uint32_t r = ii_rank(o);
+  const ae **res = ii_exprs(c, r);
+  for (uint32_t i = 0; i < r; i++) res[i] = S(c, i);
+  ii_add(c, out, 0, ii_map(c, 0, NULL, r, ii_dims(o), r, res));
+  return II_OK;
+}
+
+/* bitcast-convert (BCONV, hloidx's semantics; XLA treats it as elementwise
+ * even when the element width changes, §3.1, §7): to a type narrower by a
+ * factor k the result has one more, minor-most dimension of size k, and a
+ * result element reads the operand element at its other coordinates; to a
+ * wider type the operand's minor-most dimension (of size k) disappears,
+ * and a result element reads those k operand elements (hlo-text-format.md
+ * §6.3). Same width: elementwise. */
+typedef enum { BC_SAME, BC_NARROWER, BC_WIDER } bc_kind;
+
+static ii_status bconv_kind(const hlo_instr *in, bc_kind *kind, ii_error *err) {
+  const hlo_shape *o = in->shape, *x = in->operands[0]->shape;
+  bool ok = ii_is_array(o) && ii_is_array(x) && in->n_operands == 1;
+  uint32_t ro = ii_rank(o), rx = ii_rank(x), lead = ro < rx ? ro : rx;
+  for (uint32_t i = 0; ok && i < lead; i++) ok = o->dims[i] == x->dims[i];
+  ok = ok && (ro == rx || ro == rx + 1 || rx == ro + 1);
+  if (!ok)
+    return ii_fail(err, in, "bitcast-convert '%s': the result must have the operand's dimensions, with one minor-most "
+                   "dimension more or less", in->name);
+  *kind = ro == rx ? BC_SAME : ro > rx ? BC_NARROWER : BC_WIDER;
+  return II_OK;
+}
+
+ii_status ii_bitcast_convert_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  bc_kind kind;
+  if (bconv_kind(in, &kind, err) != II_OK) return II_ERROR;
+  if (kind == BC_SAME) return ii_elementwise_o2i(c, in, id, out, err);
+  const hlo_shape *o = in->shape, *x = in->operands[0]->shape;
+  uint32_t ro = ii_rank(o), rx = ii_rank(x);
+  const ae **res = ii_exprs(c, rx);
+  for (uint32_t i = 0; i < rx; i++) res[i] = i < ro ? D(c, i) : S(c, 0);
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, ro, o->dims, kind == BC_WIDER, x->dims + ro, rx, res));
+  return II_OK;
+}
+
+ii_status ii_bitcast_convert_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  bc_kind kind;
+  if (bconv_kind(in, &kind, err) != II_OK) return II_ERROR;
+  if (kind == BC_SAME) return ii_elementwise_i2o(c, in, id, out, err);
+  const hlo_shape *o = in->shape, *x = in->operands[0]->shape;
+  uint32_t ro = ii_rank(o), rx = ii_rank(x);
+  const ae **res = ii_exprs(c, ro);
+  for (uint32_t i = 0; i < ro; i++) res[i] = i < rx ? D(c, i) : S(c, 0);
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, rx, x->dims, kind == BC_NARROWER, o->dims + rx, ro, res));
   return II_OK;
 }

@@ -1,6 +1,6 @@
 /* Reductions: reduce §3.13 (variadic, init operands), reduce-window §3.14
- * with the window helper W (also used by convolution), and [V2] scan
- * §3.23. */
+ * with the window helper W (also used by convolution), [V2] scan §3.23,
+ * and select-and-scatter (hloidx's semantics). */
 #include "ii_internal.h"
 
 /* ---- reduce --------------------------------------------------------------------------------------- */
@@ -35,7 +35,8 @@ static void inputs_and_inits(ii_ctx *c, const hlo_instr *in, const hlo_shape *o,
   }
 }
 
-ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rin = ii_rank(x), rout = ii_rank(o), nsym = 0, nd = 0;
@@ -77,42 +78,8 @@ ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
   return II_OK;
 }
 
-/* ---- the window helper ---------------------------------------------------------------------------- */
-
-ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64_t *out, const hlo_window_dim *w,
-                        imap **res) {
-  /* 1. window only: s_i * window_dilation + d_i * stride */
-  const ae **wexpr = ii_exprs(c, rank);
-  int64_t *wsize = arena_array(c->scratch, rank ? rank : 1, sizeof *wsize);
-  for (uint32_t i = 0; i < rank; i++) {
-    wsize[i] = w[i].size;
-    wexpr[i] = ae_add(c->ae, ae_mul(c->ae, S(c, i), K(c, w[i].rhs_dilate)), ae_mul(c->ae, D(c, i), K(c, w[i].stride)));
-  }
-  imap *window = ii_map(c, rank, out, rank, wsize, rank, wexpr);
-  /* 2. the pad map of the padded, base-dilated input */
-  int64_t *padded = arena_array(c->scratch, rank ? rank : 1, sizeof *padded);
-  int64_t *lo = arena_array(c->scratch, rank ? rank : 1, sizeof *lo);
-  int64_t *hi = arena_array(c->scratch, rank ? rank : 1, sizeof *hi);
-  int64_t *interior = arena_array(c->scratch, rank ? rank : 1, sizeof *interior);
-  for (uint32_t i = 0; i < rank; i++) {
-    lo[i] = w[i].pad_lo;
-    hi[i] = w[i].pad_hi;
-    interior[i] = w[i].lhs_dilate - 1;
-    /* sizes and attributes are at most 2^40 (checked on entry): the product needs a check */
-    int64_t dil;
-    if (__builtin_mul_overflow(in[i] - 1, interior[i], &dil)) return II_TOO_LARGE;
-    padded[i] = in[i] + lo[i] + hi[i] + dil;
-  }
-  imap *pad = ii_pad_map(c, rank, padded, lo, hi, interior);
-  /* 3. compose, 4. simplify and drop unused window symbols */
-  imap *m = imap_compose(c->scratch, window, pad);
-  if (ii_simplify_map(c, m, SIMPLIFY_REPLACE_POINTS) != II_OK) return II_TOO_LARGE;
-  imap_remove_unused_symbols(m, NULL);
-  *res = m;
-  return ii_budget_status(c);
-}
-
-ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rank = ii_rank(x);
@@ -144,5 +111,40 @@ ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_inde
     bool carry = (int64_t)k >= (int64_t)n - nc;
     ii_add(c, out, k, ii_rank(o) == 0 || carry ? ii_scalar_map(c, o) : ii_identity(c, o));
   }
+  return II_OK;
+}
+
+/* ---- select-and-scatter (hloidx's semantics) ---------------------------------------------------- */
+
+/* select-and-scatter(operand, source, init): output element o (the
+ * operand's shape) sums the source elements of the windows that selected
+ * o. Which position a window selects depends on every operand element in
+ * it, so o reads: source element w for every window w that holds o (the
+ * inverse of the window map W, from source elements to the operand
+ * elements of their windows); the operand elements of those windows (W
+ * composed after that inverse); and the init value. */
+ii_status ii_select_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
+  const hlo_shape *x = in->operands[0]->shape, *src = in->operands[1]->shape, *o = in->shape;
+  uint32_t rank = ii_rank(x);
+  if (in->n_operands != 3 || !ii_is_array(src) || ii_rank(src) != rank || (uint32_t)in->ext->n_window != rank ||
+      !ii_same_dims(x, o))
+    return ii_fail(err, in, "select-and-scatter '%s' needs an operand, a source and a window of its rank", in->name);
+  for (uint32_t i = 0; i < rank; i++)
+    if (in->ext->window[i].stride < 1 || in->ext->window[i].lhs_dilate < 1 || in->ext->window[i].rhs_dilate < 1)
+      return ii_fail(err, in, "select-and-scatter '%s': strides and dilations must be positive", in->name);
+  imap *w;
+  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(src), in->ext->window, &w);
+  if (st != II_OK) return st;
+  ii_operand *winv, *wop = ii_wrap(c, w);
+  st = ii_invert(c, wop, x, &winv);
+  if (st != II_OK) return st;
+  ii_operand *reads = ii_operand_compose(c, winv, wop);
+  st = ii_operand_simplify(c, reads, true, true);
+  if (st != II_OK) return st;
+  ii_indexing_init(c, out, 3);
+  ii_set_insert(c, &out->sets[0], reads);
+  ii_set_insert(c, &out->sets[1], winv);
+  ii_add(c, out, 2, ii_scalar_map(c, o));
   return II_OK;
 }

@@ -109,7 +109,8 @@ static ii_status reshape_check(const hlo_instr *in, ii_error *err) {
   return II_OK;
 }
 
-ii_status ii_reshape_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_reshape_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (reshape_check(in, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape, *o = in->operands[0]->shape;
   ii_indexing_init(c, out, 1);
@@ -117,7 +118,8 @@ ii_status ii_reshape_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_er
   return II_OK;
 }
 
-ii_status ii_reshape_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_reshape_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (reshape_check(in, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape, *o = in->operands[0]->shape;
   ii_indexing_init(c, out, 1);
@@ -210,22 +212,24 @@ static imap *bitcast_map(ii_ctx *c, const hlo_shape *x, const hlo_shape *y) {
 
 static ii_status bitcast(ii_ctx *c, const hlo_shape *x, const hlo_shape *y, ii_indexing *out) {
   imap *m = bitcast_map(c, x, y);
-  if (!m) {
-    m = imap_new_undefined(c->scratch, c->ae);
-  } else {
-    ii_simplify_map(c, m, SIMPLIFY_PRESERVE_POINTS);
-  }
   ii_indexing_init(c, out, 1);
+  if (!m) {
+    int64_t nx = hlo_shape_elements(x), ny = hlo_shape_elements(y);
+    ii_add_unknown(c, out, 0, nx != ny ? ii_why(c, "a bitcast between %lld and %lld elements", (long long)(nx < ny ? nx : ny), (long long)(nx < ny ? ny : nx))
+                                       : ii_why(c, "a bitcast whose layouts are no transpose-reshape-transpose"));
+    return II_OK;
+  }
+  ii_simplify_map(c, m, SIMPLIFY_PRESERVE_POINTS);
   ii_add(c, out, 0, m);
   return II_OK;
 }
 
-ii_status ii_bitcast_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  (void)err;
+ii_status ii_bitcast_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id, (void)err;
   return bitcast(c, in->shape, in->operands[0]->shape, out);
 }
 
-ii_status ii_bitcast_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  (void)err;
+ii_status ii_bitcast_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id, (void)err;
   return bitcast(c, in->operands[0]->shape, in->shape, out);
 }

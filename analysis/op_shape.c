@@ -17,7 +17,8 @@ static ii_status broadcast_dims(const hlo_instr *in, ii_error *err) {
   return II_OK;
 }
 
-ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (broadcast_dims(in, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape;
   uint32_t n = (uint32_t)in->dimensions.n;
@@ -28,7 +29,8 @@ ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_
   return II_OK;
 }
 
-ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (broadcast_dims(in, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape, *o = in->operands[0]->shape;
   uint32_t rr = ii_rank(r);
@@ -71,7 +73,8 @@ static ii_status transpose_perm(ii_ctx *c, const hlo_instr *in, uint32_t **perm,
   return II_OK;
 }
 
-ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   uint32_t *perm = NULL, *inv = NULL;
   if (transpose_perm(c, in, &perm, &inv, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape;
@@ -80,7 +83,8 @@ ii_status ii_transpose_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_
   return II_OK;
 }
 
-ii_status ii_transpose_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_transpose_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   uint32_t *perm = NULL, *inv = NULL;
   if (transpose_perm(c, in, &perm, &inv, err) != II_OK) return II_ERROR;
   const hlo_shape *o = in->operands[0]->shape;
@@ -109,10 +113,12 @@ static ii_status reverse_map(ii_ctx *c, const hlo_instr *in, ii_indexing *out, i
   return II_OK;
 }
 
-ii_status ii_reverse_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_reverse_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   return reverse_map(c, in, out, err);
 }
-ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   return reverse_map(c, in, out, err);
 }
 
@@ -127,7 +133,8 @@ static ii_status slice_check(const hlo_instr *in, ii_error *err) {
   return II_OK;
 }
 
-ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (slice_check(in, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape;
   uint32_t n = ii_rank(r);
@@ -141,7 +148,8 @@ ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_erro
 
 /* i2o: (d_i - start) floordiv stride, with d_i in [start, (out_i-1)*stride +
  * start] and (d_i - start) mod stride in [0, 0] added as constraints. */
-ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   if (slice_check(in, err) != II_OK) return II_ERROR;
   const hlo_shape *o = in->operands[0]->shape, *r = in->shape;
   uint32_t n = ii_rank(o);
@@ -175,7 +183,8 @@ static ii_status concat_dim(const hlo_instr *in, uint32_t *cd, ii_error *err) {
   return II_OK;
 }
 
-ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   uint32_t cd;
   if (concat_dim(in, &cd, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape;
@@ -213,26 +222,8 @@ ii_status ii_concat_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
 
 /* ---- pad ------------------------------------------------------------------------------------------ */
 
-imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo, const int64_t *hi,
-                 const int64_t *interior) {
-  const ae **res = ii_exprs(c, rank);
-  interval *div = arena_array(c->scratch, rank ? rank : 1, sizeof *div);
-  for (uint32_t i = 0; i < rank; i++) {
-    int64_t last = out[i] - 1, last_hi = out[i] - 1 - hi[i];
-    div[i] = iv_make(lo[i] > 0 ? lo[i] : 0, last < last_hi ? last : last_hi);
-    const ae *x = ae_add(c->ae, D(c, i), K(c, -lo[i]));
-    res[i] = interior[i] == 0 ? x : ae_floordiv(c->ae, x, K(c, interior[i] + 1));
-  }
-  imap *m = imap_new(c->scratch, c->ae, rank, 0, 0, div, NULL, rank, res);
-  for (uint32_t i = 0; i < rank; i++) {
-    if (interior[i] == 0) continue;
-    const ae *x = ae_add(c->ae, D(c, i), K(c, -lo[i]));
-    imap_add_constraint(m, ae_mod(c->ae, x, K(c, interior[i] + 1)), iv_make(0, 0));
-  }
-  return m;
-}
-
-ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
+ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
   const hlo_shape *r = in->shape;
   uint32_t n = ii_rank(r);
   if (in->ext->n_padding != (int)n || ii_rank(in->operands[0]->shape) != n)
@@ -262,10 +253,16 @@ ii_status ii_tuple_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_inde
   return II_OK;
 }
 
-/* [V2] o2i of get-tuple-element: one entry, the identity over its own shape. */
-ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, ii_indexing *out, ii_error *err) {
-  (void)err;
+/* [V2] o2i of get-tuple-element: one entry, the identity over its own
+ * shape, which indexes element `index` of the operand. */
+ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id, (void)err;
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
-  for (int k = 0; k < in->n_operands; k++) ii_add(c, out, (uint32_t)k, ii_identity(c, in->shape));
+  for (int k = 0; k < in->n_operands; k++) {
+    ii_add(c, out, (uint32_t)k, ii_identity(c, in->shape));
+    const hlo_shape *x = in->operands[k]->shape;
+    out->sets[k].in_elem = x->type == HLO_TUPLE && in->tuple_index >= 0 && in->tuple_index < x->n_elems;
+    out->sets[k].elem = in->tuple_index;
+  }
   return II_OK;
 }

@@ -37,6 +37,8 @@ static void rewrite_set(ii_ctx *c, ii_set *s, imap *before, imap *after) {
   bool pre = before && !imap_is_identity(before), post = after && !imap_is_identity(after);
   if (!pre && !post) return;
   ii_set res = {0};
+  res.in_elem = s->in_elem;
+  res.elem = s->elem;
   for (uint32_t i = 0; i < s->n; i++) {
     ii_operand *x = s->items[i];
     if (pre) x = ii_operand_compose(c, ii_wrap(c, before), x);
@@ -46,17 +48,25 @@ static void rewrite_set(ii_ctx *c, ii_set *s, imap *before, imap *after) {
   *s = res;
 }
 
+/* The operand side of set K: in hloidx's semantics the tuple element the
+ * maps index, if any (XLA composes nothing for a tuple-shaped operand). */
+static const hlo_shape *operand_side(ii_ctx *c, const hlo_instr *in, int64_t k, const ii_set *s) {
+  return c->xla_compat ? in->operands[k]->shape : ii_set_operand_shape(in, k, s);
+}
+
 ii_status ii_physical_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err) {
   (void)err;
   imap *out = physical_to_logical(c, ii_output_shape(in, output_id));
   for (uint32_t k = 0; k < x->n && k < (uint32_t)in->n_operands; k++)
-    rewrite_set(c, &x->sets[k], out, logical_to_physical(c, in->operands[k]->shape));
+    rewrite_set(c, &x->sets[k], out, logical_to_physical(c, operand_side(c, in, k, &x->sets[k])));
   return ii_budget_status(c);
 }
 
 ii_status ii_physical_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err) {
   (void)err;
-  imap *inp = physical_to_logical(c, in->operands[input_id]->shape);
-  for (uint32_t k = 0; k < x->n; k++) rewrite_set(c, &x->sets[k], inp, logical_to_physical(c, ii_output_shape(in, k)));
+  for (uint32_t k = 0; k < x->n; k++) {
+    imap *inp = physical_to_logical(c, operand_side(c, in, input_id, &x->sets[k]));
+    rewrite_set(c, &x->sets[k], inp, logical_to_physical(c, ii_output_shape(in, k)));
+  }
   return ii_budget_status(c);
 }

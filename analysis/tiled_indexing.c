@@ -87,7 +87,7 @@ static ii_status rewrite(ii_ctx *c, ii_operand *x, const tl_layout *from, const 
   if (pre && x->nrt) {
     y->rt = arena_array(c->scratch, x->nrt, sizeof *y->rt);
     for (uint32_t j = 0; j < x->nrt; j++) {
-      y->rt[j].instr = x->rt[j].instr;
+      y->rt[j] = x->rt[j];
       y->rt[j].map = imap_compose(c->scratch, pre, x->rt[j].map);
     }
   }
@@ -99,6 +99,8 @@ static ii_status rewrite(ii_ctx *c, ii_operand *x, const tl_layout *from, const 
 static ii_status rewrite_set(ii_ctx *c, ii_set *s, const hlo_shape *from_shape, const hlo_shape *to_shape,
                              const hlo_instr *in, ii_error *err) {
   ii_set res = {0};
+  res.in_elem = s->in_elem;
+  res.elem = s->elem;
   for (uint32_t i = 0; i < s->n; i++) {
     ii_operand *x = s->items[i];
     if (!x->map->undefined) {
@@ -120,27 +122,20 @@ static ii_status rewrite_set(ii_ctx *c, ii_set *s, const hlo_shape *from_shape, 
   return II_OK;
 }
 
-static const hlo_shape *operand_shape(const hlo_instr *in, int k) {
-  const hlo_shape *s = in->operands[k]->shape;
-  if (in->op == HLO_OP_GET_TUPLE_ELEMENT && s->type == HLO_TUPLE && in->tuple_index >= 0 &&
-      in->tuple_index < s->n_elems)
-    return s->elems[in->tuple_index];
-  return s;
-}
-
 ii_status ii_tiled_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *x, ii_error *err) {
   const hlo_shape *from = ii_output_shape(in, output_id);
   for (uint32_t k = 0; k < x->n && k < (uint32_t)in->n_operands; k++) {
-    ii_status st = rewrite_set(c, &x->sets[k], from, operand_shape(in, (int)k), in, err);
+    ii_status st = rewrite_set(c, &x->sets[k], from, ii_set_operand_shape(in, k, &x->sets[k]), in, err);
     if (st != II_OK) return st;
   }
   return ii_budget_status(c);
 }
 
 ii_status ii_tiled_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *x, ii_error *err) {
-  const hlo_shape *from = in->operands[input_id]->shape;
   for (uint32_t k = 0; k < x->n; k++) {
-    const hlo_shape *to = ii_output_shape(in, in->op == HLO_OP_TUPLE ? input_id : (int64_t)k);
+    const hlo_shape *from = ii_set_operand_shape(in, input_id, &x->sets[k]);
+    /* XLA's in2out of a tuple has one entry, for element input_id */
+    const hlo_shape *to = ii_output_shape(in, in->op == HLO_OP_TUPLE && c->xla_compat ? input_id : (int64_t)k);
     ii_status st = rewrite_set(c, &x->sets[k], from, to, in, err);
     if (st != II_OK) return st;
   }

@@ -15,7 +15,11 @@
  * themselves), and to_apply computations (scalar reducers, comparators,
  * map kernels) are not walked. A module whose ENTRY computation is not
  * marked and looks like a fused computation cut out of a dump gets a note
- * (only its ROOT is analysed by default).
+ * (only its ROOT is analysed by default). Or --computation NAME: that
+ * computation as a fusion body (ii_computation_instr), the one
+ * "instruction" of each module. With --grouped, XLA's grouped indexing of
+ * each fusion picked instead of its blocks (other instructions picked by
+ * --all, --match or --opcode are skipped; one named alone is an error).
  *
  * Headers (text, mlir, summary, verify). Each module of a run over several
  * modules (a file with `// -----` separators, or several files), and every
@@ -32,15 +36,17 @@
  * Analysis errors (an XLA CHECK condition such as a gather that is not in
  * the simplified form, or an analysis over the size limits) are reported as
  * FILE:LINE:COL: error: at the instruction. With one instruction the exit
- * status is then 1 and nothing of the instruction is printed (its output
- * is held until all its blocks succeeded). With several (--all, --match,
- * --opcode, several --instr) they are warnings (FILE:LINE:COL: warning:):
- * the block says why it has no maps and gives `unknown indexing` for each
- * entry, the run goes on, and the exit status is not changed -- unless
- * --fatal-warnings makes them errors, handled as with one instruction but
- * the walk goes on. Input errors (unreadable file, parse or verifier
- * error) exit with 1; the walk then goes on with the next file. A write
- * error stops the run (cli/output.h).
+ * status is then 1 and nothing of the failing block is printed; the
+ * instruction's other blocks still are (an out2in query that fails does
+ * not silence the in2out ones). With several (--all, --match, --opcode,
+ * several --instr) they are warnings (FILE:LINE:COL: warning:): the block
+ * says why it has no maps and gives `unknown indexing` for each entry, the
+ * run goes on, and the exit status is not changed -- unless
+ * --fatal-warnings makes them errors, handled as with one instruction.
+ * A --operand / --output the instruction lacks is an error of the whole
+ * instruction (nothing of it is printed). Input errors (unreadable file,
+ * parse or verifier error) exit with 1; the walk then goes on with the
+ * next file. A write error stops the run (cli/output.h).
  *
  * Memory and speed. Modules are parsed one at a time (hlo_parse_file_each)
  * and freed once analysed (whether a file holds several modules is found
@@ -113,7 +119,8 @@ ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_i
   return o2i ? ii_o2i(r->ctx, in, id, x, err) : ii_i2o(r->ctx, in, id, x, err);
 }
 
-bool index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
+/* The diagnostic of index_report_error; true when it is an error. */
+static bool report(index_run *r, const hlo_instr *at, const ii_error *err) {
   /* what came before the instruction goes out first (streams in order) */
   if (r->instr_mark) write_prefix(r, r->instr_mark);
   r->instr_mark = 0;
@@ -125,6 +132,11 @@ bool index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) 
   }
   diag_error(r->src, where->offset, err->message);
   r->rc = 1;
+  return true;
+}
+
+bool index_report_error(index_run *r, const hlo_instr *at, const ii_error *err) {
+  if (!report(r, at, err)) return false;
   r->instr_failed = true;
   return true;
 }
@@ -170,6 +182,7 @@ bool index_entry_missing(index_run *r, const hlo_instr *in, bool o2i) {
 
 bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
   const hloidx_options *o = r->o;
+  bool handed = false, failed = false;
   for (int dir = 0; dir < 2; dir++) {
     bool o2i = dir == 0;
     if (o->direction == (o2i ? DIR_IN2OUT : DIR_OUT2IN)) continue;
@@ -178,6 +191,7 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
     if (pinned < 0 && n == 0) {
       index_open_computation(r);
       none(r, in, o2i);
+      handed = true;
       continue;
     }
     if (pinned >= n && r->several_instrs) continue; /* only instructions that have it */
@@ -191,14 +205,45 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       ii_error err;
       ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
       ii_status st = index_query(r, in, o2i, id, &x, &err);
-      if (st != II_OK && index_report_error(r, in, &err)) return false;
+      if (st != II_OK && report(r, in, &err)) {
+        failed = true; /* an error: this block writes nothing, the others still come */
+        continue;
+      }
       if (o->skip_unknown && (st != II_OK || all_unknown(r, in, o2i, &x))) continue;
       index_open_computation(r);
       block(r, in, o2i, id, st, &x, &err);
+      handed = true;
       index_flush_block(r);
     }
   }
-  return true;
+  /* every block failed: the instruction failed (no trace of it, e.g. in JSON) */
+  if (failed && !handed) r->instr_failed = true;
+  return handed || !failed;
+}
+
+bool index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn) {
+  long n = (long)ii_num_outputs(in), lo = r->o->output >= 0 ? r->o->output : 0;
+  long hi = r->o->output >= 0 ? r->o->output + 1 : n;
+  if (r->o->output >= n && index_entry_missing(r, in, false)) return r->several_instrs;
+  bool handed = false, failed = false;
+  for (long id = lo; id < hi && id < n; id++) {
+    ii_grouped g;
+    ii_error err;
+    ii_ctx_reset(r->ctx);
+    ii_status st = ii_o2i_grouped(r->ctx, in, id, &g, &err);
+    if (st != II_OK && report(r, in, &err)) {
+      failed = true;
+      if (in->op != HLO_OP_FUSION) break; /* not a fusion: one error says it */
+      continue;
+    }
+    if (r->o->skip_unknown && st != II_OK) continue;
+    index_open_computation(r);
+    fn(r, in, id, st, &g, &err);
+    handed = true;
+    index_flush_block(r);
+  }
+  if (failed && !handed) r->instr_failed = true;
+  return handed || !failed;
 }
 
 /* ---- which instructions -------------------------------------------------------------------------- */
@@ -212,6 +257,7 @@ static void on_computation(void *arg, const hlo_computation *c) {
 static void on_instr(void *arg, const hlo_instr *in) {
   index_run *r = arg;
   if (output_failed()) return;
+  if (r->o->grouped && in->op != HLO_OP_FUSION && r->several_instrs) return; /* the fusions picked */
   ii_ctx_reset(r->ctx);
   r->instr_mark = r->out.len;
   r->instr_failed = false;
@@ -224,15 +270,17 @@ static void on_instr(void *arg, const hlo_instr *in) {
   index_flush(r, false);
 }
 
-static void on_missing(void *arg, const char *name) {
-  index_run *r = arg;
+/* `FILE: error: no WHAT named 'NAME' in module 'M'` */
+static void report_missing(index_run *r, const char *what, const char *name) {
   index_flush(r, true);
   output_sync();
   char msg[HLO_ERROR_MESSAGE_MAX + 64];
-  snprintf(msg, sizeof msg, "no instruction named '%s' in module '%s'", name, r->module->name);
+  snprintf(msg, sizeof msg, "no %s named '%s' in module '%s'", what, name, r->module->name);
   diag_file_error(r->src->name, msg);
   r->rc = 1;
 }
+
+static void on_missing(void *arg, const char *name) { report_missing(arg, "instruction", name); }
 
 /* Computations cut out of a dump: a fused computation pasted alone is
  * taken as the ENTRY computation (the last one, none being marked), and
@@ -247,7 +295,7 @@ static bool looks_fused(const hlo_computation *c) {
 static void analyze(index_run *r, const hlo_module *m) {
   r->module = m;
   if (r->rep->module_begin) r->rep->module_begin(r);
-  if (!r->o->all && !options_select(r->o) && m->entry && looks_fused(m->entry)) {
+  if (!r->o->all && !options_select(r->o) && !r->o->computation && m->entry && looks_fused(m->entry)) {
     index_flush(r, true);
     output_sync();
     strbuf msg = STRBUF_INIT;
@@ -260,7 +308,13 @@ static void analyze(index_run *r, const hlo_module *m) {
     sb_free(&msg);
   }
   static const select_visitor visit = {on_computation, on_instr, on_missing};
-  select_each(r->o, m, true, SELECT_ROOT, &visit, r);
+  if (r->o->computation) {
+    const hlo_computation *comp = hlo_module_find_computation(m, r->o->computation);
+    if (comp) on_instr(r, ii_computation_instr(r->ctx, comp));
+    else report_missing(r, "computation", r->o->computation);
+  } else {
+    select_each(r->o, m, true, SELECT_ROOT, &visit, r);
+  }
   r->pending_computation = NULL;
   if (r->rep->module_end) r->rep->module_end(r);
   ii_ctx_end_module(r->ctx);

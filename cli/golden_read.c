@@ -185,8 +185,13 @@ static const char *one_piece(text_reader *t, const char *p, const char *end) {
   static const char *const words[] = {"unknown indexing", "KNOWN EMPTY", "UNDEFINED"};
   for (int i = 0; i < 3; i++)
     if (starts(p, end, words[i])) {
-      begin_map(t, p, p + strlen(words[i]), true);
-      return p + strlen(words[i]);
+      const char *after = p + strlen(words[i]);
+      begin_map(t, p, after, true);
+      /* hloidx's `unknown indexing (REASON)`: the reason explains, it is
+       * not compared (a parenthesis that closes the line, no map in it) */
+      const char *q = skip_blanks(after, end), *last = trim_end(q, end);
+      if (i == 0 && q < end && *q == '(' && last > q && last[-1] == ')' && !has_arrow(q, last)) return end;
+      return after;
     }
   /* XLA's ToString concatenates the maps of an entry: a new map starts
    * where a domain's last `]` is followed by `(` */

@@ -104,17 +104,32 @@ bool index_entry_missing(index_run *r, const hlo_instr *in, bool o2i);
 /* Runs the queries the options ask for on IN -- out2in for every output
  * (or --output), in2out for every operand (or --operand), per --direction
  * -- and hands each block to BLOCK, with st != II_OK and *err filled when
- * the analysis failed (after index_report_error). NONE is called instead
- * of a direction's blocks when IN has no outputs (o2i) or no operands
- * (i2o). A block whose entry named by --operand (o2i) / --output (i2o)
- * does not exist is an error for one instruction, skipped for several;
- * with --skip-unknown a block whose maps are all unknown is skipped.
- * Returns false when an error stops the instruction (nothing of it is
- * printed). */
+ * the analysis failed (after the warning). NONE is called instead of a
+ * direction's blocks when IN has no outputs (o2i) or no operands (i2o).
+ *
+ * A block whose analysis fails is reported at IN. With one instruction,
+ * and with --fatal-warnings, it is an error (exit status 1) and the block
+ * is not handed over: nothing of it is printed, but the instruction's
+ * other blocks still are (one failing query does not silence the others).
+ * With several instructions it is a warning and the block is handed over
+ * (st != II_OK: "not analyzed: WHY" and "unknown indexing" entries). A
+ * block whose entry named by --operand (o2i) / --output (i2o) does not
+ * exist is an error of the whole instruction for one instruction (nothing
+ * of it is printed), skipped for several; with --skip-unknown a block
+ * whose maps are all unknown is skipped. Returns false when an error
+ * stops the instruction, or when every block failed: the instruction then
+ * failed as a whole (nothing of it is printed). */
 typedef void (*index_block_fn)(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st,
                                const ii_indexing *x, const ii_error *err);
 typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);
 bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
+
+/* --grouped: ii_o2i_grouped of IN for every output (or --output), each
+ * handed to FN; a failing one, and the return value, as in
+ * index_each_block. */
+typedef void (*index_grouped_fn)(index_run *r, const hlo_instr *in, long id, ii_status st, const ii_grouped *g,
+                                 const ii_error *err);
+bool index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn);
 
 /* The number of entries of a block: operands (o2i) or outputs (i2o). */
 static inline long index_entries(const hlo_instr *in, bool o2i) {

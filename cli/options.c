@@ -114,6 +114,11 @@ static const char usage_text[] =
     "                      --match and --opcode look at every instruction of every\n"
     "                      computation, or with --all at those --all walks; given\n"
     "                      together, both must hold. --instr excludes them and --all.\n"
+    "  --computation=NAME  (default mode) the computation NAME as if it were the\n"
+    "                      body of a fusion: maps from its root (or root tuple\n"
+    "                      elements) to its parameters, composed through its\n"
+    "                      instructions (a fused computation cut out of a dump, a\n"
+    "                      chain of unfused ops); excludes the options above\n"
     "\n"
     "Maps (default mode):\n"
     "  --direction=DIR     out2in | in2out | both (default: both)\n"
@@ -139,8 +144,15 @@ static const char usage_text[] =
     "                      marked as an estimate\n"
     "  --verify            instead of the maps, check them against the ops'\n"
     "                      definitions by enumeration (domains of at most 65536\n"
-    "                      points): one line per block, then a tally; exit 3 on a\n"
-    "                      mismatch\n"
+    "                      points; larger ones on 1024 pseudo-random points,\n"
+    "                      reported as sampled with the seed; runtime variables\n"
+    "                      bound through their descriptions): one line per\n"
+    "                      block, then a tally; exit 3 on a mismatch\n"
+    "  --verify-seed=N     seed of --verify's samples and runtime values (default 0)\n"
+    "  --grouped           instead of out2in and in2out, XLA's grouped indexing of a\n"
+    "                      fusion (or --computation): for each output, the maps from\n"
+    "                      it to every instruction inside that it reads, parameters\n"
+    "                      included (with --all: every fusion)\n"
     "  --xla-compat        exactly what XLA's indexing analysis prints, its unknown\n"
     "                      maps and its known mistakes included (default: hloidx's\n"
     "                      semantics, which go further where XLA gives up and are\n"
@@ -219,12 +231,17 @@ static const char usage_text[] =
     "(ComputeOutputToInputIndexing / ComputeInputToOutputIndexing: no header,\n"
     "'operand id = K' entries). Each module of a multi-module run, and every\n"
     "module under --all, starts with '## module NAME (FILE)'; under --all each\n"
-    "computation with printed blocks starts with '## computation NAME'. Under\n"
-    "--all an instruction the analysis cannot handle gets a warning on stderr,\n"
-    "a ': not analyzed: WHY' note and 'unknown indexing' entries; the exit\n"
-    "status is not changed by it (see --fatal-warnings). With one instruction,\n"
-    "one whose analysis fails prints nothing on standard output: the error\n"
-    "alone, exit status 1.\n"
+    "computation with printed blocks starts with '## computation NAME'. A\n"
+    "block the analysis cannot compute does not silence the instruction's\n"
+    "other blocks. With several instructions (--all, --match, --opcode) it\n"
+    "gets a warning on stderr, a ': not analyzed: WHY' note and 'unknown\n"
+    "indexing' entries; the exit status is not changed by it (see\n"
+    "--fatal-warnings). With one instruction the failing block prints nothing\n"
+    "on standard output: the error alone, exit status 1. In hloidx's\n"
+    "semantics an unknown map says why: 'unknown indexing (REASON)'.\n"
+    "With --grouped each output of a fusion gets '# NAME (grouped, output N)',\n"
+    "its context, then per instruction inside that it reads 'group INSTR'\n"
+    "(', element E' for a tuple element) and the maps into it.\n"
     "\n"
     "  -h, --help          this text\n"
     "  -V, --version       version and the git commit it was built from\n"
@@ -265,6 +282,7 @@ enum {
   OPT_SHAPE_STRIDE, OPT_COMPOSE, OPT_SUBMAP, OPT_SYMS_TO_DIMS, OPT_NO_SIMPLIFY, OPT_REMOVE_UNUSED, OPT_EVAL,
   OPT_RANGES, OPT_AT, OPT_OFFSET, OPT_GRID, OPT_KERNEL_LAYOUT,
   OPT_SYMTILE, OPT_TILES, OPT_TILINGS, OPT_TILE_SIZES, OPT_MAX_TILINGS,
+  OPT_VERIFY_SEED, OPT_COMPUTATION, OPT_GROUPED,
   OPT_END_
 };
 
@@ -293,6 +311,9 @@ static const struct option longopts[] = {
     {"stage", required_argument, NULL, OPT_STAGE},
     {"jobs", required_argument, NULL, OPT_JOBS},
     {"xla-compat", no_argument, NULL, OPT_XLA_COMPAT},
+    {"verify-seed", required_argument, NULL, OPT_VERIFY_SEED},
+    {"computation", required_argument, NULL, OPT_COMPUTATION},
+    {"grouped", no_argument, NULL, OPT_GROUPED},
     {"allow-unknown", no_argument, NULL, OPT_ALLOW_UNKNOWN},
     {"no-verify", no_argument, NULL, OPT_NO_VERIFY},
     {"compare", required_argument, NULL, OPT_COMPARE},
@@ -346,6 +367,10 @@ static const unsigned option_modes[OPT_END_ - OPT_CHECK] = {
     [OPT_VERIFY - OPT_CHECK] = M(MODE_INDEX) | M(MODE_TILES),
     [OPT_XLA_COMPAT - OPT_CHECK] = WALK | TILE_MODES | M(SYMTILE_MAP),
     [OPT_SKIP_UNKNOWN - OPT_CHECK] = WALK,
+    [OPT_VERIFY_SEED - OPT_CHECK] = M(MODE_INDEX),
+    /* a selection of its own: the computation as a fusion's body */
+    [OPT_COMPUTATION - OPT_CHECK] = WALK,
+    [OPT_GROUPED - OPT_CHECK] = M(MODE_INDEX),
     [OPT_NO_FILE_NAMES - OPT_CHECK] = M(MODE_INDEX) | M(MODE_LAYOUT) | TILE_MODES,
     [OPT_SHOW_HLO - OPT_CHECK] = M(MODE_INDEX),
     [OPT_STAGE - OPT_CHECK] = WALK | M(MODE_LIST) | M(MODE_LAYOUT) | M(MODE_CHECK) | TILE_MODES,
@@ -603,6 +628,17 @@ static int take(hloidx_options *o, int id, const char *value, int *modes) {
   case OPT_SUMMARY: o->summary = true; break;
   case OPT_VERIFY: o->verify = true; break;
   case OPT_XLA_COMPAT: o->xla_compat = true; break;
+  case OPT_VERIFY_SEED: {
+    long v = parse_index(value);
+    if (v < 0) return usage_error("--verify-seed needs a non-negative integer, not '%s'", value);
+    o->verify_seed = (unsigned long)v;
+    break;
+  }
+  case OPT_COMPUTATION:
+    o->computation = value[0] == '%' ? value + 1 : value;
+    if (!o->computation[0]) return usage_error("--computation needs a computation name");
+    break;
+  case OPT_GROUPED: o->grouped = true; break;
   case OPT_ALLOW_UNKNOWN: o->allow_unknown = true; break;
   case OPT_NO_VERIFY: o->no_verify = true; break;
   case OPT_SKIP_UNKNOWN: o->skip_unknown = true; break;
@@ -644,6 +680,8 @@ static int check_combinations(const hloidx_options *o, const char *const *given)
   bool select = o->has_match || o->nopcodes;
   if (o->ninstrs && (o->all || select))
     return usage_error("--instr names instructions: it excludes --all, --match and --opcode");
+  if (o->computation && (o->ninstrs || o->all || select))
+    return usage_error("--computation analyzes one computation: it excludes --instr, --all, --match and --opcode");
   int named = 0;
   for (int i = 0; i < o->nfiles; i++) named += strcmp(o->files[i], "-") != 0;
   if (o->stage && named == 0)
@@ -678,6 +716,12 @@ static int check_combinations(const hloidx_options *o, const char *const *given)
   }
   if (o->mode != MODE_INDEX) return -1;
   if (o->summary && o->verify) return usage_error("--summary and --verify are exclusive");
+  if (given[OPT_VERIFY_SEED - OPT_CHECK] && !o->verify)
+    return usage_error("--verify-seed seeds --verify's samples (no --verify given)");
+  if (o->grouped && (o->summary || o->verify || o->physical != PHYS_NONE || o->direction != DIR_BOTH ||
+                     o->operand >= 0))
+    return usage_error("--grouped prints logical out2in maps (no --summary, --verify, --physical, --direction or "
+                       "--operand)");
   if ((o->summary || o->verify) && o->format != FMT_TEXT)
     return usage_error("--summary and --verify print text reports (--format=json, mlir and filecheck print maps)");
   if (o->summary && o->direction == DIR_IN2OUT)

@@ -45,7 +45,10 @@ typedef struct {
   bool all;                 /* --all */
   bool summary;             /* --summary */
   bool verify;              /* --verify */
+  unsigned long verify_seed; /* --verify-seed N (default 0) */
   bool xla_compat;          /* --xla-compat: exactly XLA's analysis (its unknowns and quirks) */
+  const char *computation;  /* --computation NAME: that computation as a fusion body; NULL = none */
+  bool grouped;             /* --grouped: the maps from a fusion's output to every instruction inside */
   bool allow_unknown;       /* --allow-unknown: unknown opcodes and attributes are warnings */
   bool no_verify;           /* --no-verify: shape checks XLA's unverified parse skips are warnings */
   bool skip_unknown;        /* --skip-unknown: no block whose every map is unknown */

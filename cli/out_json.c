@@ -9,9 +9,13 @@
  *                 "operands": [{"operand": K, "name": OPERAND, "maps": [MAP...]}]}],
  *     "in2out": [{"operand": K, "error": null | MESSAGE,
  *                 "outputs": [{"output": N, "maps": [MAP...]}]}]}]}]}
+ * (with --grouped, instead of out2in and in2out:
+ *     "grouped": [{"output": N, "error": null | MESSAGE,
+ *                  "groups": [{"name": INSTR, "element": E | null, "maps": [MAP...]}]}])
  *
  * MAP: {"text": XLA's single-line text ("unknown indexing" when unknown),
- *       "unknown": bool, "known_empty": bool,
+ *       "unknown": bool, "known_empty": bool, ["reason": WHY, on an unknown map
+ *       whose reason hloidx knows (not under --xla-compat)],
  *       "dims" / "range_vars" / "runtime_vars": [{"name": "d0", "interval": [LO, HI]}],
  *       "results": [EXPR...], "constraints": ["EXPR in [LO, HI]"...] (sorted, as printed),
  *       "descriptions": [{"name": "rt0", "instr": "parameter(1)", "instr_name": NAME, "map": MAP}],
@@ -89,6 +93,7 @@ static void put_map(index_run *r, const imap *m, const ii_operand *member) {
   put_text(r, m);
   sb_printf(b, ", \"unknown\": %s, \"known_empty\": %s", m->undefined ? "true" : "false",
             !m->undefined && m->known_empty ? "true" : "false");
+  if (m->undefined && member && member->why) put_str_field(b, "reason", member->why);
   bool def = !m->undefined;
   sb_puts(b, ", \"dims\": [");
   for (uint32_t i = 0; def && i < m->ndims; i++) put_var(b, "d", i, m->dim_iv[i], i == 0);
@@ -193,6 +198,35 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   sb_puts(b, "]}");
 }
 
+/* --grouped: {"output": N, "error": ..., "groups": [{"name", "element": E | null, "maps": [...]}]} */
+static void grouped(index_run *r, const hlo_instr *in, long id, ii_status status, const ii_grouped *g,
+                    const ii_error *err) {
+  (void)in;
+  json_state *s = st(r);
+  strbuf *b = &r->out;
+  begin_element(b, &s->first_block, "\n      {");
+  sb_printf(b, "\"output\": %ld, \"error\": ", id);
+  if (status != II_OK) json_cstr(b, err->message);
+  else sb_puts(b, "null");
+  sb_puts(b, ", \"groups\": [");
+  for (uint32_t i = 0; status == II_OK && i < g->n; i++) {
+    const ii_group *gr = &g->groups[i];
+    sb_puts(b, i ? ",\n        {\"name\": " : "\n        {\"name\": ");
+    json_cstr(b, gr->instr->name);
+    if (gr->elem >= 0) sb_printf(b, ", \"element\": %lld", (long long)gr->elem);
+    else sb_puts(b, ", \"element\": null");
+    sb_puts(b, ", \"maps\": [");
+    const uint32_t *order = ii_set_print_order(r->ctx, &gr->set);
+    for (uint32_t k = 0; k < gr->set.n; k++) {
+      sb_puts(b, k ? ",\n          " : "\n          ");
+      const ii_operand *m = gr->set.items[order[k]];
+      put_map(r, m->map, m);
+    }
+    sb_puts(b, "]}");
+  }
+  sb_puts(b, "]}");
+}
+
 static void begin(index_run *r) {
   json_state *s = xcalloc(1, sizeof *s);
   r->state = s;
@@ -223,6 +257,13 @@ static void instr(index_run *r, const hlo_instr *in) {
   hlo_shape_format(in->shape, shape, need + 1);
   json_str(b, shape, need);
   free(shape);
+  if (r->o->grouped) {
+    sb_puts(b, ",\n     \"grouped\": [");
+    s->first_block = true;
+    if (index_each_grouped(r, in, grouped)) sb_puts(b, "]}");
+    else s->first_instr = was_first; /* the walk drops what this instruction wrote */
+    return;
+  }
   s->open_dir = -1;
   if (!index_each_block(r, in, block, none)) {
     s->first_instr = was_first; /* the walk drops what this instruction wrote */

@@ -14,7 +14,8 @@ void mlir_print_map(strbuf *b, const imap *m) {
 void mlir_print_operand(strbuf *b, const ii_operand *x, int indent) {
   sb_indent(b, indent);
   if (x->map->undefined) {
-    sb_puts(b, "unknown indexing\n");
+    if (x->why) sb_printf(b, "unknown indexing (%s)\n", x->why);
+    else sb_puts(b, "unknown indexing\n");
     return;
   }
   mlir_print_map(b, x->map);

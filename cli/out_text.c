@@ -22,8 +22,10 @@
  * the ')', then `: NOTE` where there is something to say: `no operands`,
  * `operand(s) K, ... not read by this output` (entries without any map; XLA
  * prints nothing after their entry line), `output(s) N, ... not reached
- * from this operand`, `not analyzed: WHY` (--all, with `unknown indexing`
- * for each entry). Context lines follow, each starting with "#   ":
+ * from this operand`, `not analyzed: WHY` (a failed block when several
+ * instructions are analysed, with `unknown indexing` for each entry; with
+ * one, a failed block prints nothing). Context lines follow, each starting
+ * with "#   ":
  *
  *     #   OPCODE SHAPE in COMPUTATION, FILE:LINE      (a long tuple shape
  *                                                     ends in "... N more";
@@ -41,7 +43,12 @@
  * block and --output in an in2out block keep that entry only. An
  * instruction without operands prints `# NAME (in2out): no operands`, one
  * without outputs (an empty tuple) `# NAME (out2in): no outputs`, each
- * with its context. Module and computation headers: cmd_index.c. */
+ * with its context.
+ *
+ * With --grouped each output of a fusion gets `# NAME (grouped, output N)`
+ * with an out2in block's context and, per instruction inside that it
+ * reads, `group INSTR` (`, element E`: an element of a tuple-shaped one)
+ * and the maps into it. Module and computation headers: cmd_index.c. */
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,12 +222,16 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
   }
 }
 
-static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const char *tail, const char *msg) {
+/* `# NAME (KIND, ...)TAIL[MSG]` and the context lines; KIND: out2in,
+ * in2out, or grouped (an out2in block's context). */
+static void header_of(index_run *r, const hlo_instr *in, const char *kind, bool o2i, long id, const char *tail,
+                      const char *msg) {
   if (r->pinned) return;
   strbuf *b = &r->out;
   sb_puts(b, "# ");
   sb_puts(b, in->name);
-  sb_puts(b, o2i ? " (out2in" : " (in2out");
+  sb_puts(b, " (");
+  sb_puts(b, kind);
   if (id >= 0) {
     sb_puts(b, o2i ? ", output " : ", input operand ");
     sb_put_i64(b, id);
@@ -232,6 +243,10 @@ static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const c
   if (msg) sb_puts(b, msg);
   sb_putc(b, '\n');
   context(r, in, o2i, id);
+}
+
+static void header(index_run *r, const hlo_instr *in, bool o2i, long id, const char *tail, const char *msg) {
+  header_of(r, in, o2i ? "out2in" : "in2out", o2i, id, tail, msg);
 }
 
 static void none(index_run *r, const hlo_instr *in, bool o2i) {
@@ -291,7 +306,36 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   }
 }
 
-static void instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, block, none); }
+/* --grouped: `# NAME (grouped, output N)` with an out2in block's context,
+ * then per instruction reached `group INSTR` (`, element E` for an element
+ * of a tuple) and its maps. */
+static void grouped(index_run *r, const hlo_instr *in, long id, ii_status st, const ii_grouped *g,
+                    const ii_error *err) {
+  strbuf *b = &r->out;
+  header_of(r, in, "grouped", true, id, st == II_OK ? "" : ": not analyzed: ", st == II_OK ? NULL : err->message);
+  if (st != II_OK) return;
+  static const map_print_opts inner = {true, 2};
+  for (uint32_t i = 0; i < g->n; i++) {
+    const ii_group *gr = &g->groups[i];
+    sb_puts(b, "group ");
+    sb_puts(b, gr->instr->name);
+    if (gr->elem >= 0) {
+      sb_puts(b, ", element ");
+      sb_put_i64(b, gr->elem);
+    }
+    sb_putc(b, '\n');
+    const uint32_t *order = ii_set_print_order(r->ctx, &gr->set);
+    for (uint32_t k = 0; k < gr->set.n; k++) {
+      if (r->o->format == FMT_MLIR) mlir_print_operand(b, gr->set.items[order[k]], 2);
+      else ii_print_operand(b, gr->set.items[order[k]], &inner);
+    }
+  }
+}
+
+static void instr(index_run *r, const hlo_instr *in) {
+  if (r->o->grouped) index_each_grouped(r, in, grouped);
+  else index_each_block(r, in, block, none);
+}
 
 static void begin(index_run *r) { r->state = xcalloc(1, sizeof(shape_texts)); }
 

@@ -6,13 +6,19 @@
  *     # NAME (out2in, output N): operand 0: ok; operand 1: ok (covers)
  *     # NAME (in2out, input operand K): output 0: ok
  *
- * per entry `ok`, `ok (covers)` (XLA's map over-approximates there, so
- * only coverage is checked), `MISMATCH: WHAT`, `unknown indexing`,
- * `skipped: WHY` (no reference, or a domain beyond the limits), or for the
- * whole block `not analyzed: WHY` (--all). The run ends with one line:
+ * per entry `ok` with, in parentheses, `covers` (the map over-approximates
+ * there, so only coverage is checked), `sampled N of M elements, seed S`
+ * (a domain too large to enumerate, checked on N pseudo-random "from"
+ * points) and `runtime variables bound` (checked again with the values of
+ * each runtime variable read through its description, in VF_WORLDS
+ * worlds; `, worlds only` when their union was too large to enumerate);
+ * `MISMATCH: WHAT`, `unknown indexing`, `skipped: WHY` (no
+ * reference, or a point with too many symbols), or for the whole block
+ * `not analyzed: WHY` (several instructions). The run ends with one line:
  *
- *     verify: E entries, O ok (C by coverage), M mismatches; not checked:
- *     U unknown indexing, N without reference, T too large, A not analyzed
+ *     verify: E entries, O ok (C by coverage, S sampled, B with runtime
+ *     variables bound), M mismatches; not checked: U unknown indexing, N
+ *     without reference, T too large, A not analyzed
  *
  * Exit status 3 (internal error) when an entry mismatches: hloidx then
  * prints a map that disagrees with the op's definition. */
@@ -21,7 +27,7 @@
 #include "verify.h"
 
 typedef struct {
-  unsigned long entries, ok, covering, mismatch, unknown, noref, large, not_analyzed;
+  unsigned long entries, ok, covering, sampled, bound, mismatch, unknown, noref, large, not_analyzed;
 } verify_state;
 
 static verify_state *vs(index_run *r) { return r->state; }
@@ -56,16 +62,27 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
   index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
   for (uint32_t k = (uint32_t)lo; k < (uint32_t)hi; k++) {
     vf_result res;
-    if (o2i) vf_check_o2i(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], &res);
-    else vf_check_i2o(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], &res);
+    if (o2i) vf_check_o2i(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], r->o->verify_seed, &res);
+    else vf_check_i2o(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], r->o->verify_seed, &res);
     sb_printf(b, "%s%s %u: ", k > (uint32_t)lo ? "; " : ": ", o2i ? "operand" : "output", k);
     v->entries++;
     switch (res.status) {
-    case VF_OK:
+    case VF_OK: {
       v->ok++;
       v->covering += res.covering;
-      sb_puts(b, res.covering ? "ok (covers)" : "ok");
+      v->sampled += res.sampled;
+      v->bound += res.worlds > 0;
+      const char *sep = " (";
+      sb_puts(b, "ok");
+      if (res.covering) sb_printf(b, "%scovers", sep), sep = ", ";
+      if (res.sampled)
+        sb_printf(b, "%ssampled %llu of %llu elements, seed %llu", sep, (unsigned long long)res.samples,
+                  (unsigned long long)res.population, (unsigned long long)res.seed), sep = ", ";
+      if (res.worlds)
+        sb_printf(b, "%sruntime variables bound%s", sep, res.worlds_only ? ", worlds only" : ""), sep = ", ";
+      if (sep[0] == ',') sb_putc(b, ')');
       break;
+    }
     case VF_MISMATCH:
       v->mismatch++;
       sb_printf(b, "MISMATCH: %s", res.message);
@@ -98,9 +115,10 @@ static void instr(index_run *r, const hlo_instr *in) {
 static void end(index_run *r) {
   verify_state *v = vs(r);
   sb_printf(&r->out,
-            "verify: %lu entries, %lu ok (%lu by coverage), %lu mismatches; not checked: %lu unknown indexing, "
-            "%lu without reference, %lu too large, %lu not analyzed\n",
-            v->entries, v->ok, v->covering, v->mismatch, v->unknown, v->noref, v->large, v->not_analyzed);
+            "verify: %lu entries, %lu ok (%lu by coverage, %lu sampled, %lu with runtime variables bound), %lu "
+            "mismatches; not checked: %lu unknown indexing, %lu without reference, %lu too large, %lu not analyzed\n",
+            v->entries, v->ok, v->covering, v->sampled, v->bound, v->mismatch, v->unknown, v->noref, v->large,
+            v->not_analyzed);
   if (v->mismatch) r->rc = 3;
   free(v);
   r->state = NULL;

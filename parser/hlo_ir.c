@@ -41,7 +41,7 @@ bool hlo_elem_type_is_complex(hlo_elem_type t) { return t == HLO_C64 || t == HLO
 
 static const char *const op_names[HLO_OP_COUNT] = {
     [HLO_OP_UNKNOWN] = "unknown",
-#define X_(e, s) [HLO_OP_##e] = s,
+#define X_(e, s, ...) [HLO_OP_##e] = s,
     HLO_OPCODES(X_)
 #undef X_
 };
@@ -65,32 +65,20 @@ hlo_opcode hlo_opcode_from_name(const char *s, size_t len) {
   return i < 0 ? HLO_OP_UNKNOWN : (hlo_opcode)(i + 1);
 }
 
+/* The SHAPE column of HLO_OPCODES. */
+enum { OPK_NA, OPK_EW1, OPK_EW2 };
+static const unsigned char op_shape_kind[HLO_OP_COUNT] = {
+#define X_(e, s, kind, ...) [HLO_OP_##e] = OPK_##kind,
+    HLO_OPCODES(X_)
+#undef X_
+};
+
 bool hlo_opcode_is_elementwise_unary(hlo_opcode op) {
-  switch (op) {
-  case HLO_OP_ABS: case HLO_OP_ACOS: case HLO_OP_ACOSH: case HLO_OP_ASIN: case HLO_OP_ASINH: case HLO_OP_ATAN:
-  case HLO_OP_ATANH: case HLO_OP_CBRT: case HLO_OP_CEIL: case HLO_OP_COSH: case HLO_OP_COSINE:
-  case HLO_OP_COUNT_LEADING_ZEROS: case HLO_OP_ERF: case HLO_OP_EXPONENTIAL: case HLO_OP_EXPONENTIAL_MINUS_ONE:
-  case HLO_OP_FLOOR: case HLO_OP_IMAG: case HLO_OP_IS_FINITE: case HLO_OP_LOG: case HLO_OP_LOG_PLUS_ONE:
-  case HLO_OP_LOGISTIC: case HLO_OP_NEGATE: case HLO_OP_NOT: case HLO_OP_POPCNT: case HLO_OP_REAL:
-  case HLO_OP_ROUND_NEAREST_AFZ: case HLO_OP_ROUND_NEAREST_EVEN: case HLO_OP_RSQRT: case HLO_OP_SIGN:
-  case HLO_OP_SINE: case HLO_OP_SINH: case HLO_OP_SQRT: case HLO_OP_TAN: case HLO_OP_TANH: case HLO_OP_COPY:
-  case HLO_OP_CONVERT: case HLO_OP_REDUCE_PRECISION:
-    return true;
-  default:
-    return false;
-  }
+  return (unsigned)op < HLO_OP_COUNT && op_shape_kind[op] == OPK_EW1;
 }
 
 bool hlo_opcode_is_elementwise_binary(hlo_opcode op) {
-  switch (op) {
-  case HLO_OP_ADD: case HLO_OP_SUBTRACT: case HLO_OP_MULTIPLY: case HLO_OP_DIVIDE: case HLO_OP_REMAINDER:
-  case HLO_OP_POWER: case HLO_OP_MAXIMUM: case HLO_OP_MINIMUM: case HLO_OP_ATAN2: case HLO_OP_COMPLEX:
-  case HLO_OP_AND: case HLO_OP_OR: case HLO_OP_XOR: case HLO_OP_SHIFT_LEFT: case HLO_OP_SHIFT_RIGHT_ARITHMETIC:
-  case HLO_OP_SHIFT_RIGHT_LOGICAL: case HLO_OP_COMPARE: case HLO_OP_STOCHASTIC_CONVERT: case HLO_OP_MULHI:
-    return true;
-  default:
-    return false;
-  }
+  return (unsigned)op < HLO_OP_COUNT && op_shape_kind[op] == OPK_EW2;
 }
 
 /* ---- shapes -------------------------------------------------------------- */

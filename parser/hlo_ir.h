@@ -145,58 +145,159 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
 /* ------------------------------------------------------------------ */
 /* Opcodes (§6.1)                                                       */
 
-#define HLO_OPCODES(X)                                                                          \
-  X(ABS, "abs") X(ACOS, "acos") X(ACOSH, "acosh") X(ADD, "add")                                 \
-  X(ADD_DEPENDENCY, "add-dependency") X(AFTER_ALL, "after-all") X(ALL_GATHER, "all-gather")     \
-  X(ALL_GATHER_DONE, "all-gather-done") X(ALL_GATHER_START, "all-gather-start")                 \
-  X(ALL_REDUCE, "all-reduce") X(ALL_REDUCE_DONE, "all-reduce-done")                             \
-  X(ALL_REDUCE_START, "all-reduce-start") X(ALL_TO_ALL, "all-to-all") X(AND, "and")             \
-  X(ASIN, "asin") X(ASINH, "asinh") X(ASYNC_DONE, "async-done") X(ASYNC_START, "async-start")   \
-  X(ASYNC_UPDATE, "async-update") X(ATAN, "atan") X(ATAN2, "atan2") X(ATANH, "atanh")           \
-  X(BATCH_NORM_GRAD, "batch-norm-grad") X(BATCH_NORM_INFERENCE, "batch-norm-inference")         \
-  X(BATCH_NORM_TRAINING, "batch-norm-training") X(BITCAST, "bitcast")                           \
-  X(BITCAST_CONVERT, "bitcast-convert") X(BROADCAST, "broadcast") X(CALL, "call")               \
-  X(CBRT, "cbrt") X(CEIL, "ceil") X(CHOLESKY, "cholesky") X(CLAMP, "clamp")                     \
-  X(COLLECTIVE_BROADCAST, "collective-broadcast") X(COLLECTIVE_PERMUTE, "collective-permute")   \
-  X(COLLECTIVE_PERMUTE_DONE, "collective-permute-done")                                         \
-  X(COLLECTIVE_PERMUTE_START, "collective-permute-start")                                       \
-  X(COLLECTIVE_REDUCE, "collective-reduce") X(COMPARE, "compare") X(COMPLEX, "complex")         \
-  X(CONCATENATE, "concatenate") X(CONDITIONAL, "conditional") X(CONSTANT, "constant")           \
-  X(CONVERT, "convert") X(CONVOLUTION, "convolution") X(COPY, "copy") X(COPY_DONE, "copy-done") \
-  X(COPY_START, "copy-start") X(COSH, "cosh") X(COSINE, "cosine")                               \
-  X(COUNT_LEADING_ZEROS, "count-leading-zeros") X(CUSTOM_CALL, "custom-call")                   \
-  X(DIVIDE, "divide") X(DOMAIN, "domain") X(DOT, "dot") X(DYNAMIC_RESHAPE, "dynamic-reshape")   \
-  X(DYNAMIC_SLICE, "dynamic-slice") X(DYNAMIC_UPDATE_SLICE, "dynamic-update-slice")             \
-  X(ERF, "erf") X(EXPONENTIAL, "exponential")                                                   \
-  X(EXPONENTIAL_MINUS_ONE, "exponential-minus-one") X(FFT, "fft") X(FLOOR, "floor")             \
-  X(FUSION, "fusion") X(GATHER, "gather") X(GET_DIMENSION_SIZE, "get-dimension-size")           \
-  X(GET_TUPLE_ELEMENT, "get-tuple-element") X(IMAG, "imag") X(INFEED, "infeed")                 \
-  X(IOTA, "iota") X(IS_FINITE, "is-finite") X(LOG, "log") X(LOG_PLUS_ONE, "log-plus-one")       \
-  X(LOGISTIC, "logistic") X(MAP, "map") X(MAXIMUM, "maximum") X(MINIMUM, "minimum")             \
-  X(MULHI, "mulhi") X(MULTIPLY, "multiply") X(NEGATE, "negate") X(NOT, "not")                   \
-  X(OPT_BARRIER, "opt-barrier") X(OR, "or") X(OUTFEED, "outfeed") X(PAD, "pad")                 \
-  X(PARAMETER, "parameter") X(PARTITION_ID, "partition-id") X(POPCNT, "popcnt")                 \
-  X(POWER, "power") X(RAGGED_ALL_TO_ALL, "ragged-all-to-all") X(RAGGED_DOT, "ragged-dot")       \
-  X(REAL, "real") X(RECV, "recv") X(RECV_DONE, "recv-done") X(REDUCE, "reduce")                 \
-  X(REDUCE_PRECISION, "reduce-precision") X(REDUCE_SCATTER, "reduce-scatter")                   \
-  X(REDUCE_WINDOW, "reduce-window") X(REMAINDER, "remainder") X(REPLICA_ID, "replica-id")       \
-  X(RESHAPE, "reshape") X(REVERSE, "reverse") X(RNG, "rng")                                     \
-  X(RNG_BIT_GENERATOR, "rng-bit-generator")                                                     \
-  X(RNG_GET_AND_UPDATE_STATE, "rng-get-and-update-state")                                       \
-  X(ROUND_NEAREST_AFZ, "round-nearest-afz") X(ROUND_NEAREST_EVEN, "round-nearest-even")         \
-  X(RSQRT, "rsqrt") X(SCALED_DOT, "scaled-dot") X(SCAN, "scan") X(SCATTER, "scatter")           \
-  X(SELECT, "select") X(SELECT_AND_SCATTER, "select-and-scatter") X(SEND, "send")               \
-  X(SEND_DONE, "send-done") X(SET_DIMENSION_SIZE, "set-dimension-size")                         \
-  X(SHIFT_LEFT, "shift-left") X(SHIFT_RIGHT_ARITHMETIC, "shift-right-arithmetic")               \
-  X(SHIFT_RIGHT_LOGICAL, "shift-right-logical") X(SHUFFLE, "shuffle") X(SIGN, "sign")           \
-  X(SINE, "sine") X(SINH, "sinh") X(SLICE, "slice") X(SORT, "sort") X(SQRT, "sqrt")             \
-  X(STOCHASTIC_CONVERT, "stochastic-convert") X(SUBTRACT, "subtract") X(TAN, "tan")             \
-  X(TANH, "tanh") X(TOPK, "topk") X(TRANSPOSE, "transpose")                                     \
-  X(TRIANGULAR_SOLVE, "triangular-solve") X(TUPLE, "tuple") X(WHILE, "while") X(XOR, "xor")
+/* One row per opcode, each opcode's facts in one place:
+ *
+ *   X(ENUM, "text", SHAPE, NOPS, O2I, I2O, XLA_O2I, XLA_I2O)
+ *
+ * SHAPE: EW1 / EW2 for the unary / binary elementwise ops whose result has
+ * the operand's dimensions (shape inference and checks), NA otherwise.
+ * NOPS: the operands an indexing rule reads by position (at least).
+ * O2I / I2O: the family of the op's output-to-input / input-to-output
+ * indexing rule in hloidx's own semantics; XLA_O2I / XLA_I2O: the family
+ * XLA's analysis uses (--xla-compat). NONE: no rule (`unknown indexing`).
+ * The families are plain tags here: the analysis turns each into its rule
+ * (analysis/ii_dispatch.c); the parser only reads SHAPE. */
+#define HLO_OPCODES(X) \
+  X(ABS,                      "abs",                      EW1, 0, EW,        EW,      EW,      EW)       \
+  X(ACOS,                     "acos",                     EW1, 0, EW,        EW,      NONE,    NONE)     \
+  X(ACOSH,                    "acosh",                    EW1, 0, EW,        EW,      NONE,    NONE)     \
+  X(ADD,                      "add",                      EW2, 0, EW,        EW,      EW,      EW)       \
+  X(ADD_DEPENDENCY,           "add-dependency",           NA,  0, FIRST,     INV,     NONE,    NONE)     \
+  X(AFTER_ALL,                "after-all",                NA,  0, NOREAD,    INV,     NONE,    NONE)     \
+  X(ALL_GATHER,               "all-gather",               NA,  1, ALLGATHER, INV,     AGATHER, NONE)     \
+  X(ALL_GATHER_DONE,          "all-gather-done",          NA,  0, DONE1,     INV,     NONE,    NONE)     \
+  X(ALL_GATHER_START,         "all-gather-start",         NA,  1, ALLGATHER, INV,     AGATHER, NONE)     \
+  X(ALL_REDUCE,               "all-reduce",               NA,  0, PAIRED,    INV,     NONE,    NONE)     \
+  X(ALL_REDUCE_DONE,          "all-reduce-done",          NA,  0, ELEM,      INV,     EW,      EW)       \
+  X(ALL_REDUCE_START,         "all-reduce-start",         NA,  0, PAIRED,    INV,     EW,      EW)       \
+  X(ALL_TO_ALL,               "all-to-all",               NA,  0, ALLTOALL,  INV,     NONE,    NONE)     \
+  X(AND,                      "and",                      EW2, 0, EW,        EW,      EW,      EW)       \
+  X(ASIN,                     "asin",                     EW1, 0, EW,        EW,      NONE,    NONE)     \
+  X(ASINH,                    "asinh",                    EW1, 0, EW,        EW,      NONE,    NONE)     \
+  X(ASYNC_DONE,               "async-done",               NA,  0, DONE1,     INV,     NONE,    NONE)     \
+  X(ASYNC_START,              "async-start",              NA,  0, ASYNC,     INV,     NONE,    NONE)     \
+  X(ASYNC_UPDATE,             "async-update",             NA,  0, ELEM,      INV,     NONE,    NONE)     \
+  X(ATAN,                     "atan",                     EW1, 0, EW,        EW,      NONE,    NONE)     \
+  X(ATAN2,                    "atan2",                    EW2, 0, EW,        EW,      EW,      EW)       \
+  X(ATANH,                    "atanh",                    EW1, 0, EW,        EW,      NONE,    NONE)     \
+  X(BATCH_NORM_GRAD,          "batch-norm-grad",          NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(BATCH_NORM_INFERENCE,     "batch-norm-inference",     NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(BATCH_NORM_TRAINING,      "batch-norm-training",      NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(BITCAST,                  "bitcast",                  NA,  1, BITCAST,   BITCAST, BITCAST, BITCAST)  \
+  X(BITCAST_CONVERT,          "bitcast-convert",          NA,  1, BCONV,     BCONV,   EW,      EW)       \
+  X(BROADCAST,                "broadcast",                NA,  1, BCAST,     BCAST,   BCAST,   BCAST)    \
+  X(CALL,                     "call",                     NA,  0, CALL,      INV,     NONE,    NONE)     \
+  X(CBRT,                     "cbrt",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(CEIL,                     "ceil",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(CHOLESKY,                 "cholesky",                 NA,  0, CHOLESKY,  INV,     NONE,    NONE)     \
+  X(CLAMP,                    "clamp",                    NA,  0, EW,        EW,      EW,      EW)       \
+  X(COLLECTIVE_BROADCAST,     "collective-broadcast",     NA,  0, PAIRED,    INV,     NONE,    NONE)     \
+  X(COLLECTIVE_PERMUTE,       "collective-permute",       NA,  0, PAIRED,    INV,     NONE,    NONE)     \
+  X(COLLECTIVE_PERMUTE_DONE,  "collective-permute-done",  NA,  0, DONE1,     INV,     NONE,    NONE)     \
+  X(COLLECTIVE_PERMUTE_START, "collective-permute-start", NA,  0, START,     INV,     NONE,    NONE)     \
+  X(COLLECTIVE_REDUCE,        "collective-reduce",        NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(COMPARE,                  "compare",                  EW2, 0, EW,        EW,      EW,      EW)       \
+  X(COMPLEX,                  "complex",                  EW2, 0, EW,        EW,      EW,      EW)       \
+  X(CONCATENATE,              "concatenate",              NA,  1, CONCAT,    CONCAT,  CONCAT,  CONCAT)   \
+  X(CONDITIONAL,              "conditional",              NA,  0, COND,      INV,     NONE,    NONE)     \
+  X(CONSTANT,                 "constant",                 NA,  0, NOOP,      NONE,    NOOP,    NONE)     \
+  X(CONVERT,                  "convert",                  EW1, 0, EW,        EW,      EW,      EW)       \
+  X(CONVOLUTION,              "convolution",              NA,  2, CONV,      INV,     CONV,    NONE)     \
+  X(COPY,                     "copy",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(COPY_DONE,                "copy-done",                NA,  0, DONE0,     INV,     NONE,    NONE)     \
+  X(COPY_START,               "copy-start",               NA,  0, START,     INV,     NONE,    NONE)     \
+  X(COSH,                     "cosh",                     EW1, 0, EW,        EW,      NONE,    NONE)     \
+  X(COSINE,                   "cosine",                   EW1, 0, EW,        EW,      EW,      EW)       \
+  X(COUNT_LEADING_ZEROS,      "count-leading-zeros",      EW1, 0, EW,        EW,      EW,      EW)       \
+  X(CUSTOM_CALL,              "custom-call",              NA,  0, CUSTOM,    INV,     NONE,    NONE)     \
+  X(DIVIDE,                   "divide",                   EW2, 0, EW,        EW,      EW,      EW)       \
+  X(DOMAIN,                   "domain",                   NA,  0, FIRST,     INV,     NONE,    NONE)     \
+  X(DOT,                      "dot",                      NA,  2, DOT,       INV,     DOT,     NONE)     \
+  X(DYNAMIC_RESHAPE,          "dynamic-reshape",          NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(DYNAMIC_SLICE,            "dynamic-slice",            NA,  2, DS,        DS,      DS,      NONE)     \
+  X(DYNAMIC_UPDATE_SLICE,     "dynamic-update-slice",     NA,  3, DUS,       DUS,     DUS,     NONE)     \
+  X(ERF,                      "erf",                      EW1, 0, EW,        EW,      EW,      EW)       \
+  X(EXPONENTIAL,              "exponential",              EW1, 0, EW,        EW,      EW,      EW)       \
+  X(EXPONENTIAL_MINUS_ONE,    "exponential-minus-one",    EW1, 0, EW,        EW,      EW,      EW)       \
+  X(FFT,                      "fft",                      NA,  0, FFT,       INV,     NONE,    NONE)     \
+  X(FLOOR,                    "floor",                    EW1, 0, EW,        EW,      EW,      EW)       \
+  X(FUSION,                   "fusion",                   NA,  0, FUSION,    INV,     FUSION,  NONE)     \
+  X(GATHER,                   "gather",                   NA,  2, GATHER,    GATHER,  GATHER,  NONE)     \
+  X(GET_DIMENSION_SIZE,       "get-dimension-size",       NA,  0, NOREAD,    INV,     NONE,    NONE)     \
+  X(GET_TUPLE_ELEMENT,        "get-tuple-element",        NA,  1, GTE,       INV,     GTE,     NONE)     \
+  X(IMAG,                     "imag",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(INFEED,                   "infeed",                   NA,  0, NOREAD,    INV,     NONE,    NONE)     \
+  X(IOTA,                     "iota",                     NA,  0, NOOP,      NONE,    NOOP,    NONE)     \
+  X(IS_FINITE,                "is-finite",                EW1, 0, EW,        EW,      EW,      EW)       \
+  X(LOG,                      "log",                      EW1, 0, EW,        EW,      EW,      EW)       \
+  X(LOG_PLUS_ONE,             "log-plus-one",             EW1, 0, EW,        EW,      EW,      EW)       \
+  X(LOGISTIC,                 "logistic",                 EW1, 0, EW,        EW,      EW,      EW)       \
+  X(MAP,                      "map",                      NA,  0, EW,        EW,      EW,      EW)       \
+  X(MAXIMUM,                  "maximum",                  EW2, 0, EW,        EW,      EW,      EW)       \
+  X(MINIMUM,                  "minimum",                  EW2, 0, EW,        EW,      EW,      EW)       \
+  X(MULHI,                    "mulhi",                    EW2, 0, EW,        EW,      NONE,    NONE)     \
+  X(MULTIPLY,                 "multiply",                 EW2, 0, EW,        EW,      EW,      EW)       \
+  X(NEGATE,                   "negate",                   EW1, 0, EW,        EW,      EW,      EW)       \
+  X(NOT,                      "not",                      EW1, 0, EW,        EW,      EW,      EW)       \
+  X(OPT_BARRIER,              "opt-barrier",              NA,  0, ELEM,      INV,     NONE,    NONE)     \
+  X(OR,                       "or",                       EW2, 0, EW,        EW,      EW,      EW)       \
+  X(OUTFEED,                  "outfeed",                  NA,  0, NOREAD,    INV,     NONE,    NONE)     \
+  X(PAD,                      "pad",                      NA,  2, PAD,       INV,     PAD,     NONE)     \
+  X(PARAMETER,                "parameter",                NA,  0, NOOP,      NONE,    NOOP,    NONE)     \
+  X(PARTITION_ID,             "partition-id",             NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(POPCNT,                   "popcnt",                   EW1, 0, EW,        EW,      EW,      EW)       \
+  X(POWER,                    "power",                    EW2, 0, EW,        EW,      EW,      EW)       \
+  X(RAGGED_ALL_TO_ALL,        "ragged-all-to-all",        NA,  0, RAGGED,    INV,     NONE,    NONE)     \
+  X(RAGGED_DOT,               "ragged-dot",               NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(REAL,                     "real",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(RECV,                     "recv",                     NA,  0, NOREAD,    INV,     NONE,    NONE)     \
+  X(RECV_DONE,                "recv-done",                NA,  0, DONE0,     INV,     NONE,    NONE)     \
+  X(REDUCE,                   "reduce",                   NA,  2, REDUCE,    REDUCE,  REDUCE,  REDUCE)   \
+  X(REDUCE_PRECISION,         "reduce-precision",         EW1, 0, EW,        EW,      EW,      EW)       \
+  X(REDUCE_SCATTER,           "reduce-scatter",           NA,  0, RSCATTER,  INV,     NONE,    NONE)     \
+  X(REDUCE_WINDOW,            "reduce-window",            NA,  2, RWIN,      INV,     RWIN,    NONE)     \
+  X(REMAINDER,                "remainder",                EW2, 0, EW,        EW,      EW,      EW)       \
+  X(REPLICA_ID,               "replica-id",               NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(RESHAPE,                  "reshape",                  NA,  1, RESHAPE,   RESHAPE, RESHAPE, RESHAPE)  \
+  X(REVERSE,                  "reverse",                  NA,  1, REVERSE,   REVERSE, REVERSE, REVERSE)  \
+  X(RNG,                      "rng",                      NA,  0, EW,        EW,      NONE,    NONE)     \
+  X(RNG_BIT_GENERATOR,        "rng-bit-generator",        NA,  0, RNGBIT,    INV,     NONE,    NONE)     \
+  X(RNG_GET_AND_UPDATE_STATE, "rng-get-and-update-state", NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(ROUND_NEAREST_AFZ,        "round-nearest-afz",        EW1, 0, EW,        EW,      EW,      EW)       \
+  X(ROUND_NEAREST_EVEN,       "round-nearest-even",       EW1, 0, EW,        EW,      EW,      EW)       \
+  X(RSQRT,                    "rsqrt",                    EW1, 0, EW,        EW,      EW,      EW)       \
+  X(SCALED_DOT,               "scaled-dot",               NA,  4, SDOT,      INV,     SDOT,    NONE)     \
+  X(SCAN,                     "scan",                     NA,  0, SCAN,      INV,     SCAN,    NONE)     \
+  X(SCATTER,                  "scatter",                  NA,  3, SCATTER,   SCATTER, NONE,    NONE)     \
+  X(SELECT,                   "select",                   NA,  0, EW,        EW,      EW,      EW)       \
+  X(SELECT_AND_SCATTER,       "select-and-scatter",       NA,  0, SELSCAT,   INV,     NONE,    NONE)     \
+  X(SEND,                     "send",                     NA,  0, FIRST,     INV,     NONE,    NONE)     \
+  X(SEND_DONE,                "send-done",                NA,  0, NOREAD,    INV,     NONE,    NONE)     \
+  X(SET_DIMENSION_SIZE,       "set-dimension-size",       NA,  0, EW,        EW,      NONE,    NONE)     \
+  X(SHIFT_LEFT,               "shift-left",               EW2, 0, EW,        EW,      EW,      EW)       \
+  X(SHIFT_RIGHT_ARITHMETIC,   "shift-right-arithmetic",   EW2, 0, EW,        EW,      EW,      EW)       \
+  X(SHIFT_RIGHT_LOGICAL,      "shift-right-logical",      EW2, 0, EW,        EW,      EW,      EW)       \
+  X(SHUFFLE,                  "shuffle",                  NA,  0, NONE,      NONE,    NONE,    NONE)     \
+  X(SIGN,                     "sign",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(SINE,                     "sine",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(SINH,                     "sinh",                     EW1, 0, EW,        EW,      NONE,    NONE)     \
+  X(SLICE,                    "slice",                    NA,  1, SLICE,     SLICE,   SLICE,   SLICE)    \
+  X(SORT,                     "sort",                     NA,  0, SORT,      INV,     NONE,    NONE)     \
+  X(SQRT,                     "sqrt",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(STOCHASTIC_CONVERT,       "stochastic-convert",       EW2, 0, EW,        EW,      EW,      EW)       \
+  X(SUBTRACT,                 "subtract",                 EW2, 0, EW,        EW,      EW,      EW)       \
+  X(TAN,                      "tan",                      EW1, 0, EW,        EW,      EW,      EW)       \
+  X(TANH,                     "tanh",                     EW1, 0, EW,        EW,      EW,      EW)       \
+  X(TOPK,                     "topk",                     NA,  0, TOPK,      INV,     NONE,    NONE)     \
+  X(TRANSPOSE,                "transpose",                NA,  1, TRANSP,    TRANSP,  TRANSP,  TRANSP)   \
+  X(TRIANGULAR_SOLVE,         "triangular-solve",         NA,  0, TRISOLVE,  INV,     NONE,    NONE)     \
+  X(TUPLE,                    "tuple",                    NA,  0, TUPLE,     INV,     NONE,    TUPLE)    \
+  X(WHILE,                    "while",                    NA,  0, WHILE,     INV,     NONE,    NONE)     \
+  X(XOR,                      "xor",                      EW2, 0, EW,        EW,      EW,      EW)
 
 typedef enum hlo_opcode {
   HLO_OP_UNKNOWN = 0, /* an opcode this parser does not know; see hlo_instr.opcode_text */
-#define HLO_X_(e, s) HLO_OP_##e,
+#define HLO_X_(e, s, ...) HLO_OP_##e,
   HLO_OPCODES(HLO_X_)
 #undef HLO_X_
   HLO_OP_COUNT
@@ -204,8 +305,8 @@ typedef enum hlo_opcode {
 
 const char *hlo_opcode_name(hlo_opcode op); /* "add"; "unknown" for HLO_OP_UNKNOWN */
 hlo_opcode hlo_opcode_from_name(const char *s, size_t len); /* HLO_OP_UNKNOWN if none */
-bool hlo_opcode_is_elementwise_unary(hlo_opcode op);  /* abs ... tanh, copy, convert, reduce-precision (§6.1) */
-bool hlo_opcode_is_elementwise_binary(hlo_opcode op); /* add ... mulhi, compare, stochastic-convert */
+bool hlo_opcode_is_elementwise_unary(hlo_opcode op);  /* SHAPE EW1: abs ... tanh, copy, convert, reduce-precision (§6.1) */
+bool hlo_opcode_is_elementwise_binary(hlo_opcode op); /* SHAPE EW2: add ... mulhi, compare, stochastic-convert */
 
 /* ------------------------------------------------------------------ */
 /* Attributes                                                           */

@@ -9,8 +9,9 @@
 typedef struct {
   const char *name;
   const char *hlo;
-  const char *modes; /* per operand: '=' exact, 's' covering, 'c' clipped, '-' no reference; missing = exact */
-  bool i2o;          /* check input-to-output maps too */
+  const char *modes; /* per operand: '=' exact, 's' covering, 'x' covering under --xla-compat only (exact in
+                        hloidx's semantics), 'c' clipped, '-' no reference, 'u' unknown or exact; missing = exact */
+  bool i2o;          /* check input-to-output maps too (under --xla-compat; hloidx's in2out maps always) */
 } enum_case;
 
 /* ---- cases ------------------------------------------------------------------------------------------------- */
@@ -111,7 +112,7 @@ static const enum_case cases[] __attribute__((unused)) = {
     {"conv feature groups", E1("x = f32[1,4,6] parameter(0)\n k = f32[2,2,6] parameter(1)\n ROOT r = f32[1,3,6] convolution(x, k),"
                                " window={size=2}, dim_labels=b0f_0io->b0f, feature_group_count=3"), NULL, false},
     {"conv batch groups", E1("x = f32[6,4,2] parameter(0)\n k = f32[2,2,3] parameter(1)\n ROOT r = f32[2,3,3] convolution(x, k),"
-                             " window={size=2}, dim_labels=b0f_0io->b0f, batch_group_count=3"), "s=", false},
+                             " window={size=2}, dim_labels=b0f_0io->b0f, batch_group_count=3"), "x=", false},
     {"conv 0d", E1("x = f32[2,3] parameter(0)\n k = f32[3,4] parameter(1)\n ROOT r = f32[2,4] convolution(x, k),"
                    " dim_labels=bf_io->bf"), NULL, false},
     /* runtime variables */
@@ -216,6 +217,143 @@ static const enum_case cases[] __attribute__((unused)) = {
      "  ROOT f = f32[2,3,2,2,3]{4,3,2,1,0} fusion(p), kind=kLoop, calls=fused\n"
      "}\n",
      NULL, false},
+};
+
+/* Rules of hloidx's own semantics (XLA has none: under --xla-compat these
+ * maps are unknown). */
+static const enum_case own_cases[] __attribute__((unused)) = {
+    {"acos", E1("a = f32[2,3] parameter(0)\n ROOT r = f32[2,3] acos(a)"), NULL, true},
+    {"tuple", E1("a = f32[2,3] parameter(0)\n b = f32[4] parameter(1)\n ROOT r = (f32[2,3], f32[4]) tuple(a, b)"),
+     NULL, true},
+    {"get-tuple-element", E1("a = (f32[2,3], f32[4]) parameter(0)\n ROOT r = f32[4] get-tuple-element(a), index=1"),
+     NULL, true},
+    {"opt-barrier", E1("a = (f32[2,3], f32[4]) parameter(0)\n ROOT r = (f32[2,3], f32[4]) opt-barrier(a)"), NULL, true},
+    {"add-dependency", E1("a = f32[3] parameter(0)\n t = token[] after-all()\n"
+                          " ROOT r = f32[3] add-dependency(a, t)"), NULL, true},
+    {"copy-start", E1("a = f32[2,3] parameter(0)\n ROOT r = (f32[2,3], f32[2,3], u32[]) copy-start(a)"), NULL, true},
+    {"copy-done", E1("a = (f32[2,3], f32[2,3], u32[]) parameter(0)\n ROOT r = f32[2,3] copy-done(a)"), NULL, true},
+    {"all-reduce variadic", "HloModule m\n" ADD "ENTRY e {\n a = f32[2,3] parameter(0)\n b = f32[4] parameter(1)\n"
+                            " ROOT r = (f32[2,3], f32[4]) all-reduce(a, b), replica_groups={}, to_apply=add\n}\n",
+     NULL, true},
+    {"all-reduce-start", "HloModule m\n" ADD "ENTRY e {\n a = f32[5] parameter(0)\n"
+                         " ROOT r = f32[5] all-reduce-start(a), replica_groups={}, to_apply=add\n}\n", NULL, true},
+    {"collective-permute", E1("a = f32[2,3] parameter(0)\n"
+                              " ROOT r = f32[2,3] collective-permute(a), source_target_pairs={{0,1},{1,0}}"),
+     NULL, true},
+    {"reduce-scatter", "HloModule m\n" ADD "ENTRY e {\n a = f32[2,6] parameter(0)\n"
+                       " ROOT r = f32[2,2] reduce-scatter(a), replica_groups={{0,1,2}}, dimensions={1}, to_apply=add\n}\n",
+     NULL, true},
+    {"all-to-all", E1("a = f32[6,2] parameter(0)\n ROOT r = f32[6,2] all-to-all(a), replica_groups={{0,1,2}}, dimensions={0}"),
+     NULL, true},
+    {"all-to-all no groups", E1("a = f32[4] parameter(0)\n ROOT r = f32[4] all-to-all(a), replica_groups={}, dimensions={0}"),
+     NULL, true},
+    {"all-to-all tuple", E1("a = f32[3] parameter(0)\n b = f32[3] parameter(1)\n"
+                            " ROOT r = (f32[3], f32[3]) all-to-all(a, b), replica_groups={{0,1}}"), NULL, true},
+    {"all-gather variadic", E1("a = f32[2] parameter(0)\n b = f32[1,3] parameter(1)\n"
+                               " ROOT r = (f32[4], f32[2,3]) all-gather(a, b), replica_groups={{0,1}}, dimensions={0}"),
+     NULL, true},
+    {"all-gather-start", E1("a = f32[2,3] parameter(0)\n"
+                            " ROOT r = (f32[2,3], f32[2,9]) all-gather-start(a), replica_groups={{0,1,2}}, dimensions={1}"),
+     NULL, true},
+    {"ragged-all-to-all", E1("a = f32[4,2] parameter(0)\n o = f32[3,2] parameter(1)\n io = s32[2] parameter(2)\n"
+                             " ss = s32[2] parameter(3)\n oo = s32[2] parameter(4)\n rs = s32[2] parameter(5)\n"
+                             " ROOT r = f32[3,2] ragged-all-to-all(a, o, io, ss, oo, rs), replica_groups={{0,1}}"),
+     NULL, true},
+    {"send recv", E1("a = f32[3] parameter(0)\n t = token[] after-all()\n"
+                     " ROOT s = (f32[3], u32[], token[]) send(a, t), channel_id=1"), NULL, true},
+    {"infeed", E1("t = token[] after-all()\n ROOT r = (f32[3], token[]) infeed(t)"), NULL, true},
+    {"call", "HloModule m\ncallee {\n p = f32[4] parameter(0)\n q = f32[2] parameter(1)\n"
+             " s = f32[2] slice(p), slice={[1:3]}\n ROOT r = f32[2] add(s, q)\n}\n"
+             "ENTRY e {\n a = f32[4] parameter(0)\n b = f32[2] parameter(1)\n ROOT r = f32[2] call(a, b), to_apply=callee\n}\n",
+     NULL, true},
+    {"conditional pred", "HloModule m\nbt {\n p = f32[4] parameter(0)\n ROOT r = f32[2] slice(p), slice={[0:2]}\n}\n"
+                         "bf {\n p = f32[2] parameter(0)\n ROOT r = f32[2] negate(p)\n}\n"
+                         "ENTRY e {\n c = pred[] parameter(0)\n a = f32[4] parameter(1)\n b = f32[2] parameter(2)\n"
+                         " ROOT r = f32[2] conditional(c, a, b), true_computation=bt, false_computation=bf\n}\n",
+     NULL, true},
+    {"while", "HloModule m\ncond {\n p = (s32[], f32[3]) parameter(0)\n i = s32[] get-tuple-element(p), index=0\n"
+              " n = s32[] constant(4)\n ROOT lt = pred[] compare(i, n), direction=LT\n}\n"
+              "body {\n p = (s32[], f32[3]) parameter(0)\n i = s32[] get-tuple-element(p), index=0\n"
+              " one = s32[] constant(1)\n j = s32[] add(i, one)\n x = f32[3] get-tuple-element(p), index=1\n"
+              " ROOT t = (s32[], f32[3]) tuple(j, x)\n}\n"
+              "ENTRY e {\n a = (s32[], f32[3]) parameter(0)\n ROOT w = (s32[], f32[3]) while(a), condition=cond, body=body\n}\n",
+     "u", true},
+    {"sort keys values", "HloModule m\nlt {\n a = f32[] parameter(0)\n b = f32[] parameter(1)\n c = s32[] parameter(2)\n"
+                         " d = s32[] parameter(3)\n ROOT r = pred[] compare(a, b), direction=LT\n}\n"
+                         "ENTRY e {\n k = f32[2,3] parameter(0)\n v = s32[2,3] parameter(1)\n"
+                         " ROOT s = (f32[2,3], s32[2,3]) sort(k, v), dimensions={1}, to_apply=lt\n}\n",
+     NULL, true},
+    {"topk", E1("a = f32[2,5] parameter(0)\n ROOT r = (f32[2,2], s32[2,2]) topk(a), k=2, largest=true"), NULL, true},
+    {"fft", E1("a = c64[2,3,4] parameter(0)\n ROOT r = c64[2,3,4] fft(a), fft_type=FFT, fft_length={3,4}"), NULL, true},
+    {"rfft", E1("a = f32[2,6] parameter(0)\n ROOT r = c64[2,4] fft(a), fft_type=RFFT, fft_length={6}"), NULL, true},
+    {"irfft", E1("a = c64[3,4] parameter(0)\n ROOT r = f32[3,6] fft(a), fft_type=IRFFT, fft_length={6}"), NULL, true},
+    {"rng-bit-generator", E1("s = u64[2] parameter(0)\n"
+                             " ROOT r = (u64[2], u32[2,3]) rng-bit-generator(s), algorithm=rng_three_fry"), NULL, true},
+    {"cholesky lower", E1("a = f32[2,4,4] parameter(0)\n ROOT r = f32[2,4,4] cholesky(a), lower=true"), NULL, true},
+    {"cholesky upper", E1("a = f32[3,3] parameter(0)\n ROOT r = f32[3,3] cholesky(a), lower=false"), NULL, true},
+    {"trsm left lower", E1("a = f32[4,4] parameter(0)\n b = f32[4,2] parameter(1)\n"
+                           " ROOT r = f32[4,2] triangular-solve(a, b), left_side=true, lower=true, transpose_a=NO_TRANSPOSE"),
+     NULL, true},
+    {"trsm left upper unit", E1("a = f32[4,4] parameter(0)\n b = f32[4,2] parameter(1)\n"
+                                " ROOT r = f32[4,2] triangular-solve(a, b), left_side=true, lower=false, unit_diagonal=true,"
+                                " transpose_a=NO_TRANSPOSE"), NULL, true},
+    {"trsm left lower transposed", E1("a = f32[3,3] parameter(0)\n b = f32[3,2] parameter(1)\n"
+                                      " ROOT r = f32[3,2] triangular-solve(a, b), left_side=true, lower=true,"
+                                      " transpose_a=TRANSPOSE"), NULL, true},
+    {"trsm right lower", E1("a = f32[3,3] parameter(0)\n b = f32[2,3] parameter(1)\n"
+                            " ROOT r = f32[2,3] triangular-solve(a, b), left_side=false, lower=true, transpose_a=NO_TRANSPOSE"),
+     NULL, true},
+    {"trsm right upper adjoint unit", E1("a = f32[2,3,3] parameter(0)\n b = f32[2,2,3] parameter(1)\n"
+                                         " ROOT r = f32[2,2,3] triangular-solve(a, b), left_side=false, lower=false,"
+                                         " unit_diagonal=true, transpose_a=ADJOINT"), NULL, true},
+    {"custom-call Sharding", E1("a = f32[2,3] parameter(0)\n ROOT r = f32[2,3] custom-call(a), custom_call_target=\"Sharding\""),
+     NULL, true},
+    {"custom-call to shard", E1("a = f32[4,6] parameter(0)\n"
+                                " ROOT r = f32[2,6] custom-call(a), custom_call_target=\"SPMDFullToShardShape\""), NULL, true},
+    {"custom-call to full", E1("a = f32[2,3] parameter(0)\n"
+                               " ROOT r = f32[2,6] custom-call(a), custom_call_target=\"SPMDShardToFullShape\""), NULL, true},
+    {"custom-call gemm", E1("a = f32[2,3,4] parameter(0)\n b = f32[2,4,5] parameter(1)\n c = f32[2,3,5] parameter(2)\n"
+                            " ROOT r = (f32[2,3,5], s8[16]) custom-call(a, b, c), custom_call_target=\"__cublas$gemm\","
+                            " backend_config=\"{\\\"beta\\\":1,\\\"dot_dimension_numbers\\\":{\\\"lhs_contracting_dimensions\\\":"
+                            "[\\\"2\\\"],\\\"rhs_contracting_dimensions\\\":[\\\"1\\\"],\\\"lhs_batch_dimensions\\\":[\\\"0\\\"],"
+                            "\\\"rhs_batch_dimensions\\\":[\\\"0\\\"]}}\""), NULL, true},
+    {"custom-call cudnn conv", E1("x = f32[1,5,2] parameter(0)\n k = f32[3,2,4] parameter(1)\n b = f32[4] parameter(2)\n"
+                                  " ROOT r = (f32[1,3,4], u8[0]) custom-call(x, k, b), window={size=3}, dim_labels=b0f_0io->b0f,"
+                                  " custom_call_target=\"__cudnn$convBiasActivationForward\""), NULL, true},
+    {"select-and-scatter", "HloModule m\n" ADD "ge { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+                           " ROOT c = pred[] compare(a, b), direction=GE }\n"
+                           "ENTRY e {\n x = f32[7] parameter(0)\n s = f32[3] parameter(1)\n i = f32[] parameter(2)\n"
+                           " ROOT r = f32[7] select-and-scatter(x, s, i), window={size=3 stride=2 pad=0_0}, select=ge,"
+                           " scatter=add\n}\n", NULL, true},
+    {"select-and-scatter 2d padded", "HloModule m\n" ADD "ge { a = f32[] parameter(0)\n b = f32[] parameter(1)\n"
+                                     " ROOT c = pred[] compare(a, b), direction=GE }\n"
+                                     "ENTRY e {\n x = f32[4,3] parameter(0)\n s = f32[2,3] parameter(1)\n"
+                                     " i = f32[] parameter(2)\n ROOT r = f32[4,3] select-and-scatter(x, s, i),"
+                                     " window={size=2x2 stride=2x1 pad=0_0x1_0}, select=ge, scatter=add\n}\n", NULL, true},
+    /* gather and scatter in general form, bitcast-convert across widths */
+    {"gather embedding", E1("x = f32[5,4]{0,1} parameter(0)\n i = s32[3] parameter(1)\n ROOT r = f32[3,4] gather(x, i),"
+                            " offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1,"
+                            " slice_sizes={1,4}"), NULL, false},
+    {"gather vector first", E1("x = f32[6,7] parameter(0)\n i = s32[2,3] parameter(1)\n ROOT r = f32[3,2,3]{0,2,1} gather(x, i),"
+                               " offset_dims={1,2}, collapsed_slice_dims={}, start_index_map={1,0}, index_vector_dim=0,"
+                               " slice_sizes={2,3}"), NULL, false},
+    {"gather batching", E1("x = f32[3,5] parameter(0)\n i = s32[3,2,1] parameter(1)\n ROOT r = f32[3,2] gather(x, i),"
+                           " offset_dims={}, collapsed_slice_dims={1}, start_index_map={1}, operand_batching_dims={0},"
+                           " start_indices_batching_dims={0}, index_vector_dim=2, slice_sizes={1,1}"), NULL, false},
+    {"gather iota beyond the clamp", E1("x = f32[6,3] parameter(0)\n i = s32[8,1] iota(), iota_dimension=0\n"
+                                        " ROOT r = f32[8,2,3] gather(x, i), offset_dims={1,2}, collapsed_slice_dims={},"
+                                        " start_index_map={0}, index_vector_dim=1, slice_sizes={2,3}"), NULL, false},
+    {"scatter windows", "HloModule m\n" ADD "ENTRY e {\n x = f32[6,7] parameter(0)\n i = s32[2,3] parameter(1)\n u = f32[3,2,3] parameter(2)\n"
+                               " ROOT r = f32[6,7]{0,1} scatter(x, i, u), update_window_dims={1,2}, inserted_window_dims={},"
+                               " scatter_dims_to_operand_dims={1,0}, index_vector_dim=0, to_apply=add\n}\n", NULL, false},
+    {"scatter variadic batching", "HloModule m\n" ADD2 "ENTRY e {\n x = f32[3,4] parameter(0)\n y = s32[3,4] parameter(1)\n i = s32[3,2] parameter(2)\n"
+                                          " u = f32[3,2] parameter(3)\n v = s32[3,2] parameter(4)\n"
+                                          " ROOT r = (f32[3,4], s32[3,4]) scatter(x, y, i, u, v), update_window_dims={},"
+                                          " inserted_window_dims={1}, scatter_dims_to_operand_dims={1}, input_batching_dims={0},"
+                                          " scatter_indices_batching_dims={0}, index_vector_dim=2, to_apply=add2\n}\n",
+     NULL, false},
+    {"bitcast-convert narrower", E1("p = f32[3,2] parameter(0)\n ROOT r = s8[3,2,4] bitcast-convert(p)"), NULL, false},
+    {"bitcast-convert wider", E1("p = s16[3,2] parameter(0)\n ROOT r = f32[3] bitcast-convert(p)"), NULL, false},
 };
 
 #endif

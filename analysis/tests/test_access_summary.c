@@ -200,6 +200,7 @@ static const char *const more[][2] = {
 int main(void) {
   ii_ctx *c = ii_ctx_new();
   for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) run(c, cases[i].name, cases[i].hlo);
+  for (size_t i = 0; i < sizeof own_cases / sizeof *own_cases; i++) run(c, own_cases[i].name, own_cases[i].hlo);
   for (size_t i = 0; i < sizeof more / sizeof *more; i++) run(c, more[i][0], more[i][1]);
   printf("access_summary: %d exact, %d estimates, %d unknown\n", n_exact, n_estimate, n_unknown);
   CHECK(n_exact > 100, "only %d exact summaries", n_exact);

@@ -2,9 +2,11 @@
  * the analysis, checked (they must pass), then deliberately corrupted --
  * a result changed, an interval narrowed or widened, a member added, a
  * physical map permuted -- and checked again: every corruption must be
- * reported as a mismatch, with an example pair. Also the skip statuses
- * (unknown maps, no reference, domain too large) and the coverage-only
- * comparison of dynamic-update-slice operand 0. */
+ * reported as a mismatch, with an example pair. A wrongly bound runtime
+ * variable (descriptions exchanged, the class of openxla/xla#49119) must
+ * be caught too. Also the skip statuses (unknown maps, no reference, a
+ * point with too many symbols), sampling of a large domain and the
+ * coverage-only comparison of dynamic-update-slice operand 0. */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,7 +65,7 @@ static imap *member_copy(ii_ctx *c, ii_set *s, uint32_t i) {
 
 static vf_result check(ii_ctx *c, const hlo_instr *in, uint32_t k, const ii_set *s, vf_layout l) {
   vf_result r;
-  vf_check_o2i(c, in, 0, k, s, l, &r);
+  vf_check_o2i(c, in, 0, k, s, l, 0, &r);
   return r;
 }
 
@@ -192,23 +194,99 @@ int main(void) {
   EXPECT(r, VF_MISMATCH, "dynamic-update-slice operand 1 with rt0 in [0, 3]");
   drop(c, &m);
 
-  /* 5. skips */
-  in = parse(&m, "HloModule m\nENTRY e {\n a = f32[4] parameter(0)\n ROOT r = f32[4] sort(a), dimensions={0},"
-                 " to_apply=lt\n}\nlt { x = f32[] parameter(0)\n y = f32[] parameter(1)\n"
-                 " ROOT c = pred[] compare(x, y), direction=LT }\n");
+  /* 5. runtime bindings: ds2(reverse(ds(x, a)), b) reads x[-d0 - b' + a' + 5];
+   * the map is (d0){rt0, rt1} -> (-d0 - rt1 + rt0 + 5) with rt0 = a in
+   * [0, 4], rt1 = b in [0, 3]. Exchanging the two descriptions (XLA's
+   * list-order mistake) leaves the union of all values unchanged, but
+   * not the element read for given values of a and b. */
+  in = parse(&m, "HloModule m\nf {\n x = f32[10] parameter(0)\n a = s32[] parameter(1)\n b = s32[] parameter(2)\n"
+                 " d1 = f32[6] dynamic-slice(x, a), dynamic_slice_sizes={6}\n r = f32[6] reverse(d1), dimensions={0}\n"
+                 " ROOT d2 = f32[3] dynamic-slice(r, b), dynamic_slice_sizes={3}\n}\n"
+                 "ENTRY e {\n x = f32[10] parameter(0)\n a = s32[] parameter(1)\n b = s32[] parameter(2)\n"
+                 " ROOT fusion = f32[3] fusion(x, a, b), kind=kLoop, calls=f\n}\n");
   s = o2i_set(c, in, 0, VF_LOGICAL);
-  EXPECT(check(c, in, 0, &s, VF_LOGICAL), VF_SKIP_UNKNOWN, "sort: unknown indexing");
+  CHECK(s.n == 1 && s.items[0]->nrt == 2, "ds_reverse_ds: %u members", s.n);
+  r = check(c, in, 0, &s, VF_LOGICAL);
+  EXPECT(r, VF_OK, "ds_reverse_ds as computed");
+  CHECK(r.worlds == VF_WORLDS, "ds_reverse_ds: bindings checked in %u worlds", r.worlds);
+  bad = s;
+  member_copy(c, &bad, 0);
+  ii_operand *swapped = bad.items[0];
+  ii_rtvar *rts = arena_array(ii_ctx_arena(c), 2, sizeof *rts);
+  rts[0] = swapped->rt[1];
+  rts[1] = swapped->rt[0];
+  swapped->rt = rts;
+  r = check(c, in, 0, &bad, VF_LOGICAL);
+  EXPECT(r, VF_MISMATCH, "ds_reverse_ds with rt0 described as b");
+  CHECK(strstr(r.message, "runtime values of world") != NULL, "message: %s", r.message);
+  /* a description reading the wrong element of its instruction */
+  bad = s;
+  member_copy(c, &bad, 0);
+  rts = arena_array(ii_ctx_arena(c), 2, sizeof *rts);
+  rts[0] = bad.items[0]->rt[0];
+  rts[1] = bad.items[0]->rt[1];
+  rts[0].instr = rts[1].instr;
+  bad.items[0]->rt = rts;
+  r = check(c, in, 0, &bad, VF_LOGICAL);
+  EXPECT(r, VF_MISMATCH, "ds_reverse_ds with both variables described as b");
+  drop(c, &m);
+
+  /* 6. skips */
+  in = parse(&m, "HloModule m\nENTRY e {\n a = f32[4] parameter(0)\n"
+                 " ROOT r = f32[4] custom-call(a), custom_call_target=\"foo\"\n}\n");
+  s = o2i_set(c, in, 0, VF_LOGICAL);
+  EXPECT(check(c, in, 0, &s, VF_LOGICAL), VF_SKIP_UNKNOWN, "custom-call foo: unknown indexing");
   drop(c, &m);
   in = parse(&m, "HloModule m\nENTRY e {\n a = f32[1024,1024] parameter(0)\n ROOT r = f32[1024,1024] negate(a)\n}\n");
   s = o2i_set(c, in, 0, VF_LOGICAL);
   r = check(c, in, 0, &s, VF_LOGICAL);
-  EXPECT(r, VF_SKIP_TOO_LARGE, "a 2^20-point domain");
+  EXPECT(r, VF_OK, "a 2^20-point domain, sampled");
+  CHECK(r.sampled && r.samples == VF_SAMPLES && r.population == 1024 * 1024 && r.seed == 0,
+        "sampled %d: %llu of %llu", r.sampled, (unsigned long long)r.samples, (unsigned long long)r.population);
+  /* a sample finds a wrong map: d1 + 1 reads outside for d1 = 1023, d1 -> d1 + 1 elsewhere */
+  bad = s;
+  bm = member_copy(c, &bad, 0);
+  imap_set_result(bm, 1, ae_add_const(ax, bm->results[1], 1));
+  r = check(c, in, 0, &bad, VF_LOGICAL);
+  EXPECT(r, VF_MISMATCH, "a 2^20-point domain, sampled, one result shifted");
+  drop(c, &m);
+  /* in2out of a broadcast into 2^20 elements: each operand element feeds
+   * 1024 of them; sampled from drawn outputs and operand elements */
+  in = parse(&m, "HloModule m\nENTRY e {\n a = f32[1024] parameter(0)\n"
+                 " ROOT r = f32[1024,1024] broadcast(a), dimensions={1}\n}\n");
+  ii_indexing xi;
+  ii_error ierr;
+  CHECK(ii_i2o(c, in, 0, &xi, &ierr) == II_OK, "broadcast in2out: %s", ierr.message);
+  s = xi.sets[0];
+  vf_check_i2o(c, in, 0, 0, &s, VF_LOGICAL, 0, &r);
+  EXPECT(r, VF_OK, "broadcast in2out, sampled");
+  CHECK(r.sampled && r.samples > 0 && r.population == 1024, "sampled %d: %llu of %llu", r.sampled,
+        (unsigned long long)r.samples, (unsigned long long)r.population);
+  /* the operand element feeding the column next to its own */
+  bad = s;
+  bm = member_copy(c, &bad, 0);
+  imap_set_result(bm, 1, ae_mod_const(ax, ae_add_const(ax, bm->results[1], 1), 1024));
+  vf_check_i2o(c, in, 0, 0, &bad, VF_LOGICAL, 0, &r);
+  EXPECT(r, VF_MISMATCH, "broadcast in2out, sampled, one column over");
+  drop(c, &m);
+  /* one output element with 90000 range points: too many to enumerate even once */
+  in = parse(&m, "HloModule m\nadd { a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT s = f32[] add(a, b) }\n"
+                 "ENTRY e {\n x = f32[300,300] parameter(0)\n c = f32[] parameter(1)\n"
+                 " ROOT r = f32[] reduce(x, c), dimensions={0,1}, to_apply=add\n}\n");
+  s = o2i_set(c, in, 0, VF_LOGICAL);
+  r = check(c, in, 0, &s, VF_LOGICAL);
+  EXPECT(r, VF_SKIP_TOO_LARGE, "a 90000-point element");
+  CHECK(strstr(r.message, "points per element") != NULL, "message: %s", r.message);
   drop(c, &m);
   in = parse(&m, "HloModule m\nENTRY e {\n a = (f32[4], f32[2]) parameter(0)\n"
                  " ROOT r = f32[2] get-tuple-element(a), index=1\n}\n");
   s = o2i_set(c, in, 0, VF_LOGICAL);
   r = check(c, in, 0, &s, VF_LOGICAL);
-  EXPECT(r, VF_SKIP_NO_REFERENCE, "get-tuple-element");
+  EXPECT(r, VF_OK, "get-tuple-element: element 1 of the tuple");
+  bad = s;
+  bad.elem = 0;
+  r = check(c, in, 0, &bad, VF_LOGICAL);
+  EXPECT(r, VF_MISMATCH, "get-tuple-element with maps into element 0");
 
   drop(c, &m);
   ii_ctx_free(c);

@@ -1,0 +1,234 @@
+/* Helpers every indexing rule shares: errors, shapes, maps over shapes,
+ * operand indexings and sets (equality, insertion, composition,
+ * simplification) and the text-size measure of results. */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ii_internal.h"
+
+/* ---- errors and shapes ---------------------------------------------------------------------------- */
+
+ii_status ii_fail(ii_error *err, const hlo_instr *in, const char *fmt, ...) {
+  if (err) {
+    err->instr = in;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err->message, sizeof err->message, fmt, ap);
+    va_end(ap);
+  }
+  return II_ERROR;
+}
+
+const hlo_shape *ii_array_shape(const hlo_shape *s) {
+  while (s->type == HLO_TUPLE || s->type == HLO_BUFFER) {
+    if (s->n_elems == 0) break;
+    s = s->elems[0];
+  }
+  return s;
+}
+
+const hlo_shape *ii_set_operand_shape(const hlo_instr *in, int64_t k, const ii_set *s) {
+  const hlo_shape *x = in->operands[k]->shape;
+  if (s->in_elem && x->type == HLO_TUPLE && s->elem >= 0 && s->elem < x->n_elems) return x->elems[s->elem];
+  return x;
+}
+
+const hlo_shape *ii_output_shape(const hlo_instr *in, int64_t output_id) {
+  const hlo_shape *s = in->shape;
+  if (s->type == HLO_TUPLE && output_id >= 0 && output_id < s->n_elems) return s->elems[output_id];
+  return s;
+}
+
+/* ---- building blocks ---------------------------------------------------------------------------- */
+
+const hlo_computation *ii_called(const hlo_instr *in, hlo_call_role role) {
+  for (int i = 0; i < in->n_called; i++)
+    if (in->called_role[i] == role) return in->called[i];
+  return NULL;
+}
+
+bool ii_same_dims(const hlo_shape *a, const hlo_shape *b) {
+  if (!ii_is_array(a) || !ii_is_array(b) || a->rank != b->rank) return false;
+  for (int i = 0; i < a->rank; i++)
+    if (a->dims[i] != b->dims[i]) return false;
+  return true;
+}
+
+void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n) {
+  x->n = n;
+  x->sets = arena_zalloc(c->scratch, (n ? n : 1) * sizeof *x->sets);
+}
+
+ii_operand *ii_wrap(ii_ctx *c, imap *m) {
+  ii_operand *x = arena_zalloc(c->scratch, sizeof *x);
+  x->map = m;
+  return x;
+}
+
+void ii_add(ii_ctx *c, ii_indexing *x, uint32_t k, imap *m) { ii_set_insert(c, &x->sets[k], ii_wrap(c, m)); }
+
+void ii_unknown(ii_ctx *c, ii_indexing *x, uint32_t n) { ii_unknown_why(c, x, n, NULL); }
+
+const char *ii_why(ii_ctx *c, const char *fmt, ...) {
+  if (c->xla_compat) return NULL;
+  char buf[300];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(buf, sizeof buf, fmt, ap);
+  va_end(ap);
+  return arena_strndup(c->scratch, buf, strlen(buf));
+}
+
+void ii_add_unknown(ii_ctx *c, ii_indexing *x, uint32_t k, const char *why) {
+  ii_operand *o = ii_wrap(c, imap_new_undefined(c->scratch, c->ae));
+  o->why = c->xla_compat ? NULL : why;
+  ii_set_insert(c, &x->sets[k], o);
+}
+
+void ii_unknown_why(ii_ctx *c, ii_indexing *x, uint32_t n, const char *why) {
+  ii_indexing_init(c, x, n);
+  for (uint32_t k = 0; k < n; k++) ii_add_unknown(c, x, k, why);
+}
+
+imap *ii_identity(ii_ctx *c, const hlo_shape *s) {
+  s = ii_array_shape(s);
+  return imap_identity(c->scratch, c->ae, ii_rank(s), ii_dims(s));
+}
+
+imap *ii_scalar_map(ii_ctx *c, const hlo_shape *s) {
+  s = ii_array_shape(s);
+  return imap_scalar(c->scratch, c->ae, ii_rank(s), ii_dims(s));
+}
+
+imap *ii_map(ii_ctx *c, uint32_t ndims, const int64_t *dim_sizes, uint32_t nrange, const int64_t *range_sizes,
+             uint32_t nresults, const ae *const *results) {
+  interval *div = arena_array(c->scratch, ndims ? ndims : 1, sizeof *div);
+  interval *siv = arena_array(c->scratch, nrange ? nrange : 1, sizeof *siv);
+  for (uint32_t i = 0; i < ndims; i++) div[i] = iv_make(0, dim_sizes[i] - 1);
+  for (uint32_t i = 0; i < nrange; i++) siv[i] = iv_make(0, range_sizes[i] - 1);
+  return imap_new(c->scratch, c->ae, ndims, nrange, 0, div, siv, nresults, results);
+}
+
+const ae **ii_exprs(ii_ctx *c, size_t n) { return arena_array(c->scratch, n ? n : 1, sizeof(const ae *)); }
+
+ii_status ii_simplify_map(ii_ctx *c, imap *m, simplify_mode mode) {
+  if (imap_simplify(m, mode, NULL) == SIMPLIFY_OK) return II_OK;
+  c->over = true;
+  return II_TOO_LARGE;
+}
+
+ii_status ii_budget_status(ii_ctx *c) { return ae_ctx_status(c->ae) == AE_STATUS_OK ? II_OK : II_TOO_LARGE; }
+
+/* ---- operand indexings and sets -------------------------------------------------------------------- */
+
+bool ii_operand_equal(const ii_operand *a, const ii_operand *b) {
+  if (!imap_equal(a->map, b->map)) return false;
+  if (a->nrt != b->nrt) return false;
+  for (uint32_t j = 0; j < a->nrt; j++)
+    if (a->rt[j].instr != b->rt[j].instr || !imap_equal(a->rt[j].map, b->rt[j].map)) return false;
+  if (!a->replica != !b->replica) return false;
+  return !a->replica || imap_equal(a->replica, b->replica);
+}
+
+static uint64_t operand_hash(const ii_operand *x) {
+  uint64_t h = imap_hash(x->map) * 31 + x->nrt;
+  for (uint32_t j = 0; j < x->nrt; j++) h = h * 1000003u ^ imap_hash(x->rt[j].map);
+  if (x->replica) h = h * 131 ^ imap_hash(x->replica);
+  return h;
+}
+
+bool ii_set_insert(ii_ctx *c, ii_set *s, ii_operand *x) {
+  if (s->n == s->cap) {
+    uint32_t ncap = s->cap ? s->cap * 2 : 2;
+    s->items = arena_grow(c->scratch, s->items, s->n, ncap, sizeof *s->items);
+    s->hash = arena_grow(c->scratch, s->hash, s->nhashed, ncap, sizeof *s->hash);
+    s->cap = ncap;
+  }
+  /* most sets hold one member: hashes are computed once a second one comes */
+  if (s->n > 0) {
+    for (uint32_t i = s->nhashed; i < s->n; i++) s->hash[i] = operand_hash(s->items[i]);
+    s->nhashed = s->n;
+    uint64_t h = operand_hash(x);
+    for (uint32_t i = 0; i < s->n; i++)
+      if (s->hash[i] == h && ii_operand_equal(s->items[i], x)) return false;
+    s->hash[s->n] = h;
+    s->nhashed = s->n + 1;
+  }
+  s->items[s->n++] = x;
+  return true;
+}
+
+ii_operand *ii_operand_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second) {
+  imap *m = imap_compose(c->scratch, first->map, second->map);
+  ii_operand *x = ii_wrap(c, m);
+  if (m->undefined) { /* no descriptions: all undefined members are alike */
+    x->why = first->map->undefined ? first->why : second->why;
+    return x;
+  }
+  if (first->replica && second->replica) {
+    x->map = imap_new_undefined(c->scratch, c->ae);
+    return x;
+  }
+  if (!c->xla_compat) {
+    ii_rt_compose(c, first, second, x);
+  } else {
+    x->nrt = first->nrt + second->nrt;
+    x->rt = arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
+    for (uint32_t j = 0; j < first->nrt; j++) x->rt[j] = first->rt[j];
+    for (uint32_t j = 0; j < second->nrt; j++) {
+      x->rt[first->nrt + j] = second->rt[j];
+      x->rt[first->nrt + j].map = imap_compose(c->scratch, first->map, second->rt[j].map);
+    }
+  }
+  if (first->replica) x->replica = first->replica;
+  else if (second->replica) x->replica = imap_compose(c->scratch, first->map, second->replica);
+  return x;
+}
+
+ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remove_unused) {
+  imap *m = x->map;
+  if (m->undefined) return II_OK;
+  if (simplify && ii_simplify_map(c, m, SIMPLIFY_REPLACE_POINTS) != II_OK) return II_TOO_LARGE;
+  if (remove_unused && !c->xla_compat && x->nrt > 0) return ii_rt_remove_unused(c, x);
+  if (remove_unused) {
+    uint32_t nr0 = m->nrange, ns = imap_nsyms(m);
+    int32_t *o2n = arena_array(c->scratch, ns ? ns : 1, sizeof *o2n);
+    if (imap_remove_unused_symbols(m, o2n) > 0 && x->nrt > 0) {
+      ii_rtvar *keep = arena_array(c->scratch, x->nrt, sizeof *keep);
+      uint32_t n = 0;
+      for (uint32_t j = 0; j < x->nrt; j++)
+        if (nr0 + j >= ns || o2n[nr0 + j] >= 0) keep[n++] = x->rt[j];
+      x->rt = keep;
+      x->nrt = n;
+    }
+  }
+  return ii_budget_status(c);
+}
+
+/* Expressions are DAGs, but their text is a tree: a long chain of generic
+ * reshapes can give a map of a few thousand nodes whose text would take
+ * gigabytes. Such a result is reported as too large instead of printed. */
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+static uint64_t map_text_nodes(const imap *m) {
+  if (!m || m->undefined || m->known_empty) return 0;
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < m->nresults; i++) n = sat_add(n, m->results[i]->tree_size);
+  for (uint32_t k = 0; k < m->ncons; k++) n = sat_add(n, m->cons[k].expr->tree_size);
+  return n;
+}
+
+uint64_t ii_operand_text_nodes(const ii_operand *o) {
+  uint64_t n = sat_add(map_text_nodes(o->map), map_text_nodes(o->replica));
+  for (uint32_t j = 0; j < o->nrt; j++) n = sat_add(n, map_text_nodes(o->rt[j].map));
+  return n;
+}
+
+uint64_t ii_indexing_text_nodes(const ii_indexing *x) {
+  uint64_t n = 0;
+  for (uint32_t k = 0; k < x->n; k++)
+    for (uint32_t i = 0; i < x->sets[k].n; i++) n = sat_add(n, ii_operand_text_nodes(x->sets[k].items[i]));
+  return n;
+}
+
