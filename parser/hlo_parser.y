@@ -26,9 +26,10 @@
  *     where a generic value or a literal may hold such braces, and
  *     SLICES: slice ranges '{[0:8], [0:4:2]}', a word of a generic value
  *     (hlo_lex_int_brace): regular texts, read again by the value's reader.
- * The last four are on when parse_ctx.coarse is set (every parse but
- * hlo_parse_file_grammar_only); the grammar accepts the same texts without
- * them, and parser/grammar_only holds the two parses to the same IR.
+ * The last four are on when parse_ctx.coarse is set (every parse but the
+ * diagnostic one below and hlo_parse_file_grammar_only); the grammar
+ * accepts the same texts without them, and parser/grammar_only holds the
+ * two parses to the same IR.
  *
  * Two parsers are generated from this file (parser/CMakeLists.txt): the one
  * every input goes through, and hlo_yyparse_lac, built with -Dparse.lac=full,
