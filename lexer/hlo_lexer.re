@@ -432,6 +432,23 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t) {
   return true;
 }
 
+bool hlo_lex_int_brace(hlo_lexer *lx, hlo_token *t) {
+  const unsigned char *YYCURSOR = (const unsigned char *)lx->cur, *YYMARKER;
+  hlo_tok_kind kind;
+  /*!re2c
+    u18 = [0-9]{1,18};
+    range = "[" u18 ":" u18 (":" u18)? "]";
+    (u18 ("," u18)*)? "}"           { kind = HT_INT_LIST; goto taken; }
+    range ("," " "* range)* "}"    { kind = HT_SLICES; goto taken; }
+    * { return false; }
+  */
+taken:
+  t->kind = kind;
+  t->len = (size_t)((const char *)YYCURSOR - t->ptr);
+  lx->cur = (const char *)YYCURSOR;
+  return true;
+}
+
 /* ---- metadata payloads (hlo_lex_metadata) -----------------------------------
  * Each function returns the position after what it read, or NULL when the
  * text is not of the usual spelling (the grammar then reads it). */
@@ -554,6 +571,8 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
   case HT_ATTR_NAME: return "attribute";
   case HT_NAME_DEF: return "'name ='";
   case HT_METADATA: return "metadata";
+  case HT_INT_LIST: return "integer list";
+  case HT_SLICES: return "slice ranges";
   case HT_PRIM_TYPE: return "element type";
   case HT_IDENT: return "identifier";
   case HT_INT: return "integer";
@@ -614,21 +633,54 @@ const char *hlo_tok_kind_name(hlo_tok_kind k) {
  * match), but at a cost per call that the names of a dump, most of its
  * words, need not pay. */
 
-/* The element type spelled S[0..N), or 0. */
+/* The element type spelled S[0..N), or 0. Each case compares with the
+ * types of its length only (the compiler drops the others). */
 static int elem_type_of(const unsigned char *s, size_t n) {
-  if (n > 13) return 0;
 #define W_(e, sp, b)                                                  \
   if (n == sizeof sp - 1 && memcmp(s, sp, sizeof sp - 1) == 0) return HLO_##e;
-  switch (s[0]) {
-  case 'p': case 's': case 'u': case 'f': case 'b': case 'c': case 't': case 'o':
-    HLO_ELEM_TYPES(W_)
-    if (n == 11 && memcmp(s, "opaque_type", 11) == 0) return HLO_OPAQUE;
-    break;
-  default:
-    break;
+  switch (n) {
+  case 2: HLO_ELEM_TYPES(W_) break;
+  case 3: HLO_ELEM_TYPES(W_) break;
+  case 4: HLO_ELEM_TYPES(W_) break;
+  case 5: HLO_ELEM_TYPES(W_) break;
+  case 6: HLO_ELEM_TYPES(W_) break;
+  case 8: HLO_ELEM_TYPES(W_) break;
+  case 9: HLO_ELEM_TYPES(W_) break;
+  case 10: HLO_ELEM_TYPES(W_) break;
+  case 11: if (memcmp(s, "opaque_type", 11) == 0) return HLO_OPAQUE; break;
+  case 13: HLO_ELEM_TYPES(W_) break;
+  default: break;
   }
 #undef W_
   return 0;
+}
+
+/* The keyword spelled S[0..N) (lex_dfa's rules for whole words, §2.9), or
+ * HT_EOF. */
+static hlo_tok_kind keyword_of(const unsigned char *s, size_t n) {
+#define K_(sp, k) if (n == sizeof sp - 1 && memcmp(s, sp, sizeof sp - 1) == 0) return k;
+  switch (s[0]) {
+  case 'p': K_("parameter", HT_KW_PARAMETER) break;
+  case 'c': K_("constant", HT_KW_CONSTANT) break;
+  case 'R': K_("ROOT", HT_KW_ROOT) break;
+  case 'E': K_("ENTRY", HT_KW_ENTRY) break;
+  case 'H': K_("HloModule", HT_KW_HLOMODULE) break;
+  case 't': K_("true", HT_KW_TRUE) break;
+  case 'f': K_("false", HT_KW_FALSE) break;
+  case 'i': K_("inf", HT_KW_INF) break;
+  case 'm': K_("maximal", HT_KW_MAXIMAL) K_("manual", HT_KW_MANUAL) break;
+  case 'r': K_("replicated", HT_KW_REPLICATED) break;
+  case 'u': K_("unknown", HT_KW_UNKNOWN) K_("unreduced", HT_KW_UNREDUCED) break;
+  case 'l': K_("last_tile_dim_replicate", HT_KW_LAST_TILE_DIM_REPLICATE) break;
+  case 's': K_("shard_as", HT_KW_SHARD_AS) K_("shard_like", HT_KW_SHARD_LIKE) break;
+  case 'F':
+    K_("FileNames", HT_KW_FILENAMES) K_("FunctionNames", HT_KW_FUNCTIONNAMES)
+    K_("FileLocations", HT_KW_FILELOCATIONS) break;
+  case 'S': K_("StackFrames", HT_KW_STACKFRAMES) break;
+  default: break;
+  }
+#undef K_
+  return HT_EOF;
 }
 
 /* Whether the word S[0..N) may be one lex_dfa reads otherwise than as a
@@ -651,7 +703,8 @@ static bool maybe_special(const unsigned char *s, size_t n) {
 bool hlo_lex_word_maybe_special(const char *s, size_t n) { return maybe_special((const unsigned char *)s, n); }
 
 /* The word at TOK (its first byte read): its token in *T, or false for
- * lex_dfa to read it. Out of line, as lex_dfa: hlo_lex stays small for the
+ * lex_dfa to read it (b before '(', a log line's prefix, a word before
+ * another byte). Out of line, as lex_dfa: hlo_lex stays small for the
  * punctuation. */
 #if defined(__GNUC__)
 __attribute__((noinline))
@@ -681,8 +734,17 @@ static bool lex_word(hlo_lexer *lx, hlo_token *t, const unsigned char *tok) {
     q = e;
     /* fall through */
   case '(': case ')': case ',': case '}': case ']': case '{': case '\n': case '\r':
-    if (maybe_special(tok, n)) return false;
     kind = HT_IDENT;
+    if (maybe_special(tok, n)) {
+      if ((kind = keyword_of(tok, n)) != HT_EOF) break;
+      if ((sub = elem_type_of(tok, n)) != 0) {
+        kind = HT_PRIM_TYPE;
+        break;
+      }
+      /* nan (and nan(0x..)), b before '(', a log line's prefix */
+      if (n == 3 || n == 1 || n == 5) return false;
+      kind = HT_IDENT;
+    }
     break;
   case '[':
     if ((sub = elem_type_of(tok, n)) != 0) kind = HT_PRIM_TYPE;
@@ -707,8 +769,9 @@ static bool lex_word(hlo_lexer *lx, hlo_token *t, const unsigned char *tok) {
  * Most calls read blanks and then one punctuation byte, a %name or an
  * integer. This small automaton reads those (no rule of lex_dfa but its own
  * starts with one of these bytes, "%" id is its only rule that starts with
- * '%', and digits followed by a blank, a comma or a closing bracket can
- * only be its int, so the tokens are the same) without the big automaton's
+ * '%', no longer text than "->" starts with it, and digits followed by a
+ * blank, a comma, a colon or a closing bracket can only be its int, so the
+ * tokens are the same) without the big automaton's
  * per-call cost, and hands anything else to lex_dfa, which skips the same
  * blanks. Bit vectors classify a name's bytes with one table load each
  * instead of a switch. */
@@ -748,7 +811,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
         lex_dfa(lx, t);
         return;
       }
-      [0-9]+ / [,})\] \n] {
+      [0-9]+ / [,})\] \n:] {
         /* a plain integer (lex_dfa's only rule for digits followed by one
          * of these), of at most 18 digits: no overflow */
         if (YYCURSOR - tok > 18) { lx->cur = (const char *)tok; lex_dfa(lx, t); return; }
@@ -765,6 +828,7 @@ void hlo_lex(hlo_lexer *lx, hlo_token *t) {
         return;
       }
       ","         { kind = HT_COMMA; break; }
+      "->"        { kind = HT_ARROW; break; }
       ":"         { kind = HT_COLON; break; }
       "="         { kind = HT_EQ; break; }
       "*"         { kind = HT_STAR; break; }

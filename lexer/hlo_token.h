@@ -30,6 +30,8 @@ typedef enum hlo_tok_kind {
   HT_STRING,      /* "..." or '...' including the quotes (escapes not decoded) */
   HT_RAW_DICT,    /* balanced {...} captured raw (only via hlo_lex_raw_dict) */
   HT_METADATA,    /* a metadata={...} payload of the usual spelling (only via hlo_lex_metadata) */
+  HT_INT_LIST,    /* {1,0}, {}: plain integers in braces, without blanks (only via hlo_lex_int_brace) */
+  HT_SLICES,      /* {[0:8], [0:4:2]}: slice ranges of plain integers (only via hlo_lex_int_brace) */
   HT_ARROW,       /* -> */
   HT_LEQ,         /* <= */
   HT_DOTS,        /* ... */
@@ -128,6 +130,15 @@ bool hlo_lex_raw_dict(hlo_lexer *lx, hlo_token *t);
  * and returns false. The grammar's metadata rule accepts every such text
  * and decides on any other. */
 bool hlo_lex_metadata(hlo_lexer *lx, hlo_token *t);
+
+/* After an HT_LBRACE token *T: if the bytes right after it and a '}' are
+ * integers of 1 to 18 digits separated by ',' (or none), or slice ranges
+ * '[a:b]', '[a:b:c]' of such integers separated by ',' and spaces, without
+ * other blanks or comments, extends *T over them (HT_INT_LIST or HT_SLICES,
+ * the text from '{' to '}') and returns true; otherwise changes nothing
+ * and returns false. hlo_lex reads the same text as brackets, INTs, ','s
+ * and ':'s. */
+bool hlo_lex_int_brace(hlo_lexer *lx, hlo_token *t);
 
 /* For lexer/words: whether hlo_lex leaves the word S[0..N) to its
  * automaton (it may be a keyword, an element type, ...). */

@@ -232,6 +232,56 @@ static void test_metadata(void) {
   }
 }
 
+/* hlo_lex_int_brace after the '{' token: plain integers or slice ranges
+ * and '}' make one token; anything else leaves the '{' as it was. */
+static void test_int_brace(void) {
+  static const struct {
+    const char *text;
+    size_t len; /* 0: not taken */
+    hlo_tok_kind kind;
+  } cases[] = {
+      {"{}", 2, HT_INT_LIST},
+      {"{1,0}", 5, HT_INT_LIST},
+      {"{0}, x", 3, HT_INT_LIST},
+      {"{123456789012345678}", 20, HT_INT_LIST},
+      {"{1234567890123456789}", 0, 0}, /* 19 digits: the INT token's range check decides */
+      {"{1,}", 0, 0},
+      {"{,1}", 0, 0},
+      {"{1, 0}", 0, 0},
+      {"{ 1}", 0, 0},
+      {"{-1}", 0, 0},
+      {"{1,0:T(8,128)}", 0, 0},
+      {"{1", 0, 0},
+      {"{1/* c */}", 0, 0},
+      {"{[0:8]}", 7, HT_SLICES},
+      {"{[0:10], [2:25:3]},", 18, HT_SLICES},
+      {"{[0:1],[2:3]}", 13, HT_SLICES},
+      {"{[0:1] , [2:3]}", 0, 0},
+      {"{[0:1],\n[2:3]}", 0, 0},
+      {"{[0:1], [2:3]", 0, 0},
+      {"{[0:1:2:3]}", 0, 0},
+      {"{[0]}", 0, 0},
+      {"{[-1:2]}", 0, 0},
+      {"{[0:1234567890123456789]}", 0, 0},
+      {"{[]}", 0, 0},
+  };
+  for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+    const char *text = cases[i].text;
+    hlo_lexer lx;
+    hlo_token t;
+    hlo_lexer_init(&lx, text, strlen(text), 0);
+    hlo_lex(&lx, &t);
+    bool taken = hlo_lex_int_brace(&lx, &t);
+    bool ok = cases[i].len ? taken && t.kind == cases[i].kind && t.off == 0 && t.ptr == text &&
+                                 (size_t)t.len == cases[i].len && lx.cur == text + cases[i].len
+                           : !taken && t.kind == HT_LBRACE && t.len == 1 && lx.cur == text + 1;
+    if (!ok) {
+      fprintf(stderr, "int brace '%s': taken %d len %zu, want %zu\n", text, taken, (size_t)t.len, cases[i].len);
+      failures++;
+    }
+  }
+}
+
 static bool is_type_name(const char *s) {
   for (int k = HLO_ELEM_INVALID + 1; k < HLO_TUPLE; k++)
     if (strcmp(s, hlo_elem_type_name((hlo_elem_type)k)) == 0) return true;
@@ -281,8 +331,9 @@ int main(void) {
     snprintf(buf, sizeof buf, "%.*s", (int)n - 1, kws[i].word);
     expect(buf, HT_IDENT, 0, n - 1);
   }
-  /* hlo_lex reads a word itself only when lex_dfa would read it as a
-   * name: every keyword, element type and the like goes to lex_dfa */
+  /* hlo_lex reads a word as a name only when lex_dfa would: every keyword,
+   * element type and the like passes the filter (and is looked up, or left
+   * to lex_dfa) */
   for (size_t i = 0; i < sizeof kws / sizeof kws[0]; i++)
     if (!hlo_lex_word_maybe_special(kws[i].word, strlen(kws[i].word))) {
       fprintf(stderr, "'%s' is not left to lex_dfa\n", kws[i].word);
@@ -335,6 +386,7 @@ int main(void) {
   test_name_defs();
   test_log_prefixes();
   test_metadata();
+  test_int_brace();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;

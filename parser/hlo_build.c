@@ -161,17 +161,17 @@ static size_t fmt_ints(char *buf, size_t cap, const int64_t *v, int n) {
   return w;
 }
 
-hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_layout *lay, pc_loc loc) {
+hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_layout *lay) {
   int rank = (int)(dims.e - dims.b);
   if (rank > HLO_MAX_RANK) {
-    pc_error(P, loc.first, "shape has %d dimensions (the limit is %d)", rank, HLO_MAX_RANK);
+    pc_error(P, type->off, "shape has %d dimensions (the limit is %d)", rank, HLO_MAX_RANK);
     return NULL;
   }
   hlo_shape *s = arena_zalloc(P->a, sizeof *s);
   s->type = (hlo_elem_type)type->sub;
   s->rank = rank;
   if ((s->type == HLO_TOKEN || s->type == HLO_OPAQUE) && rank > 0) {
-    pc_error(P, loc.first, "%s shapes have no dimensions (write %s[])", hlo_elem_type_name(s->type),
+    pc_error(P, type->off, "%s shapes have no dimensions (write %s[])", hlo_elem_type_name(s->type),
              hlo_elem_type_name(s->type));
     return NULL;
   }
@@ -204,7 +204,7 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
   }
   P->dims.n = dims.b;
   if (overflow) {
-    pc_error(P, loc.first, "shape has more than 2^63-1 elements");
+    pc_error(P, type->off, "shape has more than 2^63-1 elements");
     return NULL;
   }
   if (!lay) {
@@ -215,13 +215,13 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
   if (s->layout.n_minor_to_major != rank && !(s->type == HLO_TOKEN || s->type == HLO_OPAQUE)) {
     char buf[64];
     fmt_ints(buf, sizeof buf, s->layout.minor_to_major, s->layout.n_minor_to_major);
-    pc_error(P, loc.first, "layout {%s} has %d minor_to_major entries, but the shape has rank %d", buf,
+    pc_error(P, type->off, "layout {%s} has %d minor_to_major entries, but the shape has rank %d", buf,
              s->layout.n_minor_to_major, rank);
     return NULL;
   }
   if (s->type == HLO_TOKEN || s->type == HLO_OPAQUE) {
     if (s->layout.n_minor_to_major != 0) {
-      pc_error(P, loc.first, "%s shapes have no layout", hlo_elem_type_name(s->type));
+      pc_error(P, type->off, "%s shapes have no layout", hlo_elem_type_name(s->type));
       return NULL;
     }
     return s;
@@ -244,16 +244,16 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
     if (dup) {
       char buf[64];
       fmt_ints(buf, sizeof buf, s->layout.minor_to_major, rank);
-      pc_error(P, loc.first, "layout minor_to_major {%s} is not a permutation of 0..%d", buf, rank - 1);
+      pc_error(P, type->off, "layout minor_to_major {%s} is not a permutation of 0..%d", buf, rank - 1);
       return NULL;
     }
   }
   if (s->layout.n_dim_levels != 0 && s->layout.n_dim_levels != rank) {
-    pc_error(P, loc.first, "layout has %d dim level types, but the shape has rank %d", s->layout.n_dim_levels, rank);
+    pc_error(P, type->off, "layout has %d dim level types, but the shape has rank %d", s->layout.n_dim_levels, rank);
     return NULL;
   }
   if (s->layout.physical_shape && !(s->layout.n_dim_levels > 0)) {
-    pc_error(P, loc.first, "layout with P(...) (physical shape) on a dense array shape");
+    pc_error(P, type->off, "layout with P(...) (physical shape) on a dense array shape");
     return NULL;
   }
   return s;
@@ -390,14 +390,14 @@ int pc_push_dlt(parse_ctx *P, const pc_tok *letter, int mods, pc_range *r) {
   return 0;
 }
 
-int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, pc_loc loc, const void *arg, pc_range r) {
+int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, size_t off, const void *arg, pc_range r) {
   pc_layout *l = &PC_AT(P->lstack, pc_layout, P->lstack.n - 1);
   static const char order[] = "DT L#*ESCPM";
   const char *pos = strchr(order, field);
   unsigned bit = 1u << (pos ? pos - order : 0);
   if (l->seen & bit) {
     const char *nm = field == 'C' ? "SC" : (char[2]){(char)field, 0};
-    return pc_error(P, loc.first, "layout field %s given twice", field == 'C' ? "SC" : nm);
+    return pc_error(P, off, "layout field %s given twice", field == 'C' ? "SC" : nm);
   }
   l->seen |= bit;
   hlo_layout *L = &l->lay;
@@ -570,8 +570,7 @@ static hlo_computation *comp_close(parse_ctx *P) {
   return c;
 }
 
-int pc_comp_end(parse_ctx *P, pc_loc trailer) {
-  (void)trailer;
+int pc_comp_end(parse_ctx *P) {
   return comp_close(P) ? 0 : -1;
 }
 
@@ -909,6 +908,7 @@ int pc_module_finish(parse_ctx *P) {
     m->n_warnings = (int)n;
   }
   P->mod = NULL;
+  P->lex_pending |= PC_PEND_MODULE;
   P->n_done++;
   if (P->each) {
     int rc = P->each(m, P->each_ctx);
@@ -966,6 +966,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   if (start > 0) P->prev_kind = HT_SEP; /* a span starts right after a separator */
   P->chunk_start = start;
   P->coarse = parse != hlo_yyparse_lac; /* the diagnostic parse reads with the grammar alone */
+  P->lex_pending = PC_PEND_MODULE | (P->coarse ? 0 : PC_PEND_MESSAGES);
   if (cache) { /* (the recent lists start empty: their generations would be stale) */
     P->scache = cache->scache;
     P->scache_mask = cache->scache_mask;

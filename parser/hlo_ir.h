@@ -673,6 +673,9 @@ int hlo_check_text_spans(const char *data, size_t len, int jobs, size_t min_byte
  * again for the diagnostic (with LAC and the grammar alone). A valid text
  * never needs it: parser/grammar_only checks that. */
 unsigned long hlo_parse_retries(void);
+/* How many times, in this process, the spans of a threaded check gave way
+ * to the one-pass parse (a span failed, or a module had warnings). */
+unsigned long hlo_check_span_fallbacks(void);
 void hlo_module_free(hlo_module *m);
 
 /* The semantic checks (§9.5 and per-opcode checks); hlo_parse_file runs

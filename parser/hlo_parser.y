@@ -2,8 +2,11 @@
  * Appendix A): modules and their headers, stack-frame tables,
  * computations and their signatures, instruction lines, operand lists,
  * attribute lists and values, shapes, layouts and literals. Pure parser
- * with byte-offset locations; the actions call the builders of
- * hlo_build.c. Tokens come from the re2c lexer through hlo_yylex
+ * without Bison's locations: a token's value holds its offset and text
+ * (pc_tok), and the values of the symbols whose text the builders keep
+ * (attribute values, literals, shapes) hold its span (pc_loc); a syntax
+ * error is at the lookahead, the last token read. The actions call the
+ * builders of hlo_build.c. Tokens come from the re2c lexer through hlo_yylex
  * (hlo_yylex.c), which classifies a few of them by their context:
  * LAYOUT_LBRACE (§9.3), the layout field letters, the attribute-name
  * classes (A_GENERIC, A_COMP, ..., §9.1), FA_KEY and RAW_DICT (§9.2).
@@ -18,10 +21,15 @@
  *   - SHAPE_TOK: a shape text met before in this parse, the shape cache's
  *     lexical memo (shape_cache.c): the same bytes give the same shape;
  *   - METADATA_VALUE: a metadata={...} payload of the usual spelling
- *     (hlo_lex_metadata), which hloidx keeps as text.
- * The last two are on when parse_ctx.coarse is set (every parse but
- * hlo_parse_file_grammar_only); the grammar accepts the same texts without
- * them, and parser/grammar_only holds the two parses to the same IR.
+ *     (hlo_lex_metadata), which hloidx keeps as text;
+ *   - INT_LIST: '{1,0}', '{}', plain integers in braces without blanks,
+ *     where a generic value or a literal may hold such braces, and
+ *     SLICES: slice ranges '{[0:8], [0:4:2]}', a word of a generic value
+ *     (hlo_lex_int_brace): regular texts, read again by the value's reader.
+ * The last four are on when parse_ctx.coarse is set (every parse but the
+ * diagnostic one below and hlo_parse_file_grammar_only); the grammar
+ * accepts the same texts without them, and parser/grammar_only holds the
+ * two parses to the same IR.
  *
  * Two parsers are generated from this file (parser/CMakeLists.txt): the one
  * every input goes through, and hlo_yyparse_lac, built with -Dparse.lac=full,
@@ -35,9 +43,7 @@
 %define api.prefix {hlo_yy}
 %define api.value.type union
 %define api.token.raw
-%define api.location.type {pc_loc}
 %define parse.error custom
-%locations
 %param {parse_ctx *P}
 
 %code requires {
@@ -47,7 +53,7 @@
 %code provides {
 int hlo_yyparse(parse_ctx *P);
 /* The token source (hlo_yylex.c). */
-int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P);
+int hlo_yylex(HLO_YYSTYPE *v, parse_ctx *P);
 /* Describes the last token read (for "found ..."). */
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap);
 /* What the innermost open bracket belongs to ("in dimensions"), or NULL. */
@@ -61,17 +67,7 @@ bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open, bool *body);
 #include <stdio.h>
 #include <string.h>
 
-static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg);
-
-#define YYLLOC_DEFAULT(Cur, Rhs, N)                 \
-  do {                                              \
-    if (N) {                                        \
-      (Cur).first = YYRHSLOC(Rhs, 1).first;         \
-      (Cur).last = YYRHSLOC(Rhs, N).last;           \
-    } else {                                        \
-      (Cur).first = (Cur).last = YYRHSLOC(Rhs, 0).last; \
-    }                                               \
-  } while (0)
+static void hlo_yyerror(parse_ctx *P, const char *msg);
 
 /* Nesting is limited by the token source (HLO_MAX_NESTING); the stack
  * never needs more than a few states per level. */
@@ -80,9 +76,23 @@ static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg);
 
 #define CHECK(x) do { if ((x) < 0) YYABORT; } while (0)
 #define NN(x) do { if (!(x)) YYABORT; } while (0)
+/* The instruction 'NAME = SHAPE IN ATTRS' (SHAPE a SHAPE_TOK). */
+static int instr_named(parse_ctx *P, const pc_tok *name, const pc_tok *shape, hlo_instr *in, pc_range attrs) {
+  pc_def d = pc_def_of(name, shape->shape, NULL);
+  return pc_instruction(P, &d, in, attrs);
+}
 static const pc_range no_range = {0, 0};
 /* An empty attribute list, where the next one would start. */
 static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->attrs.n, (uint32_t)P->attrs.n}; }
+/* The text of token A, and from token A to token B. */
+static pc_loc tok_span(const parse_ctx *P, const pc_tok *a, const pc_tok *b) {
+  return (pc_loc){a->off, (size_t)(b->ptr - P->data) + b->len};
+}
+static pc_loc tok_loc(const parse_ctx *P, const pc_tok *a) { return tok_span(P, a, a); }
+/* The computation reference pushed last. */
+static pc_range last_compref(const parse_ctx *P) {
+  return (pc_range){(uint32_t)P->comprefs.n - 1, (uint32_t)P->comprefs.n};
+}
 }
 
 %token <pc_tok> PCT_NAME "name" NAME_COLON "'name:'" IDENT "identifier" PRIM_TYPE "element type"
@@ -108,14 +118,15 @@ static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->at
 %token <pc_tok> A_FRONTEND "frontend_attributes attribute" A_BACKEND "backend_config attribute"
 %token <pc_tok> A_SHAPE "shape attribute" A_SHAPE_LIST "shape-list attribute" A_LITERAL "literal attribute"
 %token <pc_tok> A_HDR_LAYOUT "entry_computation_layout attribute" FA_KEY "frontend attribute"
-%token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value"
+%token <pc_tok> SHAPE_TOK "shape" METADATA_VALUE "metadata value" INT_LIST "integer list" SLICES "slice ranges"
 
-%type <pc_tok> name name_kw comp_name module_name entry_opt attr_plain attr_any
-%type <hlo_shape *> shape shape_read array_shape signature_opt
+%type <pc_tok> name name_kw comp_name module_name entry_opt attr_plain attr_any gv_word inline_open
+%type <pc_shape_v> shape shape_read array_shape
+%type <hlo_shape *> signature_opt
 %type <pc_def> instr_head
-%type <hlo_layout *> layout layout_opt
 %type <pc_range> dims_opt dims m2m_opt m2m tiles tdims tdims_opt splits ints dlts_opt dlts
-%type <pc_range> shape_list_opt shape_list attrs1 comp_refs_opt comp_refs comp_ref
+%type <pc_range> shape_list_opt shape_list attrs1 comp_refs_opt comp_refs
+%type <pc_loc> gv_top gv_unit gv_brackets comp_ref fa_value backend_value metadata sharding literal lit shaped_literal
 %type <uint32_t> operands
 %type <hlo_instr *> rhs
 %type <int> dlt_mods
@@ -124,7 +135,7 @@ static pc_range no_attrs(const parse_ctx *P) { return (pc_range){(uint32_t)P->at
 
 file
   : chunk
-  | file SEP                            { P->chunk_start = @2.last; } /* where a re-parse starts */
+  | file SEP                            { P->chunk_start = tok_loc(P, &$2).last; } /* where a re-parse starts */
     chunk
   ;
 
@@ -164,15 +175,15 @@ header_attrs
 
 header_attr
   : A_HDR_LAYOUT hdr_layout_value
-  | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | attr_plain gv_unit                  { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+  | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
+  | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
+  | attr_plain gv_unit                  { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
   ;
 
 hdr_layout_value
   : LBRACE LPAREN shape_list_opt RPAREN ARROW shape RBRACE
-      { pc_loc v = {$1.off, @7.last};
-        CHECK(pc_attr_push(P, &$<pc_tok>0, v, (int)($3.e - $3.b), pc_shapes_take(P, $3), $6, NULL)); }
+      { CHECK(pc_attr_push(P, &$<pc_tok>0, tok_span(P, &$1, &$7), (int)($3.e - $3.b), pc_shapes_take(P, $3), $6.s,
+                           NULL)); }
   ;
 
 /* Attribute names whose value needs no special lexing. */
@@ -224,7 +235,7 @@ computations
 
 computation
   : entry_opt comp_name signature_opt   { CHECK(pc_comp_begin(P, $1.ptr ? &$1 : NULL, &$2, $3)); }
-    LBRACE instr_list RBRACE comp_trailer { CHECK(pc_comp_end(P, @8)); }
+    LBRACE instr_list RBRACE comp_trailer { CHECK(pc_comp_end(P)); }
   ;
 
 entry_opt
@@ -238,7 +249,8 @@ comp_name
 
 signature_opt
   : %empty                              { $$ = NULL; }
-  | LPAREN params_opt RPAREN ARROW shape { $$ = $5; }
+  | LPAREN params_opt RPAREN ARROW SHAPE_TOK { $$ = (hlo_shape *)$5.shape; }
+  | LPAREN params_opt RPAREN ARROW shape_read { $$ = $5.s; }
   ;
 
 params_opt
@@ -251,15 +263,17 @@ params
   | params COMMA param
   ;
 
+/* (the usual 'p: shape' spelled out: no reduction of the shape) */
 param
-  : NAME_COLON shape
+  : NAME_COLON SHAPE_TOK
+  | NAME_COLON shape_read
   | name COLON shape
   | name shape
   ;
 
 comp_trailer
   : %empty
-  | comp_trailer COMMA attr_plain gv_unit { CHECK(pc_comp_trailer(P, &$3, @4)); }
+  | comp_trailer COMMA attr_plain gv_unit { CHECK(pc_comp_trailer(P, &$3, $4)); }
   ;
 
 /* ---- instructions (§5) ------------------------------------------------- */
@@ -269,30 +283,34 @@ comp_trailer
 instr_list
   : instr_head rhs                        { CHECK(pc_instruction(P, &$1, $2, no_attrs(P))); }
   | instr_head rhs attrs1                 { CHECK(pc_instruction(P, &$1, $2, $3)); }
+  | NAME_DEF SHAPE_TOK rhs                { CHECK(instr_named(P, &$1, &$2, $3, no_attrs(P))); }
+  | NAME_DEF SHAPE_TOK rhs attrs1         { CHECK(instr_named(P, &$1, &$2, $3, $4)); }
   | instr_list instr_head rhs             { CHECK(pc_instruction(P, &$2, $3, no_attrs(P))); }
   | instr_list instr_head rhs attrs1      { CHECK(pc_instruction(P, &$2, $3, $4)); }
+  | instr_list NAME_DEF SHAPE_TOK rhs     { CHECK(instr_named(P, &$2, &$3, $4, no_attrs(P))); }
+  | instr_list NAME_DEF SHAPE_TOK rhs attrs1 { CHECK(instr_named(P, &$2, &$3, $4, $5)); }
   ;
 
-/* 'name =' and the shape, ROOT or not; the lenient 'name=' (without a
- * blank) is an attribute name to the lexer. */
+/* 'name =' and the shape, ROOT or not (but the usual 'name = shape',
+ * instr_list's); the lenient 'name=' (without a blank) is an attribute
+ * name to the lexer. */
 instr_head
   : NAME_DEF                            { $$ = pc_def_of(&$1, NULL, NULL); }
-  | NAME_DEF SHAPE_TOK                  { $$ = pc_def_of(&$1, $2.shape, NULL); }
-  | NAME_DEF shape_read                 { $$ = pc_def_of(&$1, $2, NULL); }
+  | NAME_DEF shape_read                 { $$ = pc_def_of(&$1, $2.s, NULL); }
   | KW_ROOT NAME_DEF                    { $$ = pc_def_of(&$2, NULL, &$1); }
   | KW_ROOT NAME_DEF SHAPE_TOK          { $$ = pc_def_of(&$2, $3.shape, &$1); }
-  | KW_ROOT NAME_DEF shape_read         { $$ = pc_def_of(&$2, $3, &$1); }
+  | KW_ROOT NAME_DEF shape_read         { $$ = pc_def_of(&$2, $3.s, &$1); }
   | A_GENERIC                           { $$ = pc_def_of(&$1, NULL, NULL); }
   | A_GENERIC SHAPE_TOK                 { $$ = pc_def_of(&$1, $2.shape, NULL); }
-  | A_GENERIC shape_read                { $$ = pc_def_of(&$1, $2, NULL); }
+  | A_GENERIC shape_read                { $$ = pc_def_of(&$1, $2.s, NULL); }
   | KW_ROOT A_GENERIC                   { $$ = pc_def_of(&$2, NULL, &$1); }
   | KW_ROOT A_GENERIC SHAPE_TOK         { $$ = pc_def_of(&$2, $3.shape, &$1); }
-  | KW_ROOT A_GENERIC shape_read        { $$ = pc_def_of(&$2, $3, &$1); }
+  | KW_ROOT A_GENERIC shape_read        { $$ = pc_def_of(&$2, $3.s, &$1); }
   ;
 
 rhs
   : KW_PARAMETER LPAREN INT RPAREN      { NN($$ = pc_rhs_parameter(P, &$1, &$3)); }
-  | KW_CONSTANT LPAREN literal RPAREN   { NN($$ = pc_rhs_constant(P, &$1, @3)); }
+  | KW_CONSTANT LPAREN literal RPAREN   { NN($$ = pc_rhs_constant(P, &$1, $3)); }
   | IDENT LPAREN RPAREN                 { NN($$ = pc_rhs_op(P, &$1, (uint32_t)P->operands.n)); }
   | IDENT LPAREN operands RPAREN        { NN($$ = pc_rhs_op(P, &$1, $3)); }
   ;
@@ -315,12 +333,12 @@ operands
 
 /* The other forms of an operand. */
 operand
-  : shape_read name                     { CHECK(pc_operand_name(P, $1, &$2)); }
+  : shape_read name                     { CHECK(pc_operand_name(P, $1.s, &$2)); }
   | name_kw                             { CHECK(pc_operand_name(P, NULL, &$1)); }
   | SHAPE_TOK name_kw                   { CHECK(pc_operand_name(P, $1.shape, &$2)); }
   | rhs                                 { CHECK(pc_operand_nested(P, NULL, $1)); }
   | SHAPE_TOK rhs                       { CHECK(pc_operand_nested(P, $1.shape, $2)); }
-  | shape_read rhs                      { CHECK(pc_operand_nested(P, $1, $2)); }
+  | shape_read rhs                      { CHECK(pc_operand_nested(P, $1.s, $2)); }
   ;
 
 /* Names; the soft keywords are accepted as names (§2.9 lenient). */
@@ -339,36 +357,43 @@ name_kw
 /* ', name=value' pushed on P->attrs; the value is their range there. The
  * commonest attributes are spelled out. */
 attrs1
-  : COMMA A_METADATA METADATA_VALUE     { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
-  | COMMA A_GENERIC gv_top              { CHECK(pc_attr_push(P, &$2, @3, 0, NULL, NULL, &$$)); }
+  : COMMA A_METADATA METADATA_VALUE     { CHECK(pc_attr_push(P, &$2, tok_loc(P, &$3), 0, NULL, NULL, &$$)); }
+  | COMMA A_GENERIC INT_LIST            { CHECK(pc_attr_push(P, &$2, tok_loc(P, &$3), 0, NULL, NULL, &$$)); }
+  | COMMA A_GENERIC gv_word             { CHECK(pc_attr_push(P, &$2, tok_loc(P, &$3), 0, NULL, NULL, &$$)); }
+  | COMMA A_GENERIC gv_top              { CHECK(pc_attr_push(P, &$2, $3, 0, NULL, NULL, &$$)); }
   | COMMA attribute                     { $$ = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n}; }
-  | attrs1 COMMA A_METADATA METADATA_VALUE { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
-  | attrs1 COMMA A_GENERIC gv_top       { CHECK(pc_attr_push(P, &$3, @4, 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA A_METADATA METADATA_VALUE
+      { CHECK(pc_attr_push(P, &$3, tok_loc(P, &$4), 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA A_GENERIC INT_LIST     { CHECK(pc_attr_push(P, &$3, tok_loc(P, &$4), 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA A_GENERIC gv_word      { CHECK(pc_attr_push(P, &$3, tok_loc(P, &$4), 0, NULL, NULL, NULL)); $$.e++; }
+  | attrs1 COMMA A_GENERIC gv_top       { CHECK(pc_attr_push(P, &$3, $4, 0, NULL, NULL, NULL)); $$.e++; }
   | attrs1 COMMA attribute              { $$.e++; }
   ;
 
 /* The other attributes (pushed on P->attrs). */
 attribute
-  : A_COMP comp_ref                     { CHECK(pc_attr_push(P, &$1, @2, 1, pc_comprefs_take(P, $2), NULL, NULL)); }
+  : A_COMP comp_ref                     { CHECK(pc_attr_push(P, &$1, $2, 1, pc_comprefs_take(P, last_compref(P)), NULL, NULL)); }
   | A_COMP_LIST LBRACE comp_refs_opt RBRACE
-      { pc_loc v = {$2.off, @4.last};
-        CHECK(pc_attr_push(P, &$1, v, (int)($3.e - $3.b), pc_comprefs_take(P, $3), NULL, NULL)); }
-  | A_SHARDING sharding                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_METADATA metadata                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
-  | A_SHAPE shape                       { CHECK(pc_attr_push(P, &$1, @2, 1, $2, NULL, NULL)); }
+      { CHECK(pc_attr_push(P, &$1, tok_span(P, &$2, &$4), (int)($3.e - $3.b), pc_comprefs_take(P, $3), NULL, NULL)); }
+  | A_SHARDING sharding                 { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
+  | A_METADATA metadata                 { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
+  | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
+  | A_BACKEND backend_value             { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
+  | A_SHAPE shape                       { CHECK(pc_attr_push(P, &$1, $2.loc, 1, $2.s, NULL, NULL)); }
   | A_SHAPE_LIST LBRACE shape_list_opt RBRACE
-      { pc_loc v = {$2.off, @4.last};
-        CHECK(pc_attr_push(P, &$1, v, (int)($3.e - $3.b), pc_shapes_take(P, $3), NULL, NULL)); }
-  | A_LITERAL shaped_literal            { CHECK(pc_attr_push(P, &$1, @2, 0, NULL, NULL, NULL)); }
+      { CHECK(pc_attr_push(P, &$1, tok_span(P, &$2, &$4), (int)($3.e - $3.b), pc_shapes_take(P, $3), NULL, NULL)); }
+  | A_LITERAL shaped_literal            { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
   | A_HDR_LAYOUT hdr_layout_value
   ;
 
+/* (pushed on P->comprefs; the value is its text) */
 comp_ref
-  : name                                { CHECK(pc_compref_push(P, &$1, NULL, $1.off, &$$)); }
+  : name                                { CHECK(pc_compref_push(P, &$1, NULL, $1.off, NULL)); $$ = tok_loc(P, &$1); }
   | inline_open instr_list RBRACE
-      { hlo_computation *c = pc_inline_end(P); NN(c); CHECK(pc_compref_push(P, NULL, c, @1.first, &$$)); }
+      { hlo_computation *c = pc_inline_end(P);
+        NN(c);
+        CHECK(pc_compref_push(P, NULL, c, $1.off, NULL));
+        $$ = tok_span(P, &$1, &$3); }
   ;
 
 inline_open
@@ -381,18 +406,18 @@ comp_refs_opt
   ;
 
 comp_refs
-  : comp_ref
-  | comp_refs COMMA comp_ref            { $$ = (pc_range){$1.b, $3.e}; }
+  : comp_ref                            { $$ = last_compref(P); }
+  | comp_refs COMMA comp_ref            { $$.e = last_compref(P).e; }
   ;
 
 backend_value
-  : STRING
-  | RAW_DICT
+  : STRING                              { $$ = tok_loc(P, &$1); }
+  | RAW_DICT                            { $$ = tok_loc(P, &$1); }
   ;
 
 /* frontend_attributes={key="v",key={raw},...} */
 fa_value
-  : LBRACE fa_items_opt RBRACE
+  : LBRACE fa_items_opt RBRACE          { $$ = tok_span(P, &$1, &$3); }
   ;
 
 fa_items_opt
@@ -414,8 +439,8 @@ fa_item
 /* metadata={op_type="..." op_name="..." ...} or a list of those; fields
  * separated by blanks or a ',' before each (as XLA's sub-attributes). */
 metadata
-  : LBRACE md_items_opt RBRACE
-  | LBRACE md_list RBRACE
+  : LBRACE md_items_opt RBRACE          { $$ = tok_span(P, &$1, &$3); }
+  | LBRACE md_list RBRACE               { $$ = tok_span(P, &$1, &$3); }
   ;
 
 md_list
@@ -446,9 +471,9 @@ md_item
 /* ---- sharding (§5.7.11) ------------------------------------------------ */
 
 sharding
-  : LBRACE RBRACE
-  | LBRACE sh_body RBRACE
-  | LBRACE sh_leaves RBRACE
+  : LBRACE RBRACE                       { $$ = tok_span(P, &$1, &$2); }
+  | LBRACE sh_body RBRACE               { $$ = tok_span(P, &$1, &$3); }
+  | LBRACE sh_leaves RBRACE             { $$ = tok_span(P, &$1, &$3); }
   ;
 
 sh_leaves
@@ -514,10 +539,16 @@ literal
   ;
 
 lit
-  : INT | FLOAT | KW_INF | NEG_INF | KW_TRUE | KW_FALSE
-  | LBRACE lit_list_opt RBRACE
-  | LBRACE DOTS RBRACE
-  | LPAREN lit_list_opt RPAREN
+  : INT                                 { $$ = tok_loc(P, &$1); }
+  | FLOAT                               { $$ = tok_loc(P, &$1); }
+  | KW_INF                              { $$ = tok_loc(P, &$1); }
+  | NEG_INF                             { $$ = tok_loc(P, &$1); }
+  | KW_TRUE                             { $$ = tok_loc(P, &$1); }
+  | KW_FALSE                            { $$ = tok_loc(P, &$1); }
+  | INT_LIST                            { $$ = tok_loc(P, &$1); }
+  | LBRACE lit_list_opt RBRACE          { $$ = tok_span(P, &$1, &$3); }
+  | LBRACE DOTS RBRACE                  { $$ = tok_span(P, &$1, &$3); }
+  | LPAREN lit_list_opt RPAREN          { $$ = tok_span(P, &$1, &$3); }
   ;
 
 lit_list_opt
@@ -531,8 +562,9 @@ lit_list
   ;
 
 shaped_literal
-  : shape lit                           { CHECK(pc_literal_check(P, $1, @2.first, @2.last, NULL)); }
-  | LPAREN sl_list RPAREN
+  : shape lit
+      { CHECK(pc_literal_check(P, $1.s, $2.first, $2.last, NULL)); $$ = (pc_loc){$1.loc.first, $2.last}; }
+  | LPAREN sl_list RPAREN               { $$ = tok_span(P, &$1, &$3); }
   ;
 
 sl_list
@@ -546,18 +578,26 @@ sl_list
  * a computation: a bracket a value leaves open is reported at the end of
  * its instruction, not pages later. */
 
+/* (a word or an INT_LIST alone is attrs1's) */
 gv_top
-  : gv_unit
-  | gv_top gv_unit
+  : gv_brackets
+  | gv_word gv_unit                     { $$ = (pc_loc){$1.off, $2.last}; }
+  | INT_LIST gv_unit                    { $$ = (pc_loc){$1.off, $2.last}; }
+  | gv_top gv_unit                      { $$.last = $2.last; }
   ;
 
 /* One part of a value: a token, or a bracket and what it holds. */
 gv_unit
-  : gv_word
-  | LBRACE gv_inner RBRACE
-  | LAYOUT_LBRACE gv_inner RBRACE
-  | LPAREN gv_inner RPAREN
-  | LBRACKET gv_inner RBRACKET
+  : gv_brackets
+  | gv_word                             { $$ = tok_loc(P, &$1); }
+  | INT_LIST                            { $$ = tok_loc(P, &$1); }
+  ;
+
+gv_brackets
+  : LBRACE gv_inner RBRACE              { $$ = tok_span(P, &$1, &$3); }
+  | LAYOUT_LBRACE gv_inner RBRACE       { $$ = tok_span(P, &$1, &$3); }
+  | LPAREN gv_inner RPAREN              { $$ = tok_span(P, &$1, &$3); }
+  | LBRACKET gv_inner RBRACKET          { $$ = tok_span(P, &$1, &$3); }
   ;
 
 gv_word
@@ -566,15 +606,18 @@ gv_word
   | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE
   | METADATA_VALUE                      /* after a nested 'metadata=' */
+  | SLICES
   | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
   ;
 
-/* Inside brackets: one reduction per token (the commonest, integer lists,
- * first). */
+/* Inside brackets: one reduction per token (the commonest, integers and
+ * the keys of stack-frame entries, first). */
 gv_inner
   : %empty
   | gv_inner INT
+  | gv_inner A_GENERIC
   | gv_inner COMMA
+  | gv_inner INT_LIST
   | gv_inner gv_inner_word
   | gv_inner LBRACE gv_inner RBRACE
   | gv_inner LAYOUT_LBRACE gv_inner RBRACE
@@ -588,7 +631,7 @@ gv_inner_word
   | NAME_COLON | KW_MAXIMAL | KW_REPLICATED | KW_MANUAL | KW_UNKNOWN | KW_UNREDUCED
   | KW_LAST_TILE | KW_SHARD_AS | KW_SHARD_LIKE | METADATA_VALUE
   | LEQ | COLON | ARROW | STAR | QUESTION | HASH | PLUS | TILDE | DOTS | EQ
-  | A_GENERIC | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
+  | A_COMP | A_COMP_LIST | A_SHARDING | A_METADATA | A_FRONTEND | A_BACKEND
   | A_SHAPE | A_SHAPE_LIST | A_LITERAL | A_HDR_LAYOUT | FA_KEY
   | LF_T | LF_L | LF_E | LF_S | LF_SC | LF_P | LF_M | LF_D
   ;
@@ -596,15 +639,19 @@ gv_inner_word
 /* ---- shapes (§4) ---------------------------------------------------------- */
 
 shape
-  : SHAPE_TOK                           { $$ = (hlo_shape *)$1.shape; }
+  : SHAPE_TOK                           { $$ = (pc_shape_v){(hlo_shape *)$1.shape, tok_loc(P, &$1)}; }
   | shape_read
   ;
 
 /* A shape read token by token (the first time it is seen). */
 shape_read
-  : array_shape                         { pc_shape_cache_put(P, $1, @$); }
-  | LPAREN shape_list_opt RPAREN        { NN($$ = pc_tuple_shape(P, $2)); pc_shape_cache_put(P, $$, @$); }
-  | B_PAREN LPAREN shape RPAREN         { NN($$ = pc_buffer_shape(P, $3)); }
+  : array_shape                         { pc_shape_cache_put(P, $1.s, $1.loc); }
+  | LPAREN shape_list_opt RPAREN
+      { NN($$.s = pc_tuple_shape(P, $2));
+        $$.loc = tok_span(P, &$1, &$3);
+        pc_shape_cache_put(P, $$.s, $$.loc); }
+  | B_PAREN LPAREN shape RPAREN
+      { NN($$.s = pc_buffer_shape(P, $3.s)); $$.loc = tok_span(P, &$1, &$4); }
   ;
 
 shape_list_opt
@@ -613,12 +660,19 @@ shape_list_opt
   ;
 
 shape_list
-  : shape                               { pc_push_shape(P, $1, &$$); }
-  | shape_list COMMA shape              { pc_push_shape(P, $3, NULL); $$ = (pc_range){$1.b, (uint32_t)P->shapes.n}; }
+  : shape                               { pc_push_shape(P, $1.s, &$$); }
+  | shape_list COMMA shape              { pc_push_shape(P, $3.s, NULL); $$ = (pc_range){$1.b, (uint32_t)P->shapes.n}; }
   ;
 
+/* (the layout written out: the shape's text ends at its '}') */
 array_shape
-  : PRIM_TYPE LBRACKET dims_opt RBRACKET layout_opt { NN($$ = pc_array_shape(P, &$1, $3, $5, @$)); }
+  : PRIM_TYPE LBRACKET dims_opt RBRACKET
+      { NN($$.s = pc_array_shape(P, &$1, $3, NULL)); $$.loc = tok_span(P, &$1, &$4); }
+  | PRIM_TYPE LBRACKET dims_opt RBRACKET lay_open m2m_opt lay_fields_opt RBRACE
+      { hlo_layout *l = pc_layout_end(P, $6);
+        NN(l);
+        NN($$.s = pc_array_shape(P, &$1, $3, l));
+        $$.loc = tok_span(P, &$1, &$8); }
   ;
 
 dims_opt
@@ -633,15 +687,6 @@ dims
   | dims COMMA INT                      { CHECK(pc_push_dim(P, &$3, 0, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->dims.n}; }
   | dims COMMA LEQ INT                  { CHECK(pc_push_dim(P, &$4, 1, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->dims.n}; }
   | dims COMMA QUESTION                 { CHECK(pc_push_dim(P, &$3, 2, NULL)); $$ = (pc_range){$1.b, (uint32_t)P->dims.n}; }
-  ;
-
-layout_opt
-  : %empty                              { $$ = NULL; }
-  | layout
-  ;
-
-layout
-  : lay_open m2m_opt lay_fields_opt RBRACE { NN($$ = pc_layout_end(P, $2)); }
   ;
 
 lay_open
@@ -669,16 +714,16 @@ lay_fields
   ;
 
 lay_field
-  : LF_T tiles                          { CHECK(pc_layout_field(P, 'T', &$1, @$, NULL, $2)); }
-  | LF_L LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'L', &$3, @$, NULL, no_range)); }
-  | LF_E LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'E', &$3, @$, NULL, no_range)); }
-  | LF_S LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'S', &$3, @$, NULL, no_range)); }
-  | LF_M LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'M', &$3, @$, NULL, no_range)); }
-  | HASH LPAREN PRIM_TYPE RPAREN        { CHECK(pc_layout_field(P, '#', &$3, @$, NULL, no_range)); }
-  | STAR LPAREN PRIM_TYPE RPAREN        { CHECK(pc_layout_field(P, '*', &$3, @$, NULL, no_range)); }
-  | LF_SC splits                        { CHECK(pc_layout_field(P, 'C', &$1, @$, NULL, $2)); }
-  | LF_P LPAREN shape RPAREN            { CHECK(pc_layout_field(P, 'P', &$1, @$, $3, no_range)); }
-  | LF_D LPAREN dlts_opt RPAREN         { CHECK(pc_layout_field(P, 'D', &$1, @$, NULL, $3)); }
+  : LF_T tiles                          { CHECK(pc_layout_field(P, 'T', &$1, $1.off, NULL, $2)); }
+  | LF_L LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'L', &$3, $1.off, NULL, no_range)); }
+  | LF_E LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'E', &$3, $1.off, NULL, no_range)); }
+  | LF_S LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'S', &$3, $1.off, NULL, no_range)); }
+  | LF_M LPAREN INT RPAREN              { CHECK(pc_layout_field(P, 'M', &$3, $1.off, NULL, no_range)); }
+  | HASH LPAREN PRIM_TYPE RPAREN        { CHECK(pc_layout_field(P, '#', &$3, $1.off, NULL, no_range)); }
+  | STAR LPAREN PRIM_TYPE RPAREN        { CHECK(pc_layout_field(P, '*', &$3, $1.off, NULL, no_range)); }
+  | LF_SC splits                        { CHECK(pc_layout_field(P, 'C', &$1, $1.off, NULL, $2)); }
+  | LF_P LPAREN shape RPAREN            { CHECK(pc_layout_field(P, 'P', &$1, $1.off, $3.s, no_range)); }
+  | LF_D LPAREN dlts_opt RPAREN         { CHECK(pc_layout_field(P, 'D', &$1, $1.off, NULL, $3)); }
   ;
 
 tiles
@@ -722,13 +767,13 @@ dlt_mods
 
 %%
 
-static void hlo_yyerror(const HLO_YYLTYPE *l, parse_ctx *P, const char *msg) {
+static void hlo_yyerror(parse_ctx *P, const char *msg) {
   /* Only reached for "memory exhausted" (syntax errors go through
    * yyreport_syntax_error); nesting is limited long before that. */
   if (strcmp(msg, "memory exhausted") == 0)
-    pc_error(P, l->first, "input nested too deeply (parser stack exhausted)");
+    pc_error(P, P->last->off, "input nested too deeply (parser stack exhausted)");
   else
-    pc_error(P, l->first, "%s", msg);
+    pc_error(P, P->last->off, "%s", msg);
 }
 
 static const char *sym_display(yysymbol_kind_t k) {
@@ -747,7 +792,7 @@ static const char *sym_display(yysymbol_kind_t k) {
   case YYSYMBOL_KW_CONSTANT: case YYSYMBOL_KW_PARAMETER: case YYSYMBOL_IDENT: case YYSYMBOL_PCT_NAME:
     return "name";
   case YYSYMBOL_SHAPE_TOK: return "shape";
-  case YYSYMBOL_METADATA_VALUE: return "'{'";
+  case YYSYMBOL_METADATA_VALUE: case YYSYMBOL_INT_LIST: case YYSYMBOL_SLICES: return "'{'";
   default: return yysymbol_name(k);
   }
 }
@@ -769,7 +814,7 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   enum { MAXSHOW = 5 };
   yysymbol_kind_t exp[YYNTOKENS];
   int n = yypcontext_expected_tokens(ctx, exp, YYNTOKENS);
-  const pc_loc *loc = yypcontext_location(ctx);
+  size_t at = P->last->off; /* the lookahead */
   const hlo_token *last = P->last, *prev = P->before_last;
   /* "g32[...]": an identifier where an element type belongs */
   if (last->kind == HT_LBRACKET && prev->kind == HT_IDENT && prev->off + prev->len == last->off)
@@ -817,15 +862,15 @@ static int yyreport_syntax_error(const yypcontext_t *ctx, parse_ctx *P) {
   if (prev->kind == HT_ATTR_NAME)
     snprintf(after, sizeof after, " after '%.*s='", (int)(prev->len > 40 ? 40 : prev->len), prev->ptr);
   if (m == 0)
-    pc_error(P, loc->first, "unexpected %s", found);
+    pc_error(P, at, "unexpected %s", found);
   else
-    pc_error(P, loc->first, "expected %s%s%s%s, found %s", want, after, ctxt && !*after ? " " : "",
+    pc_error(P, at, "expected %s%s%s%s, found %s", want, after, ctxt && !*after ? " " : "",
              ctxt && !*after ? ctxt : "", found);
   /* The end of the input or of the module inside a bracket, or a closer
    * that may come here missing before a later line of an instruction: the
    * bracket (Clang's note). */
   if ((inside && (last->kind == HT_EOF || last->kind == HT_SEP)) ||
-      (closer && !body && spans_lines(P->data + boff, P->data + loc->first)))
+      (closer && !body && spans_lines(P->data + boff, P->data + at)))
     pc_note(P, boff, "'%c' opened here", bopen);
   return 0;
 }

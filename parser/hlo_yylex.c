@@ -8,8 +8,8 @@
  *     §9.1, and frontend-attribute keys (FA_KEY);
  *   - RAW_DICT after backend_config= and a frontend-attribute key, §9.2;
  *   - the coarse tokens, when P->coarse: SHAPE_TOK (a shape text the shape
- *     cache knows) and METADATA_VALUE (a metadata payload of the usual
- *     spelling, hlo_lex_metadata).
+ *     cache knows), METADATA_VALUE (a metadata payload of the usual
+ *     spelling, hlo_lex_metadata), INT_LIST and SLICES (hlo_lex_int_brace).
  * It also keeps the stack of open brackets: the nesting limit
  * (HLO_MAX_NESTING), and what each bracket belongs to, for "expected ...
  * in layout" and the "'{' opened here" notes. */
@@ -31,16 +31,15 @@ static const char *const bk_names[] = {
 };
 
 /* The grammar token of each lexer token kind whose class does not depend
- * on the context (0: decided in hlo_yylex). */
+ * on the context (0: decided by classify's switch). */
 static const short grammar_token[HT_KIND_COUNT] = {
     [HT_PCT_NAME] = PCT_NAME, [HT_NAME_COLON] = NAME_COLON, [HT_NAME_DEF] = NAME_DEF,
-    [HT_PRIM_TYPE] = PRIM_TYPE, [HT_IDENT] = IDENT, [HT_INT] = INT, [HT_FLOAT] = FLOAT,
+    [HT_INT] = INT, [HT_FLOAT] = FLOAT,
     [HT_NEG_INF] = NEG_INF, [HT_DIM_LABELS] = DIM_LABELS, [HT_DXD] = DXD, [HT_PAD] = PAD,
     [HT_STRING] = STRING, [HT_RAW_DICT] = RAW_DICT, [HT_ARROW] = ARROW, [HT_LEQ] = LEQ,
-    [HT_DOTS] = DOTS, [HT_B_PAREN] = B_PAREN, [HT_EQ] = EQ, [HT_COMMA] = COMMA, [HT_COLON] = COLON,
+    [HT_DOTS] = DOTS, [HT_B_PAREN] = B_PAREN, [HT_EQ] = EQ, [HT_COMMA] = COMMA,
     [HT_STAR] = STAR, [HT_QUESTION] = QUESTION, [HT_HASH] = HASH, [HT_PLUS] = PLUS, [HT_TILDE] = TILDE,
-    [HT_LBRACKET] = LBRACKET, [HT_RBRACKET] = RBRACKET, [HT_LBRACE] = LBRACE, [HT_RBRACE] = RBRACE,
-    [HT_LPAREN] = LPAREN, [HT_RPAREN] = RPAREN, [HT_KW_TRUE] = KW_TRUE, [HT_KW_FALSE] = KW_FALSE,
+    [HT_KW_TRUE] = KW_TRUE, [HT_KW_FALSE] = KW_FALSE,
     [HT_KW_INF] = KW_INF, [HT_KW_HLOMODULE] = KW_HLOMODULE, [HT_KW_ENTRY] = KW_ENTRY, [HT_KW_ROOT] = KW_ROOT,
     [HT_KW_FILENAMES] = KW_FILENAMES, [HT_KW_FUNCTIONNAMES] = KW_FUNCTIONNAMES,
     [HT_KW_FILELOCATIONS] = KW_FILELOCATIONS, [HT_KW_STACKFRAMES] = KW_STACKFRAMES,
@@ -141,15 +140,6 @@ static int brace_context(parse_ctx *P, int prev) {
   return ctx == BK_BODY || ctx == BK_ATTR ? BK_ATTR : ctx == BK_LITERAL ? BK_LITERAL : BK_OTHER;
 }
 
-/* parse_ctx.lex_pending: what the last token asks of the next one. */
-enum {
-  PEND_METADATA = 1,     /* after metadata=: a METADATA_VALUE may come */
-  PEND_RAW = 2,          /* after backend_config= or a frontend attribute's key: a RAW_DICT may come */
-  PEND_FA = 4,           /* after frontend_attributes=: its '{' opens the keys */
-  PEND_LAYOUT_FIELD = 8, /* after a layout field letter: its '(' is the layout's */
-  PEND_HDR_LAYOUT = 16,  /* after entry_computation_layout=: parse_ctx.layout_paren_in counts */
-};
-
 /* Where a tuple shape's '(' may come: after these token kinds. */
 static bool shape_may_follow(int prev) {
   switch (prev) {
@@ -162,7 +152,7 @@ static bool shape_may_follow(int prev) {
 }
 
 /* A SHAPE_TOK for the shape S whose text is [START, END). */
-static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, HLO_YYLTYPE *l, const hlo_shape *s, const char *start,
+static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, const hlo_shape *s, const char *start,
                        const char *end) {
   hlo_lex_skip_to(&P->lx, end);
   tp->kind = *start == '(' ? HT_LPAREN : HT_PRIM_TYPE; /* (for messages: the text is the whole shape) */
@@ -171,30 +161,31 @@ static int shape_token(parse_ctx *P, hlo_token *tp, pc_tok *o, HLO_YYLTYPE *l, c
   tp->off = (size_t)(start - P->data);
   o->shape = s;
   o->off = tp->off;
-  l->first = tp->off;
-  l->last = (size_t)(end - P->data);
+  o->ptr = start;
+  o->len = tp->len;
   P->prev_kind = closer_kind(end);
   P->closed_now = false;
   return SHAPE_TOK;
 }
 
-/* The grammar token of the lexer token TP (read after one of kind PREV).
- * PEND: the P->lex_pending flags that held before it; PARAMS_PAREN: TP may be
- * the '(' of a program shape's parameter list. */
-static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_token *tp, int prev, unsigned pend,
-                           bool params_paren) {
+/* The grammar token of the lexer token just read, P->last (read after one
+ * of kind P->prev_kind), its value in *V. PEND: the P->lex_pending flags
+ * for it; PARAMS_PAREN: it may be the '(' of a program shape's parameter
+ * list. */
+static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, unsigned pend, bool params_paren) {
+  hlo_token *tp = P->last;
+  int prev = P->prev_kind;
   pc_tok *o = &v->PCT_NAME;
   P->prev_kind = tp->kind;
-  P->closed_now = false;
   memcpy(o, tp, sizeof *o);
-  l->first = tp->off;
-  l->last = (size_t)(tp->ptr - P->data) + tp->len;
+  int g = grammar_token[tp->kind];
+  if (g) return g;
   switch (tp->kind) {
   case HT_PRIM_TYPE:
     if (P->coarse) {
       const char *end, *start = P->data + tp->off;
       const hlo_shape *s = pc_shape_cache_find(P, start, false, &end);
-      if (s) return shape_token(P, tp, o, l, s, start, end);
+      if (s) return shape_token(P, tp, o, s, start, end);
     }
     return PRIM_TYPE;
   case HT_LPAREN:
@@ -205,9 +196,9 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
     if (P->coarse && !params_paren && shape_may_follow(prev)) {
       const char *end, *start = P->data + tp->off;
       const hlo_shape *s = pc_shape_cache_find(P, start, true, &end);
-      if (s) return shape_token(P, tp, o, l, s, start, end);
+      if (s) return shape_token(P, tp, o, s, start, end);
     }
-    if (open_bracket(P, tp, paren_context(P, prev, pend & PEND_LAYOUT_FIELD)) < 0) return HLO_YYerror;
+    if (open_bracket(P, tp, paren_context(P, prev, pend & PC_PEND_LAYOUT_FIELD)) < 0) return HLO_YYerror;
     return LPAREN;
   case HT_EOF:
     P->end_off = tp->off;
@@ -230,22 +221,32 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
     return SEP;
   case HT_ATTR_NAME: {
     if (P->fa_depth == 1) {
-      P->lex_pending |= PEND_RAW;
+      P->lex_pending |= PC_PEND_RAW;
       return FA_KEY;
     }
     hlo_istr *is = pc_word(P, tp->ptr, tp->len);
     o->is = is;
     int cls = pc_attr_class(pc_attr_id(is));
-    if (cls == PC_A_METADATA) P->lex_pending |= PEND_METADATA;
-    if (cls == PC_A_BACKEND) P->lex_pending |= PEND_RAW;
-    if (cls == PC_A_FRONTEND) P->lex_pending |= PEND_FA;
+    if (cls == PC_A_METADATA) P->lex_pending |= PC_PEND_METADATA;
+    if (cls == PC_A_BACKEND) P->lex_pending |= PC_PEND_RAW;
+    if (cls == PC_A_FRONTEND) P->lex_pending |= PC_PEND_FA;
     if (cls == PC_A_HDR_LAYOUT) {
       P->layout_paren_in = 2; /* '{' then '(' */
-      P->lex_pending |= PEND_HDR_LAYOUT;
+      P->lex_pending |= PC_PEND_HDR_LAYOUT;
     }
     return attr_class_token[cls];
   }
   case HT_LBRACE: {
+    /* (a layout's brace stays a bracket; so does one whose brackets, the
+     * slice ranges' too, would be nested too deeply, for the grammar to
+     * report) */
+    if (P->coarse && !pend && prev != HT_RBRACKET && !P->fa_depth && P->depth < HLO_MAX_NESTING - 1 &&
+        hlo_lex_int_brace(&P->lx, tp)) {
+      o->kind = tp->kind;
+      o->len = tp->len;
+      P->prev_kind = HT_RBRACE;
+      return tp->kind == HT_INT_LIST ? INT_LIST : SLICES;
+    }
     int tok = LBRACE, ctx;
     if (prev == HT_RBRACKET && layout_brace_follows(P)) {
       tok = LAYOUT_LBRACE;
@@ -254,7 +255,7 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
     } else {
       ctx = brace_context(P, prev);
     }
-    if (pend & PEND_FA) P->fa_depth = 1;
+    if (pend & PC_PEND_FA) P->fa_depth = 1;
     else if (P->fa_depth > 0) P->fa_depth++;
     if (open_bracket(P, tp, ctx) < 0) return HLO_YYerror;
     return tok;
@@ -284,60 +285,61 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, HLO_YYLTYPE *l, hlo_tok
         PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields) {
       int lf = layout_letter(tp);
       if (lf) {
-        P->lex_pending |= PEND_LAYOUT_FIELD;
+        P->lex_pending |= PC_PEND_LAYOUT_FIELD;
         return lf;
       }
     }
     return IDENT;
   default:
-    return grammar_token[tp->kind] ? grammar_token[tp->kind] : HLO_YYUNDEF;
+    return HLO_YYUNDEF;
   }
 }
 
-/* hlo_yylex when P->lex_pending has flags: what the token before asked for
- * (out of line: the usual token pays nothing for it). */
+/* hlo_yylex when P->lex_pending has flags: what the token before asked
+ * for, a module to begin, the diagnostic parse's bookkeeping (out of line:
+ * the usual token pays nothing for it). */
 #if defined(__GNUC__)
 __attribute__((noinline))
 #endif
-static int lex_pending(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P, hlo_token *tp) {
-  int prev = P->prev_kind;
+static int lex_pending(HLO_YYSTYPE *v, parse_ctx *P) {
+  hlo_token *tp = P->last;
+  if (P->lex_pending & PC_PEND_MESSAGES) { /* the new token goes where the one before the last was */
+    tp = P->before_last;
+    P->before_last = P->last;
+    P->last = tp;
+    P->closed_now = false;
+  }
   unsigned pend = P->lex_pending;
-  P->lex_pending = 0;
+  P->lex_pending &= PC_PEND_MESSAGES | PC_PEND_MODULE;
   /* the '(' of a program shape's parameter list */
   bool params_paren = false;
-  if (pend & PEND_HDR_LAYOUT) {
+  if (pend & PC_PEND_HDR_LAYOUT) {
     params_paren = --P->layout_paren_in == 0;
-    if (P->layout_paren_in) P->lex_pending |= PEND_HDR_LAYOUT;
+    if (P->layout_paren_in) P->lex_pending |= PC_PEND_HDR_LAYOUT;
   }
-  if ((pend & PEND_METADATA) && P->coarse && hlo_lex_metadata(&P->lx, tp)) {
+  if ((pend & PC_PEND_METADATA) && P->coarse && hlo_lex_metadata(&P->lx, tp)) {
     pc_tok *o = &v->PCT_NAME;
     o->ptr = tp->ptr;
     o->len = (uint32_t)tp->len;
     o->off = tp->off;
     o->kind = HT_METADATA;
-    l->first = tp->off;
-    l->last = tp->off + tp->len;
     P->prev_kind = HT_RBRACE;
     P->closed_now = false;
     return METADATA_VALUE;
   }
-  if (!(pend & PEND_RAW) || !hlo_lex_raw_dict(&P->lx, tp)) hlo_lex(&P->lx, tp);
-  if (!P->mod && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR)
+  if (!(pend & PC_PEND_RAW) || !hlo_lex_raw_dict(&P->lx, tp)) hlo_lex(&P->lx, tp);
+  if ((pend & PC_PEND_MODULE) && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR) {
     pc_module_begin_if_needed(P, tp->off);
-  return classify(P, v, l, tp, prev, pend, params_paren);
+    P->lex_pending &= (uint8_t)~PC_PEND_MODULE;
+  }
+  return classify(P, v, pend & PC_PEND_NEXT, params_paren);
 }
 
-int hlo_yylex(HLO_YYSTYPE *v, HLO_YYLTYPE *l, parse_ctx *P) {
-  /* the new token goes where the one before the last was */
-  hlo_token *tp = P->before_last;
-  P->before_last = P->last;
-  P->last = tp;
-  if (P->lex_pending) return lex_pending(v, l, P, tp);
-  int prev = P->prev_kind;
-  hlo_lex(&P->lx, tp);
-  if (!P->mod && tp->kind != HT_EOF && tp->kind != HT_SEP && tp->kind != HT_ERROR)
-    pc_module_begin_if_needed(P, tp->off);
-  return classify(P, v, l, tp, prev, 0, false);
+/* The usual token: the coarse parse's, with nothing pending. */
+int hlo_yylex(HLO_YYSTYPE *v, parse_ctx *P) {
+  if (P->lex_pending) return lex_pending(v, P);
+  hlo_lex(&P->lx, P->last);
+  return classify(P, v, 0, false);
 }
 
 void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
@@ -351,7 +353,7 @@ void pc_describe_last(parse_ctx *P, char *buf, size_t cap) {
   switch (t->kind) {
   case HT_EOF: snprintf(buf, cap, "end of input"); return;
   case HT_SEP: snprintf(buf, cap, "'// -----'"); return;
-  case HT_RAW_DICT: case HT_METADATA: snprintf(buf, cap, "'{...}'"); return;
+  case HT_RAW_DICT: case HT_METADATA: case HT_INT_LIST: case HT_SLICES: snprintf(buf, cap, "'{...}'"); return;
   case HT_PCT_NAME: snprintf(buf, cap, "'%%%.*s%s'", (int)n, text, more); return;
   case HT_NAME_COLON: snprintf(buf, cap, "'%.*s%s:'", (int)n, text, more); return;
   case HT_ATTR_NAME: snprintf(buf, cap, "'%.*s%s='", (int)n, text, more); return;

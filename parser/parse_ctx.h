@@ -122,6 +122,12 @@ typedef struct pc_loc {
   size_t last;  /* byte offset just past the last byte */
 } pc_loc;
 
+/* A shape and its text. */
+typedef struct pc_shape_v {
+  hlo_shape *s;
+  pc_loc loc;
+} pc_shape_v;
+
 /* ---- scratch records -------------------------------------------------- */
 
 typedef struct pc_dim {
@@ -234,6 +240,18 @@ typedef struct pc_declcheck {
   size_t off;
 } pc_declcheck;
 
+/* parse_ctx.lex_pending (hlo_yylex.c). */
+enum {
+  PC_PEND_METADATA = 1,     /* after metadata=: a METADATA_VALUE may come */
+  PC_PEND_RAW = 2,          /* after backend_config= or a frontend attribute's key: a RAW_DICT may come */
+  PC_PEND_FA = 4,           /* after frontend_attributes=: its '{' opens the keys */
+  PC_PEND_LAYOUT_FIELD = 8, /* after a layout field letter: its '(' is the layout's */
+  PC_PEND_HDR_LAYOUT = 16,  /* after entry_computation_layout=: parse_ctx.layout_paren_in counts */
+  PC_PEND_NEXT = 31,        /* (the flags above: for the next token only) */
+  PC_PEND_MODULE = 32,      /* no module is open: the next token but the end of a span begins one */
+  PC_PEND_MESSAGES = 64,    /* the diagnostic parse: what its messages read (the token before the last, closed_now) */
+};
+
 typedef struct parse_ctx {
   const char *data;
   size_t len;
@@ -245,7 +263,7 @@ typedef struct parse_ctx {
   int depth;                 /* open brackets */
   int prev_kind;             /* lexer kind of the previous token */
   bool coarse;               /* the coarse tokens (SHAPE_TOK, METADATA_VALUE) are on (hlo_parser.y's header) */
-  uint8_t lex_pending;       /* what the last token asks of the next one (PEND_* in hlo_yylex.c) */
+  uint8_t lex_pending;       /* PC_PEND_*: what the next token needs beyond the usual */
   uint8_t layout_paren_in;   /* tokens to go to the '(' of "entry_computation_layout={(" */
   bool borrow_kept;          /* modules go to EACH, which frees them: they may use the shape cache's kept shapes */
   hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
@@ -325,13 +343,14 @@ int pc_module_finish(parse_ctx *P);
 void pc_module_name(parse_ctx *P, const pc_tok *t);
 int pc_header_done(parse_ctx *P);
 
-hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_layout *lay, pc_loc loc);
+hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_layout *lay);
 hlo_shape *pc_tuple_shape(parse_ctx *P, pc_range elems);
 hlo_shape *pc_buffer_shape(parse_ctx *P, const hlo_shape *inner);
 int pc_push_dim(parse_ctx *P, const pc_tok *t, int form, pc_range *r); /* form 0 N, 1 <=N, 2 ? */
 void pc_layout_begin(parse_ctx *P, size_t off);
 hlo_layout *pc_layout_end(parse_ctx *P, pc_range m2m);
-int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, pc_loc loc, const void *arg, pc_range r);
+/* OFF: the field's first token. */
+int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, size_t off, const void *arg, pc_range r);
 int pc_push_int(parse_ctx *P, const pc_tok *t, pc_range *r, bool allow_neg);
 int pc_push_tile_dim(parse_ctx *P, const pc_tok *t, bool star, pc_range *r);
 int pc_push_tile(parse_ctx *P, pc_range dims, pc_range *tiles);
@@ -340,7 +359,7 @@ int pc_push_dlt(parse_ctx *P, const pc_tok *letter, int mods, pc_range *r);
 void pc_push_shape(parse_ctx *P, const hlo_shape *s, pc_range *r);
 
 int pc_comp_begin(parse_ctx *P, const pc_tok *entry, const pc_tok *name, const hlo_shape *sig);
-int pc_comp_end(parse_ctx *P, pc_loc trailer);
+int pc_comp_end(parse_ctx *P);
 int pc_comp_trailer(parse_ctx *P, const pc_tok *name, pc_loc val);
 int pc_inline_begin(parse_ctx *P, size_t off);
 /* Instructions without a computation: an ENTRY computation around them. */

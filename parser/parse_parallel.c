@@ -73,6 +73,20 @@ static const char *separator_end(const char *p) {
 /* The first separator line starting after a '\n' at or after FROM; its
  * offset in *AT and the end of its text in *END. (A separator after a bare
  * '\r' is not found: one cut fewer, nothing else.) */
+/* Whether [P, LIM) holds nothing but blanks and '//' lines: what follows
+ * the last separator of a dump gets no span of its own (it would hold no
+ * module, and fail). Not cutting is always exact. */
+static bool only_blanks_and_lines(const char *p, const char *lim) {
+  for (;;) {
+    while (p < lim && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) p++;
+    if (p == lim) return true;
+    if (lim - p < 2 || p[0] != '/' || p[1] != '/') return false;
+    const char *nl = memchr(p, '\n', (size_t)(lim - p));
+    if (!nl) return true;
+    p = nl + 1;
+  }
+}
+
 static bool next_separator(const char *data, size_t len, size_t from, size_t *at, size_t *end) {
   const char *p = data + from, *lim = data + len;
   while (p < lim && (p = memchr(p, '\n', (size_t)(lim - p))) != NULL) {
@@ -101,6 +115,7 @@ static int cut_spans(const char *data, size_t len, size_t min_bytes, int jobs, s
     size_t share = (len - start) / (2 * (size_t)jobs);
     size_t want = start + (share > min_bytes ? share : min_bytes);
     if (want >= len || !next_separator(data, len, want, &at, &end)) break;
+    if (only_blanks_and_lines(data + end, data + len)) break; /* the last span goes on to the end */
     spans[n++] = (span){start, at};
     start = end;
   }
@@ -123,6 +138,8 @@ static void *check_worker(void *arg) {
   return NULL;
 }
 
+static atomic_ulong fallbacks; /* hlo_check_span_fallbacks */
+
 /* Parses the spans of DATA (of at least MIN_BYTES) on JOBS threads;
  * returns whether all of them succeeded (and, with STOP_AT_WARNINGS, had
  * no module with warnings). */
@@ -143,10 +160,13 @@ static bool spans_ok(const char *data, size_t len, int jobs, size_t min_bytes, b
     check_worker(&J);
     for (int t = 0; t < started; t++) pthread_join(th[t], NULL);
     ok = !atomic_load(&J.failed);
+    if (!ok) atomic_fetch_add_explicit(&fallbacks, 1, memory_order_relaxed);
   }
   free(spans);
   return ok;
 }
+
+unsigned long hlo_check_span_fallbacks(void) { return atomic_load_explicit(&fallbacks, memory_order_relaxed); }
 
 int hlo_check_text(const char *data, size_t len, int jobs, hlo_error *err) {
   return hlo_check_text_warn(data, len, jobs, NULL, NULL, err);

@@ -1,7 +1,8 @@
 /* Unit test of hlo_parse_span and of the threaded --check (parse_parallel.c):
  * spans end exactly at their separator token, and checking by spans on 1..8
  * threads gives the same result and the same error as one pass, also when a
- * "// -----" line sits inside a comment or a string where a span is cut.
+ * "// -----" line sits inside a comment or a string where a span is cut,
+ * and without giving way to one pass when a dump ends with a separator.
  * Run by CTest as parser/parallel. */
 #include <stdbool.h>
 #include <stdio.h>
@@ -144,7 +145,7 @@ static void test_spans_against_one_pass(void) {
       bool mark = special == -2 ? m >= N / 2 : m == special;
       put_module(&t, m, L, mark ? cases[i].middle : NULL, mark ? cases[i].bad_at : -1);
     }
-    if (i + 1 == sizeof cases / sizeof cases[0]) put(&t, "// -----\n");
+    if (i + 1 == sizeof cases / sizeof cases[0]) put(&t, "// -----\n\n// end\n");
     hlo_error err;
     int rc = hlo_check_text(t.p, t.n, 1, &err);
     if (rc != cases[i].rc) {
@@ -154,6 +155,22 @@ static void test_spans_against_one_pass(void) {
     same_from_spans(cases[i].what, &t);
     free(t.p);
   }
+}
+
+/* A valid text whose last separator is followed by blanks and '//' lines
+ * only: its spans do not give way to the one-pass parse. */
+static void test_separator_at_the_end(void) {
+  text t = {0};
+  for (int m = 0; m < 20; m++) {
+    put_module(&t, m, 50, NULL, -1);
+    put(&t, "// -----\n");
+  }
+  put(&t, "\n// the end\n\n");
+  unsigned long before = hlo_check_span_fallbacks();
+  hlo_error err;
+  CHECK(hlo_check_text_spans(t.p, t.n, 2, 1000, &err) == 0);
+  CHECK(hlo_check_span_fallbacks() == before);
+  free(t.p);
 }
 
 /* hlo_check_text itself cuts only texts of 2 MB and more: 150 modules of
@@ -212,6 +229,7 @@ static void test_warnings(void) {
 int main(void) {
   test_spans();
   test_spans_against_one_pass();
+  test_separator_at_the_end();
   test_large_text();
   test_warnings();
   if (failures) {
