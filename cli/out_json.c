@@ -199,6 +199,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
       }
     }
     sb_puts(b, "]}");
+    index_flush(r, false); /* (a block being written is handed: nothing drops it) */
   }
   sb_puts(b, "]}");
 }

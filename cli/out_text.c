@@ -305,6 +305,9 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
       if (r->o->format == FMT_MLIR) mlir_print_operand(b, s->items[order[i]], 2);
       else ii_print_operand(b, s->items[order[i]], &inner);
     }
+    /* a block of thousands of entries (a concatenate's) goes out as it is
+     * written: a block being written is handed, nothing drops it */
+    index_flush(r, false);
   }
 }
 
