@@ -127,8 +127,10 @@ void ft_distinct(ii_ctx *c, ft_tiling *t) {
   }
 }
 
-void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts_in) {
-  arena *a = ii_ctx_arena(c);
+void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts) { ft_instantiate_in(c, t, ts, ii_ctx_arena(c)); }
+
+void ft_instantiate_in(ii_ctx *c, ft_tiling *t, const int64_t *ts_in, arena *a) {
+  (void)c;
   int64_t *ts = arena_array(a, t->rank + 1, sizeof *ts), *nt = arena_array(a, t->rank + 1, sizeof *nt);
   t->total_tiles = 1;
   for (uint32_t i = 0; i < t->rank; i++) {

@@ -118,5 +118,9 @@ void ft_distinct(ii_ctx *c, ft_tiling *t);
  * tiles ft_symbolic derived (used by the tilings enumeration, which tries
  * many ts on the same tiles). */
 void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts);
+/* ft_instantiate with what belongs to these tile sizes (the entries' sizes,
+ * offset maps and footprints, t->ts) in A: a caller that lists many
+ * tilings of thousands of entries resets A between them. */
+void ft_instantiate_in(ii_ctx *c, ft_tiling *t, const int64_t *ts, arena *a);
 
 #endif

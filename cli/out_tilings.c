@@ -14,6 +14,7 @@
  * `(estimate)` when a sum is not exact. */
 #include <stdio.h>
 
+#include "../parser/arena.h"
 #include "oom.h"
 #include "tile_run.h"
 #include "tilings.h"
@@ -68,9 +69,11 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   tg_iter it;
   tg_begin(ii_ctx_arena(r->ctx), t, false, &it);
   int64_t *ts = xcalloc(t->rank + 1, sizeof *ts);
+  arena *each = arena_new(); /* one tiling's maps and sums: O(entries), not O(entries * tilings) */
   long listed = 0;
   while (listed < r->o->max_tilings && tg_next(&it, ts)) {
-    ft_instantiate(r->ctx, t, ts);
+    arena_reset(each);
+    ft_instantiate_in(r->ctx, t, ts, each);
     sb_puts(b, "  ");
     for (uint32_t i = 0; i < t->rank; i++) sb_printf(b, "%s%lld", i ? "x" : "", (long long)ts[i]);
     if (!t->rank) sb_puts(b, "()");
@@ -86,6 +89,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     index_flush_block(r);
   }
   free(ts);
+  arena_free(each);
   if (it.exhausted) sb_printf(b, "  (listing stopped after %llu candidates)\n", (unsigned long long)TG_STEPS);
   else if ((tf_count)listed < cnt.valid) {
     sb_puts(b, "  (");
