@@ -112,33 +112,6 @@ static void analyze_instr(ii_ctx *c, strbuf *b, const hlo_instr *in) {
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
-  char *text = fuzz_padded_copy(data, size);
-  hlo_parse_result r;
-  hlo_error perr;
-  /* A text the verifier rejects is analyzed as --no-verify --allow-unknown
-   * read it: shapes that disagree with their ops must not crash the
-   * analysis either. */
-  int rc = hlo_parse_file(text, size, &r, &perr);
-  if (rc) {
-    hlo_parse_set_options(&(hlo_parse_options){.allow_unknown = true, .no_verify = true});
-    rc = hlo_parse_file(text, size, &r, &perr);
-    hlo_parse_set_options(&(hlo_parse_options){0});
-  }
-  if (rc == 0) {
-    ii_ctx *c = ii_ctx_new();
-    strbuf b = STRBUF_INIT;
-    for (int i = 0; i < r.n_modules; i++) {
-      const hlo_module *m = r.modules[i];
-      for (int ci = 0; ci < m->n_computations; ci++) {
-        const hlo_computation *comp = m->computations[ci];
-        for (int k = 0; k < comp->n_instrs; k++) analyze_instr(c, &b, comp->instrs[k]);
-      }
-      ii_ctx_end_module(c);
-    }
-    sb_free(&b);
-    ii_ctx_free(c);
-    hlo_parse_result_free(&r);
-  }
-  free(text);
+  fuzz_each_instr(data, size, analyze_instr);
   return 0;
 }

@@ -6,6 +6,8 @@
 parse     every testdata/**/*.hlo file as is
 analysis  the .hlo files of testdata/indexing, examples and layout, and the
           parser's accept_* files (valid modules the analysis can walk)
+tiles     the .hlo files of testdata/tiles, symtile and examples, and those of
+          testdata/indexing that hold a fusion
 map       every map of every testdata/**/*.map file, one map per seed (the
           files are split at blank lines as hloidx --map splits them)
 layout    the .hlo files of testdata/layout, plus every distinct shape text
@@ -87,6 +89,8 @@ def main():
         rel = os.path.relpath(p, TESTDATA)
         if rel.startswith(("indexing", "examples", "layout")) or os.path.basename(p).startswith("accept_"):
             write("analysis", seed_name(p), read(p))
+        if rel.startswith(("tiles", "symtile", "examples")) or (rel.startswith("indexing") and b"fusion(" in read(p)):
+            write("tiles", seed_name(p), read(p))
         if rel.startswith("layout"):
             write("layout", seed_name(p), read(p))
     for p in files("", ".map"):
