@@ -13,7 +13,7 @@ static void operand_layout(arena *a, const hlo_instr *producer, ft_operand *op) 
   op->producer = producer;
   op->layout_ok = tl_analyze(a, producer->shape, &l, &e);
   if (!op->layout_ok) {
-    snprintf(op->layout_why, sizeof op->layout_why, "%s", e.message);
+    op->layout_why = arena_strndup(a, e.message, strlen(e.message));
     return;
   }
   tf_layout_of(a, &l, &op->layout);
@@ -63,7 +63,9 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
       e->map = i;
       e->nmaps = set->n;
       e->x = set->items[order[i]];
-      e->status = st_derive(a, e->x->map, compat, &e->tile, e->why, sizeof e->why);
+      char why[400];
+      e->status = st_derive(a, e->x->map, compat, &e->tile, why, sizeof why);
+      e->why = e->status == ST_OK ? NULL : arena_strndup(a, why, strlen(why));
     }
   }
   return II_OK;
@@ -113,7 +115,7 @@ void ft_distinct(ii_ctx *c, ft_tiling *t) {
     for (uint32_t i = op->first; i < op->first + op->nentries; i++)
       one = &t->entries[i], nmaps++, rt |= imap_nsyms(t->entries[i].offsets) > 0;
     op->distinct_known = op->distinct_exact = true;
-    if (rt) snprintf(op->distinct_why, sizeof op->distinct_why, "runtime offsets taken at their lowest values");
+    if (rt) op->distinct_why = "runtime offsets taken at their lowest values";
     op->distinct_exact = !rt;
     if (nmaps == 1 && tf_union_separable(one->offsets, one->dims, &op->distinct)) continue;
     if (nmaps > 1 && union_of_maps(t, k, nmaps, &op->distinct)) continue;
@@ -122,8 +124,8 @@ void ft_distinct(ii_ctx *c, ft_tiling *t) {
     as_summarize(c, t->in, op->k, t->output, &t->sets[k], 1, &sm);
     op->distinct = sm.distinct;
     op->distinct_exact = false;
-    snprintf(op->distinct_why, sizeof op->distinct_why, "too many to mark: the elements the maps read%s",
-             sm.exact ? "" : ", themselves estimated");
+    op->distinct_why = sm.exact ? "too many to mark: the elements the maps read"
+                                : "too many to mark: the elements the maps read, themselves estimated";
   }
 }
 

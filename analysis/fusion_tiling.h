@@ -46,7 +46,7 @@ typedef struct {
   uint32_t map, nmaps;     /* which map of the operand (print order), of how many */
   const ii_operand *x;     /* the operand indexing (map and runtime-variable descriptions) */
   st_status status;        /* ST_NONE: no tile (why); ST_TOO_LARGE: analysis too large (why) */
-  char why[400];
+  const char *why;         /* (in the arena; NULL with ST_OK: thousands of entries) */
   st_tile tile;
   /* at the tile sizes (status ST_OK) */
   int64_t *sizes, *strides; /* operand rank */
@@ -63,7 +63,7 @@ typedef struct {
   uint32_t first, nentries;  /* its maps: ft_tiling.entries[first, first + nentries) */
   const hlo_instr *producer; /* the operand instruction */
   bool layout_ok;            /* a layout with a size (not a tuple or token) */
-  char layout_why[200];
+  const char *layout_why;   /* when not: why (in the arena) */
   tf_layout layout;
   bool read;                 /* the output reads it (it has maps) */
   bool counted;              /* totals over all its maps are known (every map has a tile) */
@@ -73,7 +73,7 @@ typedef struct {
   /* by ft_distinct: */
   bool distinct_known;       /* the union of the boxes was counted */
   bool distinct_exact;
-  char distinct_why[160];    /* when not exact: why */
+  const char *distinct_why;  /* when not exact: why (a literal) */
   tf_count distinct;         /* distinct elements loaded */
 } ft_operand;
 
