@@ -19,6 +19,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "../parser/arena.h"
 #include "index_run.h"
 #include "symbolic_tile.h"
 
@@ -40,8 +41,14 @@ static bool fail(index_run *r, const hlo_instr *in, const char *msg) {
 }
 
 /* One map's tile; false when an error stops the instruction. */
+/* A tile's own memory (its constraints, the printing's): reset per tile,
+ * so that thousands of operands cost one tile's, not all of theirs. */
+static arena *each;
+
 static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const imap *m, uint32_t i, uint32_t n) {
-  arena *a = ii_ctx_arena(r->ctx);
+  if (!each) each = arena_new();
+  arena_reset(each);
+  arena *a = each;
   st_tile t;
   char why[400];
   st_status st = st_derive(a, m, r->o->xla_compat, &t, why, sizeof why);
@@ -119,4 +126,10 @@ static void instr(index_run *r, const hlo_instr *in) {
 
 static void begin(index_run *r) { r->pinned = !r->several_instrs && r->o->output >= 0 && r->o->operand >= 0; }
 
-const index_report index_report_symtile = {begin, index_module_header, index_computation_header, instr, NULL, NULL};
+static void end(index_run *r) {
+  (void)r;
+  arena_free(each);
+  each = NULL;
+}
+
+const index_report index_report_symtile = {begin, index_module_header, index_computation_header, instr, NULL, end};
