@@ -228,7 +228,7 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
     return ii_fail(err, at, "%s '%s' has %d operands, but '%s' has %d parameters", at->opcode_text, at->name, nargs,
                    comp->name, comp->n_params);
   if (c->nest >= II_MAX_NESTING)
-    return too_large(err, at, "fusions nested more than " II_STR(II_MAX_NESTING) " deep");
+    return too_large(err, at, "fused or called computations nested more than " II_STR(II_MAX_NESTING) " deep");
 
   const ii_postorder *po = ii_computation_postorder(c, comp);
   if (po->cyclic)
