@@ -22,7 +22,8 @@ bin=$build/fuzz/fuzz_$t
 [ -x "$bin" ] || { echo "no $bin: CC=clang cmake -S . -B $build -DHLOIDX_LIBFUZZER=ON && cmake --build $build" >&2; exit 2; }
 mkdir -p "$work/corpus"
 log=$work/flat.log
-seeds=$build/fuzz/corpus/$t # python3 fuzz/make_corpus.py $build/fuzz/corpus
+seeds=$build/fuzz/corpus/$t
+[ -d "$seeds" ] || python3 fuzz/make_corpus.py "$build/fuzz/corpus" >/dev/null
 [ -d "$seeds" ] || seeds=$(mktemp -d)
 # its own process group: stopping it stops the fork-mode jobs too
 setsid "$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
