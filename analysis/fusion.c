@@ -19,15 +19,15 @@
  * stack; a cycle in the operand graph is reported. */
 const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *comp) {
   bool found;
-  const ii_postorder *cached = ptrmap_get_ptr(&c->postorders, comp, &found);
+  const ii_postorder *cached = hb_ptrmap_get_ptr(&c->postorders, comp, &found);
   if (found) return cached;
   uint32_t n = (uint32_t)comp->n_instrs;
-  ii_postorder *po = arena_zalloc(c->keep, sizeof *po);
-  po->order = arena_array(c->keep, n ? n : 1, sizeof *po->order);
-  po->pos = arena_array(c->keep, n ? n : 1, sizeof *po->pos);
-  uint8_t *state = arena_zalloc(c->scratch, n ? n : 1); /* 0 new, 1 on stack, 2 done */
-  uint32_t *stack = arena_array(c->scratch, n ? n : 1, sizeof *stack);
-  int *next = arena_zalloc(c->scratch, (n ? n : 1) * sizeof *next);
+  ii_postorder *po = hb_arena_zalloc(c->keep, sizeof *po);
+  po->order = hb_arena_array(c->keep, n ? n : 1, sizeof *po->order);
+  po->pos = hb_arena_array(c->keep, n ? n : 1, sizeof *po->pos);
+  uint8_t *state = hb_arena_zalloc(c->scratch, n ? n : 1); /* 0 new, 1 on stack, 2 done */
+  uint32_t *stack = hb_arena_array(c->scratch, n ? n : 1, sizeof *stack);
+  int *next = hb_arena_zalloc(c->scratch, (n ? n : 1) * sizeof *next);
   for (uint32_t s = 0; s < n; s++) {
     if (state[s]) continue;
     uint32_t sp = 0;
@@ -55,7 +55,7 @@ const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *c
       sp--;
     }
   }
-  ptrmap_put_ptr(&c->postorders, comp, po);
+  hb_ptrmap_put_ptr(&c->postorders, comp, po);
   return po;
 }
 
@@ -73,7 +73,7 @@ typedef struct {
 } gslot;
 
 struct ii_groups {
-  ptrmap index; /* hlo_instr* -> slot + 1 */
+  hb_ptrmap index; /* hlo_instr* -> slot + 1 */
   uint32_t n, cap;
   gslot *slots;
   /* the walk: the post-order places of the computation's instructions that
@@ -87,7 +87,7 @@ struct ii_groups {
 static void heap_push(ii_ctx *c, ii_groups *g, uint32_t v) {
   if (g->nheap == g->capheap) {
     uint32_t ncap = g->capheap ? g->capheap * 2 : 16;
-    g->heap = arena_grow(c->scratch, g->heap, g->nheap, ncap, sizeof *g->heap);
+    g->heap = hb_arena_grow(c->scratch, g->heap, g->nheap, ncap, sizeof *g->heap);
     g->capheap = ncap;
   }
   uint32_t i = g->nheap++;
@@ -114,24 +114,24 @@ static uint32_t nsets_of(ii_ctx *c, const hlo_instr *key) {
 
 /* The set of KEY for element ELEM (-1: the whole value). */
 static ii_set *group_get(ii_ctx *c, ii_groups *g, const hlo_instr *key, int64_t elem, bool create) {
-  ptrmap_val *v = ptrmap_get(&g->index, key);
+  hb_ptrmap_val *v = hb_ptrmap_get(&g->index, key);
   gslot *sl = v ? &g->slots[v->a - 1] : NULL;
   if (!sl) {
     if (!create) return NULL;
     if (g->n == g->cap) {
       uint32_t ncap = g->cap ? g->cap * 2 : 16;
-      g->slots = arena_grow(c->scratch, g->slots, g->n, ncap, sizeof *g->slots);
+      g->slots = hb_arena_grow(c->scratch, g->slots, g->n, ncap, sizeof *g->slots);
       g->cap = ncap;
     }
     sl = &g->slots[g->n++];
     sl->key = key;
     sl->nsets = nsets_of(c, key);
-    sl->sets = arena_zalloc(c->scratch, sl->nsets * sizeof *sl->sets);
-    ptrmap_put(&g->index, key, (ptrmap_val){(int64_t)g->n, 0});
+    sl->sets = hb_arena_zalloc(c->scratch, sl->nsets * sizeof *sl->sets);
+    hb_ptrmap_put(&g->index, key, (hb_ptrmap_val){(int64_t)g->n, 0});
     if (g->po && key->parent == g->comp && key->op != HLO_OP_PARAMETER) heap_push(c, g, g->po->pos[key->index]);
   }
   uint32_t i = sl->nsets == 1 ? 0 : elem >= 0 && elem < (int64_t)sl->nsets - 1 ? (uint32_t)elem : sl->nsets - 1;
-  if (!sl->sets[i] && create) sl->sets[i] = arena_zalloc(c->scratch, sizeof **sl->sets);
+  if (!sl->sets[i] && create) sl->sets[i] = hb_arena_zalloc(c->scratch, sizeof **sl->sets);
   return sl->sets[i];
 }
 
@@ -144,7 +144,7 @@ static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, u
   }
   if (*n == *cap) {
     uint32_t ncap = *cap ? *cap * 2 : 4;
-    *v = arena_grow(c->keep, *v, *n, ncap, sizeof **v);
+    *v = hb_arena_grow(c->keep, *v, *n, ncap, sizeof **v);
     *cap = ncap;
   }
   (*v)[(*n)++] = r;
@@ -152,17 +152,17 @@ static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, u
 
 ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err) {
   bool found;
-  ii_indexing **per_out = (ii_indexing **)ptrmap_get_ptr(&c->memo_o2i, x, &found);
+  ii_indexing **per_out = (ii_indexing **)hb_ptrmap_get_ptr(&c->memo_o2i, x, &found);
   int64_t nout = ii_num_outputs(x);
   if (!found) {
-    per_out = arena_zalloc(c->scratch, (size_t)(nout ? nout : 1) * sizeof *per_out);
-    ptrmap_put_ptr(&c->memo_o2i, x, per_out);
+    per_out = hb_arena_zalloc(c->scratch, (size_t)(nout ? nout : 1) * sizeof *per_out);
+    hb_ptrmap_put_ptr(&c->memo_o2i, x, per_out);
   }
   if (per_out[out]) {
     *res = per_out[out];
     return II_OK;
   }
-  ii_indexing *p = arena_zalloc(c->scratch, sizeof *p);
+  ii_indexing *p = hb_arena_zalloc(c->scratch, sizeof *p);
   ii_status st = ii_o2i_logical(c, x, out, p, err);
   if (st != II_OK) return st;
   if (p->n != (uint32_t)x->n_operands)
@@ -257,8 +257,8 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
                    at->opcode_text, at->name, (long long)output_id, at->op == HLO_OP_FUSION ? "fused" : "called",
                    nroots, nroots == 1 ? "" : "s");
   }
-  ii_groups *g = arena_zalloc(c->scratch, sizeof *g);
-  ptrmap_init(&g->index);
+  ii_groups *g = hb_arena_zalloc(c->scratch, sizeof *g);
+  hb_ptrmap_init(&g->index);
   *res = g;
 
   /* 2. a parameter root */
@@ -279,7 +279,7 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   c->nest++;
   while (g->nheap && st == II_OK) {
     const hlo_instr *x = po->order[heap_pop(g)];
-    ptrmap_val *v = ptrmap_get(&g->index, x);
+    hb_ptrmap_val *v = hb_ptrmap_get(&g->index, x);
     if (!v) continue;
     uint32_t slot = (uint32_t)v->a - 1, nsets = g->slots[slot].nsets; /* composing may move the slots */
     for (uint32_t e = 0; e < nsets && st == II_OK; e++) {
@@ -307,14 +307,14 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
 }
 
 void ii_groups_free(ii_groups *g) {
-  if (g) ptrmap_free(&g->index);
+  if (g) hb_ptrmap_free(&g->index);
 }
 
 /* The maps into KEY: its set, or for a tuple-shaped KEY the one element
  * read (several elements: unknown, a set cannot say which map reads which). */
 void ii_groups_entry(ii_ctx *c, const ii_groups *g, const hlo_instr *key, ii_set *out) {
   memset(out, 0, sizeof *out);
-  ptrmap_val *v = ptrmap_get((ptrmap *)&g->index, key);
+  hb_ptrmap_val *v = hb_ptrmap_get((hb_ptrmap *)&g->index, key);
   if (!v) return;
   const gslot *sl = &g->slots[v->a - 1];
   int64_t found = -1;
@@ -351,23 +351,23 @@ static uint32_t arg_slot(const arg_index *x, const hlo_instr *key) {
 
 static const arg_index *args_of(ii_ctx *c, const hlo_instr *in) {
   bool found;
-  const arg_index *memo = ptrmap_get_ptr(&c->fusion_args, in, &found);
+  const arg_index *memo = hb_ptrmap_get_ptr(&c->fusion_args, in, &found);
   if (found) return memo;
   uint32_t n = (uint32_t)in->n_operands, cap = 16;
   while (cap < 2 * n + 2) cap *= 2;
-  arena *a = ii_in_module(in) ? c->keep : c->scratch;
-  arg_index *x = arena_zalloc(a, sizeof *x);
+  hb_arena *a = ii_in_module(in) ? c->keep : c->scratch;
+  arg_index *x = hb_arena_zalloc(a, sizeof *x);
   x->mask = cap - 1;
-  x->key = arena_zalloc(a, cap * sizeof *x->key);
-  x->first = arena_array(a, cap, sizeof *x->first);
-  x->next = arena_array(a, n + 1, sizeof *x->next);
+  x->key = hb_arena_zalloc(a, cap * sizeof *x->key);
+  x->first = hb_arena_array(a, cap, sizeof *x->first);
+  x->next = hb_arena_array(a, n + 1, sizeof *x->next);
   for (uint32_t k = n; k-- > 0;) { /* (backwards: each list comes out increasing) */
     uint32_t s = arg_slot(x, in->operands[k]);
     x->next[k] = x->key[s] ? x->first[s] : -1;
     x->key[s] = in->operands[k];
     x->first[s] = (int32_t)k;
   }
-  if (a == c->keep) ptrmap_put_ptr(&c->fusion_args, in, x);
+  if (a == c->keep) hb_ptrmap_put_ptr(&c->fusion_args, in, x);
   return x;
 }
 
@@ -390,7 +390,7 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
     /* 6. the fusion's entries: those of the operands reached (an output of
      * a fusion of thousands reads few), through each group's operand */
     const arg_index *ai = args_of(c, in);
-    uint32_t nids = 0, *ids = arena_array(c->scratch, (size_t)in->n_operands + 1, sizeof *ids);
+    uint32_t nids = 0, *ids = hb_arena_array(c->scratch, (size_t)in->n_operands + 1, sizeof *ids);
     for (uint32_t s = 0; s < g->n; s++) {
       uint32_t at = arg_slot(ai, g->slots[s].key);
       if (ai->key[at])
@@ -406,9 +406,9 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
 }
 
 const hlo_instr *ii_computation_instr(ii_ctx *c, const hlo_computation *comp) {
-  hlo_instr *in = arena_zalloc(c->keep, sizeof *in);
-  hlo_computation **called = arena_alloc(c->keep, sizeof *called);
-  hlo_call_role *role = arena_alloc(c->keep, sizeof *role);
+  hlo_instr *in = hb_arena_zalloc(c->keep, sizeof *in);
+  hlo_computation **called = hb_arena_alloc(c->keep, sizeof *called);
+  hlo_call_role *role = hb_arena_alloc(c->keep, sizeof *role);
   *called = (hlo_computation *)comp;
   *role = HLO_CALL_CALLS;
   in->name = comp->name;
@@ -446,9 +446,9 @@ ii_status ii_grouped_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
   if (st == II_OK) {
     size_t total = 0;
     for (uint32_t i = 0; i < g->n; i++) total += g->slots[i].nsets;
-    out->groups = arena_array(c->scratch, total + 1, sizeof *out->groups);
+    out->groups = hb_arena_array(c->scratch, total + 1, sizeof *out->groups);
     for (int i = 0; i < comp->n_instrs; i++) {
-      ptrmap_val *v = ptrmap_get(&g->index, comp->instrs[i]);
+      hb_ptrmap_val *v = hb_ptrmap_get(&g->index, comp->instrs[i]);
       if (!v) continue;
       const gslot *sl = &g->slots[v->a - 1];
       for (uint32_t e = 0; e < sl->nsets; e++) {

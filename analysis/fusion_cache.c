@@ -127,19 +127,19 @@ static bool same_comp(const hlo_computation *a, const hlo_computation *b, int de
 static bool same_operands(const hlo_instr *f, const hlo_instr *g) {
   if (f == g) return true;
   if (f->n_operands != g->n_operands || !hlo_shape_equal(f->shape, g->shape)) return false;
-  ptrmap pf, pg;
-  ptrmap_init(&pf);
-  ptrmap_init(&pg);
+  hb_ptrmap pf, pg;
+  hb_ptrmap_init(&pf);
+  hb_ptrmap_init(&pg);
   bool same = true;
   for (int k = 0; k < f->n_operands && same; k++) {
     if (!hlo_shape_equal(f->operands[k]->shape, g->operands[k]->shape)) same = false;
-    ptrmap_val *af = ptrmap_get(&pf, f->operands[k]), *ag = ptrmap_get(&pg, g->operands[k]);
+    hb_ptrmap_val *af = hb_ptrmap_get(&pf, f->operands[k]), *ag = hb_ptrmap_get(&pg, g->operands[k]);
     if (!af != !ag || (af && af->a != ag->a)) same = false;
-    if (!af) ptrmap_put(&pf, f->operands[k], (ptrmap_val){k, 0});
-    if (!ag) ptrmap_put(&pg, g->operands[k], (ptrmap_val){k, 0});
+    if (!af) hb_ptrmap_put(&pf, f->operands[k], (hb_ptrmap_val){k, 0});
+    if (!ag) hb_ptrmap_put(&pg, g->operands[k], (hb_ptrmap_val){k, 0});
   }
-  ptrmap_free(&pf);
-  ptrmap_free(&pg);
+  hb_ptrmap_free(&pf);
+  hb_ptrmap_free(&pg);
   return same;
 }
 
@@ -149,9 +149,9 @@ static bool same_operands(const hlo_instr *f, const hlo_instr *g) {
 static bool same_fusion_operands(ii_ctx *c, const hlo_instr *f, const hlo_instr *in) {
   if (f == in) return true;
   bool found;
-  if (ptrmap_get_ptr(&c->fusion_alias, in, &found) == f && found) return true;
+  if (hb_ptrmap_get_ptr(&c->fusion_alias, in, &found) == f && found) return true;
   if (!same_operands(f, in)) return false;
-  if (ii_in_module(in)) ptrmap_put_ptr(&c->fusion_alias, in, f);
+  if (ii_in_module(in)) hb_ptrmap_put_ptr(&c->fusion_alias, in, f);
   return true;
 }
 
@@ -166,17 +166,17 @@ static size_t bucket(uint64_t h, int64_t id) { return (size_t)((h ^ ((uint64_t)i
 /* Per computation: its structural hash (a) and, once same_comp found it
  * equal to a computation with a cached result, that computation (b), so
  * that later lookups compare pointers instead of structures. */
-static ptrmap_val *comp_info(ii_ctx *c, const hlo_computation *comp) {
-  ptrmap_val *v = ptrmap_get(&c->fusion_hashes, comp);
+static hb_ptrmap_val *comp_info(ii_ctx *c, const hlo_computation *comp) {
+  hb_ptrmap_val *v = hb_ptrmap_get(&c->fusion_hashes, comp);
   if (v) return v;
-  ptrmap_put(&c->fusion_hashes, comp, (ptrmap_val){(int64_t)hash_comp(comp), 0});
-  return ptrmap_get(&c->fusion_hashes, comp);
+  hb_ptrmap_put(&c->fusion_hashes, comp, (hb_ptrmap_val){(int64_t)hash_comp(comp), 0});
+  return hb_ptrmap_get(&c->fusion_hashes, comp);
 }
 
 static uint64_t comp_hash(ii_ctx *c, const hlo_computation *comp) { return (uint64_t)comp_info(c, comp)->a; }
 
 static const hlo_computation *canonical(ii_ctx *c, const hlo_computation *comp) {
-  ptrmap_val *v = comp_info(c, comp);
+  hb_ptrmap_val *v = comp_info(c, comp);
   return v->b ? (const hlo_computation *)(intptr_t)v->b : comp;
 }
 
@@ -217,9 +217,9 @@ bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *
 void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
                          const ii_indexing *x) {
   if (!local(x, comp)) return;
-  if (!c->fusion_buckets) c->fusion_buckets = arena_zalloc(c->keep, NBUCKETS * sizeof *c->fusion_buckets);
+  if (!c->fusion_buckets) c->fusion_buckets = hb_arena_zalloc(c->keep, NBUCKETS * sizeof *c->fusion_buckets);
   uint64_t h = comp_hash(c, comp);
-  fc_entry *e = arena_zalloc(c->keep, sizeof *e);
+  fc_entry *e = hb_arena_zalloc(c->keep, sizeof *e);
   e->hash = h;
   e->fusion = in;
   e->comp = comp;

@@ -121,6 +121,6 @@ void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts);
 /* ft_instantiate with what belongs to these tile sizes (the entries' sizes,
  * offset maps and footprints, t->ts) in A: a caller that lists many
  * tilings of thousands of entries resets A between them. */
-void ft_instantiate_in(ii_ctx *c, ft_tiling *t, const int64_t *ts, arena *a);
+void ft_instantiate_in(ii_ctx *c, ft_tiling *t, const int64_t *ts, hb_arena *a);
 
 #endif

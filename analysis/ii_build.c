@@ -58,31 +58,31 @@ bool ii_same_dims(const hlo_shape *a, const hlo_shape *b) {
 void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n) {
   x->n = x->nlive = n;
   x->ids = NULL;
-  x->sets = arena_zalloc(c->scratch, (n ? n : 1) * sizeof *x->sets);
+  x->sets = hb_arena_zalloc(c->scratch, (n ? n : 1) * sizeof *x->sets);
 }
 
-void ii_indexing_copy(arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
+void ii_indexing_copy(hb_arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
                       const hlo_computation *to) {
   uint32_t n = ii_nstored(x);
   *out = *x;
-  if (x->ids) out->ids = arena_dup(a, x->ids, (n ? n : 1) * sizeof *x->ids);
-  out->sets = arena_zalloc(a, (n ? n : 1) * sizeof *out->sets);
+  if (x->ids) out->ids = hb_arena_dup(a, x->ids, (n ? n : 1) * sizeof *x->ids);
+  out->sets = hb_arena_zalloc(a, (n ? n : 1) * sizeof *out->sets);
   for (uint32_t k = 0; k < n; k++) {
     const ii_set *s = &x->sets[k];
     ii_set *d = &out->sets[k];
     d->n = d->cap = s->n;
-    d->items = arena_array(a, s->n ? s->n : 1, sizeof *d->items);
-    d->hash = arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
+    d->items = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->items);
+    d->hash = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
     if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
     d->nhashed = s->nhashed;
     d->in_elem = s->in_elem;
     d->elem = s->elem;
     for (uint32_t i = 0; i < s->n; i++) {
       const ii_operand *o = s->items[i];
-      ii_operand *p = arena_zalloc(a, sizeof *p);
+      ii_operand *p = hb_arena_zalloc(a, sizeof *p);
       p->map = imap_copy(a, o->map);
       p->nrt = o->nrt;
-      p->rt = arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
+      p->rt = hb_arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
       for (uint32_t j = 0; j < o->nrt; j++) {
         const hlo_instr *in = o->rt[j].instr;
         p->rt[j] = o->rt[j];
@@ -90,14 +90,14 @@ void ii_indexing_copy(arena *a, const ii_indexing *x, ii_indexing *out, const hl
         p->rt[j].map = imap_copy(a, o->rt[j].map);
       }
       p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
-      p->why = o->why ? arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
+      p->why = o->why ? hb_arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
       d->items[i] = p;
     }
   }
 }
 
 ii_operand *ii_wrap(ii_ctx *c, imap *m) {
-  ii_operand *x = arena_zalloc(c->scratch, sizeof *x);
+  ii_operand *x = hb_arena_zalloc(c->scratch, sizeof *x);
   x->map = m;
   return x;
 }
@@ -105,8 +105,8 @@ ii_operand *ii_wrap(ii_ctx *c, imap *m) {
 void ii_indexing_init_sparse(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t nlive, const uint32_t *ids) {
   x->n = n;
   x->nlive = nlive;
-  x->ids = nlive ? arena_dup(c->scratch, ids, nlive * sizeof *ids) : arena_alloc(c->scratch, sizeof *ids);
-  x->sets = arena_zalloc(c->scratch, (nlive ? nlive : 1) * sizeof *x->sets);
+  x->ids = nlive ? hb_arena_dup(c->scratch, ids, nlive * sizeof *ids) : hb_arena_alloc(c->scratch, sizeof *ids);
+  x->sets = hb_arena_zalloc(c->scratch, (nlive ? nlive : 1) * sizeof *x->sets);
 }
 
 /* The stored position of entry K, or -1. */
@@ -159,7 +159,7 @@ const char *ii_why(ii_ctx *c, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  return arena_strndup(c->scratch, buf, strlen(buf));
+  return hb_arena_strndup(c->scratch, buf, strlen(buf));
 }
 
 void ii_add_unknown(ii_ctx *c, ii_indexing *x, uint32_t k, const char *why) {
@@ -185,14 +185,14 @@ imap *ii_scalar_map(ii_ctx *c, const hlo_shape *s) {
 
 imap *ii_map(ii_ctx *c, uint32_t ndims, const int64_t *dim_sizes, uint32_t nrange, const int64_t *range_sizes,
              uint32_t nresults, const ae *const *results) {
-  interval *div = arena_array(c->scratch, ndims ? ndims : 1, sizeof *div);
-  interval *siv = arena_array(c->scratch, nrange ? nrange : 1, sizeof *siv);
+  interval *div = hb_arena_array(c->scratch, ndims ? ndims : 1, sizeof *div);
+  interval *siv = hb_arena_array(c->scratch, nrange ? nrange : 1, sizeof *siv);
   for (uint32_t i = 0; i < ndims; i++) div[i] = iv_make(0, dim_sizes[i] - 1);
   for (uint32_t i = 0; i < nrange; i++) siv[i] = iv_make(0, range_sizes[i] - 1);
   return imap_new(c->scratch, c->ae, ndims, nrange, 0, div, siv, nresults, results);
 }
 
-const ae **ii_exprs(ii_ctx *c, size_t n) { return arena_array(c->scratch, n ? n : 1, sizeof(const ae *)); }
+const ae **ii_exprs(ii_ctx *c, size_t n) { return hb_arena_array(c->scratch, n ? n : 1, sizeof(const ae *)); }
 
 ii_status ii_simplify_map(ii_ctx *c, imap *m, simplify_mode mode) {
   if (imap_simplify(m, mode, NULL) == SIMPLIFY_OK) return II_OK;
@@ -223,8 +223,8 @@ static uint64_t operand_hash(const ii_operand *x) {
 bool ii_set_insert(ii_ctx *c, ii_set *s, ii_operand *x) {
   if (s->n == s->cap) {
     uint32_t ncap = s->cap ? s->cap * 2 : 2;
-    s->items = arena_grow(c->scratch, s->items, s->n, ncap, sizeof *s->items);
-    s->hash = arena_grow(c->scratch, s->hash, s->nhashed, ncap, sizeof *s->hash);
+    s->items = hb_arena_grow(c->scratch, s->items, s->n, ncap, sizeof *s->items);
+    s->hash = hb_arena_grow(c->scratch, s->hash, s->nhashed, ncap, sizeof *s->hash);
     s->cap = ncap;
   }
   /* most sets hold one member: hashes are computed once a second one comes */
@@ -256,7 +256,7 @@ ii_operand *ii_operand_compose(ii_ctx *c, const ii_operand *first, const ii_oper
     ii_rt_compose(c, first, second, x);
   } else {
     x->nrt = first->nrt + second->nrt;
-    x->rt = arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
+    x->rt = hb_arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
     for (uint32_t j = 0; j < first->nrt; j++) x->rt[j] = first->rt[j];
     for (uint32_t j = 0; j < second->nrt; j++) {
       x->rt[first->nrt + j] = second->rt[j];
@@ -275,9 +275,9 @@ ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remo
   if (remove_unused && !c->xla_compat && x->nrt > 0) return ii_rt_remove_unused(c, x);
   if (remove_unused) {
     uint32_t nr0 = m->nrange, ns = imap_nsyms(m);
-    int32_t *o2n = arena_array(c->scratch, ns ? ns : 1, sizeof *o2n);
+    int32_t *o2n = hb_arena_array(c->scratch, ns ? ns : 1, sizeof *o2n);
     if (imap_remove_unused_symbols(m, o2n) > 0 && x->nrt > 0) {
-      ii_rtvar *keep = arena_array(c->scratch, x->nrt, sizeof *keep);
+      ii_rtvar *keep = hb_arena_array(c->scratch, x->nrt, sizeof *keep);
       uint32_t n = 0;
       for (uint32_t j = 0; j < x->nrt; j++)
         if (nr0 + j >= ns || o2n[nr0 + j] >= 0) keep[n++] = x->rt[j];

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ii_internal.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "simplify.h"
 #include "tiled_layout.h"
 
@@ -92,7 +92,7 @@ typedef struct {
 static void rel_add(rel *r, int64_t from, int64_t to) {
   if (r->n + 2 > r->cap) {
     r->cap = r->cap ? r->cap * 2 : 256;
-    r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+    r->v = hb_realloc(r->v, r->cap * sizeof *r->v);
   }
   r->v[r->n++] = from;
   r->v[r->n++] = to;
@@ -323,7 +323,7 @@ static void fusion_paths_of(const hlo_computation *comp, const hlo_instr *target
                             fusion_paths *fp) {
   edge e = {NULL, false, false};
   int n = comp->n_instrs;
-  uint8_t *reach = xcalloc((size_t)n + 1, 1), *cov = xcalloc((size_t)n + 1, 1), *clip = xcalloc((size_t)n + 1, 1);
+  uint8_t *reach = hb_calloc((size_t)n + 1, 1), *cov = hb_calloc((size_t)n + 1, 1), *clip = hb_calloc((size_t)n + 1, 1);
   reach[target->index] = 1;
   /* textual order has operands before users except for forward references;
    * iterate to a fixed point (cheap: fused computations are small) */
@@ -698,9 +698,9 @@ static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_
 /* Fusion: the elements of every instruction reachable from the target,
  * propagated from output element o (users before operands). */
 static void postorder(const hlo_computation *c, const hlo_instr *root, fctx *f) {
-  uint8_t *state = xcalloc((size_t)c->n_instrs + 1, 1);
-  int *next = xcalloc((size_t)c->n_instrs + 1, sizeof *next);
-  const hlo_instr **stack = xcalloc((size_t)c->n_instrs + 1, sizeof *stack);
+  uint8_t *state = hb_calloc((size_t)c->n_instrs + 1, 1);
+  int *next = hb_calloc((size_t)c->n_instrs + 1, sizeof *next);
+  const hlo_instr **stack = hb_calloc((size_t)c->n_instrs + 1, sizeof *stack);
   int sp = 0;
   stack[sp++] = root;
   state[root->index] = 1;
@@ -725,15 +725,15 @@ static void postorder(const hlo_computation *c, const hlo_instr *root, fctx *f) 
 static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *target) {
   for (fctx *f = R->fctxs; f; f = f->next)
     if (f->comp == comp && f->target == target) return f;
-  fctx *f = xcalloc(1, sizeof *f);
+  fctx *f = hb_calloc(1, sizeof *f);
   int n = comp->n_instrs;
   f->comp = comp;
   f->target = target;
-  f->seen = xcalloc((size_t)n + 1, sizeof *f->seen);
-  f->touched = xcalloc((size_t)n + 1, sizeof *f->touched);
-  f->ntouched = xcalloc((size_t)n + 1, sizeof *f->ntouched);
-  f->cap = xcalloc((size_t)n + 1, sizeof *f->cap);
-  f->order = xcalloc((size_t)n + 1, sizeof *f->order);
+  f->seen = hb_calloc((size_t)n + 1, sizeof *f->seen);
+  f->touched = hb_calloc((size_t)n + 1, sizeof *f->touched);
+  f->ntouched = hb_calloc((size_t)n + 1, sizeof *f->ntouched);
+  f->cap = hb_calloc((size_t)n + 1, sizeof *f->cap);
+  f->order = hb_calloc((size_t)n + 1, sizeof *f->order);
   postorder(comp, target, f);
   f->next = R->fctxs;
   R->fctxs = f;
@@ -761,12 +761,12 @@ typedef struct {
 
 static void mark(fctx *f, const hlo_instr *x, int64_t l) {
   int i = x->index;
-  if (!f->seen[i]) f->seen[i] = xcalloc((size_t)nelems(x->shape) + 1, 1); /* (only the instructions reached) */
+  if (!f->seen[i]) f->seen[i] = hb_calloc((size_t)nelems(x->shape) + 1, 1); /* (only the instructions reached) */
   if (f->seen[i][l]) return;
   f->seen[i][l] = 1;
   if (f->ntouched[i] == f->cap[i]) {
     f->cap[i] = f->cap[i] ? f->cap[i] * 2 : 16;
-    f->touched[i] = xrealloc(f->touched[i], f->cap[i] * sizeof **f->touched);
+    f->touched[i] = hb_realloc(f->touched[i], f->cap[i] * sizeof **f->touched);
   }
   f->touched[i][f->ntouched[i]++] = l;
 }
@@ -856,7 +856,7 @@ typedef struct fref {
   bool has_world;
   world w;
   bool over;    /* the work limit was reached */
-  ptrmap at;    /* operand k + 1 -> its place in rels (the operands the output reads) */
+  hb_ptrmap at;    /* operand k + 1 -> its place in rels (the operands the output reads) */
   rel *rels;    /* (output element, operand element) pairs, sorted */
   uint32_t nrels, caprels;
   struct fref *next;
@@ -864,19 +864,19 @@ typedef struct fref {
 
 /* The pairs of operand K (NULL: none). */
 static const rel *fref_rel(const fref *f, int k) {
-  ptrmap_val *v = ptrmap_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
+  hb_ptrmap_val *v = hb_ptrmap_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
   return v ? &f->rels[v->a] : NULL;
 }
 
 static rel *fref_rel_new(fref *f, int k) {
-  ptrmap_val *v = ptrmap_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
+  hb_ptrmap_val *v = hb_ptrmap_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
   if (v) return &f->rels[v->a];
   if (f->nrels == f->caprels) {
     f->caprels = f->caprels ? 2 * f->caprels : 4;
-    f->rels = xrealloc(f->rels, f->caprels * sizeof *f->rels);
+    f->rels = hb_realloc(f->rels, f->caprels * sizeof *f->rels);
   }
   memset(&f->rels[f->nrels], 0, sizeof *f->rels);
-  ptrmap_put(&f->at, (const void *)(uintptr_t)((size_t)k + 1), (ptrmap_val){(int64_t)f->nrels, 0});
+  hb_ptrmap_put(&f->at, (const void *)(uintptr_t)((size_t)k + 1), (hb_ptrmap_val){(int64_t)f->nrels, 0});
   return &f->rels[f->nrels++];
 }
 
@@ -887,7 +887,7 @@ typedef struct fedge {
   int64_t output_id;
   bool compat;
   edge fail;   /* fail.no_ref: no reference for this output */
-  ptrmap bits; /* parameter reached -> 1 (covering) | 2 (clip) */
+  hb_ptrmap bits; /* parameter reached -> 1 (covering) | 2 (clip) */
   struct fedge *next;
 } fedge;
 
@@ -900,7 +900,7 @@ struct vf_memo {
   const hlo_instr *in;
   fref *refs;
   fedge *edges;
-  ptrmap ref_at, edge_at; /* refs and edges by key (memo_key): an instruction of thousands of outputs has as many */
+  hb_ptrmap ref_at, edge_at; /* refs and edges by key (memo_key): an instruction of thousands of outputs has as many */
   int *grp_first, *grp_next;
   fctx *walk;
   uint32_t gen, *stamp; /* stamp[i] == gen: instruction i reached from the current target */
@@ -916,16 +916,16 @@ void vf_memo_free(ii_ctx *c) {
     next = f->next;
     for (uint32_t i = 0; i < f->nrels; i++) rel_free(&f->rels[i]);
     free(f->rels);
-    ptrmap_free(&f->at);
+    hb_ptrmap_free(&f->at);
     free(f);
   }
   for (fedge *e = m->edges, *next; e; e = next) {
     next = e->next;
-    ptrmap_free(&e->bits);
+    hb_ptrmap_free(&e->bits);
     free(e);
   }
-  ptrmap_free(&m->ref_at);
-  ptrmap_free(&m->edge_at);
+  hb_ptrmap_free(&m->ref_at);
+  hb_ptrmap_free(&m->edge_at);
   if (m->walk) fctx_free(m->walk);
   free(m->grp_first);
   free(m->grp_next);
@@ -944,18 +944,18 @@ void vf_memo_free(ii_ctx *c) {
 static fctx *retarget(struct vf_memo *m, const hlo_computation *comp, const hlo_instr *target) {
   size_t n = (size_t)comp->n_instrs + 1;
   if (!m->walk) {
-    fctx *f = m->walk = xcalloc(1, sizeof *f);
+    fctx *f = m->walk = hb_calloc(1, sizeof *f);
     f->comp = comp;
-    f->seen = xcalloc(n, sizeof *f->seen);
-    f->touched = xcalloc(n, sizeof *f->touched);
-    f->ntouched = xcalloc(n, sizeof *f->ntouched);
-    f->cap = xcalloc(n, sizeof *f->cap);
-    f->order = xcalloc(n, sizeof *f->order);
-    m->stamp = xcalloc(n, sizeof *m->stamp);
-    m->next = xcalloc(n, sizeof *m->next);
-    m->stack = xcalloc(n, sizeof *m->stack);
-    m->cov = xcalloc(n, 1);
-    m->clip = xcalloc(n, 1);
+    f->seen = hb_calloc(n, sizeof *f->seen);
+    f->touched = hb_calloc(n, sizeof *f->touched);
+    f->ntouched = hb_calloc(n, sizeof *f->ntouched);
+    f->cap = hb_calloc(n, sizeof *f->cap);
+    f->order = hb_calloc(n, sizeof *f->order);
+    m->stamp = hb_calloc(n, sizeof *m->stamp);
+    m->next = hb_calloc(n, sizeof *m->next);
+    m->stack = hb_calloc(n, sizeof *m->stack);
+    m->cov = hb_calloc(n, 1);
+    m->clip = hb_calloc(n, 1);
   }
   fctx *f = m->walk;
   f->target = target;
@@ -985,10 +985,10 @@ static struct vf_memo *memo_of(ii_ctx *c, const hlo_instr *in) {
   struct vf_memo *m = c->vf_memo;
   if (m && m->in != in) vf_memo_free(c), m = NULL;
   if (!m) {
-    m = c->vf_memo = xcalloc(1, sizeof *m);
+    m = c->vf_memo = hb_calloc(1, sizeof *m);
     m->in = in;
-    ptrmap_init(&m->ref_at);
-    ptrmap_init(&m->edge_at);
+    hb_ptrmap_init(&m->ref_at);
+    hb_ptrmap_init(&m->edge_at);
   }
   return m;
 }
@@ -1008,7 +1008,7 @@ static void output_paths(struct vf_memo *m, const callee *ce, bool compat, fedge
     const hlo_instr *x = w->order[n];
     int i = x->index;
     if (x->op == HLO_OP_PARAMETER) {
-      ptrmap_put(&f->bits, x, (ptrmap_val){m->cov[i] | m->clip[i] << 1, 0});
+      hb_ptrmap_put(&f->bits, x, (hb_ptrmap_val){m->cov[i] | m->clip[i] << 1, 0});
       continue;
     }
     if (!rank_ok(x->shape)) {
@@ -1035,12 +1035,12 @@ static void output_paths(struct vf_memo *m, const callee *ce, bool compat, fedge
 static void memo_groups(struct vf_memo *m, const hlo_instr *in) {
   if (!m->grp_first) {
     int nk = in->n_operands;
-    m->grp_first = xmalloc(((size_t)nk + 1) * sizeof *m->grp_first);
-    m->grp_next = xmalloc(((size_t)nk + 1) * sizeof *m->grp_next);
-    ptrmap last;
-    ptrmap_init(&last);
+    m->grp_first = hb_malloc(((size_t)nk + 1) * sizeof *m->grp_first);
+    m->grp_next = hb_malloc(((size_t)nk + 1) * sizeof *m->grp_next);
+    hb_ptrmap last;
+    hb_ptrmap_init(&last);
     for (int q = 0; q < nk; q++) {
-      ptrmap_val *v = ptrmap_get(&last, in->operands[q]);
+      hb_ptrmap_val *v = hb_ptrmap_get(&last, in->operands[q]);
       m->grp_next[q] = -1;
       if (v) {
         m->grp_first[q] = m->grp_first[v->a];
@@ -1048,10 +1048,10 @@ static void memo_groups(struct vf_memo *m, const hlo_instr *in) {
         v->a = q;
       } else {
         m->grp_first[q] = q;
-        ptrmap_put(&last, in->operands[q], (ptrmap_val){q, 0});
+        hb_ptrmap_put(&last, in->operands[q], (hb_ptrmap_val){q, 0});
       }
     }
-    ptrmap_free(&last);
+    hb_ptrmap_free(&last);
   }
 }
 
@@ -1059,23 +1059,23 @@ static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
   struct vf_memo *m = memo_of(c, in);
   memo_groups(m, in);
   bool found;
-  fedge *f = (fedge *)ptrmap_get_ptr(&m->edge_at, memo_key(output_id, compat), &found);
+  fedge *f = (fedge *)hb_ptrmap_get_ptr(&m->edge_at, memo_key(output_id, compat), &found);
   callee ce;
   bool has = fusion_callee(in, output_id, k, 0, &ce, &(edge){NULL, false, false});
   if (!f) {
-    f = xcalloc(1, sizeof *f);
+    f = hb_calloc(1, sizeof *f);
     f->output_id = output_id;
     f->compat = compat;
-    ptrmap_init(&f->bits);
+    hb_ptrmap_init(&f->bits);
     f->next = m->edges;
     m->edges = f;
-    ptrmap_put_ptr(&m->edge_at, memo_key(output_id, compat), f);
+    hb_ptrmap_put_ptr(&m->edge_at, memo_key(output_id, compat), f);
     if (fusion_callee(in, output_id, k, 0, &ce, &f->fail)) output_paths(m, &ce, compat, f);
   }
   edge e = f->fail;
   if (e.no_ref || !has) return e;
   for (int q = m->grp_first[k]; q >= 0; q = m->grp_next[q]) { /* every parameter bound to operand k */
-    ptrmap_val *v = ptrmap_get(&f->bits, ce.comp->params[q]);
+    hb_ptrmap_val *v = hb_ptrmap_get(&f->bits, ce.comp->params[q]);
     if (!v) continue;
     e.covering |= (v->a & 1) != 0;
     e.clip |= (v->a & 2) != 0;
@@ -1091,17 +1091,17 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
   struct vf_memo *m = memo_of(R->c, in);
   const void *key = memo_key(output_id, R->w ? R->w->id + 1 : 0);
   bool found;
-  for (const fref *f = ptrmap_get_ptr(&m->ref_at, key, &found); f; f = f->next)
+  for (const fref *f = hb_ptrmap_get_ptr(&m->ref_at, key, &found); f; f = f->next)
     if (f->output_id == output_id && same_world(f, R->w)) return f;
-  fref *f = xcalloc(1, sizeof *f);
+  fref *f = hb_calloc(1, sizeof *f);
   f->output_id = output_id;
   f->has_world = R->w != NULL;
   if (R->w) f->w = *R->w;
   int nk = in->n_operands;
-  ptrmap_init(&f->at);
+  hb_ptrmap_init(&f->at);
   f->next = m->refs;
   m->refs = f;
-  ptrmap_put_ptr(&m->ref_at, key, f);
+  hb_ptrmap_put_ptr(&m->ref_at, key, f);
   callee ce;
   if (!callee_of(in, output_id, 0, &ce) || ce.comp->n_params != ce.nargs) return f;
   memo_groups(m, in); /* the operands bound to each parameter (fusion(p, p) reads p twice) */
@@ -1764,7 +1764,7 @@ static void reads_cholesky(ref *R, const hlo_instr *in, int64_t output_id, int k
     emit_mset(R, xs, o, &all, false, emit, cl);
     return;
   }
-  mset *dep = xcalloc((size_t)(n * n), sizeof *dep);
+  mset *dep = hb_calloc((size_t)(n * n), sizeof *dep);
   cholesky_deps(n, dep);
   emit_mset(R, xs, o, &dep[i * n + j], !lower, emit, cl);
   free(dep);
@@ -1802,8 +1802,8 @@ static void reads_trisolve(ref *R, const hlo_instr *in, int64_t output_id, int k
   int64_t at = left ? o[r - 2] : o[r - 1];
   int64_t y = rev ? n - 1 - at : at;
   if (!work(R, (uint64_t)(n * n * n))) return;
-  uint64_t *bdep = xcalloc((size_t)n, sizeof *bdep);
-  mset *tdep = xcalloc((size_t)n, sizeof *tdep);
+  uint64_t *bdep = hb_calloc((size_t)n, sizeof *bdep);
+  mset *tdep = hb_calloc((size_t)n, sizeof *tdep);
   trisolve_deps(n, unit, bdep, tdep);
   int64_t idx[MAXR];
   for (int i = 0; i + 2 < r; i++) idx[i] = o[i];
@@ -2128,13 +2128,13 @@ static bool reference(ref *R, const hlo_instr *in, int64_t output_id, int k, boo
  * when the side is logical. */
 static const imap *to_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
   if (l == VF_LOGICAL || !is_array(s) || s->type == HLO_TOKEN || s->type == HLO_OPAQUE) return NULL;
-  arena *a = ii_ctx_arena(c);
+  hb_arena *a = ii_ctx_arena(c);
   ae_ctx *ctx = ii_ctx_ae(c);
   if (l == VF_PHYSICAL) {
     if (s->rank == 0) return NULL;
     uint32_t r = (uint32_t)s->rank;
-    uint32_t *inv = arena_array(a, r, sizeof *inv);
-    int64_t *pdims = arena_array(a, r, sizeof *pdims);
+    uint32_t *inv = hb_arena_array(a, r, sizeof *inv);
+    int64_t *pdims = hb_arena_array(a, r, sizeof *pdims);
     for (uint32_t k = 0; k < r; k++) {
       uint32_t d = (uint32_t)s->layout.minor_to_major[r - 1 - k];
       pdims[k] = s->dims[d];
@@ -2142,7 +2142,7 @@ static const imap *to_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
     }
     return imap_permutation(a, ctx, r, pdims, inv);
   }
-  tl_layout *lay = arena_zalloc(a, sizeof *lay);
+  tl_layout *lay = hb_arena_zalloc(a, sizeof *lay);
   tl_error err;
   if (!tl_analyze(a, s, lay, &err)) return NULL;
   return tl_tiled_to_logical(a, ctx, lay, &err);
@@ -2152,15 +2152,15 @@ static const imap *to_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
  * tiled) coordinates; NULL when the side is logical (as to_logical). */
 static const imap *from_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
   if (l == VF_LOGICAL || !is_array(s) || s->type == HLO_TOKEN || s->type == HLO_OPAQUE) return NULL;
-  arena *a = ii_ctx_arena(c);
+  hb_arena *a = ii_ctx_arena(c);
   ae_ctx *ctx = ii_ctx_ae(c);
   if (l == VF_PHYSICAL) {
     if (s->rank == 0) return NULL;
-    uint32_t r = (uint32_t)s->rank, *perm = arena_array(a, r, sizeof *perm);
+    uint32_t r = (uint32_t)s->rank, *perm = hb_arena_array(a, r, sizeof *perm);
     for (uint32_t k = 0; k < r; k++) perm[k] = (uint32_t)s->layout.minor_to_major[r - 1 - k];
     return imap_permutation(a, ctx, r, s->dims, perm);
   }
-  tl_layout *lay = arena_zalloc(a, sizeof *lay);
+  tl_layout *lay = hb_arena_zalloc(a, sizeof *lay);
   tl_error err;
   if (!tl_analyze(a, s, lay, &err)) return NULL;
   return tl_logical_to_tiled(a, ctx, lay, &err);
@@ -2410,7 +2410,7 @@ typedef struct {
 static bool numset_add(numset *h, int64_t v) {
   if (2 * (h->n + 1) > h->cap) {
     numset g = {NULL, h->cap ? 2 * h->cap : 64, 0};
-    g.slot = xmalloc(g.cap * sizeof *g.slot);
+    g.slot = hb_malloc(g.cap * sizeof *g.slot);
     memset(g.slot, 0xff, g.cap * sizeof *g.slot);
     for (size_t i = 0; i < h->cap; i++)
       if (h->slot[i] >= 0) numset_add(&g, h->slot[i]);
@@ -2623,8 +2623,8 @@ static bool draw_points(chk *C, uint64_t seed, uint32_t n, points *P) {
     C->res->population = (uint64_t)nelems(C->from);
     C->res->sampled = true;
     P->cap = n;
-    P->lg = xcalloc(n, sizeof *P->lg);
-    P->logical = xcalloc(n, sizeof *P->logical);
+    P->lg = hb_calloc(n, sizeof *P->lg);
+    P->logical = hb_calloc(n, sizeof *P->logical);
     return true;
   }
   const imap *fc = C->from_conv;
@@ -2637,9 +2637,9 @@ static bool draw_points(chk *C, uint64_t seed, uint32_t n, points *P) {
   bool all = pop <= n;
   P->n = all ? (uint32_t)pop : n;
   P->rank = r;
-  P->pt = xcalloc((size_t)P->n * (r ? r : 1), sizeof *P->pt);
-  P->lg = xcalloc(P->n, sizeof *P->lg);
-  P->logical = xcalloc(P->n, sizeof *P->logical);
+  P->pt = hb_calloc((size_t)P->n * (r ? r : 1), sizeof *P->pt);
+  P->lg = hb_calloc(P->n, sizeof *P->lg);
+  P->logical = hb_calloc(P->n, sizeof *P->logical);
   int64_t d[MAXR], lo[MAXR], hi[MAXR], lf[MAXR];
   for (uint32_t i = 0; i < r; i++) lo[i] = box[i].lo, hi[i] = box[i].hi;
   first_point((int)r, d, lo, hi);

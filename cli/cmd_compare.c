@@ -46,9 +46,9 @@
 #include "golden_read.h"
 #include "index_run.h"
 #include "map_print.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "output.h"
-#include "ptrmap.h"
+#include "../parser/base/ptrmap.h"
 #include "select.h"
 #include "tiled_layout.h"
 
@@ -58,7 +58,7 @@ typedef struct collector collector;
 struct collector {
   cmp_doc *doc;
   const char *module; /* the current module's name (in `names`) */
-  arena *names;       /* module names, kept for the whole run */
+  hb_arena *names;       /* module names, kept for the whole run */
   /* golden mode: each block is compared as soon as it is collected, then
    * dropped (memory: the golden and one block, not the whole run's maps) */
   void (*stream)(collector *c, const cmp_block *b);
@@ -69,19 +69,19 @@ struct collector {
 static void collected(collector *c) {
   if (!c->stream) return;
   c->stream(c, &c->doc->b[c->doc->n - 1]);
-  arena_reset(c->doc->a);
+  hb_arena_reset(c->doc->a);
   c->doc->b = NULL;
   c->doc->n = c->doc->cap = 0;
 }
 
-static const char *dup_str(cmp_doc *d, const char *s) { return arena_strndup(d->a, s, strlen(s)); }
+static const char *dup_str(cmp_doc *d, const char *s) { return hb_arena_strndup(d->a, s, strlen(s)); }
 
-static mrel_text keep_map(cmp_doc *d, strbuf *t, const imap *m) {
+static mrel_text keep_map(cmp_doc *d, hb_strbuf *t, const imap *m) {
   static const map_print_opts one_line = {false, 0};
-  sb_reset(t);
-  if (m->undefined) sb_puts(t, "unknown indexing");
+  hb_sb_reset(t);
+  if (m->undefined) hb_sb_puts(t, "unknown indexing");
   else map_print(t, m, &one_line);
-  return (mrel_text){arena_strndup(d->a, sb_str(t), t->len), 0, t->len};
+  return (mrel_text){hb_arena_strndup(d->a, hb_sb_str(t), t->len), 0, t->len};
 }
 
 static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
@@ -94,13 +94,13 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
   b->o2i = o2i;
   b->id = id;
   b->layout = (int)r->o->physical;
-  strbuf t = STRBUF_INIT;
+  hb_strbuf t = HB_STRBUF_INIT;
   if (st != II_OK) {
-    sb_printf(&t, "not analyzed: %s", err->message);
-    b->tail = dup_str(d, sb_str(&t));
+    hb_sb_printf(&t, "not analyzed: %s", err->message);
+    b->tail = dup_str(d, hb_sb_str(&t));
     for (long k = 0; k < index_entries(in, o2i); k++)
       cmp_add_member(d, cmp_add_entry(d, b, k))->map = (mrel_text){"unknown indexing", 0, 16};
-    sb_free(&t);
+    hb_sb_free(&t);
     collected(c);
     return;
   }
@@ -115,9 +115,9 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
       m->map = keep_map(d, &t, op->map);
       for (uint32_t j = 0; !op->map->undefined && j < op->nrt; j++) {
         cmp_rt *rt = cmp_add_rt(d, m);
-        sb_reset(&t);
+        hb_sb_reset(&t);
         ii_rt_text(&t, op->rt[j].instr);
-        rt->instr = dup_str(d, sb_str(&t));
+        rt->instr = dup_str(d, hb_sb_str(&t));
         rt->instr_name = dup_str(d, op->rt[j].instr->name);
         rt->map = keep_map(d, &t, op->rt[j].map);
       }
@@ -127,7 +127,7 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
       }
     }
   }
-  sb_free(&t);
+  hb_sb_free(&t);
   collected(c);
 }
 
@@ -143,45 +143,45 @@ static void collect_none(index_run *r, const hlo_instr *in, bool o2i) {
 }
 
 /* The logical shape (no layouts). */
-static void put_logical_shape(strbuf *b, const hlo_shape *s) {
+static void put_logical_shape(hb_strbuf *b, const hlo_shape *s) {
   if (s->type == HLO_TUPLE || s->type == HLO_BUFFER) {
-    sb_puts(b, s->type == HLO_BUFFER ? "b(" : "(");
+    hb_sb_puts(b, s->type == HLO_BUFFER ? "b(" : "(");
     for (int i = 0; i < s->n_elems; i++) {
-      if (i) sb_puts(b, ", ");
+      if (i) hb_sb_puts(b, ", ");
       put_logical_shape(b, s->elems[i]);
     }
-    sb_putc(b, ')');
+    hb_sb_putc(b, ')');
     return;
   }
-  sb_puts(b, hlo_elem_type_name(s->type));
-  sb_putc(b, '[');
+  hb_sb_puts(b, hlo_elem_type_name(s->type));
+  hb_sb_putc(b, '[');
   for (int i = 0; i < s->rank; i++) {
-    if (i) sb_putc(b, ',');
-    if (s->unbounded && s->unbounded[i]) sb_putc(b, '?');
-    else sb_printf(b, "%s%lld", s->dynamic && s->dynamic[i] ? "<=" : "", (long long)s->dims[i]);
+    if (i) hb_sb_putc(b, ',');
+    if (s->unbounded && s->unbounded[i]) hb_sb_putc(b, '?');
+    else hb_sb_printf(b, "%s%lld", s->dynamic && s->dynamic[i] ? "<=" : "", (long long)s->dims[i]);
   }
-  sb_putc(b, ']');
+  hb_sb_putc(b, ']');
 }
 
 /* Per array leaf: its layout without the memory space (LAYOUT), its memory
  * space (SPACE), and the padding bytes added to *PAD (-1 once one fails). */
-static void put_layouts(strbuf *lay, strbuf *space, const hlo_shape *s, arena *a, int64_t *pad) {
+static void put_layouts(hb_strbuf *lay, hb_strbuf *space, const hlo_shape *s, hb_arena *a, int64_t *pad) {
   if (s->type == HLO_TUPLE || s->type == HLO_BUFFER) {
-    sb_putc(lay, '(');
-    sb_putc(space, '(');
+    hb_sb_putc(lay, '(');
+    hb_sb_putc(space, '(');
     for (int i = 0; i < s->n_elems; i++) {
       if (i) {
-        sb_puts(lay, ", ");
-        sb_puts(space, ", ");
+        hb_sb_puts(lay, ", ");
+        hb_sb_puts(space, ", ");
       }
       put_layouts(lay, space, s->elems[i], a, pad);
     }
-    sb_putc(lay, ')');
-    sb_putc(space, ')');
+    hb_sb_putc(lay, ')');
+    hb_sb_putc(space, ')');
     return;
   }
   size_t need = hlo_layout_format(s, NULL, 0);
-  char *text = arena_alloc(a, need + 1);
+  char *text = hb_arena_alloc(a, need + 1);
   hlo_layout_format(s, text, need + 1);
   /* the memory space is reported on its own: drop its S(n) */
   char *sp = strstr(text, "S(");
@@ -191,8 +191,8 @@ static void put_layouts(strbuf *lay, strbuf *space, const hlo_shape *s, arena *a
     size_t n = strlen(text);
     if (n >= 2 && text[n - 2] == ':' && text[n - 1] == '}') memmove(text + n - 2, "}", 2);
   }
-  sb_puts(lay, text[0] ? text : "{}");
-  sb_printf(space, "S(%lld)", (long long)s->layout.memory_space);
+  hb_sb_puts(lay, text[0] ? text : "{}");
+  hb_sb_printf(space, "S(%lld)", (long long)s->layout.memory_space);
   tl_layout l;
   tl_error err;
   if (*pad >= 0 && hlo_elem_type_is_array(s->type) && s->type != HLO_TOKEN && s->type != HLO_OPAQUE) {
@@ -203,8 +203,8 @@ static void put_layouts(strbuf *lay, strbuf *space, const hlo_shape *s, arena *a
 
 static void collect_module(index_run *r) {
   collector *c = r->state;
-  if (!c->names) c->names = arena_new();
-  c->module = arena_strndup(c->names, r->module->name, strlen(r->module->name));
+  if (!c->names) c->names = hb_arena_new();
+  c->module = hb_arena_strndup(c->names, r->module->name, strlen(r->module->name));
 }
 
 static void collect_instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, collect_block, collect_none); }
@@ -248,9 +248,9 @@ static void golden_index_build(block_index *x, const cmp_doc *d) {
   x->plain = 0;
   x->nslots = 16;
   while (x->nslots < 2 * d->n + 2) x->nslots *= 2;
-  x->slots = xcalloc(x->nslots, sizeof *x->slots);
-  x->tail = xcalloc(x->nslots, sizeof *x->tail);
-  x->next = xcalloc(d->n + 1, sizeof *x->next);
+  x->slots = hb_calloc(x->nslots, sizeof *x->slots);
+  x->tail = hb_calloc(x->nslots, sizeof *x->tail);
+  x->next = hb_calloc(d->n + 1, sizeof *x->next);
   for (size_t i = 0; i < d->n; i++) {
     if (!d->b[i].instr) continue;
     size_t *s = slot_of(x, d, &d->b[i]);
@@ -290,7 +290,7 @@ typedef struct {
   const char *name[2];          /* the two sides in messages: "expected" / "actual", or the dumps' names */
   const source_file *golden_src; /* for diagnostics on the golden's maps (golden mode) */
   mrel_ctx *rel;
-  strbuf line, detail;          /* the block's line and its entry lines */
+  hb_strbuf line, detail;          /* the block's line and its entry lines */
   int worst;
   size_t tally[V_COUNT];
   int rc;
@@ -300,7 +300,7 @@ typedef struct {
    * second module shows up; until then the output waits in `held` */
   bool undecided, have_first;
   const char *first_module;
-  strbuf held;
+  hb_strbuf held;
   /* the matching of the blocks as they come */
   cmp_doc *golden;
   struct block_index *gx;
@@ -308,7 +308,7 @@ typedef struct {
 } comparer;
 
 static void put_out(comparer *c, const char *data, size_t len) {
-  if (c->undecided) sb_putn(&c->held, data, len);
+  if (c->undecided) hb_sb_putn(&c->held, data, len);
   else output_write(data, len);
 }
 
@@ -325,14 +325,14 @@ static void seen_module(comparer *c, const char *m) {
   c->undecided = false;
   c->name_modules = true;
   if (c->first_module) {
-    strbuf t = STRBUF_INIT;
-    sb_printf(&t, "## module %s\n", c->first_module);
+    hb_strbuf t = HB_STRBUF_INIT;
+    hb_sb_printf(&t, "## module %s\n", c->first_module);
     c->printed_module = c->first_module;
     output_write(t.data, t.len);
-    sb_free(&t);
+    hb_sb_free(&t);
   }
   output_write(c->held.data, c->held.len);
-  sb_reset(&c->held);
+  hb_sb_reset(&c->held);
 }
 
 /* The end of the run: held output goes out as it is. */
@@ -340,7 +340,7 @@ static void decide(comparer *c) {
   if (!c->undecided) return;
   c->undecided = false;
   output_write(c->held.data, c->held.len);
-  sb_reset(&c->held);
+  hb_sb_reset(&c->held);
 }
 
 static void worse(comparer *c, int v) {
@@ -349,20 +349,20 @@ static void worse(comparer *c, int v) {
 
 static void entry_line(comparer *c, bool o2i, long id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void entry_line(comparer *c, bool o2i, long id, const char *fmt, ...) {
-  sb_printf(&c->detail, "  %s %ld: ", o2i ? "operand" : "output", id);
+  hb_sb_printf(&c->detail, "  %s %ld: ", o2i ? "operand" : "output", id);
   va_list ap;
   va_start(ap, fmt);
   char buf[512];
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  sb_puts(&c->detail, buf);
-  sb_putc(&c->detail, '\n');
+  hb_sb_puts(&c->detail, buf);
+  hb_sb_putc(&c->detail, '\n');
 }
 
-static void put_tuple(strbuf *b, const int64_t *v, uint32_t n) {
-  sb_putc(b, '[');
-  for (uint32_t i = 0; i < n; i++) sb_printf(b, "%s%lld", i ? ", " : "", (long long)v[i]);
-  sb_putc(b, ']');
+static void put_tuple(hb_strbuf *b, const int64_t *v, uint32_t n) {
+  hb_sb_putc(b, '[');
+  for (uint32_t i = 0; i < n; i++) hb_sb_printf(b, "%s%lld", i ? ", " : "", (long long)v[i]);
+  hb_sb_putc(b, ']');
 }
 
 /* The producing instructions of two descriptions are the same: equal texts,
@@ -394,7 +394,7 @@ static char *rt_key(const cmp_rt *rt, bool by_name) {
     s += s[0] == '%';
     n = strcspn(s, " =");
   }
-  char *k = xmalloc(n + 1);
+  char *k = hb_malloc(n + 1);
   memcpy(k, s, n);
   k[n] = '\0';
   return k;
@@ -411,17 +411,17 @@ static bool same_map(comparer *c, mrel_text a, mrel_text b, char *why, size_t n,
   bool same = r.verdict <= MREL_EQUAL_ENUMERATED;
   if (r.verdict != MREL_EQUAL_TEXT) *retext = true;
   if (!same) {
-    strbuf t = STRBUF_INIT;
+    hb_strbuf t = HB_STRBUF_INIT;
     if (r.verdict == MREL_DIFFERENT && r.witness) {
       put_tuple(&t, r.witness, r.ndims);
-      sb_puts(&t, " -> ");
+      hb_sb_puts(&t, " -> ");
       put_tuple(&t, r.witness + r.ndims, r.nresults);
-      sb_printf(&t, " in %s only", c->name[r.side]);
+      hb_sb_printf(&t, " in %s only", c->name[r.side]);
     } else {
-      sb_puts(&t, r.why);
+      hb_sb_puts(&t, r.why);
     }
-    snprintf(why, n, "%s", sb_str(&t));
-    sb_free(&t);
+    snprintf(why, n, "%s", hb_sb_str(&t));
+    hb_sb_free(&t);
   }
   mrel_result_free(&r);
   return same;
@@ -473,7 +473,7 @@ static const char *compare_descriptions(comparer *c, const cmp_entry *g, const c
     snprintf(buf, n, "%u runtime variables in %s, %u in %s", ng, c->name[0], na, c->name[1]);
     return buf;
   }
-  char **kg = xmalloc((ng + 1) * sizeof *kg), **ka = xmalloc((na + 1) * sizeof *ka);
+  char **kg = hb_malloc((ng + 1) * sizeof *kg), **ka = hb_malloc((na + 1) * sizeof *ka);
   uint32_t k = 0;
   for (uint32_t i = 0; i < g->n; i++)
     for (uint32_t j = 0; j < g->m[i].nrt; j++) kg[k++] = rt_key(&g->m[i].rt[j], v1);
@@ -503,7 +503,7 @@ static size_t maps_of(const cmp_entry *e, mrel_text *out) {
 }
 
 static void compare_entry(comparer *c, bool o2i, const cmp_entry *g, const cmp_entry *a) {
-  mrel_text *tg = xmalloc((g->n + 1) * sizeof *tg), *ta = xmalloc((a->n + 1) * sizeof *ta);
+  mrel_text *tg = hb_malloc((g->n + 1) * sizeof *tg), *ta = hb_malloc((a->n + 1) * sizeof *ta);
   mrel_result r;
   mrel_compare(c->rel, tg, maps_of(g, tg), ta, maps_of(a, ta), &r);
   free(tg);
@@ -533,19 +533,19 @@ static void compare_entry(comparer *c, bool o2i, const cmp_entry *g, const cmp_e
       break;
     case MREL_DIFFERENT: {
       worse(c, V_DIFFERENT);
-      strbuf t = STRBUF_INIT;
+      hb_strbuf t = HB_STRBUF_INIT;
       if (r.witness) {
         put_tuple(&t, r.witness, r.ndims);
-        sb_puts(&t, " -> ");
+        hb_sb_puts(&t, " -> ");
         put_tuple(&t, r.witness + r.ndims, r.nresults);
-        sb_printf(&t, " in %s only", c->name[r.side]);
+        hb_sb_printf(&t, " in %s only", c->name[r.side]);
       } else if (r.side >= 0) {
-        sb_printf(&t, "%s in %s only", r.why, c->name[r.side]);
+        hb_sb_printf(&t, "%s in %s only", r.why, c->name[r.side]);
       } else {
-        sb_printf(&t, "%s (%s against %s)", r.why, c->name[0], c->name[1]);
+        hb_sb_printf(&t, "%s (%s against %s)", r.why, c->name[0], c->name[1]);
       }
-      entry_line(c, o2i, g->id, "different: %s", sb_str(&t));
-      sb_free(&t);
+      entry_line(c, o2i, g->id, "different: %s", hb_sb_str(&t));
+      hb_sb_free(&t);
       break;
     }
     case MREL_UNDECIDED:
@@ -571,17 +571,17 @@ static void compare_entry(comparer *c, bool o2i, const cmp_entry *g, const cmp_e
 static void module_line(comparer *c, const char *module) {
   if (!c->name_modules || !module || same_str(module, c->printed_module)) return;
   c->printed_module = module;
-  sb_printf(&c->line, "## module %s\n", module);
+  hb_sb_printf(&c->line, "## module %s\n", module);
   put_out(c, c->line.data, c->line.len);
-  sb_reset(&c->line);
+  hb_sb_reset(&c->line);
 }
 
-static void block_label(comparer *c, strbuf *b, const cmp_block *x) {
-  sb_printf(b, "%s (%s", x->instr, x->o2i ? "out2in" : "in2out");
-  if (x->id >= 0) sb_printf(b, ", %s %ld", x->o2i ? "output" : "input operand", x->id);
-  if (c->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
-  if (c->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
-  sb_putc(b, ')');
+static void block_label(comparer *c, hb_strbuf *b, const cmp_block *x) {
+  hb_sb_printf(b, "%s (%s", x->instr, x->o2i ? "out2in" : "in2out");
+  if (x->id >= 0) hb_sb_printf(b, ", %s %ld", x->o2i ? "output" : "input operand", x->id);
+  if (c->o->physical == PHYS_MAJOR) hb_sb_puts(b, ", physical");
+  if (c->o->physical == PHYS_TILED) hb_sb_puts(b, ", tiled");
+  hb_sb_putc(b, ')');
 }
 
 /* Prints the block's line (and its entry lines) unless -q hides it. */
@@ -591,11 +591,11 @@ static void emit_block(comparer *c, const cmp_block *x, int verdict, const char 
   if (c->o->quiet && verdict <= V_RELATION) return;
   module_line(c, x->module);
   block_label(c, &c->line, x);
-  sb_printf(&c->line, ": %s%s\n", verdict_word[verdict], note ? note : "");
+  hb_sb_printf(&c->line, ": %s%s\n", verdict_word[verdict], note ? note : "");
   put_out(c, c->line.data, c->line.len);
   put_out(c, c->detail.data, c->detail.len);
-  sb_reset(&c->line);
-  sb_reset(&c->detail);
+  hb_sb_reset(&c->line);
+  hb_sb_reset(&c->detail);
 }
 
 static const char *const layout_word[] = {"logical", "physical", "tiled"};
@@ -610,7 +610,7 @@ static int cmp_entry_id(const void *x, const void *y) {
  * versions of hloidx print `operand id = K` and nothing for an operand an
  * output does not read, hloidx now leaves it out under a header. */
 static const cmp_entry **sorted_entries(const cmp_block *b, uint32_t *n) {
-  const cmp_entry **e = xmalloc((b->n + 1) * sizeof *e);
+  const cmp_entry **e = hb_malloc((b->n + 1) * sizeof *e);
   *n = 0;
   for (uint32_t i = 0; i < b->n; i++)
     if (b->e[i].n) e[(*n)++] = &b->e[i];
@@ -620,7 +620,7 @@ static const cmp_entry **sorted_entries(const cmp_block *b, uint32_t *n) {
 
 static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
   c->worst = V_TEXT;
-  sb_reset(&c->detail);
+  hb_sb_reset(&c->detail);
   if (g->layout != CMP_LAYOUT_UNKNOWN && g->layout != a->layout) {
     char note[96];
     snprintf(note, sizeof note, ": %s maps in %s, %s in %s", layout_word[g->layout], c->name[0],
@@ -645,7 +645,7 @@ static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
   }
   free(eg);
   free(ea);
-  if (c->worst == V_TEXT) sb_reset(&c->detail);
+  if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
   emit_block(c, a, c->worst, NULL);
 }
 
@@ -665,7 +665,7 @@ static void compare_one(comparer *c, const cmp_block *a) {
   if (!g) {
     char note[96];
     snprintf(note, sizeof note, " (not in %s)", c->name[0]);
-    sb_reset(&c->detail);
+    hb_sb_reset(&c->detail);
     emit_block(c, a, V_NEW, note);
     return;
   }
@@ -685,15 +685,15 @@ static void match_end(comparer *c) {
     if (g->matched) continue;
     char note[96];
     snprintf(note, sizeof note, " (in %s only)", c->name[0]);
-    sb_reset(&c->detail);
+    hb_sb_reset(&c->detail);
     if (!g->instr) g->instr = "(block without a header)";
     emit_block(c, g, V_MISSING, note);
   }
   if (golden->n && c->nactual && !any) {
-    sb_printf(&c->line, "note: no block of %s has a match here: compare with the options that printed it "
+    hb_sb_printf(&c->line, "note: no block of %s has a match here: compare with the options that printed it "
                         "(--all, --instr, --direction, --output, --operand, --physical)\n", c->name[0]);
     output_write(c->line.data, c->line.len);
-    sb_reset(&c->line);
+    hb_sb_reset(&c->line);
   }
   golden_index_free(c->gx);
 }
@@ -714,9 +714,9 @@ static void comparer_init(comparer *c, const hloidx_options *o, const char *expe
 
 static void comparer_free(comparer *c) {
   mrel_ctx_free(c->rel);
-  sb_free(&c->line);
-  sb_free(&c->detail);
-  sb_free(&c->held);
+  hb_sb_free(&c->line);
+  hb_sb_free(&c->detail);
+  hb_sb_free(&c->held);
 }
 
 /* ---- golden mode ------------------------------------------------------------------------------------------ */
@@ -736,9 +736,9 @@ static int compare_golden(const hloidx_options *o, const source_file *src) {
     collector col = {.doc = &actual, .stream = stream_block, .stream_arg = &c};
     rc = index_walk(o, &collect_report, &col, o->files, o->nfiles);
     match_end(&c);
-    if (col.names) arena_free(col.names);
+    if (col.names) hb_arena_free(col.names);
     size_t total = tally_total(&c);
-    sb_printf(&c.line,
+    hb_sb_printf(&c.line,
               "compare: %zu %s: %zu equal text, %zu equal relation, %zu different, %zu undecided, %zu missing, %zu "
               "new\n",
               total, total == 1 ? "block" : "blocks", c.tally[V_TEXT], c.tally[V_RELATION], c.tally[V_DIFFERENT],
@@ -762,24 +762,24 @@ static int compare_golden(const hloidx_options *o, const source_file *src) {
 
 /* One instruction's shape texts. */
 typedef struct {
-  strbuf shape, layout, space;
+  hb_strbuf shape, layout, space;
   int64_t padding; /* bytes; -1 when a layout cannot be analysed */
 } shape_text;
 
-static void shape_text_of(shape_text *t, const hlo_shape *s, arena *scratch) {
-  sb_reset(&t->shape);
-  sb_reset(&t->layout);
-  sb_reset(&t->space);
+static void shape_text_of(shape_text *t, const hlo_shape *s, hb_arena *scratch) {
+  hb_sb_reset(&t->shape);
+  hb_sb_reset(&t->layout);
+  hb_sb_reset(&t->space);
   t->padding = 0;
   put_logical_shape(&t->shape, s);
   put_layouts(&t->layout, &t->space, s, scratch, &t->padding);
-  arena_reset(scratch);
+  hb_arena_reset(scratch);
 }
 
 static void shape_text_free(shape_text *t) {
-  sb_free(&t->shape);
-  sb_free(&t->layout);
-  sb_free(&t->space);
+  hb_sb_free(&t->shape);
+  hb_sb_free(&t->layout);
+  hb_sb_free(&t->space);
 }
 
 typedef struct {
@@ -788,8 +788,8 @@ typedef struct {
   index_run run;    /* the walk state index_each_block needs (its output stays empty) */
   cmp_doc doc;      /* the current instruction's blocks */
   collector col;
-  ptrmap walked;    /* instructions the walk analyses: the current module's */
-  ptrmap matched;   /* B: instructions matched by name */
+  hb_ptrmap walked;    /* instructions the walk analyses: the current module's */
+  hb_ptrmap matched;   /* B: instructions matched by name */
 } dump_side;
 
 /* Each side has its own analysis context: the memos of one dump (fusion
@@ -799,8 +799,8 @@ static int open_side(const hloidx_options *o, const char *path, dump_side *d) {
   memset(d, 0, sizeof *d);
   cmp_doc_init(&d->doc);
   d->col.doc = &d->doc;
-  ptrmap_init(&d->walked);
-  ptrmap_init(&d->matched);
+  hb_ptrmap_init(&d->walked);
+  hb_ptrmap_init(&d->matched);
   d->run.o = o;
   d->run.ctx = ii_ctx_new();
   ii_ctx_set_xla_compat(d->run.ctx, o->xla_compat);
@@ -821,28 +821,28 @@ static void close_side(dump_side *d) {
   hlo_parse_result_free(&d->res);
   if (d->src.data) source_free(&d->src);
   cmp_doc_free(&d->doc);
-  if (d->col.names) arena_free(d->col.names);
-  ptrmap_free(&d->walked);
-  ptrmap_free(&d->matched);
+  if (d->col.names) hb_arena_free(d->col.names);
+  hb_ptrmap_free(&d->walked);
+  hb_ptrmap_free(&d->matched);
 }
 
-static void walked_instr(void *arg, const hlo_instr *in) { ptrmap_put(arg, in, (ptrmap_val){1, 0}); }
+static void walked_instr(void *arg, const hlo_instr *in) { hb_ptrmap_put(arg, in, (hb_ptrmap_val){1, 0}); }
 
 /* The module both walks are in now; the instructions its walk analyses. */
 static void side_module(dump_side *d, const hlo_module *m, const char *name) {
   d->run.module = m;
   d->col.module = name;
-  ptrmap_clear(&d->walked);
+  hb_ptrmap_clear(&d->walked);
   static const select_visitor v = {NULL, walked_instr, NULL};
   select_each(d->run.o, m, true, SELECT_ROOT, &v, &d->walked);
 }
 
 /* IN's blocks, collected into the side's document (emptied first). */
 static void side_blocks(dump_side *d, const hlo_instr *in) {
-  arena_reset(d->doc.a);
+  hb_arena_reset(d->doc.a);
   d->doc.b = NULL;
   d->doc.n = d->doc.cap = 0;
-  if (in && ptrmap_get(&d->walked, in)) index_each_block(&d->run, in, collect_block, collect_none);
+  if (in && hb_ptrmap_get(&d->walked, in)) index_each_block(&d->run, in, collect_block, collect_none);
 }
 
 /* The instructions of a module by name (the first of a name wins). */
@@ -867,7 +867,7 @@ static void name_index_build(name_index *x, const hlo_module *m) {
   size_t n = 16, count = 0;
   for (int c = 0; c < m->n_computations; c++) count += (size_t)m->computations[c]->n_instrs;
   while (n < 2 * count + 2) n *= 2;
-  x->slots = xcalloc(n, sizeof *x->slots);
+  x->slots = hb_calloc(n, sizeof *x->slots);
   x->mask = n - 1;
   for (int c = 0; c < m->n_computations; c++)
     for (int i = 0; i < m->computations[c]->n_instrs; i++) {
@@ -880,14 +880,14 @@ typedef struct {
   comparer c;
   dump_side a, b;
   shape_text ta, tb;
-  arena *scratch;
+  hb_arena *scratch;
   size_t total, changed, only_a, only_b;
 } dump_cmp;
 
 static void put_line(dump_cmp *d, const char *module) {
   module_line(&d->c, module);
   output_write(d->c.line.data, d->c.line.len);
-  sb_reset(&d->c.line);
+  hb_sb_reset(&d->c.line);
 }
 
 /* The blocks of A's X and B's Y (either may be NULL) against each other. */
@@ -899,7 +899,7 @@ static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_inst
    * and operands has as many blocks): block index + 1, 0 for none */
   long maxid = 0;
   for (size_t k = 0; k < ga->n; k++) maxid = ga->b[k].id > maxid ? ga->b[k].id : maxid;
-  size_t span = (size_t)maxid + 2, *at = xcalloc(2 * span, sizeof *at);
+  size_t span = (size_t)maxid + 2, *at = hb_calloc(2 * span, sizeof *at);
   for (size_t k = 0; k < ga->n; k++) at[(ga->b[k].o2i ? span : 0) + (size_t)(ga->b[k].id + 1)] = k + 1;
   for (size_t i = 0; i < gb->n; i++) {
     const cmp_block *bb = &gb->b[i];
@@ -911,7 +911,7 @@ static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_inst
     if (!ab) {
       char note[96];
       snprintf(note, sizeof note, " (not in %s)", d->c.name[0]);
-      sb_reset(&d->c.detail);
+      hb_sb_reset(&d->c.detail);
       emit_block(&d->c, bb, V_NEW, note);
       continue;
     }
@@ -923,16 +923,16 @@ static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_inst
     if (ga->b[k].matched) continue;
     char note[96];
     snprintf(note, sizeof note, " (in %s only)", d->c.name[0]);
-    sb_reset(&d->c.detail);
+    hb_sb_reset(&d->c.detail);
     emit_block(&d->c, &ga->b[k], V_MISSING, note);
   }
 }
 
 /* A's instruction X and B's namesake Y (NULL: none). */
 static void compare_instr(dump_cmp *d, const char *module, const hlo_instr *x, const hlo_instr *y) {
-  strbuf *t = &d->c.line;
+  hb_strbuf *t = &d->c.line;
   if (!y) {
-    sb_printf(t, "%s: missing (in %s only)\n", x->name, d->c.name[0]);
+    hb_sb_printf(t, "%s: missing (in %s only)\n", x->name, d->c.name[0]);
     d->only_a++;
     d->c.rc = 1;
     put_line(d, module);
@@ -941,20 +941,20 @@ static void compare_instr(dump_cmp *d, const char *module, const hlo_instr *x, c
   }
   shape_text_of(&d->ta, x->shape, d->scratch);
   shape_text_of(&d->tb, y->shape, d->scratch);
-  bool shape = strcmp(sb_str(&d->ta.shape), sb_str(&d->tb.shape)) != 0,
-       layout = strcmp(sb_str(&d->ta.layout), sb_str(&d->tb.layout)) != 0,
-       space = strcmp(sb_str(&d->ta.space), sb_str(&d->tb.space)) != 0, pad = d->ta.padding != d->tb.padding;
+  bool shape = strcmp(hb_sb_str(&d->ta.shape), hb_sb_str(&d->tb.shape)) != 0,
+       layout = strcmp(hb_sb_str(&d->ta.layout), hb_sb_str(&d->tb.layout)) != 0,
+       space = strcmp(hb_sb_str(&d->ta.space), hb_sb_str(&d->tb.space)) != 0, pad = d->ta.padding != d->tb.padding;
   if (shape || layout || space || pad) {
     d->changed++;
     d->c.rc = 1;
-    sb_printf(t, "%s:", x->name);
+    hb_sb_printf(t, "%s:", x->name);
     const char *sep = " ";
-    if (shape) sb_printf(t, "%sshape %s -> %s", sep, sb_str(&d->ta.shape), sb_str(&d->tb.shape)), sep = "; ";
-    if (layout) sb_printf(t, "%slayout %s -> %s", sep, sb_str(&d->ta.layout), sb_str(&d->tb.layout)), sep = "; ";
-    if (space) sb_printf(t, "%smemory space %s -> %s", sep, sb_str(&d->ta.space), sb_str(&d->tb.space)), sep = "; ";
+    if (shape) hb_sb_printf(t, "%sshape %s -> %s", sep, hb_sb_str(&d->ta.shape), hb_sb_str(&d->tb.shape)), sep = "; ";
+    if (layout) hb_sb_printf(t, "%slayout %s -> %s", sep, hb_sb_str(&d->ta.layout), hb_sb_str(&d->tb.layout)), sep = "; ";
+    if (space) hb_sb_printf(t, "%smemory space %s -> %s", sep, hb_sb_str(&d->ta.space), hb_sb_str(&d->tb.space)), sep = "; ";
     if (pad && d->ta.padding >= 0 && d->tb.padding >= 0)
-      sb_printf(t, "%spadding %lld -> %lld bytes", sep, (long long)d->ta.padding, (long long)d->tb.padding);
-    sb_putc(t, '\n');
+      hb_sb_printf(t, "%spadding %lld -> %lld bytes", sep, (long long)d->ta.padding, (long long)d->tb.padding);
+    hb_sb_putc(t, '\n');
     put_line(d, module);
   }
   compare_instr_blocks(d, x, y);
@@ -967,21 +967,21 @@ static void compare_modules(dump_cmp *d, const hlo_module *ma, const hlo_module 
   if (mb) side_module(&d->b, mb, module);
   name_index nb = {0};
   if (mb) name_index_build(&nb, mb);
-  ptrmap_clear(&d->b.matched);
+  hb_ptrmap_clear(&d->b.matched);
   for (int c = 0; ma && c < ma->n_computations; c++)
     for (int i = 0; i < ma->computations[c]->n_instrs; i++) {
       const hlo_instr *x = ma->computations[c]->instrs[i];
       const hlo_instr *y = mb ? *name_slot(&nb, x->name) : NULL;
-      if (y && ptrmap_get(&d->b.matched, y)) y = NULL;
-      if (y) ptrmap_put(&d->b.matched, y, (ptrmap_val){1, 0});
+      if (y && hb_ptrmap_get(&d->b.matched, y)) y = NULL;
+      if (y) hb_ptrmap_put(&d->b.matched, y, (hb_ptrmap_val){1, 0});
       d->total++;
       compare_instr(d, module, x, y);
     }
   for (int c = 0; mb && c < mb->n_computations; c++)
     for (int i = 0; i < mb->computations[c]->n_instrs; i++) {
       const hlo_instr *y = mb->computations[c]->instrs[i];
-      if (ptrmap_get(&d->b.matched, y)) continue;
-      sb_printf(&d->c.line, "%s: new (not in %s)\n", y->name, d->c.name[0]);
+      if (hb_ptrmap_get(&d->b.matched, y)) continue;
+      hb_sb_printf(&d->c.line, "%s: new (not in %s)\n", y->name, d->c.name[0]);
       d->only_b++;
       d->c.rc = 1;
       put_line(d, module);
@@ -1013,11 +1013,11 @@ static int compare_dumps(const hloidx_options *o) {
     return 1;
   }
   comparer_init(&d.c, &all, o->expected, o->files[0]);
-  d.scratch = arena_new();
+  d.scratch = hb_arena_new();
   /* modules by name; one on each side: those two, whatever their names */
   int na = d.a.res.n_modules, nb = d.b.res.n_modules;
   d.c.name_modules = na > 1 || nb > 1;
-  bool *used = xcalloc((size_t)nb + 1, 1);
+  bool *used = hb_calloc((size_t)nb + 1, 1);
   for (int i = 0; i < na && !output_failed(); i++) {
     const hlo_module *ma = d.a.res.modules[i], *mb = NULL;
     for (int k = 0; k < nb && !mb; k++)
@@ -1031,7 +1031,7 @@ static int compare_dumps(const hloidx_options *o) {
     if (!used[k]) compare_modules(&d, NULL, d.b.res.modules[k]);
   free(used);
   size_t blocks = tally_total(&d.c);
-  sb_printf(&d.c.line,
+  hb_sb_printf(&d.c.line,
             "compare: %zu instructions: %zu changed (shape, layout, memory space or padding), %zu only in %s, %zu "
             "only in %s; %zu map blocks: %zu equal, %zu different, %zu undecided, %zu missing, %zu new\n",
             d.total, d.changed, d.only_a, d.c.name[0], d.only_b, d.c.name[1], blocks,
@@ -1043,7 +1043,7 @@ static int compare_dumps(const hloidx_options *o) {
   comparer_free(&d.c);
   shape_text_free(&d.ta);
   shape_text_free(&d.tb);
-  arena_free(d.scratch);
+  hb_arena_free(d.scratch);
   close_side(&d.a);
   close_side(&d.b);
   return rc;

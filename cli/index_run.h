@@ -17,7 +17,7 @@
 #include "instr_indexing.h"
 #include "options.h"
 #include "source.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 typedef struct index_run index_run;
 
@@ -35,7 +35,7 @@ struct index_run {
   const index_report *rep;
   void *state;               /* the report's own state */
   ii_ctx *ctx;               /* one analysis context for the whole run */
-  strbuf out;                /* pending standard output */
+  hb_strbuf out;                /* pending standard output */
   const source_file *src;    /* current file */
   const hlo_module *module;  /* current module */
   bool several;              /* the run covers several modules: name each one */
@@ -48,7 +48,7 @@ struct index_run {
   bool instr_failed;         /* its analysis failed with an error: its output is dropped */
   bool instr_handed;         /* index_each_block handed it a block: its output stays */
   bool checked_any;          /* --format=filecheck: a CHECK line was written */
-  strbuf scratch;            /* --format=filecheck: the lines as written */
+  hb_strbuf scratch;            /* --format=filecheck: the lines as written */
 };
 
 /* Writes the pending output (cli/output.h) once it is large (force:
@@ -75,7 +75,7 @@ void index_computation_header(index_run *r, const hlo_computation *c);
  * text becomes the pattern {{.*}}. */
 #define FILECHECK_ANY '\x01'
 
-void filecheck_lines(strbuf *dst, const char *text, size_t len, bool *first_done);
+void filecheck_lines(hb_strbuf *dst, const char *text, size_t len, bool *first_done);
 
 /* The indexing of one block in the run's layout mode (--physical):
  * ii_o2i / ii_i2o, their physical variants, or the tiled ones. */
@@ -104,7 +104,7 @@ void index_entry_range(const index_run *r, const hlo_instr *in, bool o2i, long n
  * others of [LO, HI) appended to T as `0, 2-5, 7` (runs of three or more
  * as FIRST-LAST), returning how many: the block header names them. */
 long index_next_shown(const ii_indexing *x, long k, long hi);
-long index_put_not_shown(strbuf *t, const ii_indexing *x, long lo, long hi);
+long index_put_not_shown(hb_strbuf *t, const ii_indexing *x, long lo, long hi);
 
 /* Whether IN lacks the entry --operand (o2i) / --output (i2o) names: an
  * error at IN for one instruction (index_report_error; the instruction is

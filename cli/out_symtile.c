@@ -19,16 +19,16 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "index_run.h"
 #include "symbolic_tile.h"
 
 static void header(index_run *r, const hlo_instr *in, long out, long k, uint32_t i, uint32_t n, const char *tail) {
   if (r->pinned) return;
   index_open_computation(r);
-  sb_printf(&r->out, "# %s (output %ld, operand %ld", in->name, out, k);
-  if (n > 1) sb_printf(&r->out, ", map %u of %u", i + 1, n);
-  sb_printf(&r->out, ")%s\n", tail);
+  hb_sb_printf(&r->out, "# %s (output %ld, operand %ld", in->name, out, k);
+  if (n > 1) hb_sb_printf(&r->out, ", map %u of %u", i + 1, n);
+  hb_sb_printf(&r->out, ")%s\n", tail);
 }
 
 /* An error at IN (index_report_error); true when it stops the instruction. */
@@ -43,12 +43,12 @@ static bool fail(index_run *r, const hlo_instr *in, const char *msg) {
 /* One map's tile; false when an error stops the instruction. */
 /* A tile's own memory (its constraints, the printing's): reset per tile,
  * so that thousands of operands cost one tile's, not all of theirs. */
-static arena *each;
+static hb_arena *each;
 
 static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const imap *m, uint32_t i, uint32_t n) {
-  if (!each) each = arena_new();
-  arena_reset(each);
-  arena *a = each;
+  if (!each) each = hb_arena_new();
+  hb_arena_reset(each);
+  hb_arena *a = each;
   st_tile t;
   char why[400];
   st_status st = st_derive(a, m, r->o->xla_compat, &t, why, sizeof why);
@@ -68,7 +68,7 @@ static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const i
     return true;
   }
   if (st == ST_NONE) {
-    sb_printf(&r->out, "no symbolic tile (%s)\n", why);
+    hb_sb_printf(&r->out, "no symbolic tile (%s)\n", why);
     if (r->pinned && r->rc == 0) r->rc = 2;
   }
   return true;
@@ -93,7 +93,7 @@ static void instr(index_run *r, const hlo_instr *in) {
     if (ii_o2i(r->ctx, in, out, &x, &err) != II_OK) {
       if (index_report_error(r, in, &err)) return;
       index_open_computation(r);
-      sb_printf(&r->out, "# %s (output %ld): not analyzed: %s\n", in->name, out, err.message);
+      hb_sb_printf(&r->out, "# %s (output %ld): not analyzed: %s\n", in->name, out, err.message);
       continue;
     }
     long k_lo = o->operand >= 0 ? o->operand : 0, k_hi = o->operand >= 0 ? o->operand + 1 : (long)x.n;
@@ -105,14 +105,14 @@ static void instr(index_run *r, const hlo_instr *in) {
     }
     /* the operands this output does not read: one line (a tuple's output
      * reads one operand of thousands) */
-    strbuf ids = STRBUF_INIT;
+    hb_strbuf ids = HB_STRBUF_INIT;
     long nread = index_put_not_shown(&ids, &x, k_lo, k_hi);
     if (nread && !r->pinned) {
       index_open_computation(r);
-      sb_printf(&r->out, "# %s (output %ld): %s %s not read by this output\n", in->name, out,
-                nread > 1 ? "operands" : "operand", sb_str(&ids));
+      hb_sb_printf(&r->out, "# %s (output %ld): %s %s not read by this output\n", in->name, out,
+                nread > 1 ? "operands" : "operand", hb_sb_str(&ids));
     }
-    sb_free(&ids);
+    hb_sb_free(&ids);
     for (long k = index_next_shown(&x, k_lo, k_hi); k < k_hi; k = index_next_shown(&x, k + 1, k_hi)) {
       const ii_set *s = ii_entry(&x, (uint32_t)k);
       const uint32_t *order = ii_set_print_order(r->ctx, s);
@@ -128,7 +128,7 @@ static void begin(index_run *r) { r->pinned = !r->several_instrs && r->o->output
 
 static void end(index_run *r) {
   (void)r;
-  arena_free(each);
+  hb_arena_free(each);
   each = NULL;
 }
 

@@ -17,8 +17,8 @@
 
 #include "hlo_ir.h"
 #include "instr_indexing.h"
-#include "oom.h"
-#include "strbuf.h"
+#include "../parser/base/oom.h"
+#include "../parser/base/strbuf.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -29,13 +29,13 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A malloc'ed copy of data with FUZZ_PADDING NUL bytes after it. */
 static inline char *fuzz_padded_copy(const uint8_t *data, size_t size) {
-  char *p = xmalloc(size + FUZZ_PADDING);
+  char *p = hb_malloc(size + FUZZ_PADDING);
   if (size) memcpy(p, data, size);
   memset(p + size, 0, FUZZ_PADDING);
   return p;
 }
 
-typedef void (*fuzz_instr_fn)(ii_ctx *c, strbuf *b, const hlo_instr *in);
+typedef void (*fuzz_instr_fn)(ii_ctx *c, hb_strbuf *b, const hlo_instr *in);
 
 /* FN on every instruction of every computation of the modules of DATA,
  * with one analysis context and one print buffer. The modules are read as
@@ -54,7 +54,7 @@ static inline void fuzz_each_instr(const uint8_t *data, size_t size, fuzz_instr_
   }
   if (rc == 0) {
     ii_ctx *c = ii_ctx_new();
-    strbuf b = STRBUF_INIT;
+    hb_strbuf b = HB_STRBUF_INIT;
     for (int i = 0; i < r.n_modules; i++) {
       const hlo_module *m = r.modules[i];
       for (int ci = 0; ci < m->n_computations; ci++) {
@@ -63,7 +63,7 @@ static inline void fuzz_each_instr(const uint8_t *data, size_t size, fuzz_instr_
       }
       ii_ctx_end_module(c);
     }
-    sb_free(&b);
+    hb_sb_free(&b);
     ii_ctx_free(c);
     hlo_parse_result_free(&r);
   }

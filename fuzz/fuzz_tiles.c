@@ -11,21 +11,21 @@
  * one, of the whole output and of zero (rejected) through ft_tile. */
 #include <stdio.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "backend_config.h"
 #include "fuzz_common.h"
 #include "fusion_tiling.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 #include "tile_verify.h"
 #include "tilings.h"
 
 /* Outputs queried per instruction (the rest behave alike). */
 #define MAX_IDS 8
 
-static void print_tiles(ii_ctx *c, strbuf *b, const ft_tiling *t) {
+static void print_tiles(ii_ctx *c, hb_strbuf *b, const ft_tiling *t) {
   for (uint32_t i = 0; i < t->nentries; i++)
     if (t->entries[i].status == ST_OK) (void)st_print(b, ii_ctx_arena(c), &t->entries[i].tile);
-  sb_reset(b);
+  hb_sb_reset(b);
 }
 
 static void listed(ii_ctx *c, ft_tiling *t, bool partial) {
@@ -33,7 +33,7 @@ static void listed(ii_ctx *c, ft_tiling *t, bool partial) {
   tg_count_valid(t, &cnt);
   tg_iter it;
   tg_begin(ii_ctx_arena(c), t, partial, &it);
-  int64_t *ts = arena_array(ii_ctx_arena(c), t->rank + 1, sizeof *ts);
+  int64_t *ts = hb_arena_array(ii_ctx_arena(c), t->rank + 1, sizeof *ts);
   for (int n = 0; n < 2 && tg_next(&it, ts); n++) {
     ft_instantiate(c, t, ts);
     ft_distinct(c, t);
@@ -57,7 +57,7 @@ static void sized(ii_ctx *c, const hlo_instr *in, int64_t out, uint32_t rank) {
     (void)ft_tile(c, in, out, sizes, n, &t, &err);
   const hlo_shape *s = in->shape->type == HLO_TUPLE ? in->shape->elems[out] : in->shape;
   if (s->type == HLO_TUPLE || s->type == HLO_BUFFER || s->rank != (int)rank) return;
-  int64_t *ts = xcalloc(rank + 1, sizeof *ts); /* (ii_ctx_reset frees the context's arena) */
+  int64_t *ts = hb_calloc(rank + 1, sizeof *ts); /* (ii_ctx_reset frees the context's arena) */
   for (int v = 0; v < 3; v++) {
     ii_ctx_reset(c);
     for (uint32_t i = 0; i < rank; i++) ts[i] = v == 0 ? 1 : v == 1 ? (s->dims[i] > 0 ? s->dims[i] : 1) : 0;
@@ -67,7 +67,7 @@ static void sized(ii_ctx *c, const hlo_instr *in, int64_t out, uint32_t rank) {
   free(ts);
 }
 
-static void tile_instr(ii_ctx *c, strbuf *b, const hlo_instr *in) {
+static void tile_instr(ii_ctx *c, hb_strbuf *b, const hlo_instr *in) {
   int64_t nout = ii_num_outputs(in);
   for (int64_t k = -1; k <= nout && k <= MAX_IDS; k++) {
     ii_ctx_reset(c);

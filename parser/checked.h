@@ -1,19 +1,19 @@
 /* Overflow-checked int64 arithmetic for shape computations (internal). */
-#ifndef HLOIDX_CHECKED_H
-#define HLOIDX_CHECKED_H
+#ifndef HB_CHECKED_H
+#define HB_CHECKED_H
 
 #include <stdbool.h>
 #include <stdint.h>
 
 /* *r = a + b; false when it does not fit. */
-static inline bool ck_add(int64_t a, int64_t b, int64_t *r) {
+static inline bool hb_ck_add(int64_t a, int64_t b, int64_t *r) {
   if ((b > 0 && a > INT64_MAX - b) || (b < 0 && a < INT64_MIN - b)) return false;
   *r = a + b;
   return true;
 }
 
 /* *r = a * b; false when it does not fit. */
-static inline bool ck_mul(int64_t a, int64_t b, int64_t *r) {
+static inline bool hb_ck_mul(int64_t a, int64_t b, int64_t *r) {
   if (a == 0 || b == 0) {
     *r = 0;
     return true;
@@ -36,10 +36,10 @@ static inline bool ck_mul(int64_t a, int64_t b, int64_t *r) {
 
 /* Size of dimension N after padding lo/hi with INTERIOR between elements
  * (pad semantics); false on overflow. */
-static inline bool ck_pad_size(int64_t n, int64_t lo, int64_t hi, int64_t interior, int64_t *r) {
+static inline bool hb_ck_pad_size(int64_t n, int64_t lo, int64_t hi, int64_t interior, int64_t *r) {
   int64_t x = 0, t;
-  if (n > 0 && !ck_mul(n - 1, interior, &x)) return false;
-  return ck_add(x, n, &t) && ck_add(t, lo, &t) && ck_add(t, hi, r);
+  if (n > 0 && !hb_ck_mul(n - 1, interior, &x)) return false;
+  return hb_ck_add(x, n, &t) && hb_ck_add(t, lo, &t) && hb_ck_add(t, hi, r);
 }
 
 #endif

@@ -24,13 +24,13 @@ static char *chain_text(void) {
       "  v%d = f32[3,2,2]{2,1,0} transpose(v%d), dimensions={1,0,2}\n",
       "  v%d = f32[2,3,2]{2,1,0} reshape(v%d)\n",
   };
-  strbuf b = STRBUF_INIT;
-  sb_puts(&b, "HloModule chain\nfused {\n  v0 = f32[2,3,2]{2,1,0} parameter(0)\n");
+  hb_strbuf b = HB_STRBUF_INIT;
+  hb_sb_puts(&b, "HloModule chain\nfused {\n  v0 = f32[2,3,2]{2,1,0} parameter(0)\n");
   for (int i = 1; i <= 36; i++) {
-    if (i == 36) sb_puts(&b, "  ROOT");
-    sb_printf(&b, step[(i - 1) % 6], i, i - 1);
+    if (i == 36) hb_sb_puts(&b, "  ROOT");
+    hb_sb_printf(&b, step[(i - 1) % 6], i, i - 1);
   }
-  sb_puts(&b, "}\nENTRY e {\n  p = f32[2,3,2]{2,1,0} parameter(0)\n"
+  hb_sb_puts(&b, "}\nENTRY e {\n  p = f32[2,3,2]{2,1,0} parameter(0)\n"
               "  ROOT f = f32[2,3,2]{2,1,0} fusion(p), kind=kLoop, calls=fused\n}\n");
   return b.data;
 }
@@ -101,7 +101,7 @@ int main(void) {
   static const char map_text[] =
       "(d0, d1) -> ((d0 * 4 + d1) floordiv 4 + (d0 * 4 + d1) mod 4 + (d0 * 8 + d1 * 2) floordiv 8), "
       "domain: d0 in [0, 99], d1 in [0, 3]";
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   ae_ctx *ac = ae_ctx_new();
   map_read_error merr;
   imap *m = map_read(a, ac, map_text, 0, strlen(map_text), &merr);
@@ -113,7 +113,7 @@ int main(void) {
           "default map budget");
   }
   ae_ctx_free(ac);
-  arena_free(a);
+  hb_arena_free(a);
 
   hlo_parse_result_free(&r);
   free(parse_buf);
