@@ -5,9 +5,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "ii_internal.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "simplify.h"
 #include "tiled_layout.h"
 
@@ -78,8 +78,8 @@ static bool hs_add(hset *h, uint64_t a, uint64_t b, uint64_t c) {
 static void hs_grow(hset *h) {
   hset g = {0};
   g.cap = h->cap ? h->cap * 2 : 1024;
-  g.k = xmalloc(g.cap * sizeof *g.k);
-  g.used = xcalloc(g.cap, 1);
+  g.k = hb_malloc(g.cap * sizeof *g.k);
+  g.used = hb_calloc(g.cap, 1);
   for (size_t i = 0; i < h->cap; i++)
     if (h->used[i]) hs_add(&g, h->k[i][0], h->k[i][1], h->k[i][2]);
   free(h->k);
@@ -121,7 +121,7 @@ static as_class classify(const ii_operand *x, const hlo_shape *os, const hlo_sha
   for (uint32_t i = 0; os_ok && i < m->ndims; i++)
     if (m->dim_iv[i].lo != 0 || m->dim_iv[i].hi != os->dims[i] - 1) return AS_PADDED;
   bool xs_ok = is_array(xs) && (uint32_t)xs->rank == m->nresults;
-  bool *used = xcalloc(m->ndims + 1, 1);
+  bool *used = hb_calloc(m->ndims + 1, 1);
   bool simple = true, bare_in_order = m->nresults == m->ndims, full = true;
   for (uint32_t r = 0; r < m->nresults && simple; r++) {
     const ae *e = m->results[r];
@@ -228,14 +228,14 @@ static bool affine(const ae *e, int64_t mult, int64_t *coef, uint32_t nd, uint32
   switch (e->kind) {
   case AE_CONST: return true;
   case AE_DIM:
-    return e->value < (int64_t)nd && ck_add(coef[e->value], mult, &coef[e->value]);
+    return e->value < (int64_t)nd && hb_ck_add(coef[e->value], mult, &coef[e->value]);
   case AE_SYM:
     if (e->value >= (int64_t)nr) return true;
-    return ck_add(coef[nd + e->value], mult, &coef[nd + e->value]);
+    return hb_ck_add(coef[nd + e->value], mult, &coef[nd + e->value]);
   case AE_ADD: return affine(e->lhs, mult, coef, nd, nr) && affine(e->rhs, mult, coef, nd, nr);
   case AE_MUL:
-    if (e->rhs->kind == AE_CONST) return ck_mul(mult, e->rhs->value, &t) && affine(e->lhs, t, coef, nd, nr);
-    if (e->lhs->kind == AE_CONST) return ck_mul(mult, e->lhs->value, &t) && affine(e->rhs, t, coef, nd, nr);
+    if (e->rhs->kind == AE_CONST) return hb_ck_mul(mult, e->rhs->value, &t) && affine(e->lhs, t, coef, nd, nr);
+    if (e->lhs->kind == AE_CONST) return hb_ck_mul(mult, e->lhs->value, &t) && affine(e->rhs, t, coef, nd, nr);
     return false;
   default: return false;
   }
@@ -265,14 +265,14 @@ static bool count_affine(counter *K, const comp *g, as_count *img, as_count *pai
     interval v = imap_eval_range(m, m->results[r], true);
     if (v.lo < 0 || v.hi > n - 1) return false;
     L = ae_add(ctx, L, ae_mul_const(ctx, m->results[r], stride));
-    if (!ck_mul(stride, n ? n : 1, &stride)) return false;
+    if (!hb_ck_mul(stride, n ? n : 1, &stride)) return false;
   }
   imap *s = simplified_single(K->c, m, L);
   if (!s || s->known_empty) return false;
   uint32_t nd = m->ndims, nr = m->nrange;
-  int64_t *coef = xcalloc(nd + nr + 1, sizeof *coef);
+  int64_t *coef = hb_calloc(nd + nr + 1, sizeof *coef);
   bool ok = affine(s->results[0], 1, coef, nd, nr);
-  int64_t(*all)[2] = xmalloc((g->nvars + 1) * sizeof *all), (*syms)[2] = xmalloc((g->nvars + 1) * sizeof *syms);
+  int64_t(*all)[2] = hb_malloc((g->nvars + 1) * sizeof *all), (*syms)[2] = hb_malloc((g->nvars + 1) * sizeof *syms);
   int na = 0, ns = 0;
   as_count dd = 1;
   for (uint32_t t = 0; ok && t < g->nvars; t++) {
@@ -303,9 +303,9 @@ static bool count_affine(counter *K, const comp *g, as_count *img, as_count *pai
 static void count_enum(counter *K, const comp *g, as_count *img, as_count *pairs) {
   const imap *m = K->m;
   uint32_t nd = m->ndims, ns = imap_nsyms(m);
-  int64_t *d = xcalloc(nd + 1, sizeof *d), *s = xcalloc(ns + 1, sizeof *s);
+  int64_t *d = hb_calloc(nd + 1, sizeof *d), *s = hb_calloc(ns + 1, sizeof *s);
   for (uint32_t j = m->nrange; j < ns; j++) s[j] = m->sym_iv[j].lo;
-  int64_t *lo = xmalloc((g->nvars + 1) * sizeof *lo), *hi = xmalloc((g->nvars + 1) * sizeof *hi);
+  int64_t *lo = hb_malloc((g->nvars + 1) * sizeof *lo), *hi = hb_malloc((g->nvars + 1) * sizeof *hi);
   for (uint32_t t = 0; t < g->nvars; t++) {
     uint32_t v = g->vars[t];
     interval iv = v < nd ? m->dim_iv[v] : m->sym_iv[v - nd];
@@ -398,26 +398,26 @@ static void count_map(counter *K, as_count *img_out, as_count *pairs_out) {
     return;
   }
   uint32_t nd = m->ndims, nv = nd + m->nrange, ns = imap_nsyms(m);
-  uint32_t *parent = xmalloc((nv + 1) * sizeof *parent);
+  uint32_t *parent = hb_malloc((nv + 1) * sizeof *parent);
   for (uint32_t v = 0; v < nv; v++) parent[v] = v;
-  bool *dused = xmalloc(nd + 1), *sused = xmalloc(ns + 1);
+  bool *dused = hb_malloc(nd + 1), *sused = hb_malloc(ns + 1);
   for (uint32_t r = 0; r < m->nresults; r++) unite(m, m->results[r], parent, dused, sused);
   for (uint32_t k = 0; k < m->ncons; k++) unite(m, m->cons[k].expr, parent, dused, sused);
   /* groups, keyed by representative */
-  comp *g = xcalloc(nv + 1, sizeof *g);
-  uint32_t *rep_of_res = xmalloc((m->nresults + 1) * sizeof *rep_of_res);
-  uint32_t *rep_of_con = xmalloc((m->ncons + 1) * sizeof *rep_of_con);
+  comp *g = hb_calloc(nv + 1, sizeof *g);
+  uint32_t *rep_of_res = hb_malloc((m->nresults + 1) * sizeof *rep_of_res);
+  uint32_t *rep_of_con = hb_malloc((m->ncons + 1) * sizeof *rep_of_con);
   for (uint32_t r = 0; r < m->nresults; r++) rep_of_res[r] = unite(m, m->results[r], parent, dused, sused);
   for (uint32_t k = 0; k < m->ncons; k++) rep_of_con[k] = unite(m, m->cons[k].expr, parent, dused, sused);
   for (uint32_t v = 0; v < nv; v++) {
     comp *c = &g[uf_find(parent, v)];
-    if (!c->vars) c->vars = xmalloc((nv + 1) * sizeof *c->vars);
+    if (!c->vars) c->vars = hb_malloc((nv + 1) * sizeof *c->vars);
     c->vars[c->nvars++] = v;
   }
   for (uint32_t r = 0; r < m->nresults; r++) {
     if (rep_of_res[r] == UINT32_MAX) continue; /* a constant result: one value */
     comp *c = &g[rep_of_res[r]];
-    if (!c->res) c->res = xmalloc((m->nresults + 1) * sizeof *c->res);
+    if (!c->res) c->res = hb_malloc((m->nresults + 1) * sizeof *c->res);
     c->res[c->nres++] = r;
   }
   bool global_cons = false;
@@ -427,7 +427,7 @@ static void count_map(counter *K, as_count *img_out, as_count *pairs_out) {
       continue;
     }
     comp *c = &g[rep_of_con[k]];
-    if (!c->cons) c->cons = xmalloc((m->ncons + 1) * sizeof *c->cons);
+    if (!c->cons) c->cons = hb_malloc((m->ncons + 1) * sizeof *c->cons);
     c->cons[c->ncons++] = k;
   }
   if (global_cons) estimate(K, "a constraint on runtime variables only");
@@ -542,7 +542,7 @@ static void enum_union(const member *v, int n, const hlo_shape *xs, as_count *im
     const imap *m = v[i].x->map;
     if (m->known_empty) continue;
     uint32_t nd = m->ndims, ns = imap_nsyms(m), nv = nd + m->nrange;
-    int64_t *p = xcalloc(nd + ns + 1, sizeof *p);
+    int64_t *p = hb_calloc(nd + ns + 1, sizeof *p);
     for (uint32_t j = m->nrange; j < ns; j++) p[nd + j] = m->sym_iv[j].lo;
     bool any = true;
     for (uint32_t t = 0; t < nv; t++) {
@@ -600,7 +600,7 @@ void as_summarize(ii_ctx *c, const hlo_instr *in, uint32_t k, int64_t first_outp
   const hlo_shape *xs = in->operands[k]->shape;
   int n = 0;
   for (int o = 0; o < nsets; o++) n += (int)sets[o]->n;
-  member *v = xcalloc((size_t)n + 1, sizeof *v);
+  member *v = hb_calloc((size_t)n + 1, sizeof *v);
   n = 0;
   as_class cls = AS_IDENTITY;
   bool unknown = false, dynamic = false;
@@ -713,15 +713,15 @@ void as_summarize(ii_ctx *c, const hlo_instr *in, uint32_t k, int64_t first_outp
 /* Sizes of the operand's physical coordinates (the map's results). */
 static const int64_t *result_sizes(ii_ctx *c, const hlo_shape *s, uint32_t nres, bool tiled) {
   if (!is_array(s)) return NULL;
-  arena *a = ii_ctx_arena(c);
+  hb_arena *a = ii_ctx_arena(c);
   if (tiled && s->type != HLO_TOKEN && s->type != HLO_OPAQUE) {
-    tl_layout *l = arena_zalloc(a, sizeof *l);
+    tl_layout *l = hb_arena_zalloc(a, sizeof *l);
     tl_error err;
     if (tl_analyze(a, s, l, &err) && (uint32_t)l->ntiled == nres) return l->tiled;
   }
   if ((uint32_t)s->rank != nres) return NULL;
   if (tiled) return s->dims; /* a side the tiled mode kept logical */
-  int64_t *d = arena_array(a, nres + 1, sizeof *d);
+  int64_t *d = hb_arena_array(a, nres + 1, sizeof *d);
   for (uint32_t k = 0; k < nres; k++) d[k] = s->dims[s->layout.minor_to_major[nres - 1 - k]];
   return d;
 }
@@ -730,7 +730,7 @@ static as_coalescing member_step(ii_ctx *c, const imap *m, const int64_t *sizes)
   as_coalescing na = {AS_COAL_NA, 0};
   if (m->undefined || m->known_empty || m->ndims == 0 || !sizes) return na;
   ae_ctx *ctx = ii_ctx_ae(c);
-  arena *a = ii_ctx_arena(c);
+  hb_arena *a = ii_ctx_arena(c);
   /* the most-minor coordinate along which the output has more than one
    * element: a tiled layout's minor coordinates may be degenerate (bf16
    * T(8,128)(2,1) ends in a coordinate of size 1) */
@@ -742,14 +742,14 @@ static as_coalescing member_step(ii_ctx *c, const imap *m, const int64_t *sizes)
   int64_t stride = 1;
   for (uint32_t r = m->nresults; r-- > 0;) {
     L = ae_add(ctx, L, ae_mul_const(ctx, m->results[r], stride));
-    if (!ck_mul(stride, sizes[r] ? sizes[r] : 1, &stride)) return na;
+    if (!hb_ck_mul(stride, sizes[r] ? sizes[r] : 1, &stride)) return na;
   }
-  const ae **shift = arena_array(a, m->ndims, sizeof *shift);
+  const ae **shift = hb_arena_array(a, m->ndims, sizeof *shift);
   for (uint32_t i = 0; i < m->ndims; i++) shift[i] = ae_dim(ctx, i);
   shift[last] = ae_add_const(ctx, shift[last], 1);
   const ae *delta = ae_sub(ctx, ae_subst(ctx, L, shift, m->ndims, NULL, 0), L);
   /* both d and d + e_last in the domain */
-  interval *div = arena_array(a, m->ndims, sizeof *div);
+  interval *div = hb_arena_array(a, m->ndims, sizeof *div);
   memcpy(div, m->dim_iv, m->ndims * sizeof *div);
   div[last].hi--;
   imap *t = imap_new(a, ctx, m->ndims, m->nrange, m->nrt, div, m->sym_iv, 1, &delta);

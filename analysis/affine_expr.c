@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parser/arena.h"
-#include "checked.h"
-#include "oom.h"
-#include "ptrmap.h"
+#include "../parser/base/arena.h"
+#include "../parser/base/checked.h"
+#include "../parser/base/oom.h"
+#include "../parser/base/ptrmap.h"
 
 struct ae_ctx {
-  arena *arena;
+  hb_arena *arena;
   ae **table; /* open addressing, power-of-two capacity */
   size_t cap, len;
   size_t limit;
@@ -35,17 +35,17 @@ static uint64_t node_hash(int kind, int64_t value, const ae *l, const ae *r) {
 }
 
 ae_ctx *ae_ctx_new(void) {
-  ae_ctx *c = xcalloc(1, sizeof *c);
-  c->arena = arena_new();
+  ae_ctx *c = hb_calloc(1, sizeof *c);
+  c->arena = hb_arena_new();
   c->cap = 1024;
-  c->table = xcalloc(c->cap, sizeof *c->table);
+  c->table = hb_calloc(c->cap, sizeof *c->table);
   c->max_depth = AE_DEFAULT_MAX_DEPTH;
   return c;
 }
 
 void ae_ctx_free(ae_ctx *c) {
   if (!c) return;
-  arena_free(c->arena);
+  hb_arena_free(c->arena);
   free(c->table);
   free(c);
 }
@@ -59,7 +59,7 @@ void ae_ctx_clear_status(ae_ctx *c) { c->status = AE_STATUS_OK; }
 
 static void table_grow(ae_ctx *c) {
   size_t ncap = c->cap * 2;
-  ae **nt = xcalloc(ncap, sizeof *nt);
+  ae **nt = hb_calloc(ncap, sizeof *nt);
   for (size_t i = 0; i < c->cap; i++) {
     ae *n = c->table[i];
     if (!n) continue;
@@ -78,23 +78,23 @@ static int64_t lkd_of(int kind, int64_t value, const ae *l, const ae *r) {
   case AE_DIM:
   case AE_SYM: return 1;
   case AE_CONST: {
-    uint64_t u = ck_uabs(value);
+    uint64_t u = hb_ck_uabs(value);
     return u > (uint64_t)INT64_MAX ? 1 : (int64_t)u; /* |INT64_MIN|: 1 is a safe divisor */
   }
   case AE_MUL: {
     int64_t p;
-    return ck_mul(l->lkd, r->lkd, &p) ? p : 1;
+    return hb_ck_mul(l->lkd, r->lkd, &p) ? p : 1;
   }
   case AE_ADD:
   case AE_MOD:
   case AE_MAX: /* the value is one of the operands */
-  case AE_MIN: return ck_gcd(l->lkd, r->lkd, &g) ? g : 1;
+  case AE_MIN: return hb_ck_gcd(l->lkd, r->lkd, &g) ? g : 1;
   case AE_FLOORDIV:
   case AE_CEILDIV:
-    if (r->kind == AE_CONST && r->value != 0 && ck_divisible(l->lkd, r->value)) {
+    if (r->kind == AE_CONST && r->value != 0 && hb_ck_divisible(l->lkd, r->value)) {
       int64_t q;
-      if (ck_div_trunc(l->lkd, r->value, &q)) {
-        uint64_t u = ck_uabs(q);
+      if (hb_ck_div_trunc(l->lkd, r->value, &q)) {
+        uint64_t u = hb_ck_uabs(q);
         if (u <= (uint64_t)INT64_MAX) return (int64_t)u;
       }
     }
@@ -109,7 +109,7 @@ static const ae *intern(ae_ctx *c, int kind, int64_t value, const ae *l, const a
   for (ae *n; (n = c->table[i]); i = (i + 1) & (c->cap - 1)) {
     if (n->hash == h && n->kind == kind && n->value == value && n->lhs == l && n->rhs == r) return n;
   }
-  ae *n = arena_alloc(c->arena, sizeof *n);
+  ae *n = hb_arena_alloc(c->arena, sizeof *n);
   memset(n, 0, sizeof *n);
   n->hash = h;
   n->kind = (uint8_t)kind;
@@ -176,7 +176,7 @@ const ae *ae_add(ae_ctx *c, const ae *a, const ae *b) {
   /* 1. constant folding */
   if (a->kind == AE_CONST && b->kind == AE_CONST) {
     int64_t s;
-    if (ck_add(a->value, b->value, &s)) return ae_const(c, s);
+    if (hb_ck_add(a->value, b->value, &s)) return ae_const(c, s);
     return intern(c, AE_ADD, 0, a, b);
   }
   /* 2. constants right; a dimension-containing operand left of a symbolic one */
@@ -186,7 +186,7 @@ const ae *ae_add(ae_ctx *c, const ae *a, const ae *b) {
   /* 4. (x + c1) + c2, when c1 + c2 folds (an overflowing sum stays as written: folding it would
    * only rebuild the same two additions, forever) */
   int64_t c1, c12;
-  if (b->kind == AE_CONST && const_rhs(a, AE_ADD, &c1) && ck_add(c1, b->value, &c12))
+  if (b->kind == AE_CONST && const_rhs(a, AE_ADD, &c1) && hb_ck_add(c1, b->value, &c12))
     return ae_add(c, a->lhs, ae_const(c, c12));
   /* 5. x*k1 + x*k2 */
   {
@@ -218,7 +218,7 @@ const ae *ae_mul(ae_ctx *c, const ae *a, const ae *b) {
   /* 1. */
   if (a->kind == AE_CONST && b->kind == AE_CONST) {
     int64_t p;
-    if (ck_mul(a->value, b->value, &p)) return ae_const(c, p);
+    if (hb_ck_mul(a->value, b->value, &p)) return ae_const(c, p);
     return intern(c, AE_MUL, 0, a, b);
   }
   /* 2. both contain dimensions: not affine, keep as is */
@@ -232,7 +232,7 @@ const ae *ae_mul(ae_ctx *c, const ae *a, const ae *b) {
   }
   /* 5. (x * c1) * c2, when c1 * c2 folds (see ae_add rule 4) */
   int64_t c1, c12;
-  if (b->kind == AE_CONST && const_rhs(a, AE_MUL, &c1) && ck_mul(c1, b->value, &c12))
+  if (b->kind == AE_CONST && const_rhs(a, AE_MUL, &c1) && hb_ck_mul(c1, b->value, &c12))
     return ae_mul(c, a->lhs, ae_const(c, c12));
   /* 6. (x * c1) * y -> (x * y) * c1 (y not a constant) */
   if (b->kind != AE_CONST && const_rhs(a, AE_MUL, &c1)) return ae_mul(c, ae_mul(c, a->lhs, b), a->rhs);
@@ -243,14 +243,14 @@ const ae *ae_floordiv(ae_ctx *c, const ae *a, const ae *b) {
   if (b->kind != AE_CONST || b->value == 0) return intern(c, AE_FLOORDIV, 0, a, b);
   int64_t d = b->value, v;
   if (a->kind == AE_CONST) {
-    if (ck_floordiv(a->value, d, &v)) return ae_const(c, v);
+    if (hb_ck_floordiv(a->value, d, &v)) return ae_const(c, v);
     return intern(c, AE_FLOORDIV, 0, a, b);
   }
   if (d == 1) return a;
   int64_t k;
-  if (const_rhs(a, AE_MUL, &k) && ck_divisible(k, d) && ck_div_trunc(k, d, &v))
+  if (const_rhs(a, AE_MUL, &k) && hb_ck_divisible(k, d) && hb_ck_div_trunc(k, d, &v))
     return ae_mul(c, a->lhs, ae_const(c, v));
-  if (a->kind == AE_ADD && (ck_divisible(a->lhs->lkd, d) || ck_divisible(a->rhs->lkd, d)))
+  if (a->kind == AE_ADD && (hb_ck_divisible(a->lhs->lkd, d) || hb_ck_divisible(a->rhs->lkd, d)))
     return ae_add(c, ae_floordiv(c, a->lhs, b), ae_floordiv(c, a->rhs, b));
   return intern(c, AE_FLOORDIV, 0, a, b);
 }
@@ -259,12 +259,12 @@ const ae *ae_ceildiv(ae_ctx *c, const ae *a, const ae *b) {
   if (b->kind != AE_CONST || b->value == 0) return intern(c, AE_CEILDIV, 0, a, b);
   int64_t d = b->value, v;
   if (a->kind == AE_CONST) {
-    if (ck_ceildiv(a->value, d, &v)) return ae_const(c, v);
+    if (hb_ck_ceildiv(a->value, d, &v)) return ae_const(c, v);
     return intern(c, AE_CEILDIV, 0, a, b);
   }
   if (d == 1) return a;
   int64_t k;
-  if (const_rhs(a, AE_MUL, &k) && ck_divisible(k, d) && ck_div_trunc(k, d, &v))
+  if (const_rhs(a, AE_MUL, &k) && hb_ck_divisible(k, d) && hb_ck_div_trunc(k, d, &v))
     return ae_mul(c, a->lhs, ae_const(c, v));
   return intern(c, AE_CEILDIV, 0, a, b);
 }
@@ -273,7 +273,7 @@ const ae *ae_mod(ae_ctx *c, const ae *a, const ae *b) {
   if (b->kind != AE_CONST || b->value < 1) return intern(c, AE_MOD, 0, a, b);
   int64_t m = b->value, v;
   if (a->kind == AE_CONST) {
-    ck_mod(a->value, m, &v); /* m >= 1: never fails */
+    hb_ck_mod(a->value, m, &v); /* m >= 1: never fails */
     return ae_const(c, v);
   }
   if (a->lkd % m == 0) return ae_const(c, 0);
@@ -341,7 +341,7 @@ int ae_term_compare(const ae *a, const ae *b) {
 typedef struct {
   const int64_t *dims, *syms;
   size_t nd, ns;
-  ptrmap *memo; /* NULL for small trees */
+  hb_ptrmap *memo; /* NULL for small trees */
 } point_ctx;
 
 static bool eval_rec(const point_ctx *p, const ae *e, int64_t *out) {
@@ -358,7 +358,7 @@ static bool eval_rec(const point_ctx *p, const ae *e, int64_t *out) {
   default: break;
   }
   if (p->memo) {
-    ptrmap_val *v = ptrmap_get(p->memo, e);
+    hb_ptrmap_val *v = hb_ptrmap_get(p->memo, e);
     if (v) {
       *out = v->a;
       return v->b != 0;
@@ -368,17 +368,17 @@ static bool eval_rec(const point_ctx *p, const ae *e, int64_t *out) {
   bool ok = eval_rec(p, e->lhs, &l) && eval_rec(p, e->rhs, &r);
   if (ok) {
     switch (e->kind) {
-    case AE_ADD: ok = ck_add(l, r, &res); break;
-    case AE_MUL: ok = ck_mul(l, r, &res); break;
-    case AE_MOD: ok = ck_mod(l, r, &res); break;
-    case AE_FLOORDIV: ok = ck_floordiv(l, r, &res); break;
-    case AE_CEILDIV: ok = ck_ceildiv(l, r, &res); break;
+    case AE_ADD: ok = hb_ck_add(l, r, &res); break;
+    case AE_MUL: ok = hb_ck_mul(l, r, &res); break;
+    case AE_MOD: ok = hb_ck_mod(l, r, &res); break;
+    case AE_FLOORDIV: ok = hb_ck_floordiv(l, r, &res); break;
+    case AE_CEILDIV: ok = hb_ck_ceildiv(l, r, &res); break;
     case AE_MAX: res = l > r ? l : r; break;
     case AE_MIN: res = l < r ? l : r; break;
     default: ok = false;
     }
   }
-  if (p->memo) ptrmap_put(p->memo, e, (ptrmap_val){res, ok});
+  if (p->memo) hb_ptrmap_put(p->memo, e, (hb_ptrmap_val){res, ok});
   *out = res;
   return ok;
 }
@@ -387,11 +387,11 @@ bool ae_eval_point(const ae *e, const int64_t *dims, size_t ndims, const int64_t
                    int64_t *out) {
   point_ctx p = {dims, syms, ndims, nsyms, NULL};
   if (e->tree_size <= 512) return eval_rec(&p, e, out);
-  ptrmap memo;
-  ptrmap_init(&memo);
+  hb_ptrmap memo;
+  hb_ptrmap_init(&memo);
   p.memo = &memo;
   bool ok = eval_rec(&p, e, out);
-  ptrmap_free(&memo);
+  hb_ptrmap_free(&memo);
   return ok;
 }
 
@@ -402,7 +402,7 @@ typedef struct {
   const ae *const *dims, *const *syms;
   size_t nd, ns;
   bool use_memo; /* false for small trees */
-  ptrmap memo;
+  hb_ptrmap memo;
 } subst_ctx;
 
 static const ae *subst_rec(subst_ctx *s, const ae *e) {
@@ -414,12 +414,12 @@ static const ae *subst_rec(subst_ctx *s, const ae *e) {
   }
   if (s->use_memo) {
     bool found;
-    const ae *m = ptrmap_get_ptr(&s->memo, e, &found);
+    const ae *m = hb_ptrmap_get_ptr(&s->memo, e, &found);
     if (found) return m;
   }
   const ae *l = subst_rec(s, e->lhs), *r = subst_rec(s, e->rhs);
   const ae *res = (l == e->lhs && r == e->rhs) ? e : ae_binary(s->c, (ae_kind)e->kind, l, r);
-  if (s->use_memo) ptrmap_put_ptr(&s->memo, e, res);
+  if (s->use_memo) hb_ptrmap_put_ptr(&s->memo, e, res);
   return res;
 }
 
@@ -433,9 +433,9 @@ void ae_subst_many(ae_ctx *c, size_t n, const ae *const *in, const ae **out, con
   for (size_t i = 0; i < n && nodes <= 512; i++) /* (tree sizes saturate: no sum of them) */
     nodes = in[i]->tree_size > 512 ? 513 : nodes + in[i]->tree_size;
   subst_ctx s = {c, dims, syms, dims ? ndims : 0, syms ? nsyms : 0, nodes > 512, {0}};
-  ptrmap_init(&s.memo);
+  hb_ptrmap_init(&s.memo);
   for (size_t i = 0; i < n; i++) out[i] = subst_rec(&s, in[i]);
-  ptrmap_free(&s.memo);
+  hb_ptrmap_free(&s.memo);
 }
 
 const ae *ae_subst(ae_ctx *c, const ae *e, const ae *const *dims, size_t ndims, const ae *const *syms,
@@ -450,7 +450,7 @@ const ae *ae_subst(ae_ctx *c, const ae *e, const ae *const *dims, size_t ndims, 
 typedef struct {
   bool *du, *su;
   size_t nd, ns;
-  ptrmap seen;
+  hb_ptrmap seen;
 } collect_ctx;
 
 static void collect_rec(collect_ctx *k, const ae *e) {
@@ -466,8 +466,8 @@ static void collect_rec(collect_ctx *k, const ae *e) {
   default: break;
   }
   if (e->tree_size > 32) {
-    if (ptrmap_get(&k->seen, e)) return;
-    ptrmap_put(&k->seen, e, (ptrmap_val){0, 0});
+    if (hb_ptrmap_get(&k->seen, e)) return;
+    hb_ptrmap_put(&k->seen, e, (hb_ptrmap_val){0, 0});
   }
   collect_rec(k, e->lhs);
   collect_rec(k, e->rhs);
@@ -475,7 +475,7 @@ static void collect_rec(collect_ctx *k, const ae *e) {
 
 void ae_collect_vars(const ae *e, bool *dims_used, size_t ndims, bool *syms_used, size_t nsyms) {
   collect_ctx k = {dims_used, syms_used, ndims, nsyms, {0}};
-  ptrmap_init(&k.seen);
+  hb_ptrmap_init(&k.seen);
   collect_rec(&k, e);
-  ptrmap_free(&k.seen);
+  hb_ptrmap_free(&k.seen);
 }

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 
 /* A value of the config as a small tree. */
 typedef enum { BV_OBJECT, BV_ARRAY, BV_SCALAR } bv_kind;
@@ -20,7 +20,7 @@ struct bv {
 };
 
 typedef struct {
-  arena *a;
+  hb_arena *a;
   const char *p, *end;
   int depth;
 } reader;
@@ -66,14 +66,14 @@ static bv *members(reader *r, bv *v, char close, bool keyed) {
       if (!scalar(r, &k, &kl)) return NULL;
       skip_ws(r);
       if (r->p < r->end && *r->p == ':') r->p++; /* protobuf text: `key {` without ':' */
-      key = arena_strndup(r->a, k, kl);
+      key = hb_arena_strndup(r->a, k, kl);
     }
     bv *kid = value(r);
     if (!kid) return NULL;
     if (v->n == cap) {
       uint32_t nc = cap ? cap * 2 : 4;
-      v->kids = arena_grow(r->a, v->kids, v->n, nc, sizeof *v->kids);
-      v->keys = arena_grow(r->a, v->keys, v->n, nc, sizeof *v->keys);
+      v->kids = hb_arena_grow(r->a, v->kids, v->n, nc, sizeof *v->kids);
+      v->keys = hb_arena_grow(r->a, v->keys, v->n, nc, sizeof *v->keys);
       cap = nc;
     }
     v->keys[v->n] = key;
@@ -84,7 +84,7 @@ static bv *members(reader *r, bv *v, char close, bool keyed) {
 static bv *value(reader *r) {
   skip_ws(r);
   if (r->p >= r->end || r->depth >= BC_MAX_DEPTH) return NULL;
-  bv *v = arena_zalloc(r->a, sizeof *v);
+  bv *v = hb_arena_zalloc(r->a, sizeof *v);
   char c = *r->p;
   if (c == '{' || c == '[') {
     r->p++;
@@ -115,16 +115,16 @@ static bool to_int(const bv *v, int64_t *out) {
   if (v->kind != BV_SCALAR || v->len == 0 || v->len > 19) return false;
   int64_t x = 0;
   for (size_t i = 0; i < v->len; i++) {
-    if (v->text[i] < '0' || v->text[i] > '9' || !ck_mul(x, 10, &x) || !ck_add(x, v->text[i] - '0', &x)) return false;
+    if (v->text[i] < '0' || v->text[i] > '9' || !hb_ck_mul(x, 10, &x) || !hb_ck_add(x, v->text[i] - '0', &x)) return false;
   }
   *out = x;
   return true;
 }
 
 /* A quoted backend_config ("{\"a\": 1}"): its contents, unescaped. */
-static void unquote(arena *a, const char **p, size_t *len) {
+static void unquote(hb_arena *a, const char **p, size_t *len) {
   if (*len < 2 || (*p)[0] != '"' || (*p)[*len - 1] != '"') return;
-  char *s = arena_alloc(a, *len);
+  char *s = hb_arena_alloc(a, *len);
   size_t n = 0;
   for (size_t i = 1; i + 1 < *len; i++) {
     if ((*p)[i] == '\\' && i + 2 < *len) i++;
@@ -133,7 +133,7 @@ static void unquote(arena *a, const char **p, size_t *len) {
   *p = s, *len = n;
 }
 
-bc_status bc_output_tile(arena *a, const hlo_instr *in, int64_t output, int64_t **sizes, uint32_t *n, char *why,
+bc_status bc_output_tile(hb_arena *a, const hlo_instr *in, int64_t output, int64_t **sizes, uint32_t *n, char *why,
                          size_t cap) {
   const hlo_attr *at = hlo_instr_find_attr(in, "backend_config");
   if (!at) return BC_ABSENT;
@@ -158,7 +158,7 @@ bc_status bc_output_tile(arena *a, const hlo_instr *in, int64_t output, int64_t 
     snprintf(why, cap, "output_tiles[%lld] has no list of sizes", (long long)output);
     return BC_MALFORMED;
   }
-  int64_t *v = arena_array(a, list->n + 1, sizeof *v);
+  int64_t *v = hb_arena_array(a, list->n + 1, sizeof *v);
   for (uint32_t i = 0; i < list->n; i++)
     if (!to_int(list->kids[i], &v[i]) || v[i] < 1) {
       snprintf(why, cap, "output_tiles[%lld].sizes[%u] is not a positive integer", (long long)output, i);

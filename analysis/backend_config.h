@@ -11,7 +11,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "hlo_ir.h"
 
 typedef enum {
@@ -21,7 +21,7 @@ typedef enum {
 } bc_status;
 
 /* Sizes (in the arena) of output OUTPUT's tile, *n of them. */
-bc_status bc_output_tile(arena *a, const hlo_instr *in, int64_t output, int64_t **sizes, uint32_t *n, char *why,
+bc_status bc_output_tile(hb_arena *a, const hlo_instr *in, int64_t output, int64_t **sizes, uint32_t *n, char *why,
                          size_t why_cap);
 
 #endif

@@ -18,14 +18,14 @@
  * stack; a cycle in the operand graph is reported. */
 const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *comp) {
   bool found;
-  const ii_postorder *cached = ptrmap_get_ptr(&c->postorders, comp, &found);
+  const ii_postorder *cached = hb_ptrmap_get_ptr(&c->postorders, comp, &found);
   if (found) return cached;
   uint32_t n = (uint32_t)comp->n_instrs;
-  ii_postorder *po = arena_zalloc(c->keep, sizeof *po);
-  po->order = arena_array(c->keep, n ? n : 1, sizeof *po->order);
-  uint8_t *state = arena_zalloc(c->scratch, n ? n : 1); /* 0 new, 1 on stack, 2 done */
-  uint32_t *stack = arena_array(c->scratch, n ? n : 1, sizeof *stack);
-  int *next = arena_zalloc(c->scratch, (n ? n : 1) * sizeof *next);
+  ii_postorder *po = hb_arena_zalloc(c->keep, sizeof *po);
+  po->order = hb_arena_array(c->keep, n ? n : 1, sizeof *po->order);
+  uint8_t *state = hb_arena_zalloc(c->scratch, n ? n : 1); /* 0 new, 1 on stack, 2 done */
+  uint32_t *stack = hb_arena_array(c->scratch, n ? n : 1, sizeof *stack);
+  int *next = hb_arena_zalloc(c->scratch, (n ? n : 1) * sizeof *next);
   for (uint32_t s = 0; s < n; s++) {
     if (state[s]) continue;
     uint32_t sp = 0;
@@ -52,7 +52,7 @@ const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *c
       sp--;
     }
   }
-  ptrmap_put_ptr(&c->postorders, comp, po);
+  hb_ptrmap_put_ptr(&c->postorders, comp, po);
   return po;
 }
 
@@ -70,7 +70,7 @@ typedef struct {
 } gslot;
 
 struct ii_groups {
-  ptrmap index; /* hlo_instr* -> slot + 1 */
+  hb_ptrmap index; /* hlo_instr* -> slot + 1 */
   uint32_t n, cap;
   gslot *slots;
 };
@@ -82,23 +82,23 @@ static uint32_t nsets_of(ii_ctx *c, const hlo_instr *key) {
 
 /* The set of KEY for element ELEM (-1: the whole value). */
 static ii_set *group_get(ii_ctx *c, ii_groups *g, const hlo_instr *key, int64_t elem, bool create) {
-  ptrmap_val *v = ptrmap_get(&g->index, key);
+  hb_ptrmap_val *v = hb_ptrmap_get(&g->index, key);
   gslot *sl = v ? &g->slots[v->a - 1] : NULL;
   if (!sl) {
     if (!create) return NULL;
     if (g->n == g->cap) {
       uint32_t ncap = g->cap ? g->cap * 2 : 16;
-      g->slots = arena_grow(c->scratch, g->slots, g->n, ncap, sizeof *g->slots);
+      g->slots = hb_arena_grow(c->scratch, g->slots, g->n, ncap, sizeof *g->slots);
       g->cap = ncap;
     }
     sl = &g->slots[g->n++];
     sl->key = key;
     sl->nsets = nsets_of(c, key);
-    sl->sets = arena_zalloc(c->scratch, sl->nsets * sizeof *sl->sets);
-    ptrmap_put(&g->index, key, (ptrmap_val){(int64_t)g->n, 0});
+    sl->sets = hb_arena_zalloc(c->scratch, sl->nsets * sizeof *sl->sets);
+    hb_ptrmap_put(&g->index, key, (hb_ptrmap_val){(int64_t)g->n, 0});
   }
   uint32_t i = sl->nsets == 1 ? 0 : elem >= 0 && elem < (int64_t)sl->nsets - 1 ? (uint32_t)elem : sl->nsets - 1;
-  if (!sl->sets[i] && create) sl->sets[i] = arena_zalloc(c->scratch, sizeof **sl->sets);
+  if (!sl->sets[i] && create) sl->sets[i] = hb_arena_zalloc(c->scratch, sizeof **sl->sets);
   return sl->sets[i];
 }
 
@@ -110,7 +110,7 @@ static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, u
   }
   if (*n == *cap) {
     uint32_t ncap = *cap ? *cap * 2 : 4;
-    *v = arena_grow(c->scratch, *v, *n, ncap, sizeof **v);
+    *v = hb_arena_grow(c->scratch, *v, *n, ncap, sizeof **v);
     *cap = ncap;
   }
   (*v)[(*n)++] = r;
@@ -118,17 +118,17 @@ static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, u
 
 ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err) {
   bool found;
-  ii_indexing **per_out = (ii_indexing **)ptrmap_get_ptr(&c->memo_o2i, x, &found);
+  ii_indexing **per_out = (ii_indexing **)hb_ptrmap_get_ptr(&c->memo_o2i, x, &found);
   int64_t nout = ii_num_outputs(x);
   if (!found) {
-    per_out = arena_zalloc(c->scratch, (size_t)(nout ? nout : 1) * sizeof *per_out);
-    ptrmap_put_ptr(&c->memo_o2i, x, per_out);
+    per_out = hb_arena_zalloc(c->scratch, (size_t)(nout ? nout : 1) * sizeof *per_out);
+    hb_ptrmap_put_ptr(&c->memo_o2i, x, per_out);
   }
   if (per_out[out]) {
     *res = per_out[out];
     return II_OK;
   }
-  ii_indexing *p = arena_zalloc(c->scratch, sizeof *p);
+  ii_indexing *p = hb_arena_zalloc(c->scratch, sizeof *p);
   ii_status st = ii_o2i_logical(c, x, out, p, err);
   if (st != II_OK) return st;
   if (p->n != (uint32_t)x->n_operands)
@@ -214,8 +214,8 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
                    at->opcode_text, at->name, (long long)output_id, at->op == HLO_OP_FUSION ? "fused" : "called",
                    nroots, nroots == 1 ? "" : "s");
   }
-  ii_groups *g = arena_zalloc(c->scratch, sizeof *g);
-  ptrmap_init(&g->index);
+  ii_groups *g = hb_arena_zalloc(c->scratch, sizeof *g);
+  hb_ptrmap_init(&g->index);
   *res = g;
 
   /* 2. a parameter root */
@@ -242,7 +242,7 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   for (uint32_t i = start + 1; i-- > 0 && st == II_OK;) {
     const hlo_instr *x = po->order[i];
     if (x->op == HLO_OP_PARAMETER) continue;
-    ptrmap_val *v = ptrmap_get(&g->index, x);
+    hb_ptrmap_val *v = hb_ptrmap_get(&g->index, x);
     if (!v) continue;
     uint32_t slot = (uint32_t)v->a - 1, nsets = g->slots[slot].nsets; /* composing may move the slots */
     for (uint32_t e = 0; e < nsets && st == II_OK; e++) {
@@ -270,14 +270,14 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
 }
 
 void ii_groups_free(ii_groups *g) {
-  if (g) ptrmap_free(&g->index);
+  if (g) hb_ptrmap_free(&g->index);
 }
 
 /* The maps into KEY: its set, or for a tuple-shaped KEY the one element
  * read (several elements: unknown, a set cannot say which map reads which). */
 void ii_groups_entry(ii_ctx *c, const ii_groups *g, const hlo_instr *key, ii_set *out) {
   memset(out, 0, sizeof *out);
-  ptrmap_val *v = ptrmap_get((ptrmap *)&g->index, key);
+  hb_ptrmap_val *v = hb_ptrmap_get((hb_ptrmap *)&g->index, key);
   if (!v) return;
   const gslot *sl = &g->slots[v->a - 1];
   int64_t found = -1;
@@ -318,9 +318,9 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
 }
 
 const hlo_instr *ii_computation_instr(ii_ctx *c, const hlo_computation *comp) {
-  hlo_instr *in = arena_zalloc(c->keep, sizeof *in);
-  hlo_computation **called = arena_alloc(c->keep, sizeof *called);
-  hlo_call_role *role = arena_alloc(c->keep, sizeof *role);
+  hlo_instr *in = hb_arena_zalloc(c->keep, sizeof *in);
+  hlo_computation **called = hb_arena_alloc(c->keep, sizeof *called);
+  hlo_call_role *role = hb_arena_alloc(c->keep, sizeof *role);
   *called = (hlo_computation *)comp;
   *role = HLO_CALL_CALLS;
   in->name = comp->name;
@@ -358,9 +358,9 @@ ii_status ii_grouped_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
   if (st == II_OK) {
     size_t total = 0;
     for (uint32_t i = 0; i < g->n; i++) total += g->slots[i].nsets;
-    out->groups = arena_array(c->scratch, total + 1, sizeof *out->groups);
+    out->groups = hb_arena_array(c->scratch, total + 1, sizeof *out->groups);
     for (int i = 0; i < comp->n_instrs; i++) {
-      ptrmap_val *v = ptrmap_get(&g->index, comp->instrs[i]);
+      hb_ptrmap_val *v = hb_ptrmap_get(&g->index, comp->instrs[i]);
       if (!v) continue;
       const gslot *sl = &g->slots[v->a - 1];
       for (uint32_t e = 0; e < sl->nsets; e++) {

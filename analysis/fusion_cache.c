@@ -143,17 +143,17 @@ static bool same_operands(const hlo_instr *f, const hlo_instr *g) {
 /* Per computation: its structural hash (a) and, once same_comp found it
  * equal to a computation with a cached result, that computation (b), so
  * that later lookups compare pointers instead of structures. */
-static ptrmap_val *comp_info(ii_ctx *c, const hlo_computation *comp) {
-  ptrmap_val *v = ptrmap_get(&c->fusion_hashes, comp);
+static hb_ptrmap_val *comp_info(ii_ctx *c, const hlo_computation *comp) {
+  hb_ptrmap_val *v = hb_ptrmap_get(&c->fusion_hashes, comp);
   if (v) return v;
-  ptrmap_put(&c->fusion_hashes, comp, (ptrmap_val){(int64_t)hash_comp(comp), 0});
-  return ptrmap_get(&c->fusion_hashes, comp);
+  hb_ptrmap_put(&c->fusion_hashes, comp, (hb_ptrmap_val){(int64_t)hash_comp(comp), 0});
+  return hb_ptrmap_get(&c->fusion_hashes, comp);
 }
 
 static uint64_t comp_hash(ii_ctx *c, const hlo_computation *comp) { return (uint64_t)comp_info(c, comp)->a; }
 
 static const hlo_computation *canonical(ii_ctx *c, const hlo_computation *comp) {
-  ptrmap_val *v = comp_info(c, comp);
+  hb_ptrmap_val *v = comp_info(c, comp);
   return v->b ? (const hlo_computation *)(intptr_t)v->b : comp;
 }
 
@@ -179,26 +179,26 @@ static bool local(const ii_indexing *x, const hlo_computation *comp) {
 
 /* Copies X into arena A; runtime-variable instructions of FROM become the
  * instructions at the same positions of TO. */
-static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
+static void copy_indexing(hb_arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
                           const hlo_computation *to) {
   out->n = x->n;
-  out->sets = arena_zalloc(a, (x->n ? x->n : 1) * sizeof *out->sets);
+  out->sets = hb_arena_zalloc(a, (x->n ? x->n : 1) * sizeof *out->sets);
   for (uint32_t k = 0; k < x->n; k++) {
     const ii_set *s = &x->sets[k];
     ii_set *d = &out->sets[k];
     d->n = d->cap = s->n;
-    d->items = arena_array(a, s->n ? s->n : 1, sizeof *d->items);
-    d->hash = arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
+    d->items = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->items);
+    d->hash = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
     if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
     d->nhashed = s->nhashed;
     d->in_elem = s->in_elem;
     d->elem = s->elem;
     for (uint32_t i = 0; i < s->n; i++) {
       const ii_operand *o = s->items[i];
-      ii_operand *p = arena_zalloc(a, sizeof *p);
+      ii_operand *p = hb_arena_zalloc(a, sizeof *p);
       p->map = imap_copy(a, o->map);
       p->nrt = o->nrt;
-      p->rt = arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
+      p->rt = hb_arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
       for (uint32_t j = 0; j < o->nrt; j++) {
         const hlo_instr *in = o->rt[j].instr;
         p->rt[j] = o->rt[j];
@@ -206,7 +206,7 @@ static void copy_indexing(arena *a, const ii_indexing *x, ii_indexing *out, cons
         p->rt[j].map = imap_copy(a, o->rt[j].map);
       }
       p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
-      p->why = o->why ? arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
+      p->why = o->why ? hb_arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
       d->items[i] = p;
     }
   }
@@ -229,9 +229,9 @@ bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *
 void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
                          const ii_indexing *x) {
   if (!local(x, comp)) return;
-  if (!c->fusion_buckets) c->fusion_buckets = arena_zalloc(c->keep, NBUCKETS * sizeof *c->fusion_buckets);
+  if (!c->fusion_buckets) c->fusion_buckets = hb_arena_zalloc(c->keep, NBUCKETS * sizeof *c->fusion_buckets);
   uint64_t h = comp_hash(c, comp);
-  fc_entry *e = arena_zalloc(c->keep, sizeof *e);
+  fc_entry *e = hb_arena_zalloc(c->keep, sizeof *e);
   e->hash = h;
   e->fusion = in;
   e->comp = comp;

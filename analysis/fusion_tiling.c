@@ -5,9 +5,9 @@
 #include <string.h>
 
 #include "ii_internal.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 
-static void operand_layout(arena *a, const hlo_instr *producer, ft_operand *op) {
+static void operand_layout(hb_arena *a, const hlo_instr *producer, ft_operand *op) {
   tl_layout l;
   tl_error e;
   op->producer = producer;
@@ -21,7 +21,7 @@ static void operand_layout(arena *a, const hlo_instr *producer, ft_operand *op) 
 
 ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling *t, ii_error *err) {
   memset(t, 0, sizeof *t);
-  arena *a = ii_ctx_arena(c);
+  hb_arena *a = ii_ctx_arena(c);
   if (output < 0 || output >= ii_num_outputs(in))
     return ii_fail(err, in, "%s has %" PRId64 " output(s); there is no output %" PRId64, in->name, ii_num_outputs(in),
                    output);
@@ -38,12 +38,12 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
   t->rank = (uint32_t)s->rank;
   t->extent = s->dims;
   t->noperands = x.n;
-  t->operands = arena_zalloc(a, (x.n + 1) * sizeof *t->operands);
+  t->operands = hb_arena_zalloc(a, (x.n + 1) * sizeof *t->operands);
   uint32_t n = 0;
   for (uint32_t k = 0; k < x.n; k++) n += x.sets[k].n;
-  t->entries = arena_zalloc(a, (n + 1) * sizeof *t->entries);
+  t->entries = hb_arena_zalloc(a, (n + 1) * sizeof *t->entries);
   bool compat = ii_ctx_xla_compat(c);
-  t->sets = arena_array(a, x.n + 1, sizeof *t->sets);
+  t->sets = hb_arena_array(a, x.n + 1, sizeof *t->sets);
   for (uint32_t k = 0; k < x.n; k++) {
     const ii_set *set = &x.sets[k];
     ft_operand *op = &t->operands[k];
@@ -72,7 +72,7 @@ static bool union_by_marks(const ft_tiling *t, uint32_t k, tf_count *out) {
     n *= (uint64_t)s->dims[i];
   }
   if (n > FT_MARK_ELEMS) return false;
-  uint64_t *bits = xcalloc(n / 64 + 1, sizeof *bits);
+  uint64_t *bits = hb_calloc(n / 64 + 1, sizeof *bits);
   uint64_t budget = FT_MARK_STEPS, count = 0;
   bool ok = true;
   for (uint32_t i = 0; i < t->nentries && ok; i++)
@@ -83,8 +83,8 @@ static bool union_by_marks(const ft_tiling *t, uint32_t k, tf_count *out) {
 }
 
 static bool union_of_maps(const ft_tiling *t, uint32_t k, uint32_t n, tf_count *out) {
-  const imap **offs = xcalloc(n, sizeof *offs);
-  const tf_dim **dims = xcalloc(n, sizeof *dims);
+  const imap **offs = hb_calloc(n, sizeof *offs);
+  const tf_dim **dims = hb_calloc(n, sizeof *dims);
   uint32_t m = 0;
   for (uint32_t i = 0; i < t->nentries; i++)
     if (t->entries[i].operand == k) offs[m] = t->entries[i].offsets, dims[m++] = t->entries[i].dims;
@@ -120,8 +120,8 @@ void ft_distinct(ii_ctx *c, ft_tiling *t) {
 }
 
 void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts_in) {
-  arena *a = ii_ctx_arena(c);
-  int64_t *ts = arena_array(a, t->rank + 1, sizeof *ts), *nt = arena_array(a, t->rank + 1, sizeof *nt);
+  hb_arena *a = ii_ctx_arena(c);
+  int64_t *ts = hb_arena_array(a, t->rank + 1, sizeof *ts), *nt = hb_arena_array(a, t->rank + 1, sizeof *nt);
   t->total_tiles = 1;
   for (uint32_t i = 0; i < t->rank; i++) {
     ts[i] = ts_in[i];
@@ -145,12 +145,12 @@ void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts_in) {
       continue;
     }
     const st_tile *tl = &e->tile;
-    e->sizes = arena_array(a, tl->nresults + 1, sizeof *e->sizes);
-    e->strides = arena_array(a, tl->nresults + 1, sizeof *e->strides);
+    e->sizes = hb_arena_array(a, tl->nresults + 1, sizeof *e->sizes);
+    e->strides = hb_arena_array(a, tl->nresults + 1, sizeof *e->strides);
     bool ok = st_eval(tl, ts, e->sizes, e->strides);
     e->holds = ok && st_holds(tl, ts);
     t->holds &= e->holds;
-    e->rt_of = arena_array(a, tl->map->nrt + 1, sizeof *e->rt_of);
+    e->rt_of = hb_arena_array(a, tl->map->nrt + 1, sizeof *e->rt_of);
     e->offsets = ok ? st_offsets_map(a, tl, ts, t->extent, e->rt_of) : NULL;
     const hlo_shape *s = op->producer->shape;
     if (!e->offsets || !op->layout_ok || (uint32_t)s->rank != tl->nresults) {
@@ -158,7 +158,7 @@ void ft_instantiate(ii_ctx *c, ft_tiling *t, const int64_t *ts_in) {
       op->counted = false;
       continue;
     }
-    tf_dim *dims = arena_array(a, tl->nresults + 1, sizeof *dims);
+    tf_dim *dims = hb_arena_array(a, tl->nresults + 1, sizeof *dims);
     for (uint32_t j = 0; j < tl->nresults; j++)
       dims[j] = (tf_dim){s->dims[j], e->sizes[j], e->strides[j], op->layout.padded ? op->layout.dim_tile[j] : 1};
     e->dims = dims;

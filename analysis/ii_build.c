@@ -57,11 +57,11 @@ bool ii_same_dims(const hlo_shape *a, const hlo_shape *b) {
 
 void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n) {
   x->n = n;
-  x->sets = arena_zalloc(c->scratch, (n ? n : 1) * sizeof *x->sets);
+  x->sets = hb_arena_zalloc(c->scratch, (n ? n : 1) * sizeof *x->sets);
 }
 
 ii_operand *ii_wrap(ii_ctx *c, imap *m) {
-  ii_operand *x = arena_zalloc(c->scratch, sizeof *x);
+  ii_operand *x = hb_arena_zalloc(c->scratch, sizeof *x);
   x->map = m;
   return x;
 }
@@ -77,7 +77,7 @@ const char *ii_why(ii_ctx *c, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  return arena_strndup(c->scratch, buf, strlen(buf));
+  return hb_arena_strndup(c->scratch, buf, strlen(buf));
 }
 
 void ii_add_unknown(ii_ctx *c, ii_indexing *x, uint32_t k, const char *why) {
@@ -103,14 +103,14 @@ imap *ii_scalar_map(ii_ctx *c, const hlo_shape *s) {
 
 imap *ii_map(ii_ctx *c, uint32_t ndims, const int64_t *dim_sizes, uint32_t nrange, const int64_t *range_sizes,
              uint32_t nresults, const ae *const *results) {
-  interval *div = arena_array(c->scratch, ndims ? ndims : 1, sizeof *div);
-  interval *siv = arena_array(c->scratch, nrange ? nrange : 1, sizeof *siv);
+  interval *div = hb_arena_array(c->scratch, ndims ? ndims : 1, sizeof *div);
+  interval *siv = hb_arena_array(c->scratch, nrange ? nrange : 1, sizeof *siv);
   for (uint32_t i = 0; i < ndims; i++) div[i] = iv_make(0, dim_sizes[i] - 1);
   for (uint32_t i = 0; i < nrange; i++) siv[i] = iv_make(0, range_sizes[i] - 1);
   return imap_new(c->scratch, c->ae, ndims, nrange, 0, div, siv, nresults, results);
 }
 
-const ae **ii_exprs(ii_ctx *c, size_t n) { return arena_array(c->scratch, n ? n : 1, sizeof(const ae *)); }
+const ae **ii_exprs(ii_ctx *c, size_t n) { return hb_arena_array(c->scratch, n ? n : 1, sizeof(const ae *)); }
 
 ii_status ii_simplify_map(ii_ctx *c, imap *m, simplify_mode mode) {
   if (imap_simplify(m, mode, NULL) == SIMPLIFY_OK) return II_OK;
@@ -141,8 +141,8 @@ static uint64_t operand_hash(const ii_operand *x) {
 bool ii_set_insert(ii_ctx *c, ii_set *s, ii_operand *x) {
   if (s->n == s->cap) {
     uint32_t ncap = s->cap ? s->cap * 2 : 2;
-    s->items = arena_grow(c->scratch, s->items, s->n, ncap, sizeof *s->items);
-    s->hash = arena_grow(c->scratch, s->hash, s->nhashed, ncap, sizeof *s->hash);
+    s->items = hb_arena_grow(c->scratch, s->items, s->n, ncap, sizeof *s->items);
+    s->hash = hb_arena_grow(c->scratch, s->hash, s->nhashed, ncap, sizeof *s->hash);
     s->cap = ncap;
   }
   /* most sets hold one member: hashes are computed once a second one comes */
@@ -174,7 +174,7 @@ ii_operand *ii_operand_compose(ii_ctx *c, const ii_operand *first, const ii_oper
     ii_rt_compose(c, first, second, x);
   } else {
     x->nrt = first->nrt + second->nrt;
-    x->rt = arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
+    x->rt = hb_arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
     for (uint32_t j = 0; j < first->nrt; j++) x->rt[j] = first->rt[j];
     for (uint32_t j = 0; j < second->nrt; j++) {
       x->rt[first->nrt + j] = second->rt[j];
@@ -193,9 +193,9 @@ ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remo
   if (remove_unused && !c->xla_compat && x->nrt > 0) return ii_rt_remove_unused(c, x);
   if (remove_unused) {
     uint32_t nr0 = m->nrange, ns = imap_nsyms(m);
-    int32_t *o2n = arena_array(c->scratch, ns ? ns : 1, sizeof *o2n);
+    int32_t *o2n = hb_arena_array(c->scratch, ns ? ns : 1, sizeof *o2n);
     if (imap_remove_unused_symbols(m, o2n) > 0 && x->nrt > 0) {
-      ii_rtvar *keep = arena_array(c->scratch, x->nrt, sizeof *keep);
+      ii_rtvar *keep = hb_arena_array(c->scratch, x->nrt, sizeof *keep);
       uint32_t n = 0;
       for (uint32_t j = 0; j < x->nrt; j++)
         if (nr0 + j >= ns || o2n[nr0 + j] >= 0) keep[n++] = x->rt[j];

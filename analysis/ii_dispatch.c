@@ -4,7 +4,7 @@
  * on (operand count, shapes, attribute sizes). */
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "ii_internal.h"
 
 /* ---- the HLO_OPCODES columns ------------------------------------------------------------------- */
@@ -88,7 +88,7 @@ static ii_status check_shape(const hlo_instr *in, const hlo_shape *s, const char
     if (s->unbounded && s->unbounded[i])
       return ii_fail(err, in, "'%s': %s has an unbounded dynamic dimension; indexing maps need static sizes",
                      in->name, what);
-    if (s->dims[i] < 0 || s->dims[i] > II_MAX_DIM || !ck_mul(n, s->dims[i] ? s->dims[i] : 1, &n))
+    if (s->dims[i] < 0 || s->dims[i] > II_MAX_DIM || !hb_ck_mul(n, s->dims[i] ? s->dims[i] : 1, &n))
       return ii_fail(err, in,
                      "analysis too large for '%s': %s has a dimension of %lld elements (the analysis takes up to "
                      "2^40 per dimension and 2^63-1 in all)",
@@ -142,9 +142,9 @@ static ii_status run(ii_ctx *c, ii_rule rule, const hlo_instr *in, int64_t id, u
   }
   /* once per instruction: a tuple of N elements checked for each of its N
    * outputs would be quadratic */
-  if (!ptrmap_get(&c->checked, in)) {
+  if (!hb_ptrmap_get(&c->checked, in)) {
     if (check_shapes(in, err) != II_OK) return II_ERROR;
-    ptrmap_put(&c->checked, in, (ptrmap_val){1, 0});
+    hb_ptrmap_put(&c->checked, in, (hb_ptrmap_val){1, 0});
   }
   return rule(c, in, id, out, err);
 }

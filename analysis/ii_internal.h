@@ -14,7 +14,7 @@
 #include <stdarg.h>
 
 #include "instr_indexing.h"
-#include "ptrmap.h"
+#include "../parser/base/ptrmap.h"
 #include "simplify.h"
 
 /* Limits. */
@@ -27,11 +27,11 @@
 
 struct ii_ctx {
   ae_ctx *ae;
-  arena *scratch;     /* results and memos of the current queries */
-  arena *keep;        /* long-lived: per-computation post-orders */
-  ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
-  ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
-  ptrmap memo_o2i;    /* hlo_instr* -> ii_indexing* of o2i(instr, 0) (in scratch) */
+  hb_arena *scratch;     /* results and memos of the current queries */
+  hb_arena *keep;        /* long-lived: per-computation post-orders */
+  hb_ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
+  hb_ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
+  hb_ptrmap memo_o2i;    /* hlo_instr* -> ii_indexing* of o2i(instr, 0) (in scratch) */
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */
   bool over;          /* a simplification stopped on its limits during this query */
@@ -40,7 +40,7 @@ struct ii_ctx {
   /* fusion_cache.c: results of top-level fusion queries by fused-computation
    * structure (in keep; dropped by ii_ctx_end_module) */
   bool fusion_cache;                 /* enabled (default) */
-  ptrmap fusion_hashes;              /* hlo_computation* -> structural hash */
+  hb_ptrmap fusion_hashes;              /* hlo_computation* -> structural hash */
   struct fc_entry **fusion_buckets;  /* NULL until the first entry */
   uint64_t fusion_hits;
   size_t node_budget;  /* ii_ctx_set_node_budget */
@@ -286,7 +286,7 @@ typedef struct ii_groups ii_groups;
 ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp,
                                  const hlo_instr *const *args, int nargs, int64_t output_id, ii_groups **res,
                                  ii_error *err);
-/* ii_o2i_logical(X, OUT), memoised for the lifetime of the scratch arena
+/* ii_o2i_logical(X, OUT), memoised for the lifetime of the scratch hb_arena
  * (the instructions of a computation composed for several outputs, the
  * out2in results an in2out rule inverts for every operand). */
 ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err);

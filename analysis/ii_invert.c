@@ -28,7 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "ii_internal.h"
 
 typedef struct {
@@ -183,9 +183,9 @@ static bool try_radix(inv *v, uint32_t i, const ae *e) {
   for (uint32_t k = n; k-- > 0;) {
     interval iv = v->w->sym_iv[t[k].u];
     int64_t w, lo_part;
-    if (iv.hi < iv.lo || !ck_sub(iv.hi, iv.lo, &w) || !ck_mul(w, t[k].a, &w) || !ck_add(span, w, &span)) return false;
+    if (iv.hi < iv.lo || !hb_ck_sub(iv.hi, iv.lo, &w) || !hb_ck_mul(w, t[k].a, &w) || !hb_ck_add(span, w, &span)) return false;
     if (k > 0 && (t[k - 1].a == t[k].a || span >= t[k - 1].a)) return false;
-    if (!ck_mul(iv.lo, t[k].a, &lo_part)) return false;
+    if (!hb_ck_mul(iv.lo, t[k].a, &lo_part)) return false;
     y = ae_add_const(x, y, -lo_part);
   }
   const ae *rem = y;
@@ -198,7 +198,7 @@ static bool try_radix(inv *v, uint32_t i, const ae *e) {
 }
 
 static void add_extra(inv *v, const ae *e, interval iv) {
-  v->extra = arena_grow(v->c->scratch, v->extra, v->nextra, v->nextra + 1, sizeof *v->extra);
+  v->extra = hb_arena_grow(v->c->scratch, v->extra, v->nextra, v->nextra + 1, sizeof *v->extra);
   v->extra[v->nextra++] = (pending){e, iv};
 }
 
@@ -230,7 +230,7 @@ static bool try_solve(inv *v, uint32_t i, const ae *e, bool closed) {
   ae_ctx *x = v->c->ae;
   const ae *xi = ae_dim(x, i);
   if (unknowns(v, e) == 0) return false;
-  bool *cand = arena_array(v->c->scratch, v->ns, sizeof *cand);
+  bool *cand = hb_arena_array(v->c->scratch, v->ns, sizeof *cand);
   memcpy(cand, v->mark, v->ns * sizeof *cand);
   /* a floordiv or mod by a constant of (u + r) */
   if ((e->kind == AE_FLOORDIV || e->kind == AE_MOD) && ae_is_const(e->rhs) && e->rhs->value > 0) {
@@ -247,8 +247,8 @@ static bool try_solve(inv *v, uint32_t i, const ae *e, bool closed) {
         /* t = (u + r - x) floordiv q over u's and r's ranges and x in [0, q-1] */
         interval riv = simplifier_eval(v->simp, r);
         int64_t lo, hi, tlo, thi;
-        if (!ck_add(uiv.lo, riv.lo, &lo) || !ck_add(uiv.hi, riv.hi, &hi) || !ck_sub(lo, q - 1, &lo) ||
-            !ck_floordiv(lo, q, &tlo) || !ck_floordiv(hi, q, &thi))
+        if (!hb_ck_add(uiv.lo, riv.lo, &lo) || !hb_ck_add(uiv.hi, riv.hi, &hi) || !hb_ck_sub(lo, q - 1, &lo) ||
+            !hb_ck_floordiv(lo, q, &tlo) || !hb_ck_floordiv(hi, q, &thi))
           return false;
         const ae *t = split_var(v, iv_make(tlo, thi));
         solve(v, u, ae_add(x, ae_sub(x, xi, r), ae_mul_const(x, t, q)));
@@ -303,7 +303,7 @@ static imap *over_x(inv *v, const hlo_shape *xs, uint32_t nrange, const interval
                     const ae *const *dim_sub) {
   ii_ctx *c = v->c;
   uint32_t ns = nrange + imap_nsyms(src);
-  interval *siv = arena_array(c->scratch, ns ? ns : 1, sizeof *siv);
+  interval *siv = hb_arena_array(c->scratch, ns ? ns : 1, sizeof *siv);
   const ae **sym_sub = ii_exprs(c, imap_nsyms(src));
   for (uint32_t j = 0; j < nrange; j++) siv[j] = range_iv[j];
   for (uint32_t j = 0; j < imap_nsyms(src); j++) {
@@ -313,7 +313,7 @@ static imap *over_x(inv *v, const hlo_shape *xs, uint32_t nrange, const interval
   if (src->undefined || src->ndims != v->n) return imap_new_undefined(c->scratch, c->ae);
   const ae **res = ii_exprs(c, src->nresults);
   ae_subst_many(c->ae, src->nresults, src->results, res, dim_sub, src->ndims, sym_sub, imap_nsyms(src));
-  interval *div = arena_array(c->scratch, v->nx ? v->nx : 1, sizeof *div);
+  interval *div = hb_arena_array(c->scratch, v->nx ? v->nx : 1, sizeof *div);
   for (uint32_t i = 0; i < v->nx; i++) div[i] = iv_make(0, xs->dims[i] - 1);
   imap *r = imap_new(c->scratch, c->ae, v->nx, nrange + src->nrange, src->nrt, div, siv, src->nresults, res);
   for (uint32_t k = 0; k < src->ncons; k++)
@@ -330,12 +330,12 @@ static imap *over_x(inv *v, const hlo_shape *xs, uint32_t nrange, const interval
 static imap *invert_dims(ii_ctx *c, const imap *m, const hlo_shape *xs) {
   uint32_t n = m->ndims, nx = m->nresults;
   if (m->known_empty || imap_nsyms(m) || m->ncons) return NULL;
-  int32_t *from = arena_array(c->scratch, n ? n : 1, sizeof *from);
+  int32_t *from = hb_arena_array(c->scratch, n ? n : 1, sizeof *from);
   for (uint32_t k = 0; k < n; k++) {
     from[k] = -1;
     if (m->dim_iv[k].hi < m->dim_iv[k].lo) return NULL;
   }
-  interval *div = arena_array(c->scratch, nx ? nx : 1, sizeof *div);
+  interval *div = hb_arena_array(c->scratch, nx ? nx : 1, sizeof *div);
   for (uint32_t i = 0; i < nx; i++) {
     const ae *e = m->results[i];
     if (e->kind != AE_DIM || from[e->value] >= 0) return NULL;
@@ -344,7 +344,7 @@ static imap *invert_dims(ii_ctx *c, const imap *m, const hlo_shape *xs) {
     if (div[i].hi < div[i].lo) return NULL;
   }
   const ae **res = ii_exprs(c, n);
-  interval *siv = arena_array(c->scratch, n ? n : 1, sizeof *siv);
+  interval *siv = hb_arena_array(c->scratch, n ? n : 1, sizeof *siv);
   uint32_t nr = 0;
   for (uint32_t k = 0; k < n; k++) {
     interval iv = from[k] >= 0 ? div[from[k]] : m->dim_iv[k];
@@ -380,7 +380,7 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
   v.nx = nx;
   v.ns = v.n + v.R + v.T + nx;
   ae_ctx *x = c->ae;
-  interval *div = arena_array(c->scratch, nx ? nx : 1, sizeof *div);
+  interval *div = hb_arena_array(c->scratch, nx ? nx : 1, sizeof *div);
   for (uint32_t i = 0; i < nx; i++) div[i] = iv_make(0, xs->dims[i] - 1);
   if (m->known_empty) {
     const ae **zero = ii_exprs(c, v.n);
@@ -391,15 +391,15 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
     return II_OK;
   }
   /* the working space */
-  interval *wiv = arena_array(c->scratch, v.ns, sizeof *wiv);
+  interval *wiv = hb_arena_array(c->scratch, v.ns, sizeof *wiv);
   for (uint32_t k = 0; k < v.n; k++) wiv[k] = m->dim_iv[k];
   for (uint32_t j = 0; j < v.R + v.T; j++) wiv[v.n + j] = m->sym_iv[j];
   for (uint32_t j = v.n + v.R + v.T; j < v.ns; j++) wiv[j] = iv_make(0, 0);
   v.w = imap_new(c->scratch, x, nx, v.ns, 0, div, wiv, 0, NULL);
   v.val = ii_exprs(c, v.ns);
   for (uint32_t p = 0; p < v.ns; p++) v.val[p] = NULL;
-  v.mark = arena_array(c->scratch, v.ns, sizeof *v.mark);
-  v.done = arena_zalloc(c->scratch, nx ? nx : 1);
+  v.mark = hb_arena_array(c->scratch, v.ns, sizeof *v.mark);
+  v.done = hb_arena_zalloc(c->scratch, nx ? nx : 1);
   const ae **dsub = ii_exprs(c, v.n), **ssub = ii_exprs(c, v.R + v.T);
   for (uint32_t k = 0; k < v.n; k++) dsub[k] = ae_sym(x, k);
   for (uint32_t j = 0; j < v.R + v.T; j++) ssub[j] = ae_sym(x, v.n + j);
@@ -412,7 +412,7 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
    * split variables) as range variables, then M's runtime variables */
   uint32_t used_ns = v.n + v.R + v.T + v.nsplit, nr = 0;
   const ae **fin = ii_exprs(c, used_ns);
-  interval *riv = arena_array(c->scratch, used_ns ? used_ns : 1, sizeof *riv);
+  interval *riv = hb_arena_array(c->scratch, used_ns ? used_ns : 1, sizeof *riv);
   for (uint32_t p = 0; p < used_ns; p++) {
     fin[p] = NULL;
     bool rt = p >= v.n + v.R && p < v.n + v.R + v.T;
@@ -424,7 +424,7 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
   for (uint32_t t = 0; t < v.T; t++) fin[v.n + v.R + t] = ae_sym(x, nr + t);
   for (uint32_t p = 0; p < used_ns; p++)
     if (!fin[p]) fin[p] = ae_subst(x, v.val[p], NULL, 0, fin, used_ns); /* values hold unsolved symbols only */
-  interval *siv = arena_array(c->scratch, nr + v.T + 1, sizeof *siv);
+  interval *siv = hb_arena_array(c->scratch, nr + v.T + 1, sizeof *siv);
   for (uint32_t j = 0; j < nr; j++) siv[j] = riv[j];
   for (uint32_t t = 0; t < v.T; t++) siv[nr + t] = m->sym_iv[v.R + t];
   const ae **res = ii_exprs(c, v.n);
@@ -448,7 +448,7 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
    * output dim or range variable of M by its value, M's runtime variable t
    * as the inverse's */
   y->nrt = o->nrt;
-  y->rt = arena_array(c->scratch, o->nrt ? o->nrt : 1, sizeof *y->rt);
+  y->rt = hb_arena_array(c->scratch, o->nrt ? o->nrt : 1, sizeof *y->rt);
   for (uint32_t t = 0; t < o->nrt; t++) {
     const imap *d = o->rt[t].map;
     y->rt[t] = o->rt[t];

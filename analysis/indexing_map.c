@@ -2,8 +2,8 @@
 
 #include <string.h>
 
-static interval *dup_ivs(arena *a, const interval *src, uint32_t n) {
-  interval *p = arena_array(a, n ? n : 1, sizeof *p);
+static interval *dup_ivs(hb_arena *a, const interval *src, uint32_t n) {
+  interval *p = hb_arena_array(a, n ? n : 1, sizeof *p);
   if (n && src) memcpy(p, src, n * sizeof *p);
   return p;
 }
@@ -14,9 +14,9 @@ static bool all_feasible(const interval *iv, uint32_t n) {
   return true;
 }
 
-imap *imap_new(arena *a, ae_ctx *ctx, uint32_t ndims, uint32_t nrange, uint32_t nrt, const interval *dim_iv,
+imap *imap_new(hb_arena *a, ae_ctx *ctx, uint32_t ndims, uint32_t nrange, uint32_t nrt, const interval *dim_iv,
                const interval *sym_iv, uint32_t nresults, const ae *const *results) {
-  imap *m = arena_zalloc(a, sizeof *m);
+  imap *m = hb_arena_zalloc(a, sizeof *m);
   m->ctx = ctx;
   m->arena = a;
   m->ndims = ndims;
@@ -25,14 +25,14 @@ imap *imap_new(arena *a, ae_ctx *ctx, uint32_t ndims, uint32_t nrange, uint32_t 
   m->dim_iv = dup_ivs(a, dim_iv, ndims);
   m->sym_iv = dup_ivs(a, sym_iv, nrange + nrt);
   m->nresults = nresults;
-  m->results = arena_array(a, nresults ? nresults : 1, sizeof *m->results);
+  m->results = hb_arena_array(a, nresults ? nresults : 1, sizeof *m->results);
   for (uint32_t i = 0; i < nresults; i++) m->results[i] = results[i];
   if (!all_feasible(m->dim_iv, ndims) || !all_feasible(m->sym_iv, nrange + nrt)) imap_set_known_empty(m);
   return m;
 }
 
-imap *imap_new_undefined(arena *a, ae_ctx *ctx) {
-  imap *m = arena_zalloc(a, sizeof *m);
+imap *imap_new_undefined(hb_arena *a, ae_ctx *ctx) {
+  imap *m = hb_arena_zalloc(a, sizeof *m);
   m->ctx = ctx;
   m->arena = a;
   m->undefined = true;
@@ -40,36 +40,36 @@ imap *imap_new_undefined(arena *a, ae_ctx *ctx) {
   return m;
 }
 
-imap *imap_copy(arena *a, const imap *src) {
-  imap *m = arena_zalloc(a, sizeof *m);
+imap *imap_copy(hb_arena *a, const imap *src) {
+  imap *m = hb_arena_zalloc(a, sizeof *m);
   *m = *src;
   m->arena = a;
   m->dim_iv = dup_ivs(a, src->dim_iv, src->ndims);
   m->sym_iv = dup_ivs(a, src->sym_iv, imap_nsyms(src));
-  m->results = arena_array(a, src->nresults ? src->nresults : 1, sizeof *m->results);
+  m->results = hb_arena_array(a, src->nresults ? src->nresults : 1, sizeof *m->results);
   for (uint32_t i = 0; i < src->nresults; i++) m->results[i] = src->results[i];
   m->cons_cap = src->ncons;
-  m->cons = src->ncons ? arena_dup(a, src->cons, src->ncons * sizeof *src->cons) : NULL;
+  m->cons = src->ncons ? hb_arena_dup(a, src->cons, src->ncons * sizeof *src->cons) : NULL;
   return m;
 }
 
-static interval *size_ivs(arena *a, uint32_t n, const int64_t *sizes) {
-  interval *iv = arena_array(a, n ? n : 1, sizeof *iv);
+static interval *size_ivs(hb_arena *a, uint32_t n, const int64_t *sizes) {
+  interval *iv = hb_arena_array(a, n ? n : 1, sizeof *iv);
   for (uint32_t i = 0; i < n; i++) iv[i] = iv_make(0, sizes[i] - 1); /* sizes >= 0: no overflow */
   return iv;
 }
 
-imap *imap_permutation(arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes, const uint32_t *perm) {
-  const ae **res = arena_array(a, ndims ? ndims : 1, sizeof *res);
+imap *imap_permutation(hb_arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes, const uint32_t *perm) {
+  const ae **res = hb_arena_array(a, ndims ? ndims : 1, sizeof *res);
   for (uint32_t i = 0; i < ndims; i++) res[i] = ae_dim(ctx, perm ? perm[i] : i);
   return imap_new(a, ctx, ndims, 0, 0, size_ivs(a, ndims, sizes), NULL, ndims, res);
 }
 
-imap *imap_identity(arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes) {
+imap *imap_identity(hb_arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes) {
   return imap_permutation(a, ctx, ndims, sizes, NULL);
 }
 
-imap *imap_scalar(arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes) {
+imap *imap_scalar(hb_arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes) {
   return imap_new(a, ctx, ndims, 0, 0, size_ivs(a, ndims, sizes), NULL, 0, NULL);
 }
 
@@ -120,7 +120,7 @@ void imap_put_constraint(imap *m, const ae *e, interval iv) {
   }
   if (m->ncons == m->cons_cap) {
     uint32_t ncap = m->cons_cap ? m->cons_cap * 2 : 4;
-    m->cons = arena_grow(m->arena, m->cons, m->ncons, ncap, sizeof *m->cons);
+    m->cons = hb_arena_grow(m->arena, m->cons, m->ncons, ncap, sizeof *m->cons);
     m->cons_cap = ncap;
   }
   m->cons[m->ncons++] = (imap_constraint){e, iv};
@@ -168,7 +168,7 @@ void imap_add_constraint(imap *m, const ae *e, interval iv) {
 
 /* ---- composition ---------------------------------------------------------------------------- */
 
-imap *imap_compose(arena *a, const imap *first, const imap *second) {
+imap *imap_compose(hb_arena *a, const imap *first, const imap *second) {
   ae_ctx *c = first->ctx;
   if (first->undefined || second->undefined || first->nresults != second->ndims) return imap_new_undefined(a, c);
   const imap *F = first, *S = second;
@@ -176,9 +176,9 @@ imap *imap_compose(arena *a, const imap *first, const imap *second) {
   uint32_t nsyms = Sr + St + Fr + Ft;
 
   /* Step 3: F's symbol p becomes p + Sr + St in the intermediate numbering. */
-  const ae **fsh = arena_array(a, (size_t)F->nresults + 1, sizeof *fsh);
+  const ae **fsh = hb_arena_array(a, (size_t)F->nresults + 1, sizeof *fsh);
   {
-    const ae **shift = arena_array(a, (size_t)Fr + Ft + 1, sizeof *shift);
+    const ae **shift = hb_arena_array(a, (size_t)Fr + Ft + 1, sizeof *shift);
     for (uint32_t p = 0; p < Fr + Ft; p++) shift[p] = ae_sym(c, Sr + St + p);
     ae_subst_many(c, F->nresults, F->results, fsh, NULL, 0, shift, Fr + Ft);
   }
@@ -186,7 +186,7 @@ imap *imap_compose(arena *a, const imap *first, const imap *second) {
    * [S.range | F.range | S.rt | F.rt]. */
   const ae **reorder = NULL;
   if (St > 0) {
-    reorder = arena_array(a, nsyms, sizeof *reorder);
+    reorder = hb_arena_array(a, nsyms, sizeof *reorder);
     for (uint32_t i = 0; i < Sr; i++) reorder[i] = ae_sym(c, i);
     for (uint32_t i = 0; i < St; i++) reorder[Sr + i] = ae_sym(c, Sr + Fr + i);
     for (uint32_t i = 0; i < Fr; i++) reorder[Sr + St + i] = ae_sym(c, Sr + i);
@@ -194,19 +194,19 @@ imap *imap_compose(arena *a, const imap *first, const imap *second) {
   }
   /* S's results and constraint expressions, rewritten the same way. */
   uint32_t nS = S->nresults + S->ncons;
-  const ae **sin = arena_array(a, (size_t)nS + 1, sizeof *sin);
-  const ae **sout = arena_array(a, (size_t)nS + 1, sizeof *sout);
+  const ae **sin = hb_arena_array(a, (size_t)nS + 1, sizeof *sin);
+  const ae **sout = hb_arena_array(a, (size_t)nS + 1, sizeof *sout);
   for (uint32_t i = 0; i < S->nresults; i++) sin[i] = S->results[i];
   for (uint32_t i = 0; i < S->ncons; i++) sin[S->nresults + i] = S->cons[i].expr;
   ae_subst_many(c, nS, sin, sout, fsh, F->nresults, NULL, 0);
   if (reorder) {
-    const ae **tmp = arena_array(a, (size_t)nS + 1, sizeof *tmp);
+    const ae **tmp = hb_arena_array(a, (size_t)nS + 1, sizeof *tmp);
     ae_subst_many(c, nS, sout, tmp, NULL, 0, reorder, nsyms);
     sout = tmp;
   }
 
   /* Step 5: variables. */
-  interval *sym_iv = arena_array(a, nsyms ? nsyms : 1, sizeof *sym_iv);
+  interval *sym_iv = hb_arena_array(a, nsyms ? nsyms : 1, sizeof *sym_iv);
   for (uint32_t i = 0; i < Sr; i++) sym_iv[i] = S->sym_iv[i];
   for (uint32_t i = 0; i < Fr; i++) sym_iv[Sr + i] = F->sym_iv[i];
   for (uint32_t i = 0; i < St; i++) sym_iv[Sr + Fr + i] = S->sym_iv[Sr + i];
@@ -217,12 +217,12 @@ imap *imap_compose(arena *a, const imap *first, const imap *second) {
   for (uint32_t i = 0; i < S->ncons; i++) imap_add_constraint(m, sout[S->nresults + i], S->cons[i].iv);
   /* Steps 6b, 6c: F's symbols to their final positions. */
   uint32_t nF = F->ncons + F->nresults;
-  const ae **fin = arena_array(a, (size_t)nF + 1, sizeof *fin);
-  const ae **fout = arena_array(a, (size_t)nF + 1, sizeof *fout);
+  const ae **fin = hb_arena_array(a, (size_t)nF + 1, sizeof *fin);
+  const ae **fout = hb_arena_array(a, (size_t)nF + 1, sizeof *fout);
   for (uint32_t i = 0; i < F->ncons; i++) fin[i] = F->cons[i].expr;
   for (uint32_t i = 0; i < F->nresults; i++) fin[F->ncons + i] = F->results[i];
   {
-    const ae **ren = arena_array(a, (size_t)Fr + Ft + 1, sizeof *ren);
+    const ae **ren = hb_arena_array(a, (size_t)Fr + Ft + 1, sizeof *ren);
     for (uint32_t j = 0; j < Fr; j++) ren[j] = ae_sym(c, Sr + j);
     for (uint32_t j = 0; j < Ft; j++) ren[Fr + j] = ae_sym(c, Sr + Fr + St + j);
     ae_subst_many(c, nF, fin, fout, NULL, 0, ren, Fr + Ft);
@@ -238,13 +238,13 @@ imap *imap_compose(arena *a, const imap *first, const imap *second) {
  * (seeded with keep), and the constraints to drop (drop may be NULL). */
 static void used_symbols(const imap *m, const bool *keep, bool *used, bool *drop) {
   uint32_t ns = imap_nsyms(m);
-  arena *a = m->arena;
+  hb_arena *a = m->arena;
   for (uint32_t i = 0; keep && i < ns; i++) used[i] = keep[i];
   for (uint32_t i = 0; i < m->nresults; i++) ae_collect_vars(m->results[i], NULL, 0, used, ns);
 
   /* Step 3: constraints. */
-  bool *cand = arena_zalloc(a, m->ncons ? m->ncons : 1);
-  bool *mentions = arena_zalloc(a, ns);
+  bool *cand = hb_arena_zalloc(a, m->ncons ? m->ncons : 1);
+  bool *mentions = hb_arena_zalloc(a, ns);
   for (uint32_t k = 0; k < m->ncons; k++) {
     const ae *e = m->cons[k].expr;
     memset(mentions, 0, ns);
@@ -284,10 +284,10 @@ uint32_t imap_remove_unused_symbols_keep(imap *m, const bool *keep, int32_t *old
   if (old_to_new)
     for (uint32_t i = 0; i < ns; i++) old_to_new[i] = (int32_t)i;
   if (m->undefined || ns == 0) return 0;
-  arena *a = m->arena;
+  hb_arena *a = m->arena;
   ae_ctx *c = m->ctx;
-  bool *used = arena_zalloc(a, ns);
-  bool *drop = arena_zalloc(a, m->ncons ? m->ncons : 1);
+  bool *used = hb_arena_zalloc(a, ns);
+  bool *drop = hb_arena_zalloc(a, m->ncons ? m->ncons : 1);
   used_symbols(m, keep, used, drop);
   uint32_t removed = 0;
   for (uint32_t i = 0; i < ns; i++) removed += !used[i];
@@ -298,8 +298,8 @@ uint32_t imap_remove_unused_symbols_keep(imap *m, const bool *keep, int32_t *old
   }
 
   /* Step 4: renumber; removed symbols become the constant 0. */
-  const ae **repl = arena_array(a, ns, sizeof *repl);
-  interval *nsym_iv = arena_array(a, ns, sizeof *nsym_iv);
+  const ae **repl = hb_arena_array(a, ns, sizeof *repl);
+  interval *nsym_iv = hb_arena_array(a, ns, sizeof *nsym_iv);
   uint32_t next = 0, nrange = 0, nrt = 0;
   for (uint32_t i = 0; i < ns; i++) {
     if (used[i]) {
@@ -314,8 +314,8 @@ uint32_t imap_remove_unused_symbols_keep(imap *m, const bool *keep, int32_t *old
     }
   }
   uint32_t nk = m->nresults + m->ncons;
-  const ae **in = arena_array(a, (size_t)nk + 1, sizeof *in);
-  const ae **out = arena_array(a, (size_t)nk + 1, sizeof *out);
+  const ae **in = hb_arena_array(a, (size_t)nk + 1, sizeof *in);
+  const ae **out = hb_arena_array(a, (size_t)nk + 1, sizeof *out);
   for (uint32_t i = 0; i < m->nresults; i++) in[i] = m->results[i];
   for (uint32_t k = 0; k < m->ncons; k++) in[m->nresults + k] = m->cons[k].expr;
   ae_subst_many(c, nk, in, out, NULL, 0, repl, ns);

@@ -22,7 +22,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "affine_expr.h"
 #include "interval.h"
 
@@ -33,7 +33,7 @@ typedef struct {
 
 typedef struct imap {
   ae_ctx *ctx;
-  arena *arena;
+  hb_arena *arena;
   uint32_t ndims, nrange, nrt;
   interval *dim_iv; /* ndims */
   interval *sym_iv; /* nrange + nrt */
@@ -51,16 +51,16 @@ static inline uint32_t imap_nsyms(const imap *m) { return m->nrange + m->nrt; }
 /* ---- construction ------------------------------------------------------------ */
 /* Copies the arrays. If any interval is infeasible the map is known-empty
  * (§1.5). sym_iv holds nrange + nrt intervals (range first). */
-imap *imap_new(arena *a, ae_ctx *ctx, uint32_t ndims, uint32_t nrange, uint32_t nrt, const interval *dim_iv,
+imap *imap_new(hb_arena *a, ae_ctx *ctx, uint32_t ndims, uint32_t nrange, uint32_t nrt, const interval *dim_iv,
                const interval *sym_iv, uint32_t nresults, const ae *const *results);
-imap *imap_new_undefined(arena *a, ae_ctx *ctx);
-imap *imap_copy(arena *a, const imap *m);
+imap *imap_new_undefined(hb_arena *a, ae_ctx *ctx);
+imap *imap_copy(hb_arena *a, const imap *m);
 /* (d0..d{n-1}) -> (d0..d{n-1}) with intervals [0, sizes[i]-1]. */
-imap *imap_identity(arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes);
+imap *imap_identity(hb_arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes);
 /* Results (d_{perm[0]}, d_{perm[1]}, ...), dims intervals [0, sizes[i]-1]. */
-imap *imap_permutation(arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes, const uint32_t *perm);
+imap *imap_permutation(hb_arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes, const uint32_t *perm);
 /* (d0..d{n-1}) -> () */
-imap *imap_scalar(arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes);
+imap *imap_scalar(hb_arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes);
 
 /* Replace result i (no simplification). */
 void imap_set_result(imap *m, uint32_t i, const ae *e);
@@ -90,7 +90,7 @@ void imap_set_known_empty(imap *m);
 /* compose(first, second): apply first, then second. Symbols of the result:
  * [second.range | first.range | second.rt | first.rt]. Not simplified.
  * first->nresults must equal second->ndims (otherwise: undefined result). */
-imap *imap_compose(arena *a, const imap *first, const imap *second);
+imap *imap_compose(hb_arena *a, const imap *first, const imap *second);
 
 /* ---- unused symbols (§6.6) ------------------------------------------------------------ */
 /* Removes unused range and runtime variables. If old_to_new is not NULL it

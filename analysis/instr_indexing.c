@@ -6,21 +6,21 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "ii_internal.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 
 /* ---- context ------------------------------------------------------------------------------------ */
 
 ii_ctx *ii_ctx_new(void) {
-  ii_ctx *c = xcalloc(1, sizeof *c);
+  ii_ctx *c = hb_calloc(1, sizeof *c);
   c->ae = ae_ctx_new();
-  c->scratch = arena_new();
-  c->keep = arena_new();
-  ptrmap_init(&c->postorders);
-  ptrmap_init(&c->checked);
-  ptrmap_init(&c->memo_o2i);
-  ptrmap_init(&c->fusion_hashes);
+  c->scratch = hb_arena_new();
+  c->keep = hb_arena_new();
+  hb_ptrmap_init(&c->postorders);
+  hb_ptrmap_init(&c->checked);
+  hb_ptrmap_init(&c->memo_o2i);
+  hb_ptrmap_init(&c->fusion_hashes);
   c->fusion_cache = true;
   c->text_limit = II_DEFAULT_TEXT_NODES;
   c->node_budget = II_DEFAULT_NODE_BUDGET;
@@ -32,17 +32,17 @@ void ii_ctx_set_node_budget(ii_ctx *c, size_t nodes) { c->node_budget = nodes; }
 
 void ii_ctx_free(ii_ctx *c) {
   if (!c) return;
-  ptrmap_free(&c->postorders);
-  ptrmap_free(&c->checked);
-  ptrmap_free(&c->memo_o2i);
-  ptrmap_free(&c->fusion_hashes);
-  arena_free(c->scratch);
-  arena_free(c->keep);
+  hb_ptrmap_free(&c->postorders);
+  hb_ptrmap_free(&c->checked);
+  hb_ptrmap_free(&c->memo_o2i);
+  hb_ptrmap_free(&c->fusion_hashes);
+  hb_arena_free(c->scratch);
+  hb_arena_free(c->keep);
   ae_ctx_free(c->ae);
   free(c);
 }
 
-/* arena_reset hands every block but the first (64 KiB) back to malloc, so a
+/* hb_arena_reset hands every block but the first (64 KiB) back to malloc, so a
  * query that needs more would take fresh blocks from the system every time
  * (for large blocks: mmap, page faults and zeroed pages per instruction).
  * The scratch arena is therefore only reset once it holds more than this;
@@ -53,20 +53,20 @@ void ii_ctx_free(ii_ctx *c) {
 #define SCRATCH_KEEP ((size_t)1 << 20)
 
 void ii_ctx_reset(ii_ctx *c) {
-  if (arena_used(c->scratch) <= SCRATCH_KEEP) return;
-  ptrmap_clear(&c->memo_o2i);
-  ptrmap_clear(&c->checked); /* instructions made up in the scratch arena (async-start's wrapped op) */
-  arena_reset(c->scratch);
+  if (hb_arena_used(c->scratch) <= SCRATCH_KEEP) return;
+  hb_ptrmap_clear(&c->memo_o2i);
+  hb_ptrmap_clear(&c->checked); /* instructions made up in the scratch arena (async-start's wrapped op) */
+  hb_arena_reset(c->scratch);
 }
 
 void ii_ctx_end_module(ii_ctx *c) {
-  ptrmap_clear(&c->memo_o2i);
-  arena_reset(c->scratch);
-  ptrmap_clear(&c->postorders);
-  ptrmap_clear(&c->checked);
-  ptrmap_clear(&c->fusion_hashes);
+  hb_ptrmap_clear(&c->memo_o2i);
+  hb_arena_reset(c->scratch);
+  hb_ptrmap_clear(&c->postorders);
+  hb_ptrmap_clear(&c->checked);
+  hb_ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;
-  arena_reset(c->keep);
+  hb_arena_reset(c->keep);
 }
 
 void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled) { c->fusion_cache = enabled; }
@@ -76,7 +76,7 @@ bool ii_ctx_xla_compat(const ii_ctx *c) { return c->xla_compat; }
 uint64_t ii_ctx_fusion_cache_hits(const ii_ctx *c) { return c->fusion_hits; }
 
 ae_ctx *ii_ctx_ae(ii_ctx *c) { return c->ae; }
-arena *ii_ctx_arena(ii_ctx *c) { return c->scratch; }
+hb_arena *ii_ctx_arena(ii_ctx *c) { return c->scratch; }
 
 /* ---- public queries ---------------------------------------------------------------------------------- */
 
@@ -208,7 +208,7 @@ ii_status ii_o2i_grouped(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_g
   enter(c);
   ii_status st = ii_grouped_logical(c, in, output_id, out, err);
   /* the groups are one result: its text size, as check_printable counts it */
-  ii_indexing all = {0, arena_array(c->scratch, out->n + 1, sizeof *all.sets)};
+  ii_indexing all = {0, hb_arena_array(c->scratch, out->n + 1, sizeof *all.sets)};
   for (uint32_t i = 0; i < out->n; i++) all.sets[all.n++] = out->groups[i].set;
   if (st == II_OK) st = check_printable(c, &all, in, err);
   return leave(c, st, in, err);
@@ -216,30 +216,30 @@ ii_status ii_o2i_grouped(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_g
 
 /* ---- text ---------------------------------------------------------------------------------------------- */
 
-void ii_rt_text(strbuf *b, const hlo_instr *in) {
+void ii_rt_text(hb_strbuf *b, const hlo_instr *in) {
   if (in->op == HLO_OP_PARAMETER) {
-    sb_printf(b, "parameter(%lld)", (long long)in->parameter_number);
+    hb_sb_printf(b, "parameter(%lld)", (long long)in->parameter_number);
     return;
   }
   if (in->op == HLO_OP_CONSTANT) {
     const char *t;
     size_t n;
     if (in->shape->type != HLO_TUPLE && in->shape->rank == 0 && hlo_constant_scalar_text(in, &t, &n)) {
-      sb_puts(b, "constant(");
-      sb_putn(b, t, n);
-      sb_putc(b, ')');
+      hb_sb_puts(b, "constant(");
+      hb_sb_putn(b, t, n);
+      hb_sb_putc(b, ')');
     } else {
-      sb_puts(b, "constant");
+      hb_sb_puts(b, "constant");
     }
     return;
   }
-  sb_puts(b, in->name);
+  hb_sb_puts(b, in->name);
 }
 
-void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o) {
+void ii_print_operand(hb_strbuf *b, const ii_operand *x, const map_print_opts *o) {
   if (x->map->undefined && x->why) {
-    if (o && o->multiline) sb_indent(b, o->indent);
-    sb_printf(b, "unknown indexing (%s)\n", x->why);
+    if (o && o->multiline) hb_sb_indent(b, o->indent);
+    hb_sb_printf(b, "unknown indexing (%s)\n", x->why);
     return;
   }
   uint32_t nrt = x->map->undefined ? 0 : x->nrt;
@@ -247,15 +247,15 @@ void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o) {
     map_print_indexing(b, x->map, NULL, 0, x->map->undefined ? NULL : x->replica, o);
     return;
   }
-  map_rt_desc *d = xcalloc(nrt, sizeof *d);
-  strbuf *texts = xcalloc(nrt, sizeof *texts);
+  map_rt_desc *d = hb_calloc(nrt, sizeof *d);
+  hb_strbuf *texts = hb_calloc(nrt, sizeof *texts);
   for (uint32_t j = 0; j < nrt; j++) {
     ii_rt_text(&texts[j], x->rt[j].instr);
-    d[j].instr = sb_str(&texts[j]);
+    d[j].instr = hb_sb_str(&texts[j]);
     d[j].map = x->rt[j].map;
   }
   map_print_indexing(b, x->map, d, nrt, x->map->undefined ? NULL : x->replica, o);
-  for (uint32_t j = 0; j < nrt; j++) sb_free(&texts[j]);
+  for (uint32_t j = 0; j < nrt; j++) hb_sb_free(&texts[j]);
   free(texts);
   free(d);
 }
@@ -274,27 +274,27 @@ static int cmp_keyed(const void *pa, const void *pb) {
 }
 
 const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s) {
-  uint32_t *order = arena_array(c->scratch, s->n ? s->n : 1, sizeof *order);
+  uint32_t *order = hb_arena_array(c->scratch, s->n ? s->n : 1, sizeof *order);
   if (s->n <= 1) {
     if (s->n) order[0] = 0;
     return order;
   }
-  keyed *k = xmalloc(s->n * sizeof *k);
-  strbuf t = STRBUF_INIT;
+  keyed *k = hb_malloc(s->n * sizeof *k);
+  hb_strbuf t = HB_STRBUF_INIT;
   for (uint32_t i = 0; i < s->n; i++) {
-    sb_reset(&t);
+    hb_sb_reset(&t);
     ii_print_operand(&t, s->items[i], NULL);
-    k[i].text = arena_strndup(c->scratch, sb_str(&t), t.len);
+    k[i].text = hb_arena_strndup(c->scratch, hb_sb_str(&t), t.len);
     k[i].idx = i;
   }
-  sb_free(&t);
+  hb_sb_free(&t);
   qsort(k, s->n, sizeof *k, cmp_keyed);
   for (uint32_t i = 0; i < s->n; i++) order[i] = k[i].idx;
   free(k);
   return order;
 }
 
-void ii_print_indexing(ii_ctx *c, strbuf *b, const ii_indexing *x, const map_print_opts *o) {
+void ii_print_indexing(ii_ctx *c, hb_strbuf *b, const ii_indexing *x, const map_print_opts *o) {
   static const map_print_opts dflt = {false, 0};
   if (!o) o = &dflt;
   map_print_opts inner = {o->multiline, o->multiline ? o->indent + 2 : 0};
@@ -303,6 +303,6 @@ void ii_print_indexing(ii_ctx *c, strbuf *b, const ii_indexing *x, const map_pri
     map_print_operand_header(b, k, o);
     const uint32_t *order = ii_set_print_order(c, s);
     for (uint32_t i = 0; i < s->n; i++) ii_print_operand(b, s->items[order[i]], &inner);
-    if (!o->multiline && s->n == 0) sb_putc(b, '\n');
+    if (!o->multiline && s->n == 0) hb_sb_putc(b, '\n');
   }
 }

@@ -13,7 +13,7 @@
  *  - an *instruction indexing* (ii_indexing) is one set per operand
  *    (output-to-input) or one set per output (input-to-output).
  *
- * Memory. Everything a query returns lives in the context's scratch arena
+ * Memory. Everything a query returns lives in the context's scratch hb_arena
  * and stays valid until ii_ctx_reset (call it between analysed
  * instructions so that a run over a big module stays bounded). Expressions
  * live in the context's ae_ctx, which lives as long as the context. The
@@ -32,7 +32,7 @@
 #include "hlo_ir.h"
 #include "indexing_map.h"
 #include "map_print.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 /* A runtime variable: the instruction whose value it is and which element
  * of it is read (a map from the indexed space into that instruction).
@@ -138,7 +138,7 @@ uint64_t ii_indexing_text_nodes(const ii_indexing *x);
 /* The expression context shared by every map of this context. */
 ae_ctx *ii_ctx_ae(ii_ctx *c);
 /* The arena holding the results of the current queries (reset by ii_ctx_reset). */
-arena *ii_ctx_arena(ii_ctx *c);
+hb_arena *ii_ctx_arena(ii_ctx *c);
 
 /* ---- queries ------------------------------------------------------------------------------------ */
 /* Number of outputs: tuple elements of a tuple-shaped instruction, else 1. */
@@ -197,15 +197,15 @@ ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remo
 /* ---- text ------------------------------------------------------------------------------------------ */
 /* The [V2] runtime-variable text (§2.6): `parameter(N)`, `constant(<value as
  * written>)` for a scalar constant, `constant` otherwise, else the name. */
-void ii_rt_text(strbuf *b, const hlo_instr *in);
+void ii_rt_text(hb_strbuf *b, const hlo_instr *in);
 /* Member indices of s in print order (single-line texts in map_text_order); the
  * array lives in the scratch arena. */
 const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s);
 /* One member (map, runtime variables, replica id), ending with a newline;
  * an unknown map with a reason prints `unknown indexing (REASON)`. */
-void ii_print_operand(strbuf *b, const ii_operand *x, const map_print_opts *o);
+void ii_print_operand(hb_strbuf *b, const ii_operand *x, const map_print_opts *o);
 /* `operand id = N` blocks for every set, members in print order (§2.5). With
  * the single-line options the text is exactly XLA's. */
-void ii_print_indexing(ii_ctx *c, strbuf *b, const ii_indexing *x, const map_print_opts *o);
+void ii_print_indexing(ii_ctx *c, hb_strbuf *b, const ii_indexing *x, const map_print_opts *o);
 
 #endif

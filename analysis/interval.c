@@ -1,6 +1,6 @@
 #include "interval.h"
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 
 interval iv_intersect(interval a, interval b) {
   interval r = {a.lo > b.lo ? a.lo : b.lo, a.hi < b.hi ? a.hi : b.hi};
@@ -19,8 +19,8 @@ interval iv_union(interval a, interval b) {
 
 interval iv_add(interval a, interval b) {
   interval r = {0, 0};
-  bool lo_ovf = !ck_add(a.lo, b.lo, &r.lo);
-  bool hi_ovf = !ck_add(a.hi, b.hi, &r.hi);
+  bool lo_ovf = !hb_ck_add(a.lo, b.lo, &r.lo);
+  bool hi_ovf = !hb_ck_add(a.hi, b.hi, &r.hi);
   if (lo_ovf || a.lo == IV_MIN || b.lo == IV_MIN) {
     if (a.lo < 0 || b.lo < 0) {
       r.lo = IV_MIN;
@@ -48,8 +48,8 @@ static interval mul_by(interval a, int64_t p) {
     u = t;
   }
   interval r;
-  if (!ck_mul(l, p, &r.lo) || (p == -1 && l == IV_MAX)) r.lo = IV_MIN;
-  if (!ck_mul(u, p, &r.hi)) r.hi = IV_MAX;
+  if (!hb_ck_mul(l, p, &r.lo) || (p == -1 && l == IV_MAX)) r.lo = IV_MIN;
+  if (!hb_ck_mul(u, p, &r.hi)) r.hi = IV_MAX;
   return r;
 }
 
@@ -69,7 +69,7 @@ static int64_t sat_div(int64_t v, int64_t c) {
   if (v == IV_MIN) return c > 0 ? IV_MIN : IV_MAX;
   if (v == IV_MAX) return c > 0 ? IV_MAX : IV_MIN;
   int64_t q = 0;
-  ck_floordiv(v, c, &q); /* v != IV_MIN, so no overflow */
+  hb_ck_floordiv(v, c, &q); /* v != IV_MIN, so no overflow */
   return q;
 }
 

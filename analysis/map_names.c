@@ -21,20 +21,20 @@ bool map_names_all_default(const imap *m, const map_names *n) {
   return true;
 }
 
-map_names map_names_new(arena *a, uint32_t ndims, uint32_t nsyms) {
+map_names map_names_new(hb_arena *a, uint32_t ndims, uint32_t nsyms) {
   map_names n;
-  n.dims = arena_zalloc(a, (ndims ? ndims : 1) * sizeof *n.dims);
-  n.syms = arena_zalloc(a, (nsyms ? nsyms : 1) * sizeof *n.syms);
+  n.dims = hb_arena_zalloc(a, (ndims ? ndims : 1) * sizeof *n.dims);
+  n.syms = hb_arena_zalloc(a, (nsyms ? nsyms : 1) * sizeof *n.syms);
   return n;
 }
 
-static char *default_name(arena *a, bool is_dim, uint32_t pos, uint32_t nrange) {
+static char *default_name(hb_arena *a, bool is_dim, uint32_t pos, uint32_t nrange) {
   char buf[24];
   if (is_dim) snprintf(buf, sizeof buf, "d%u", pos);
   else if (pos < nrange) snprintf(buf, sizeof buf, "s%u", pos);
   else snprintf(buf, sizeof buf, "rt%u", pos - nrange);
   size_t len = strlen(buf) + 1;
-  char *s = arena_alloc(a, len);
+  char *s = hb_arena_alloc(a, len);
   memcpy(s, buf, len);
   return s;
 }
@@ -60,13 +60,13 @@ static bool set_insert(name_set *t, const char *s) {
   return true;
 }
 
-const char **map_names_resolve(arena *a, const imap *m, const map_names *n) {
+const char **map_names_resolve(hb_arena *a, const imap *m, const map_names *n) {
   uint32_t nd = m->ndims, ns = imap_nsyms(m), nv = nd + ns;
-  const char **out = arena_array(a, nv ? nv : 1, sizeof *out);
+  const char **out = hb_arena_array(a, nv ? nv : 1, sizeof *out);
   name_set set = {NULL, 16};
   /* room for the names and every probe of the suffixes below */
   while (set.cap < 4 * (size_t)nv) set.cap *= 2;
-  set.slot = arena_zalloc(a, set.cap * sizeof *set.slot);
+  set.slot = hb_arena_zalloc(a, set.cap * sizeof *set.slot);
   for (uint32_t i = 0; i < nv; i++) {
     bool is_dim = i < nd;
     uint32_t pos = is_dim ? i : i - nd;
@@ -74,7 +74,7 @@ const char **map_names_resolve(arena *a, const imap *m, const map_names *n) {
     const char *s = given ? given : default_name(a, is_dim, pos, m->nrange);
     if (!set_insert(&set, s)) {
       size_t len = strlen(s);
-      char *t = arena_alloc(a, len + 24);
+      char *t = hb_arena_alloc(a, len + 24);
       for (uint64_t k = 1;; k++) {
         snprintf(t, len + 24, "%s_%llu", s, (unsigned long long)k);
         /* a probe that fails leaves the set as it was */

@@ -23,7 +23,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "indexing_map.h"
 
 typedef struct {
@@ -41,11 +41,11 @@ bool map_names_all_default(const imap *m, const map_names *n);
 
 /* Empty names for a map of ndims dimensions and nsyms symbols (every entry
  * NULL), allocated in a. */
-map_names map_names_new(arena *a, uint32_t ndims, uint32_t nsyms);
+map_names map_names_new(hb_arena *a, uint32_t ndims, uint32_t nsyms);
 
 /* The printed name of every variable of m (dimensions, then range, then
  * runtime variables), distinct as said above. Strings and the array live
  * in a. */
-const char **map_names_resolve(arena *a, const imap *m, const map_names *n);
+const char **map_names_resolve(hb_arena *a, const imap *m, const map_names *n);
 
 #endif

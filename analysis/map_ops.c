@@ -3,13 +3,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "simplify.h"
 
 static const char *dim_name(const map_names *n, uint32_t i) { return n->dims ? n->dims[i] : NULL; }
 static const char *sym_name(const map_names *n, uint32_t i) { return n->syms ? n->syms[i] : NULL; }
 
-mo_map mo_compose(arena *a, mo_map first, mo_map second) {
+mo_map mo_compose(hb_arena *a, mo_map first, mo_map second) {
   mo_map r = {imap_compose(a, first.map, second.map), {NULL, NULL}};
   if (r.map->undefined) return r;
   const imap *F = first.map, *S = second.map;
@@ -24,9 +24,9 @@ mo_map mo_compose(arena *a, mo_map first, mo_map second) {
   return r;
 }
 
-mo_map mo_submap(arena *a, mo_map m, const uint32_t *results, uint32_t n) {
+mo_map mo_submap(hb_arena *a, mo_map m, const uint32_t *results, uint32_t n) {
   const imap *M = m.map;
-  const ae **res = arena_array(a, n ? n : 1, sizeof *res);
+  const ae **res = hb_arena_array(a, n ? n : 1, sizeof *res);
   for (uint32_t i = 0; i < n; i++) res[i] = M->results[results[i]];
   mo_map r = {imap_new(a, M->ctx, M->ndims, M->nrange, M->nrt, M->dim_iv, M->sym_iv, n, res), m.names};
   if (M->known_empty) imap_set_known_empty(r.map);
@@ -34,19 +34,19 @@ mo_map mo_submap(arena *a, mo_map m, const uint32_t *results, uint32_t n) {
   return r;
 }
 
-mo_map mo_symbols_to_dims(arena *a, mo_map m) {
+mo_map mo_symbols_to_dims(hb_arena *a, mo_map m) {
   const imap *M = m.map;
   ae_ctx *c = M->ctx;
   uint32_t nd = M->ndims, ns = imap_nsyms(M);
   if (M->undefined) return m;
-  const ae **repl = arena_array(a, ns ? ns : 1, sizeof *repl);
+  const ae **repl = hb_arena_array(a, ns ? ns : 1, sizeof *repl);
   for (uint32_t j = 0; j < ns; j++) repl[j] = ae_dim(c, nd + j);
-  interval *div = arena_array(a, (size_t)nd + ns + 1, sizeof *div);
+  interval *div = hb_arena_array(a, (size_t)nd + ns + 1, sizeof *div);
   memcpy(div, M->dim_iv, nd * sizeof *div);
   memcpy(div + nd, M->sym_iv, ns * sizeof *div);
   uint32_t nk = M->nresults + M->ncons;
-  const ae **in = arena_array(a, (size_t)nk + 1, sizeof *in);
-  const ae **out = arena_array(a, (size_t)nk + 1, sizeof *out);
+  const ae **in = hb_arena_array(a, (size_t)nk + 1, sizeof *in);
+  const ae **out = hb_arena_array(a, (size_t)nk + 1, sizeof *out);
   for (uint32_t i = 0; i < M->nresults; i++) in[i] = M->results[i];
   for (uint32_t k = 0; k < M->ncons; k++) in[M->nresults + k] = M->cons[k].expr;
   ae_subst_many(c, nk, in, out, NULL, 0, repl, ns);
@@ -70,16 +70,16 @@ mo_map mo_symbols_to_dims(arena *a, mo_map m) {
  * become the constant 0 in the constraints that stay. */
 static uint32_t remove_unused_vars(mo_map *mm, bool dims, bool syms) {
   imap *m = mm->map;
-  arena *a = m->arena;
+  hb_arena *a = m->arena;
   ae_ctx *c = m->ctx;
   uint32_t nd = m->ndims, ns = imap_nsyms(m), nv = nd + ns;
   if (m->undefined || nv == 0) return 0;
-  bool *used = arena_zalloc(a, nv + 1);
+  bool *used = hb_arena_zalloc(a, nv + 1);
   for (uint32_t i = 0; i < nd; i++) used[i] = !dims;
   for (uint32_t j = 0; j < ns; j++) used[nd + j] = !syms;
   for (uint32_t i = 0; i < m->nresults; i++) ae_collect_vars(m->results[i], used, nd, used + nd, ns);
-  bool *cand = arena_zalloc(a, m->ncons + 1);
-  bool *ment = arena_zalloc(a, nv + 1);
+  bool *cand = hb_arena_zalloc(a, m->ncons + 1);
+  bool *ment = hb_arena_zalloc(a, nv + 1);
   for (int pass = 0; pass < 2; pass++) {
     for (uint32_t k = 0; k < m->ncons; k++) {
       if (pass == 1 && !cand[k]) continue;
@@ -101,8 +101,8 @@ static uint32_t remove_unused_vars(mo_map *mm, bool dims, bool syms) {
   for (uint32_t v = 0; v < nv; v++) removed += !used[v];
   if (removed == 0) return 0;
 
-  const ae **drepl = arena_array(a, nd + 1, sizeof *drepl), **srepl = arena_array(a, ns + 1, sizeof *srepl);
-  interval *div = arena_array(a, nd + 1, sizeof *div), *siv = arena_array(a, ns + 1, sizeof *siv);
+  const ae **drepl = hb_arena_array(a, nd + 1, sizeof *drepl), **srepl = hb_arena_array(a, ns + 1, sizeof *srepl);
+  interval *div = hb_arena_array(a, nd + 1, sizeof *div), *siv = hb_arena_array(a, ns + 1, sizeof *siv);
   map_names nn = map_names_new(a, nd, ns);
   uint32_t ndn = 0, nsn = 0, nrange = 0;
   for (uint32_t i = 0; i < nd; i++) {
@@ -125,8 +125,8 @@ static uint32_t remove_unused_vars(mo_map *mm, bool dims, bool syms) {
     nrange += j < m->nrange;
   }
   uint32_t nk = m->nresults + m->ncons;
-  const ae **in = arena_array(a, (size_t)nk + 1, sizeof *in);
-  const ae **out = arena_array(a, (size_t)nk + 1, sizeof *out);
+  const ae **in = hb_arena_array(a, (size_t)nk + 1, sizeof *in);
+  const ae **out = hb_arena_array(a, (size_t)nk + 1, sizeof *out);
   for (uint32_t i = 0; i < m->nresults; i++) in[i] = m->results[i];
   for (uint32_t k = 0; k < m->ncons; k++) in[m->nresults + k] = m->cons[k].expr;
   ae_subst_many(c, nk, in, out, drepl, nd, srepl, ns);
@@ -143,10 +143,10 @@ uint32_t mo_remove_unused(mo_map *m, int what) {
   if (what == MO_UNUSED_SYMBOLS) {
     /* exactly the analysis's RemoveUnusedSymbols (§6.6) */
     uint32_t ns = imap_nsyms(m->map);
-    int32_t *o2n = arena_array(m->map->arena, ns + 1, sizeof *o2n);
+    int32_t *o2n = hb_arena_array(m->map->arena, ns + 1, sizeof *o2n);
     uint32_t removed = imap_remove_unused_symbols(m->map, o2n);
     if (removed && m->names.syms) {
-      const char **s = arena_zalloc(m->map->arena, (ns + 1) * sizeof *s);
+      const char **s = hb_arena_zalloc(m->map->arena, (ns + 1) * sizeof *s);
       for (uint32_t j = 0; j < ns; j++)
         if (o2n[j] >= 0) s[o2n[j]] = m->names.syms[j];
       m->names.syms = s;
@@ -234,7 +234,7 @@ static void sort_tuples(int64_t *v, int64_t *tmp, uint64_t n, size_t w) {
   }
 }
 
-bool mo_image(arena *a, const imap *m, const int64_t *dims, uint64_t max_points, int64_t **tuples,
+bool mo_image(hb_arena *a, const imap *m, const int64_t *dims, uint64_t max_points, int64_t **tuples,
               uint64_t *ntuples, const char **why) {
   uint32_t nd = m->ndims, ns = imap_nsyms(m), nr = m->nresults;
   *ntuples = 0;
@@ -257,10 +257,10 @@ bool mo_image(arena *a, const imap *m, const int64_t *dims, uint64_t max_points,
   }
   for (uint32_t i = 0; i < nd; i++)
     if (!iv_contains(m->dim_iv[i], dims[i])) return true;
-  int64_t *vals = arena_array(a, nd + ns + 1, sizeof *vals);
+  int64_t *vals = hb_arena_array(a, nd + ns + 1, sizeof *vals);
   memcpy(vals, dims, nd * sizeof *vals);
   for (uint32_t j = 0; j < ns; j++) vals[nd + j] = m->sym_iv[j].lo;
-  int64_t *out = arena_array(a, (size_t)pts * (nr ? nr : 1), sizeof *out);
+  int64_t *out = hb_arena_array(a, (size_t)pts * (nr ? nr : 1), sizeof *out);
   uint64_t n = 0;
   do {
     bool arith = false;
@@ -275,7 +275,7 @@ bool mo_image(arena *a, const imap *m, const int64_t *dims, uint64_t max_points,
     }
   } while (next_point(m, vals, nd, nd + ns));
   if (nr == 0) n = n ? 1 : 0; /* () -> (): one empty tuple */
-  if (nr) sort_tuples(out, arena_array(a, (size_t)n * nr + 1, sizeof *out), n, nr);
+  if (nr) sort_tuples(out, hb_arena_array(a, (size_t)n * nr + 1, sizeof *out), n, nr);
   uint64_t u = 0;
   for (uint64_t i = 0; i < n; i++)
     if (u == 0 || nr == 0 || cmp_tuple(out + (u - 1) * nr, out + i * nr, nr) != 0) {

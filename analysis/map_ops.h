@@ -24,7 +24,7 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "indexing_map.h"
 #include "map_names.h"
 
@@ -35,10 +35,10 @@ typedef struct {
 
 /* An undefined map when first's result count differs from second's
  * dimension count (the caller reports that). */
-mo_map mo_compose(arena *a, mo_map first, mo_map second);
+mo_map mo_compose(hb_arena *a, mo_map first, mo_map second);
 /* Results results[0..n) of m (each < m.map->nresults), in that order. */
-mo_map mo_submap(arena *a, mo_map m, const uint32_t *results, uint32_t n);
-mo_map mo_symbols_to_dims(arena *a, mo_map m);
+mo_map mo_submap(hb_arena *a, mo_map m, const uint32_t *results, uint32_t n);
+mo_map mo_symbols_to_dims(hb_arena *a, mo_map m);
 
 enum { MO_UNUSED_SYMBOLS = 1, MO_UNUSED_DIMS = 2, MO_UNUSED_VARS = 3 };
 /* Removes the unused variables of the kinds in `what` (MO_UNUSED_*) in place
@@ -71,7 +71,7 @@ mo_eval_status mo_eval(const imap *m, const int64_t *vals, int64_t *results, mo_
  * an expression overflows), with *why set. tuples holds *ntuples * nresults
  * values, allocated in a. max_points also bounds the symbol tuples times
  * the results. */
-bool mo_image(arena *a, const imap *m, const int64_t *dims, uint64_t max_points, int64_t **tuples,
+bool mo_image(hb_arena *a, const imap *m, const int64_t *dims, uint64_t max_points, int64_t **tuples,
               uint64_t *ntuples, const char **why);
 
 /* Range of result i. bound: XLA's range evaluation with the constraints

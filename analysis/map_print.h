@@ -1,5 +1,5 @@
 /* XLA's text for expressions and indexing maps (indexing-semantics.md
- * §2.1-§2.6, the V2 form). Output goes to a strbuf; nothing is printed to
+ * §2.1-§2.6, the V2 form). Output goes to a hb_strbuf; nothing is printed to
  * stdout. Two layouts with the same characters once whitespace is removed:
  *
  *   single line:  (d0)[s0] -> (d0 + s0), domain: d0 in [0, 9], s0 in [0, 2]
@@ -20,7 +20,7 @@
 
 #include "indexing_map.h"
 #include "map_names.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 typedef struct {
   bool multiline;
@@ -28,22 +28,22 @@ typedef struct {
 } map_print_opts;
 
 /* §2.4. Symbol position p prints as s<p> if p < nrange, else rt<p-nrange>. */
-void map_print_expr(strbuf *b, const ae *e, uint32_t nrange);
+void map_print_expr(hb_strbuf *b, const ae *e, uint32_t nrange);
 /* `[lo, hi]`: the interval as the domain prints it (also used by the JSON
  * output, so that both write intervals the same way). */
-void map_print_interval(strbuf *b, interval iv);
+void map_print_interval(hb_strbuf *b, interval iv);
 /* `<expr> in [lo, hi]` */
-void map_print_constraint(strbuf *b, const ae *e, interval iv, uint32_t nrange);
+void map_print_constraint(hb_strbuf *b, const ae *e, interval iv, uint32_t nrange);
 /* `(d0, d1)[s0]{rt0} -> (results)` */
-void map_print_header(strbuf *b, const imap *m);
+void map_print_header(hb_strbuf *b, const imap *m);
 /* The whole map (§2.3); `UNDEFINED` / `KNOWN EMPTY` for the special states. */
-void map_print(strbuf *b, const imap *m, const map_print_opts *o);
+void map_print(hb_strbuf *b, const imap *m, const map_print_opts *o);
 /* The same with the variables' names (map_names.h; n may be NULL). */
-void map_print_named(strbuf *b, const imap *m, const map_names *n, const map_print_opts *o);
+void map_print_named(hb_strbuf *b, const imap *m, const map_names *n, const map_print_opts *o);
 
 /* An expression of m with the names map_names_resolve gave (NULL: the
  * default names). */
-void map_print_expr_names(strbuf *b, const ae *e, const imap *m, const char *const *names);
+void map_print_expr_names(hb_strbuf *b, const ae *e, const imap *m, const char *const *names);
 
 /* Instruction indexing (§2.5, §2.6). */
 typedef struct {
@@ -52,13 +52,13 @@ typedef struct {
 } map_rt_desc;
 
 /* `operand id = N`, then a newline (multi-line) or one space (single line). */
-void map_print_operand_header(strbuf *b, uint32_t id, const map_print_opts *o);
+void map_print_operand_header(hb_strbuf *b, uint32_t id, const map_print_opts *o);
 /* One member of an operand entry, ending with a newline: `unknown indexing`
  * for an undefined map; otherwise the map, then if nrt > 0
  * `runtime variables:` and one `rt<j>: <instr>; <map>` per description, then
  * if replica != NULL `replica id:` and that map. In the single-line layout
  * the text is exactly XLA's (§2.6). */
-void map_print_indexing(strbuf *b, const imap *m, const map_rt_desc *rts, uint32_t nrt, const imap *replica,
+void map_print_indexing(hb_strbuf *b, const imap *m, const map_rt_desc *rts, uint32_t nrt, const imap *replica,
                         const map_print_opts *o);
 
 /* The order in which the maps of one entry are printed, on their

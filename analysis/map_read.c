@@ -1,6 +1,6 @@
 #include "map_read.h"
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include <stdarg.h>
 #include <stdlib.h>
 #include <stdio.h>
@@ -435,7 +435,7 @@ static void skip_is_simplified(parser *p) {
 /* MOST: the most names the parser will hold; the hash table lives in A, or
  * is malloc'ed when A is NULL (the caller frees p->slots). */
 static void init_parser(parser *p, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err,
-                        name *names, arena *a, size_t most) {
+                        name *names, hb_arena *a, size_t most) {
   memset(p, 0, sizeof *p);
   p->text = text;
   p->pos = start;
@@ -445,7 +445,7 @@ static void init_parser(parser *p, ae_ctx *ctx, const char *text, size_t start, 
   p->names = names;
   p->nslots = 16;
   while (p->nslots < 2 * most) p->nslots *= 2;
-  p->slots = a ? arena_zalloc(a, p->nslots * sizeof *p->slots) : xcalloc(p->nslots, sizeof *p->slots);
+  p->slots = a ? hb_arena_zalloc(a, p->nslots * sizeof *p->slots) : hb_calloc(p->nslots, sizeof *p->slots);
   err->offset = start;
   err->message[0] = '\0';
   p->tok.end = start;
@@ -489,12 +489,12 @@ static bool unwrap_attribute(const char *text, size_t *start, size_t *end, map_r
   return true;
 }
 
-static void store_names(arena *a, const parser *p, map_names *out) {
+static void store_names(hb_arena *a, const parser *p, map_names *out) {
   *out = map_names_new(a, p->ndims, p->nrange + p->nrt);
   for (uint32_t i = 0; i < p->ndims + p->nrange + p->nrt; i++) {
     const name *n = &p->names[i];
     if (map_name_is_default(n->s, n->len, n->is_dim, n->pos, p->nrange)) continue;
-    char *c = arena_alloc(a, n->len + 1);
+    char *c = hb_arena_alloc(a, n->len + 1);
     memcpy(c, n->s, n->len);
     c[n->len] = '\0';
     if (n->is_dim) out->dims[n->pos] = c;
@@ -502,11 +502,11 @@ static void store_names(arena *a, const parser *p, map_names *out) {
   }
 }
 
-imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err) {
+imap *map_read(hb_arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err) {
   return map_read_named(a, ctx, text, start, end, NULL, err);
 }
 
-imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_names *out_names,
+imap *map_read_named(hb_arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_names *out_names,
                      map_read_error *err) {
   parser P, *p = &P;
   if (out_names) *out_names = (map_names){NULL, NULL};
@@ -515,7 +515,7 @@ imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size
   if (!unwrap_attribute(text, &start, &end, err)) return NULL;
   /* at most one name per byte of input */
   size_t cap = (end - start) / 2 + 2;
-  name *names = arena_array(a, cap, sizeof *names);
+  name *names = hb_arena_array(a, cap, sizeof *names);
   /* dims and symbols: at most MAP_READ_MAX_VARS each */
   init_parser(p, ctx, text, start, end, err, names, a, cap < 2 * MAP_READ_MAX_VARS ? cap : 2 * MAP_READ_MAX_VARS);
 
@@ -550,7 +550,7 @@ imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size
   expect(p, T_LPAREN, "'('");
   if (p->failed) return NULL;
   uint32_t nres = 0, rcap = 8;
-  const ae **res = arena_array(a, rcap, sizeof *res);
+  const ae **res = hb_arena_array(a, rcap, sizeof *res);
   if (p->tok.kind == T_RPAREN) {
     next(p);
   } else {
@@ -562,7 +562,7 @@ imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size
       const ae *e = parse_expr(p);
       if (!e) return NULL;
       if (nres == rcap) {
-        res = arena_grow(a, res, nres, rcap * 2, sizeof *res);
+        res = hb_arena_grow(a, res, nres, rcap * 2, sizeof *res);
         rcap *= 2;
       }
       res[nres++] = e;
@@ -575,7 +575,7 @@ imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size
     }
   }
   uint32_t nvars = p->ndims + p->nrange + p->nrt;
-  interval *ivs = arena_array(a, nvars ? nvars : 1, sizeof *ivs);
+  interval *ivs = hb_arena_array(a, nvars ? nvars : 1, sizeof *ivs);
 
   /* domain */
   bool have_domain = false;
@@ -614,7 +614,7 @@ imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size
   }
   /* constraints */
   uint32_t ncons = 0, ccap = 8;
-  imap_constraint *cons = arena_array(a, ccap, sizeof *cons);
+  imap_constraint *cons = hb_arena_array(a, ccap, sizeof *cons);
   while (have_domain && !p->failed && !at_end(p) && !tok_is(p, "is_simplified")) {
     if (ncons == MAP_READ_MAX_VARS) {
       fail(p, p->tok.start, "too many constraints: a map may have at most %d", MAP_READ_MAX_VARS);
@@ -630,7 +630,7 @@ imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size
     interval iv;
     if (!parse_interval(p, &iv)) return NULL;
     if (ncons == ccap) {
-      cons = arena_grow(a, cons, ncons, ccap * 2, sizeof *cons);
+      cons = hb_arena_grow(a, cons, ncons, ccap * 2, sizeof *cons);
       ccap *= 2;
     }
     cons[ncons++] = (imap_constraint){e, iv};
@@ -717,8 +717,8 @@ bool map_read_next_chunk(const char *text, size_t len, size_t *pos, size_t *star
 const ae *map_read_expr(ae_ctx *ctx, const char *text, uint32_t ndims, uint32_t nrange, uint32_t nrt,
                         map_read_error *err) {
   uint32_t n = ndims + nrange + nrt;
-  name *names = xcalloc(n ? n : 1, sizeof *names);
-  char *buf = xcalloc(n ? n : 1, 16);
+  name *names = hb_calloc(n ? n : 1, sizeof *names);
+  char *buf = hb_calloc(n ? n : 1, 16);
   parser P, *p = &P;
   size_t len = strlen(text);
   init_parser(p, ctx, text, 0, len, err, names, NULL, n);

@@ -48,10 +48,10 @@ typedef struct {
 /* Reads exactly one map from text[start, end) (anything but whitespace and
  * comments after it is an error). Returns NULL and fills *err on error.
  * The map is allocated in `a`, its expressions in `ctx`. */
-imap *map_read(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err);
+imap *map_read(hb_arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_read_error *err);
 /* The same, and the variables' names as written (map_names.h), allocated in
  * a, when names is not NULL. */
-imap *map_read_named(arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_names *names,
+imap *map_read_named(hb_arena *a, ae_ctx *ctx, const char *text, size_t start, size_t end, map_names *names,
                      map_read_error *err);
 
 /* Splits a text holding several maps separated by blank lines (lines of

@@ -7,7 +7,7 @@
 #include "affine_expr.h"
 #include "indexing_map.h"
 #include "map_read.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "simplify.h"
 
 /* Node budget of one canonical simplification (as --map's). */
@@ -15,14 +15,14 @@
 
 struct mrel_ctx {
   ae_ctx *ae;
-  arena *scratch; /* reset per comparison */
+  hb_arena *scratch; /* reset per comparison */
   uint64_t enum_limit;
 };
 
 mrel_ctx *mrel_ctx_new(void) {
-  mrel_ctx *c = xcalloc(1, sizeof *c);
+  mrel_ctx *c = hb_calloc(1, sizeof *c);
   c->ae = ae_ctx_new();
-  c->scratch = arena_new();
+  c->scratch = hb_arena_new();
   c->enum_limit = MREL_ENUM_MAX_EVALS;
   return c;
 }
@@ -31,7 +31,7 @@ void mrel_ctx_set_enum_limit(mrel_ctx *c, uint64_t evals) { c->enum_limit = eval
 
 void mrel_ctx_free(mrel_ctx *c) {
   if (!c) return;
-  arena_free(c->scratch);
+  hb_arena_free(c->scratch);
   ae_ctx_free(c->ae);
   free(c);
 }
@@ -77,7 +77,7 @@ static int cmp_text_q(const void *a, const void *b) { return cmp_text(a, b); }
 /* The same multiset of texts. */
 static bool same_texts(const mrel_text *a, size_t na, const mrel_text *b, size_t nb) {
   if (na != nb) return false;
-  mrel_text *x = xmalloc((na + 1) * sizeof *x), *y = xmalloc((nb + 1) * sizeof *y);
+  mrel_text *x = hb_malloc((na + 1) * sizeof *x), *y = hb_malloc((nb + 1) * sizeof *y);
   memcpy(x, a, na * sizeof *x);
   memcpy(y, b, nb * sizeof *y);
   qsort(x, na, sizeof *x, cmp_text_q);
@@ -104,7 +104,7 @@ typedef struct {
 
 /* M with its runtime variables turned into range variables (the symbol
  * positions are the same: range first, then runtime). */
-static imap *as_range_only(arena *a, const imap *m) {
+static imap *as_range_only(hb_arena *a, const imap *m) {
   if (m->nrt == 0) return imap_copy(a, m);
   imap *r = imap_new(a, m->ctx, m->ndims, m->nrange + m->nrt, 0, m->dim_iv, m->sym_iv, m->nresults, m->results);
   if (m->known_empty) imap_set_known_empty(r);
@@ -123,10 +123,10 @@ static uint32_t *map_slot(const side *s, const imap *m) {
  * fields set when a text cannot be read. */
 static bool load_side(mrel_ctx *c, const mrel_text *t, size_t n, int which, side *s, mrel_result *out) {
   memset(s, 0, sizeof *s);
-  s->maps = arena_array(c->scratch, n + 1, sizeof *s->maps);
+  s->maps = hb_arena_array(c->scratch, n + 1, sizeof *s->maps);
   s->nslots = 16;
   while (s->nslots < 2 * n + 2) s->nslots *= 2;
-  s->slots = arena_zalloc(c->scratch, s->nslots * sizeof *s->slots);
+  s->slots = hb_arena_zalloc(c->scratch, s->nslots * sizeof *s->slots);
   for (size_t i = 0; i < n; i++) {
     if (text_is(&t[i], "UNDEFINED") || text_is(&t[i], "unknownindexing")) {
       s->undefined = true;
@@ -248,7 +248,7 @@ static uint32_t *tset_slot(const tset *s, const int64_t *t) {
 static void tset_grow(tset *s) {
   size_t cap = s->nslots ? s->nslots * 2 : 16;
   free(s->slots);
-  s->slots = xcalloc(cap, sizeof *s->slots);
+  s->slots = hb_calloc(cap, sizeof *s->slots);
   s->nslots = cap;
   for (size_t i = 0; i < s->n; i++) *tset_slot(s, s->v + i * s->w) = (uint32_t)(i + 1);
 }
@@ -261,7 +261,7 @@ static void tset_add(tset *s, const int64_t *t) {
   if (*slot) return;
   if (s->n == s->cap) {
     s->cap = s->cap ? s->cap * 2 : 256;
-    s->v = xrealloc(s->v, s->cap * s->w * sizeof *s->v);
+    s->v = hb_realloc(s->v, s->cap * s->w * sizeof *s->v);
   }
   memcpy(s->v + s->n * s->w, t, s->w * sizeof *t);
   *slot = (uint32_t)++s->n;
@@ -298,7 +298,7 @@ static bool results_at(const side *s, const int64_t *d, tset *set) {
     for (uint32_t k = 0; in_box && k < m->ndims; k++) in_box = iv_contains(m->dim_iv[k], d[k]);
     if (!in_box || box_points(m, true) == 0) continue;
     uint32_t nsyms = imap_nsyms(m);
-    int64_t *vals = xmalloc((m->ndims + nsyms + 1) * sizeof *vals), *res = xmalloc((set->w + 1) * sizeof *res);
+    int64_t *vals = hb_malloc((m->ndims + nsyms + 1) * sizeof *vals), *res = hb_malloc((set->w + 1) * sizeof *res);
     memcpy(vals, d, m->ndims * sizeof *vals);
     for (uint32_t k = 0; k < nsyms; k++) vals[m->ndims + k] = m->sym_iv[k].lo;
     do {
@@ -355,8 +355,8 @@ static int member(const side *s, const int64_t *tuple) {
       continue;
     }
     uint32_t nsyms = imap_nsyms(m);
-    int64_t *syms = xmalloc((nsyms + 1) * sizeof *syms), *res = xmalloc((m->nresults + 1) * sizeof *res),
-            *vals = xmalloc((m->ndims + nsyms + 1) * sizeof *vals);
+    int64_t *syms = hb_malloc((nsyms + 1) * sizeof *syms), *res = hb_malloc((m->nresults + 1) * sizeof *res),
+            *vals = hb_malloc((m->ndims + nsyms + 1) * sizeof *vals);
     memcpy(vals, tuple, m->ndims * sizeof *vals);
     for (uint32_t k = 0; k < nsyms; k++) vals[m->ndims + k] = m->sym_iv[k].lo;
     do {
@@ -389,7 +389,7 @@ static void set_witness(mrel_result *out, int which, const int64_t *t, uint32_t 
   out->side = which;
   out->ndims = ndims;
   out->nresults = nres;
-  out->witness = xmalloc((ndims + nres + 1) * sizeof *out->witness);
+  out->witness = hb_malloc((ndims + nres + 1) * sizeof *out->witness);
   memcpy(out->witness, t, (ndims + nres) * sizeof *t);
 }
 
@@ -399,7 +399,7 @@ static void set_witness(mrel_result *out, int which, const int64_t *t, uint32_t 
 static bool compare_enumerated(const side *a, const side *b, uint32_t ndims, uint32_t nres, const interval *hull,
                                mrel_result *out) {
   tset ra = {.w = nres}, rb = {.w = nres};
-  int64_t *d = xmalloc((ndims + nres + 1) * sizeof *d);
+  int64_t *d = hb_malloc((ndims + nres + 1) * sizeof *d);
   for (uint32_t j = 0; j < ndims; j++) d[j] = hull[j].lo;
   bool ok = true;
   out->verdict = MREL_EQUAL_ENUMERATED;
@@ -439,7 +439,7 @@ static bool sample_side(const side *from, const side *to, int which, uint32_t *t
     const imap *m = from->maps[i];
     if (box_points(m, false) == 0) continue;
     uint32_t nvars = m->ndims + imap_nsyms(m), w = m->ndims + m->nresults;
-    int64_t *vals = xmalloc((nvars + 1) * sizeof *vals), *tuple = xmalloc((w + 1) * sizeof *tuple);
+    int64_t *vals = hb_malloc((nvars + 1) * sizeof *vals), *tuple = hb_malloc((w + 1) * sizeof *tuple);
     bool found = false;
     for (uint32_t k = 0; k < MREL_SAMPLES / from->n + 2 && !found; k++) {
       for (uint32_t v = 0; v < nvars; v++) {
@@ -469,7 +469,7 @@ void mrel_compare(mrel_ctx *c, const mrel_text *a, size_t na, const mrel_text *b
     out->verdict = MREL_EQUAL_TEXT;
     return;
   }
-  arena_reset(c->scratch);
+  hb_arena_reset(c->scratch);
   side sa, sb;
   if (!load_side(c, a, na, 0, &sa, out) || !load_side(c, b, nb, 1, &sb, out)) return;
   if (same_canonical(&sa, &sb)) {
@@ -493,7 +493,7 @@ void mrel_compare(mrel_ctx *c, const mrel_text *a, size_t na, const mrel_text *b
     return;
   }
   uint32_t ndims = sa.shaped ? sa.ndims : sb.ndims, nres = sa.shaped ? sa.nresults : sb.nresults;
-  interval *hull = arena_array(c->scratch, ndims + 1, sizeof *hull);
+  interval *hull = hb_arena_array(c->scratch, ndims + 1, sizeof *hull);
   uint64_t cost = enum_cost(&sa, &sb, ndims, hull);
   if (cost == 0) {
     out->verdict = MREL_EQUAL_ENUMERATED; /* both empty */

@@ -53,7 +53,7 @@ static ii_operand *when_index(ii_ctx *c, const hlo_instr *in, const hlo_shape *o
   const imap *m = x->map;
   if (m->undefined) return (ii_operand *)x;
   uint32_t ns = imap_nsyms(m);
-  interval *siv = arena_array(c->scratch, ns + 1, sizeof *siv);
+  interval *siv = hb_arena_array(c->scratch, ns + 1, sizeof *siv);
   for (uint32_t j = 0; j < ns; j++) siv[j] = m->sym_iv[j];
   siv[ns] = iv_make(lo, hi);
   imap *y = imap_new(c->scratch, c->ae, m->ndims, m->nrange, m->nrt + 1, m->dim_iv, siv, m->nresults, m->results);
@@ -61,7 +61,7 @@ static ii_operand *when_index(ii_ctx *c, const hlo_instr *in, const hlo_shape *o
   if (m->known_empty) imap_set_known_empty(y);
   ii_operand *r = ii_wrap(c, y);
   r->nrt = x->nrt + 1;
-  r->rt = arena_array(c->scratch, r->nrt, sizeof *r->rt);
+  r->rt = hb_arena_array(c->scratch, r->nrt, sizeof *r->rt);
   memcpy(r->rt, x->rt, x->nrt * sizeof *r->rt);
   /* the branch's descriptions over y's symbols (one more at the end: rt_bind.c's form) */
   for (uint32_t j = 0; j < x->nrt; j++)
@@ -77,7 +77,7 @@ ii_status ii_cond_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   const hlo_computation *br[2] = {ii_called(in, HLO_CALL_TRUE_COMPUTATION), ii_called(in, HLO_CALL_FALSE_COMPUTATION)};
   bool pred = br[0] && br[1];
   int nb = 0;
-  const hlo_computation **branches = arena_array(c->scratch, (size_t)in->n_called + 2, sizeof *branches);
+  const hlo_computation **branches = hb_arena_array(c->scratch, (size_t)in->n_called + 2, sizeof *branches);
   if (pred) {
     branches[nb++] = br[0];
     branches[nb++] = br[1];
@@ -169,7 +169,7 @@ ii_status ii_async_start_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_inde
   if (in->async_wrapped == HLO_OP_UNKNOWN)
     return ii_fail(err, in, "async-start '%s' wraps neither a computation nor an op", in->name);
   /* the wrapped op with the start's operands and attributes, and output 1's shape */
-  hlo_instr *w = arena_alloc(c->scratch, sizeof *w);
+  hlo_instr *w = hb_arena_alloc(c->scratch, sizeof *w);
   *w = *in;
   w->op = in->async_wrapped;
   w->opcode_text = hlo_opcode_name(in->async_wrapped);

@@ -211,7 +211,7 @@ ii_status ii_ragged_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
   }
   uint32_t r = ii_rank(o);
   /* operand 0: row d0 - rt1 + rt0 of some peer's input */
-  interval *div = arena_array(c->scratch, r, sizeof *div);
+  interval *div = hb_arena_array(c->scratch, r, sizeof *div);
   for (uint32_t i = 0; i < r; i++) div[i] = iv_make(0, o->dims[i] - 1);
   interval rtiv[2] = {iv_make(0, x->dims[0] - 1), iv_make(0, o->dims[0] - 1)};
   const ae **res = ii_exprs(c, r);
@@ -221,7 +221,7 @@ ii_status ii_ragged_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
   imap_add_constraint(m, res[0], iv_make(0, x->dims[0] - 1));
   ii_operand *rows = ii_wrap(c, m);
   rows->nrt = 2;
-  rows->rt = arena_array(c->scratch, 2, sizeof *rows->rt);
+  rows->rt = hb_arena_array(c->scratch, 2, sizeof *rows->rt);
   for (int t = 0; t < 2; t++) {
     /* which peer is not known: any element of the offsets vector */
     const hlo_shape *v = in->operands[t == 0 ? 2 : 4]->shape;

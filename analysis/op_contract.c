@@ -31,7 +31,7 @@ static ii_status dot_maps(ii_ctx *c, const hlo_instr *in, imap **lhs_map, imap *
     if (!in_list(&dd->lhs_batch, i) && !in_list(&dd->lhs_contracting, i)) lr[i] = D(c, od++);
   for (uint32_t i = 0; i < rb; i++)
     if (!in_list(&dd->rhs_batch, i) && !in_list(&dd->rhs_contracting, i)) rr[i] = D(c, od++);
-  int64_t *csize = arena_array(c->scratch, (size_t)dd->lhs_contracting.n + 1, sizeof *csize);
+  int64_t *csize = hb_arena_array(c->scratch, (size_t)dd->lhs_contracting.n + 1, sizeof *csize);
   for (int t = 0; t < dd->lhs_contracting.n; t++) {
     int64_t l = dd->lhs_contracting.v[t], r = dd->rhs_contracting.v[t];
     if (l < 0 || l >= (int64_t)ra || r < 0 || r >= (int64_t)rb) goto bad;
@@ -126,9 +126,9 @@ ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   ok &= fgc >= 1 && bgc >= 1 && out_features % fgc == 0 && out_features % bgc == 0;
   if (!ok) return ii_fail(err, in, "convolution '%s': invalid dimension labels, window or group counts", in->name);
 
-  int64_t *in_sp = arena_array(c->scratch, k + 1, sizeof *in_sp);
-  int64_t *out_sp = arena_array(c->scratch, k + 1, sizeof *out_sp);
-  int64_t *ker_sp = arena_array(c->scratch, k + 1, sizeof *ker_sp);
+  int64_t *in_sp = hb_arena_array(c->scratch, k + 1, sizeof *in_sp);
+  int64_t *out_sp = hb_arena_array(c->scratch, k + 1, sizeof *out_sp);
+  int64_t *ker_sp = hb_arena_array(c->scratch, k + 1, sizeof *ker_sp);
   for (uint32_t i = 0; i < k; i++) {
     in_sp[i] = xs->dims[cd->input_spatial[i]];
     out_sp[i] = os->dims[cd->output_spatial[i]];
@@ -170,9 +170,9 @@ ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   for (uint32_t i = 0; i < rank; i++)
     if (!ix[i]) return ii_fail(err, in, "convolution '%s': dim_labels= assign an input dimension twice", in->name);
   uint32_t nin_sym = nsp + 1 + free_group;
-  interval *div = arena_array(c->scratch, rank, sizeof *div);
+  interval *div = hb_arena_array(c->scratch, rank, sizeof *div);
   for (uint32_t i = 0; i < rank; i++) div[i] = iv_make(0, os->dims[i] - 1);
-  interval *isym = arena_array(c->scratch, nin_sym, sizeof *isym);
+  interval *isym = hb_arena_array(c->scratch, nin_sym, sizeof *isym);
   for (uint32_t j = 0; j < nsp; j++) isym[j] = wsp->sym_iv[j];
   isym[nsp] = iv_make(0, group - 1);
   if (free_group) isym[nsp + 1] = iv_make(0, bgc - 1);
@@ -193,7 +193,7 @@ ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   kx[cd->kernel_input_feature] = S(c, k);
   for (uint32_t i = 0; i < rank; i++)
     if (!kx[i]) return ii_fail(err, in, "convolution '%s': dim_labels= assign a kernel dimension twice", in->name);
-  int64_t *ksym = arena_array(c->scratch, k + 1, sizeof *ksym);
+  int64_t *ksym = hb_arena_array(c->scratch, k + 1, sizeof *ksym);
   for (uint32_t i = 0; i < k; i++) ksym[i] = ker_sp[i];
   ksym[k] = group;
   imap *km = ii_map(c, rank, ii_dims(os), k + 1, ksym, rank, kx);

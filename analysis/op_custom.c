@@ -34,7 +34,7 @@ static void all_unknown(ii_ctx *c, const hlo_instr *in, ii_indexing *out, const 
 /* The call as another op: same operands (the first N) and attributes,
  * output O. In the scratch arena, so that an error may point to it. */
 static hlo_instr *as_op(ii_ctx *c, const hlo_instr *in, hlo_opcode op, const hlo_shape *o, int n) {
-  hlo_instr *w = arena_alloc(c->scratch, sizeof *w);
+  hlo_instr *w = hb_arena_alloc(c->scratch, sizeof *w);
   *w = *in;
   w->op = op;
   w->opcode_text = hlo_opcode_name(op);
@@ -52,7 +52,7 @@ static ii_status sharding(ii_ctx *c, const hlo_instr *in, ii_indexing *out) {
   }
   bool to_shard = target_is(in, "SPMDFullToShardShape");
   uint32_t r = ii_rank(o), nsplit = 0, nr = 0;
-  int64_t *sizes = arena_array(c->scratch, r ? r : 1, sizeof *sizes);
+  int64_t *sizes = hb_arena_array(c->scratch, r ? r : 1, sizeof *sizes);
   const ae **res = ii_exprs(c, r), *rep = NULL;
   for (uint32_t i = 0; i < r; i++) {
     int64_t full = to_shard ? x->dims[i] : o->dims[i], shard = to_shard ? o->dims[i] : x->dims[i];
@@ -95,13 +95,13 @@ static ii_status gemm(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
     return II_OK;
   }
   if (id != 0) return II_OK; /* the workspace */
-  hlo_dot_dims *dd = arena_zalloc(c->scratch, sizeof *dd);
+  hlo_dot_dims *dd = hb_arena_zalloc(c->scratch, sizeof *dd);
   hlo_ints *lists[4] = {&dd->lhs_batch, &dd->rhs_batch, &dd->lhs_contracting, &dd->rhs_contracting};
   for (int t = 0; t < 4; t++) {
     lists[t]->n = n[t];
-    lists[t]->v = arena_dup(c->scratch, v[t], (size_t)(n[t] ? n[t] : 1) * sizeof *v[t]);
+    lists[t]->v = hb_arena_dup(c->scratch, v[t], (size_t)(n[t] ? n[t] : 1) * sizeof *v[t]);
   }
-  hlo_instr_ext *ext = arena_dup(c->scratch, in->ext, sizeof *ext);
+  hlo_instr_ext *ext = hb_arena_dup(c->scratch, in->ext, sizeof *ext);
   ext->dot = dd;
   hlo_instr *w = as_op(c, in, HLO_OP_DOT, o, 2);
   w->ext = ext;

@@ -16,8 +16,8 @@ typedef struct {
 
 static void rt_init(ii_ctx *c, rt_list *l, uint32_t cap) {
   l->n = 0;
-  l->iv = arena_array(c->scratch, cap ? cap : 1, sizeof *l->iv);
-  l->rt = arena_array(c->scratch, cap ? cap : 1, sizeof *l->rt);
+  l->iv = hb_arena_array(c->scratch, cap ? cap : 1, sizeof *l->iv);
+  l->rt = hb_arena_array(c->scratch, cap ? cap : 1, sizeof *l->rt);
 }
 
 /* A new runtime variable (symbol position = its number: these maps have no
@@ -34,7 +34,7 @@ static const ae *rt_new(ii_ctx *c, rt_list *l, interval iv, const hlo_instr *ins
 static ii_status rt_operand_cons(ii_ctx *c, const hlo_shape *out, uint32_t nres, const ae **res, rt_list *l,
                                  uint32_t ncons, const ae **cons, const interval *civ, ii_operand **px) {
   uint32_t n = ii_rank(out);
-  interval *div = arena_array(c->scratch, n ? n : 1, sizeof *div);
+  interval *div = hb_arena_array(c->scratch, n ? n : 1, sizeof *div);
   for (uint32_t i = 0; i < n; i++) div[i] = iv_make(0, out->dims[i] - 1);
   imap *m = imap_new(c->scratch, c->ae, n, 0, l->n, div, l->iv, nres, res);
   for (uint32_t k = 0; k < ncons; k++) imap_add_constraint(m, cons[k], civ[k]);
@@ -130,7 +130,7 @@ ii_status ii_dynamic_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id,
   rt_list l;
   rt_init(c, &l, r);
   const ae **res = ii_exprs(c, r), **cons = ii_exprs(c, r);
-  interval *civ = arena_array(c->scratch, r ? r : 1, sizeof *civ);
+  interval *civ = hb_arena_array(c->scratch, r ? r : 1, sizeof *civ);
   for (uint32_t i = 0; i < r; i++) {
     const ae *off = offset_of(c, &l, in->operands[i + 1], iv_make(0, x->dims[i] - o->dims[i]), x);
     res[i] = cons[i] = ae_sub(c->ae, D(c, i), off);

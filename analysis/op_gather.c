@@ -87,11 +87,11 @@ static ii_status geom_build(ii_ctx *c, const hlo_instr *in, const hlo_shape *x, 
       g->rr != (uint32_t)dn->window->n + g->ri - (dn->ivd < (int64_t)g->ri))
     return bad(in, dn->names, err);
   if (dn->slice && dn->slice->n != (int)g->rx) return bad(in, "slice_sizes needs one size per operand dim", err);
-  g->comp = arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *g->comp);
-  g->batch = arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *g->batch);
-  g->wres = arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *g->wres);
-  g->wsize = arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *g->wsize);
-  g->bres = arena_array(c->scratch, g->ri ? g->ri : 1, sizeof *g->bres);
+  g->comp = hb_arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *g->comp);
+  g->batch = hb_arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *g->batch);
+  g->wres = hb_arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *g->wres);
+  g->wsize = hb_arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *g->wsize);
+  g->bres = hb_arena_array(c->scratch, g->ri ? g->ri : 1, sizeof *g->bres);
   for (uint32_t i = 0; i < g->rx; i++) g->comp[i] = g->batch[i] = g->wres[i] = -1;
   for (int t = 0; t < dn->map->n; t++) g->comp[dn->map->v[t]] = t;
   for (int q = 0; q < dn->xb->n; q++) {
@@ -141,9 +141,9 @@ static void rts_init(ii_ctx *c, rtset *R, const geom *g, uint32_t nrange, uint32
   R->nsplit = 0;
   R->choice = choice;
   R->nrange = nrange;
-  R->iv = arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *R->iv);
-  R->rt = arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *R->rt);
-  R->pos = arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *R->pos);
+  R->iv = hb_arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *R->iv);
+  R->rt = hb_arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *R->rt);
+  R->pos = hb_arena_array(c->scratch, g->rx ? g->rx : 1, sizeof *R->pos);
 }
 
 /* Constraints collected while building a map. */
@@ -156,7 +156,7 @@ typedef struct {
 static void cons_init(ii_ctx *c, conset *C, uint32_t cap) {
   C->n = 0;
   C->e = ii_exprs(c, cap);
-  C->iv = arena_array(c->scratch, cap ? cap : 1, sizeof *C->iv);
+  C->iv = hb_arena_array(c->scratch, cap ? cap : 1, sizeof *C->iv);
 }
 
 static void cons_add(conset *C, const ae *e, interval iv) {
@@ -207,8 +207,8 @@ static const ae *start_of(ii_ctx *c, const geom *g, const hlo_instr *ind, uint32
  * results and constraints; unused symbols removed. */
 static ii_status finish(ii_ctx *c, const geom *g, uint32_t ndims, const int64_t *dims, const int64_t *ranges,
                         const rtset *R, uint32_t nres, const ae **res, const conset *C, ii_operand **px) {
-  interval *div = arena_array(c->scratch, ndims ? ndims : 1, sizeof *div);
-  interval *siv = arena_array(c->scratch, R->nrange + R->n + 1, sizeof *siv);
+  interval *div = hb_arena_array(c->scratch, ndims ? ndims : 1, sizeof *div);
+  interval *siv = hb_arena_array(c->scratch, R->nrange + R->n + 1, sizeof *siv);
   for (uint32_t i = 0; i < ndims; i++) div[i] = iv_make(0, dims[i] - 1);
   for (uint32_t s = 0; s < R->nrange; s++) siv[s] = iv_make(0, ranges[s] - 1);
   for (uint32_t j = 0; j < R->n; j++) siv[R->nrange + j] = R->iv[j];
@@ -247,7 +247,7 @@ ii_status ii_gather_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
   if (gather_geom(c, in, &g, err) != II_OK) return II_ERROR;
   const hlo_instr *ind = in->operands[1];
   const ae **pos = ii_exprs(c, g.ri), **res = ii_exprs(c, g.rx);
-  interval *pr = arena_array(c->scratch, g.ri + 1, sizeof *pr);
+  interval *pr = hb_arena_array(c->scratch, g.ri + 1, sizeof *pr);
   for (uint32_t j = 0; j < g.ri; j++)
     if (g.bres[j] >= 0) pos[j] = D(c, (uint32_t)g.bres[j]), pr[j] = iv_make(0, g.r->dims[g.bres[j]] - 1);
   ii_indexing_init(c, out, 2);
@@ -318,7 +318,7 @@ ii_status ii_gather_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
   ii_indexing_init(c, out, 1);
   const ae **pos = ii_exprs(c, g.ri), **res = ii_exprs(c, g.rr);
   if (input_id == 1) { /* an index vector feeds its position's whole slice */
-    int64_t *ranges = arena_array(c->scratch, g.rr + 1, sizeof *ranges);
+    int64_t *ranges = hb_arena_array(c->scratch, g.rr + 1, sizeof *ranges);
     uint32_t nr = 0;
     for (uint32_t d = 0; d < g.rr; d++) {
       res[d] = NULL;
@@ -329,8 +329,8 @@ ii_status ii_gather_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
     ii_add(c, out, 0, ii_map(c, g.ri, g.is->dims, nr, ranges, g.rr, res));
     return II_OK;
   }
-  interval *pr = arena_array(c->scratch, g.ri + 1, sizeof *pr);
-  int64_t *ranges = arena_array(c->scratch, g.ri + 1, sizeof *ranges);
+  interval *pr = hb_arena_array(c->scratch, g.ri + 1, sizeof *pr);
+  int64_t *ranges = hb_arena_array(c->scratch, g.ri + 1, sizeof *ranges);
   uint32_t nrange = batch_positions(c, &g, pos, pr, ranges), choice = 0, members = 1;
   do {
     rtset R;
@@ -384,8 +384,8 @@ ii_status ii_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing
   for (uint32_t j = 0; j < n; j++) ii_add(c, out, j, ii_identity(c, g.x));
   ii_add(c, out, n, every_element(c, g.rx, g.x->dims, g.is));
   const ae **pos = ii_exprs(c, g.ri), **res = ii_exprs(c, g.rr);
-  interval *pr = arena_array(c->scratch, g.ri + 1, sizeof *pr);
-  int64_t *ranges = arena_array(c->scratch, g.ri + 1, sizeof *ranges);
+  interval *pr = hb_arena_array(c->scratch, g.ri + 1, sizeof *pr);
+  int64_t *ranges = hb_arena_array(c->scratch, g.ri + 1, sizeof *ranges);
   rtset R;
   conset C;
   rts_init(c, &R, &g, batch_positions(c, &g, pos, pr, ranges), 0);
@@ -413,7 +413,7 @@ ii_status ii_scatter_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_in
     m = every_element(c, g.ri, g.is->dims, g.x);
   } else { /* an update element lands at start + window offset */
     const ae **pos = ii_exprs(c, g.ri), **res = ii_exprs(c, g.rx);
-    interval *pr = arena_array(c->scratch, g.ri + 1, sizeof *pr);
+    interval *pr = hb_arena_array(c->scratch, g.ri + 1, sizeof *pr);
     for (uint32_t j = 0; j < g.ri; j++)
       if (g.bres[j] >= 0) pos[j] = D(c, (uint32_t)g.bres[j]), pr[j] = iv_make(0, g.r->dims[g.bres[j]] - 1);
     rtset R;

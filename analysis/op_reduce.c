@@ -41,7 +41,7 @@ ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rin = ii_rank(x), rout = ii_rank(o), nsym = 0, nd = 0;
   const ae **res = ii_exprs(c, rin);
-  int64_t *sym_sizes = arena_array(c->scratch, rin ? rin : 1, sizeof *sym_sizes);
+  int64_t *sym_sizes = hb_arena_array(c->scratch, rin ? rin : 1, sizeof *sym_sizes);
   for (uint32_t i = 0; i < rin; i++) {
     if (is_reduced(in, i)) {
       sym_sizes[nsym] = x->dims[i];

@@ -12,7 +12,7 @@
 static const ae *linearize(ii_ctx *c, uint32_t n, const int64_t *dims, const ae *const *exprs) {
   const ae *acc = K(c, 0);
   int64_t stride = 1;
-  int64_t *strides = arena_array(c->scratch, n ? n : 1, sizeof *strides);
+  int64_t *strides = hb_arena_array(c->scratch, n ? n : 1, sizeof *strides);
   for (uint32_t i = n; i-- > 0;) {
     strides[i] = stride;
     stride *= dims[i]; /* element counts fit in int64 (checked on entry) */
@@ -23,7 +23,7 @@ static const ae *linearize(ii_ctx *c, uint32_t n, const int64_t *dims, const ae 
 
 /* For each row-major stride: rem floordiv stride, then rem = rem mod stride. */
 static void delinearize(ii_ctx *c, uint32_t n, const int64_t *dims, const ae *x, const ae **out) {
-  int64_t *strides = arena_array(c->scratch, n ? n : 1, sizeof *strides);
+  int64_t *strides = hb_arena_array(c->scratch, n ? n : 1, sizeof *strides);
   int64_t stride = 1;
   for (uint32_t i = n; i-- > 0;) {
     strides[i] = stride;
@@ -46,9 +46,9 @@ static const ae **reshape_exprs(ii_ctx *c, uint32_t ra, const int64_t *A, uint32
     return res;
   }
   /* group buffers: indices into A and B */
-  uint32_t *ga = arena_array(c->scratch, ra ? ra : 1, sizeof *ga);
-  uint32_t *gb = arena_array(c->scratch, rb ? rb : 1, sizeof *gb);
-  int64_t *gdims = arena_array(c->scratch, (ra > rb ? ra : rb) + 1, sizeof *gdims);
+  uint32_t *ga = hb_arena_array(c->scratch, ra ? ra : 1, sizeof *ga);
+  uint32_t *gb = hb_arena_array(c->scratch, rb ? rb : 1, sizeof *gb);
+  int64_t *gdims = hb_arena_array(c->scratch, (ra > rb ? ra : rb) + 1, sizeof *gdims);
   const ae **gexprs = ii_exprs(c, rb);
   const ae **tmp = ii_exprs(c, ra);
   uint32_t ia = 0, ib = 0, nga = 0, ngb = 0, nres = 0;
@@ -143,8 +143,8 @@ static int64_t physical_offset(const hlo_shape *s, const int64_t *idx) {
 /* One direction of XLA's ShapeUtil::ReshapeIsBitcast: every unit index of x
  * keeps its physical offset when moved to y by a row-major reshape. */
 static bool unit_indices_stay(ii_ctx *c, const hlo_shape *x, const hlo_shape *y) {
-  int64_t *ux = arena_array(c->scratch, (size_t)x->rank + 1, sizeof *ux);
-  int64_t *uy = arena_array(c->scratch, (size_t)y->rank + 1, sizeof *uy);
+  int64_t *ux = hb_arena_array(c->scratch, (size_t)x->rank + 1, sizeof *ux);
+  int64_t *uy = hb_arena_array(c->scratch, (size_t)y->rank + 1, sizeof *uy);
   for (int k = 0; k < x->rank; k++) {
     if (x->dims[k] <= 1) continue;
     memset(ux, 0, (size_t)x->rank * sizeof *ux);
@@ -166,7 +166,7 @@ static bool reshape_is_bitcast(ii_ctx *c, const hlo_shape *x, const hlo_shape *y
 }
 
 static uint32_t *inverse_perm(ii_ctx *c, uint32_t n, const int64_t *p) {
-  uint32_t *inv = arena_array(c->scratch, n ? n : 1, sizeof *inv);
+  uint32_t *inv = hb_arena_array(c->scratch, n ? n : 1, sizeof *inv);
   for (uint32_t i = 0; i < n; i++) inv[p[i]] = i;
   return inv;
 }
@@ -183,7 +183,7 @@ static imap *bitcast_map(ii_ctx *c, const hlo_shape *x, const hlo_shape *y) {
   /* 2. transpose: perm = compose(mX, inverse(mY)), Y.dims[i] == X.dims[perm[i]] */
   if (rx == ry) {
     uint32_t *inv_my = inverse_perm(c, ry, my);
-    uint32_t *perm = arena_array(c->scratch, rx ? rx : 1, sizeof *perm);
+    uint32_t *perm = hb_arena_array(c->scratch, rx ? rx : 1, sizeof *perm);
     bool ok = true;
     for (uint32_t i = 0; i < rx; i++) {
       perm[i] = (uint32_t)mx[inv_my[i]];
@@ -192,8 +192,8 @@ static imap *bitcast_map(ii_ctx *c, const hlo_shape *x, const hlo_shape *y) {
     if (ok) return imap_permutation(c->scratch, c->ae, rx, x->dims, perm);
   }
   /* 3. transpose-reshape-transpose */
-  int64_t *t1s = arena_array(c->scratch, rx ? rx : 1, sizeof *t1s);
-  int64_t *rss = arena_array(c->scratch, ry ? ry : 1, sizeof *rss);
+  int64_t *t1s = hb_arena_array(c->scratch, rx ? rx : 1, sizeof *t1s);
+  int64_t *rss = hb_arena_array(c->scratch, ry ? ry : 1, sizeof *rss);
   const ae **t1 = ii_exprs(c, rx);
   for (uint32_t i = 0; i < rx; i++) {
     uint32_t d = (uint32_t)mx[rx - 1 - i];

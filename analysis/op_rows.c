@@ -27,7 +27,7 @@ static void rows(ii_ctx *c, const hlo_instr *in, uint32_t k, const hlo_shape *o,
     return;
   }
   const ae **res = ii_exprs(c, r);
-  int64_t *sizes = arena_array(c->scratch, r ? r : 1, sizeof *sizes);
+  int64_t *sizes = hb_arena_array(c->scratch, r ? r : 1, sizeof *sizes);
   for (uint32_t i = 0; i < r; i++) {
     if (!read[i]) {
       res[i] = D(c, i);
@@ -39,7 +39,7 @@ static void rows(ii_ctx *c, const hlo_instr *in, uint32_t k, const hlo_shape *o,
   ii_add(c, out, k, ii_map(c, r, ii_dims(o), nr, sizes, r, res));
 }
 
-static bool *dim_flags(ii_ctx *c, uint32_t r) { return arena_zalloc(c->scratch, r ? r : 1); }
+static bool *dim_flags(ii_ctx *c, uint32_t r) { return hb_arena_zalloc(c->scratch, r ? r : 1); }
 
 /* Whether computation COMP uses parameter P (some instruction reads it, or
  * it is the root). */

@@ -35,7 +35,7 @@ ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexi
   const hlo_shape *r = in->shape, *o = in->operands[0]->shape;
   uint32_t rr = ii_rank(r);
   const ae **res = ii_exprs(c, rr);
-  int64_t *sym_sizes = arena_array(c->scratch, rr ? rr : 1, sizeof *sym_sizes);
+  int64_t *sym_sizes = hb_arena_array(c->scratch, rr ? rr : 1, sizeof *sym_sizes);
   uint32_t nsym = 0;
   for (uint32_t d = 0; d < rr; d++) {
     int pos = -1;
@@ -60,8 +60,8 @@ static ii_status transpose_perm(ii_ctx *c, const hlo_instr *in, uint32_t **perm,
   if (in->dimensions.n != (int)r || ii_rank(in->shape) != r)
     return ii_fail(err, in, "transpose '%s': dimensions= must be a permutation of the operand's dimensions",
                    in->name);
-  *perm = arena_array(c->scratch, r ? r : 1, sizeof **perm);
-  *inv = arena_array(c->scratch, r ? r : 1, sizeof **inv);
+  *perm = hb_arena_array(c->scratch, r ? r : 1, sizeof **perm);
+  *inv = hb_arena_array(c->scratch, r ? r : 1, sizeof **inv);
   for (uint32_t i = 0; i < r; i++) (*inv)[i] = UINT32_MAX;
   for (uint32_t i = 0; i < r; i++) {
     int64_t p = in->dimensions.v[i];
@@ -196,7 +196,7 @@ ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
     const ae **res = ii_exprs(c, n);
     for (uint32_t i = 0; i < n; i++) res[i] = D(c, i);
     res[cd] = ae_add(c->ae, D(c, cd), K(c, -off));
-    interval *div = arena_array(c->scratch, n, sizeof *div);
+    interval *div = hb_arena_array(c->scratch, n, sizeof *div);
     for (uint32_t i = 0; i < n; i++) div[i] = iv_make(0, r->dims[i] - 1);
     div[cd] = iv_make(off, off + nk - 1);
     ii_add(c, out, (uint32_t)k, imap_new(c->scratch, c->ae, n, 0, 0, div, NULL, n, res));
@@ -228,9 +228,9 @@ ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *ou
   uint32_t n = ii_rank(r);
   if (in->ext->n_padding != (int)n || ii_rank(in->operands[0]->shape) != n)
     return ii_fail(err, in, "pad '%s' needs one padding entry per dimension", in->name);
-  int64_t *lo = arena_array(c->scratch, n ? n : 1, sizeof *lo);
-  int64_t *hi = arena_array(c->scratch, n ? n : 1, sizeof *hi);
-  int64_t *inr = arena_array(c->scratch, n ? n : 1, sizeof *inr);
+  int64_t *lo = hb_arena_array(c->scratch, n ? n : 1, sizeof *lo);
+  int64_t *hi = hb_arena_array(c->scratch, n ? n : 1, sizeof *hi);
+  int64_t *inr = hb_arena_array(c->scratch, n ? n : 1, sizeof *inr);
   for (uint32_t i = 0; i < n; i++) {
     lo[i] = in->ext->padding[i].lo;
     hi[i] = in->ext->padding[i].hi;

@@ -7,7 +7,7 @@
 imap *ii_pad_map(ii_ctx *c, uint32_t rank, const int64_t *out, const int64_t *lo, const int64_t *hi,
                  const int64_t *interior) {
   const ae **res = ii_exprs(c, rank);
-  interval *div = arena_array(c->scratch, rank ? rank : 1, sizeof *div);
+  interval *div = hb_arena_array(c->scratch, rank ? rank : 1, sizeof *div);
   for (uint32_t i = 0; i < rank; i++) {
     int64_t last = out[i] - 1, last_hi = out[i] - 1 - hi[i];
     div[i] = iv_make(lo[i] > 0 ? lo[i] : 0, last < last_hi ? last : last_hi);
@@ -29,17 +29,17 @@ ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64
                         imap **res) {
   /* 1. window only: s_i * window_dilation + d_i * stride */
   const ae **wexpr = ii_exprs(c, rank);
-  int64_t *wsize = arena_array(c->scratch, rank ? rank : 1, sizeof *wsize);
+  int64_t *wsize = hb_arena_array(c->scratch, rank ? rank : 1, sizeof *wsize);
   for (uint32_t i = 0; i < rank; i++) {
     wsize[i] = w[i].size;
     wexpr[i] = ae_add(c->ae, ae_mul(c->ae, S(c, i), K(c, w[i].rhs_dilate)), ae_mul(c->ae, D(c, i), K(c, w[i].stride)));
   }
   imap *window = ii_map(c, rank, out, rank, wsize, rank, wexpr);
   /* 2. the pad map of the padded, base-dilated input */
-  int64_t *padded = arena_array(c->scratch, rank ? rank : 1, sizeof *padded);
-  int64_t *lo = arena_array(c->scratch, rank ? rank : 1, sizeof *lo);
-  int64_t *hi = arena_array(c->scratch, rank ? rank : 1, sizeof *hi);
-  int64_t *interior = arena_array(c->scratch, rank ? rank : 1, sizeof *interior);
+  int64_t *padded = hb_arena_array(c->scratch, rank ? rank : 1, sizeof *padded);
+  int64_t *lo = hb_arena_array(c->scratch, rank ? rank : 1, sizeof *lo);
+  int64_t *hi = hb_arena_array(c->scratch, rank ? rank : 1, sizeof *hi);
+  int64_t *interior = hb_arena_array(c->scratch, rank ? rank : 1, sizeof *interior);
   for (uint32_t i = 0; i < rank; i++) {
     lo[i] = w[i].pad_lo;
     hi[i] = w[i].pad_hi;

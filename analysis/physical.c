@@ -11,7 +11,7 @@
 static imap *logical_to_physical(ii_ctx *c, const hlo_shape *s) {
   if (!ii_is_array(s) || s->rank == 0 || !s->layout.minor_to_major) return NULL;
   uint32_t r = (uint32_t)s->rank;
-  uint32_t *perm = arena_array(c->scratch, r, sizeof *perm);
+  uint32_t *perm = hb_arena_array(c->scratch, r, sizeof *perm);
   for (uint32_t k = 0; k < r; k++) perm[k] = (uint32_t)s->layout.minor_to_major[r - 1 - k];
   return imap_permutation(c->scratch, c->ae, r, s->dims, perm);
 }
@@ -21,8 +21,8 @@ static imap *logical_to_physical(ii_ctx *c, const hlo_shape *s) {
 static imap *physical_to_logical(ii_ctx *c, const hlo_shape *s) {
   if (!ii_is_array(s) || s->rank == 0 || !s->layout.minor_to_major) return NULL;
   uint32_t r = (uint32_t)s->rank;
-  uint32_t *inv = arena_array(c->scratch, r, sizeof *inv);
-  int64_t *pdims = arena_array(c->scratch, r, sizeof *pdims);
+  uint32_t *inv = hb_arena_array(c->scratch, r, sizeof *inv);
+  int64_t *pdims = hb_arena_array(c->scratch, r, sizeof *pdims);
   for (uint32_t k = 0; k < r; k++) {
     uint32_t d = (uint32_t)s->layout.minor_to_major[r - 1 - k]; /* M[k] */
     pdims[k] = s->dims[d];

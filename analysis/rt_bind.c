@@ -49,7 +49,7 @@ void ii_rt_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second,
   /* first's results over the composed map's symbols: second's dims */
   const ae **fres = desc_results(c, F, NULL, 0, fsym, Fr + Ft);
   x->nrt = second->nrt + first->nrt;
-  x->rt = arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
+  x->rt = hb_arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *x->rt);
   for (uint32_t j = 0; j < second->nrt; j++) {
     const imap *d = second->rt[j].map;
     x->rt[j] = second->rt[j];
@@ -71,7 +71,7 @@ void ii_rt_compose(ii_ctx *c, const ii_operand *first, const ii_operand *second,
 ii_status ii_rt_remove_unused(ii_ctx *c, ii_operand *x) {
   imap *m = x->map;
   uint32_t ns = imap_nsyms(m), nr = m->nrange;
-  bool *keep = arena_zalloc(c->scratch, ns ? ns : 1), *used = arena_zalloc(c->scratch, ns ? ns : 1);
+  bool *keep = hb_arena_zalloc(c->scratch, ns ? ns : 1), *used = hb_arena_zalloc(c->scratch, ns ? ns : 1);
   for (bool changed = true; changed;) {
     changed = false;
     memset(used, 0, ns);
@@ -84,11 +84,11 @@ ii_status ii_rt_remove_unused(ii_ctx *c, ii_operand *x) {
     for (uint32_t p = 0; p < ns; p++)
       if (used[p] && !keep[p]) keep[p] = changed = true;
   }
-  int32_t *o2n = arena_array(c->scratch, ns ? ns : 1, sizeof *o2n);
+  int32_t *o2n = hb_arena_array(c->scratch, ns ? ns : 1, sizeof *o2n);
   imap_remove_unused_symbols_keep(m, keep, o2n);
   const ae **ren = ii_exprs(c, ns);
   for (uint32_t p = 0; p < ns; p++) ren[p] = o2n[p] >= 0 ? S(c, (uint32_t)o2n[p]) : K(c, 0);
-  ii_rtvar *kept = arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *kept);
+  ii_rtvar *kept = hb_arena_array(c->scratch, x->nrt ? x->nrt : 1, sizeof *kept);
   uint32_t n = 0;
   for (uint32_t j = 0; j < x->nrt; j++) {
     if (nr + j < ns && o2n[nr + j] < 0) continue;

@@ -40,7 +40,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "tiled_layout.h"
 
 typedef struct {
@@ -113,14 +113,14 @@ static int cmp_term(const void *pa, const void *pb) {
 }
 
 /* The form read from the simplified offset map; false if it is not one. */
-static bool from_offset(arena *a, const tl_layout *l, const imap *off, tl_shape_stride *f) {
+static bool from_offset(hb_arena *a, const tl_layout *l, const imap *off, tl_shape_stride *f) {
   size_t cap = 1;
   const ae *e = off->results[0];
   while (e->kind == AE_ADD) {
     cap++;
     e = e->lhs;
   }
-  term *ts = arena_array(a, cap, sizeof *ts);
+  term *ts = hb_arena_array(a, cap, sizeof *ts);
   size_t n = 0;
   for (e = off->results[0];; e = e->lhs) {
     const ae *t = e->kind == AE_ADD ? e->rhs : e;
@@ -131,20 +131,20 @@ static bool from_offset(arena *a, const tl_layout *l, const imap *off, tl_shape_
     if (e->kind != AE_ADD) break;
   }
   qsort(ts, n, sizeof *ts, cmp_term);
-  int *nmodes = arena_array(a, (size_t)l->rank + 1, sizeof *nmodes);
-  tl_mode **modes = arena_array(a, (size_t)l->rank + 1, sizeof *modes);
+  int *nmodes = hb_arena_array(a, (size_t)l->rank + 1, sizeof *nmodes);
+  tl_mode **modes = hb_arena_array(a, (size_t)l->rank + 1, sizeof *modes);
   size_t i = 0;
   for (int j = 0; j < l->rank; j++) {
     size_t first = i;
     while (i < n && ts[i].dim == j) i++;
-    modes[j] = arena_array(a, i - first + 1, sizeof *modes[j]);
+    modes[j] = hb_arena_array(a, i - first + 1, sizeof *modes[j]);
     nmodes[j] = 0;
     int64_t next = 1, dim = l->dims[j];
     bool covered = dim <= 1; /* the digits so far determine x_j */
     for (size_t k = first; k < i; k++) {
       if (covered || ts[k].div != next) return false; /* a gap or an overlap in the mixed radix */
       int64_t cnt = ts[k].mod, span;
-      if (!cnt || !ck_mul(next, cnt, &span) || span >= dim) {
+      if (!cnt || !hb_ck_mul(next, cnt, &span) || span >= dim) {
         cnt = (dim + next - 1) / next; /* the top digit: the values of x_j floordiv R */
         covered = true;
       } else {
@@ -162,13 +162,13 @@ static bool from_offset(arena *a, const tl_layout *l, const imap *off, tl_shape_
 
 /* ---- the structural method ------------------------------------------------------------------ */
 
-static bool structural(arena *a, const tl_layout *l, tl_shape_stride *f, tl_error *err) {
+static bool structural(hb_arena *a, const tl_layout *l, tl_shape_stride *f, tl_error *err) {
   memset(f, 0, sizeof *f);
   f->rank = l->rank;
   size_t cap = (size_t)l->rank + 1;
   for (int v = 0; v < l->nlevels; v++) cap += (size_t)l->levels[v].ntiled;
-  digit *dg = arena_array(a, cap, sizeof *dg);
-  int *head = arena_array(a, (size_t)l->rank + 1, sizeof *head);
+  digit *dg = hb_arena_array(a, cap, sizeof *dg);
+  int *head = hb_arena_array(a, (size_t)l->rank + 1, sizeof *head);
   int nd = 0;
   for (int k = 0; k < l->rank; k++) {
     int j = l->phys_order[k];
@@ -178,15 +178,15 @@ static bool structural(arena *a, const tl_layout *l, tl_shape_stride *f, tl_erro
   for (int v = 0; v < l->nlevels; v++) {
     const tl_level *lv = &l->levels[v];
     /* per coordinate of `in`: its group and the product of the group's more-minor dims */
-    int *group = arena_array(a, (size_t)lv->nin + 1, sizeof *group);
-    int64_t *scale = arena_array(a, (size_t)lv->nin + 1, sizeof *scale);
+    int *group = hb_arena_array(a, (size_t)lv->nin + 1, sizeof *group);
+    int64_t *scale = hb_arena_array(a, (size_t)lv->nin + 1, sizeof *scale);
     for (int i = 0; i < lv->nlead; i++) group[i] = -1;
     for (int g = 0; g < lv->ntiled; g++) {
       int64_t s = 1;
       for (int j = lv->group_last[g]; j >= lv->group_first[g]; j--) {
         group[j] = g;
         scale[j] = s;
-        if (!ck_mul(s, lv->in[j], &s)) return overflow(err);
+        if (!hb_ck_mul(s, lv->in[j], &s)) return overflow(err);
       }
     }
     int nstart = nd;
@@ -197,12 +197,12 @@ static bool structural(arena *a, const tl_layout *l, tl_shape_stride *f, tl_erro
       int g = group[c];
       if (g < 0) continue; /* a leading dim: unchanged */
       int64_t w, t = lv->tile[g], wr;
-      if (!ck_mul(d->weight, scale[c], &w)) return overflow(err);
+      if (!hb_ck_mul(d->weight, scale[c], &w)) return overflow(err);
       int cnt = lv->nlead + g, in = lv->nlead + lv->ntiled + g;
       if (w % t == 0) {
         d->coord = cnt;
         d->weight = w / t;
-      } else if (w < t && ck_mul(w, d->count, &wr) && wr <= t) {
+      } else if (w < t && hb_ck_mul(w, d->count, &wr) && wr <= t) {
         d->coord = in;
         d->weight = w;
       } else if (w < t && t % w == 0) {
@@ -227,17 +227,17 @@ static bool structural(arena *a, const tl_layout *l, tl_shape_stride *f, tl_erro
     }
   }
   /* strides; modes per logical dim, size-1 digits left out */
-  int *nmodes = arena_array(a, (size_t)l->rank + 1, sizeof *nmodes);
-  tl_mode **modes = arena_array(a, (size_t)l->rank + 1, sizeof *modes);
+  int *nmodes = hb_arena_array(a, (size_t)l->rank + 1, sizeof *nmodes);
+  tl_mode **modes = hb_arena_array(a, (size_t)l->rank + 1, sizeof *modes);
   for (int j = 0; j < l->rank; j++) {
     int n = 0;
     for (int i = head[j]; i >= 0; i = dg[i].next) n++;
-    modes[j] = arena_array(a, (size_t)n + 1, sizeof *modes[j]);
+    modes[j] = hb_arena_array(a, (size_t)n + 1, sizeof *modes[j]);
     nmodes[j] = 0;
     for (int i = head[j]; i >= 0; i = dg[i].next) {
       if (dg[i].count == 1) continue;
       int64_t s;
-      if (!ck_mul(dg[i].weight, l->strides[dg[i].coord], &s)) return overflow(err);
+      if (!hb_ck_mul(dg[i].weight, l->strides[dg[i].coord], &s)) return overflow(err);
       modes[j][nmodes[j]++] = (tl_mode){dg[i].count, s};
     }
   }
@@ -247,7 +247,7 @@ static bool structural(arena *a, const tl_layout *l, tl_shape_stride *f, tl_erro
   return true;
 }
 
-bool tl_shape_stride_form(arena *a, ae_ctx *ctx, const tl_layout *l, tl_shape_stride *f, tl_error *err) {
+bool tl_shape_stride_form(hb_arena *a, ae_ctx *ctx, const tl_layout *l, tl_shape_stride *f, tl_error *err) {
   if (!structural(a, l, f, err)) return false;
   if (f->expressible) return true;
   imap *off = tl_logical_to_offset(a, ctx, l, err);
@@ -259,32 +259,32 @@ bool tl_shape_stride_form(arena *a, ae_ctx *ctx, const tl_layout *l, tl_shape_st
   return true;
 }
 
-static void put_modes(strbuf *b, const tl_shape_stride *f, bool strides) {
-  sb_putc(b, '(');
+static void put_modes(hb_strbuf *b, const tl_shape_stride *f, bool strides) {
+  hb_sb_putc(b, '(');
   for (int j = 0; j < f->rank; j++) {
-    if (j) sb_putc(b, ',');
+    if (j) hb_sb_putc(b, ',');
     int n = f->nmodes[j];
     if (n == 0) {
-      sb_putc(b, strides ? '0' : '1');
+      hb_sb_putc(b, strides ? '0' : '1');
       continue;
     }
-    if (n > 1) sb_putc(b, '(');
+    if (n > 1) hb_sb_putc(b, '(');
     for (int i = 0; i < n; i++) {
-      if (i) sb_putc(b, ',');
-      sb_put_i64(b, strides ? f->modes[j][i].stride : f->modes[j][i].size);
+      if (i) hb_sb_putc(b, ',');
+      hb_sb_put_i64(b, strides ? f->modes[j][i].stride : f->modes[j][i].size);
     }
-    if (n > 1) sb_putc(b, ')');
+    if (n > 1) hb_sb_putc(b, ')');
   }
-  sb_putc(b, ')');
+  hb_sb_putc(b, ')');
 }
 
-void tl_shape_stride_print(strbuf *b, const tl_shape_stride *f) {
+void tl_shape_stride_print(hb_strbuf *b, const tl_shape_stride *f) {
   if (!f->expressible) {
-    sb_puts(b, "not expressible: ");
-    sb_puts(b, f->why);
+    hb_sb_puts(b, "not expressible: ");
+    hb_sb_puts(b, f->why);
     return;
   }
   put_modes(b, f, false);
-  sb_putc(b, ':');
+  hb_sb_putc(b, ':');
   put_modes(b, f, true);
 }

@@ -9,9 +9,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
-#include "oom.h"
-#include "ptrmap.h"
+#include "../parser/base/checked.h"
+#include "../parser/base/oom.h"
+#include "../parser/base/ptrmap.h"
 
 /* Upper bound on rewrite steps per simplifier (guards against pathological
  * inputs whose sums are exponentially long when walked as trees). */
@@ -23,7 +23,7 @@ struct simplifier {
   bool use_cons;
   simplify_mode mode;
   uint64_t gen;
-  ptrmap eval_memo, once_memo, simp_memo;
+  hb_ptrmap eval_memo, once_memo, simp_memo;
   uint64_t work;
   bool abort;
 };
@@ -37,9 +37,9 @@ struct simplifier {
 static _Thread_local simplifier *pool[POOL_SIZE];
 static _Thread_local int npool;
 
-static void shrink(ptrmap *p) {
-  if (p->cap > POOL_MAX_CAP) ptrmap_free(p);
-  else ptrmap_clear(p);
+static void shrink(hb_ptrmap *p) {
+  if (p->cap > POOL_MAX_CAP) hb_ptrmap_free(p);
+  else hb_ptrmap_clear(p);
 }
 
 simplifier *simplifier_new(const imap *m, bool use_constraints, simplify_mode mode) {
@@ -47,10 +47,10 @@ simplifier *simplifier_new(const imap *m, bool use_constraints, simplify_mode mo
   if (npool > 0) {
     s = pool[--npool];
   } else {
-    s = xcalloc(1, sizeof *s);
-    ptrmap_init(&s->eval_memo);
-    ptrmap_init(&s->once_memo);
-    ptrmap_init(&s->simp_memo);
+    s = hb_calloc(1, sizeof *s);
+    hb_ptrmap_init(&s->eval_memo);
+    hb_ptrmap_init(&s->once_memo);
+    hb_ptrmap_init(&s->simp_memo);
   }
   s->m = m;
   s->c = m->ctx;
@@ -71,9 +71,9 @@ void simplifier_free(simplifier *s) {
     pool[npool++] = s;
     return;
   }
-  ptrmap_free(&s->eval_memo);
-  ptrmap_free(&s->once_memo);
-  ptrmap_free(&s->simp_memo);
+  hb_ptrmap_free(&s->eval_memo);
+  hb_ptrmap_free(&s->once_memo);
+  hb_ptrmap_free(&s->simp_memo);
   free(s);
 }
 
@@ -81,9 +81,9 @@ bool simplifier_aborted(const simplifier *s) { return s->abort; }
 
 static void sync(simplifier *s) {
   if (s->gen != s->m->gen) {
-    ptrmap_clear(&s->eval_memo);
-    ptrmap_clear(&s->once_memo);
-    ptrmap_clear(&s->simp_memo);
+    hb_ptrmap_clear(&s->eval_memo);
+    hb_ptrmap_clear(&s->once_memo);
+    hb_ptrmap_clear(&s->simp_memo);
     s->gen = s->m->gen;
   }
 }
@@ -107,7 +107,7 @@ static interval ev(simplifier *s, const ae *e) {
   case AE_SYM: return (uint64_t)e->value < imap_nsyms(m) ? m->sym_iv[e->value] : iv_unbounded();
   default: break;
   }
-  ptrmap_val *hit = ptrmap_get(&s->eval_memo, e);
+  hb_ptrmap_val *hit = hb_ptrmap_get(&s->eval_memo, e);
   if (hit) return iv_make(hit->a, hit->b);
   interval l = ev(s, e->lhs), r = ev(s, e->rhs), res;
   switch (e->kind) {
@@ -126,8 +126,8 @@ static interval ev(simplifier *s, const ae *e) {
       res = iv_unbounded();
       break;
     }
-    if (!(fl ? ck_floordiv(l.lo, r.lo, &a) : ck_ceildiv(l.lo, r.lo, &a))) a = IV_MAX;
-    if (!(fl ? ck_floordiv(l.hi, r.lo, &b) : ck_ceildiv(l.hi, r.lo, &b))) b = IV_MAX;
+    if (!(fl ? hb_ck_floordiv(l.lo, r.lo, &a) : hb_ck_ceildiv(l.lo, r.lo, &a))) a = IV_MAX;
+    if (!(fl ? hb_ck_floordiv(l.hi, r.lo, &b) : hb_ck_ceildiv(l.hi, r.lo, &b))) b = IV_MAX;
     res = a < b ? iv_make(a, b) : iv_make(b, a);
     break;
   }
@@ -139,7 +139,7 @@ static interval ev(simplifier *s, const ae *e) {
     int64_t k = imap_find_constraint(m, e);
     if (k >= 0) res = iv_intersect(res, m->cons[k].iv);
   }
-  ptrmap_put(&s->eval_memo, e, (ptrmap_val){res.lo, res.hi});
+  hb_ptrmap_put(&s->eval_memo, e, (hb_ptrmap_val){res.lo, res.hi});
   return res;
 }
 
@@ -212,7 +212,7 @@ static void gcd_visit(simplifier *s, const ae *t, void *p) {
   if (!k->have) {
     k->g = c;
     k->have = true;
-  } else if (!ck_gcd(k->g, c, &k->g)) {
+  } else if (!hb_ck_gcd(k->g, c, &k->g)) {
     k->bad = true;
   }
 }
@@ -222,7 +222,7 @@ static const ae *gcd_map(simplifier *s, const ae *t, void *p) {
   int64_t c, q = 1;
   if (crhs(s, t, AE_MUL, &c)) {
     /* g divides c; g is negative only when it is the single multiplier c itself */
-    ck_div_trunc(c, k->g, &q);
+    hb_ck_div_trunc(c, k->g, &q);
     return ae_mul(s->c, t->lhs, K(s, q));
   }
   k->B = ae_add(s->c, k->B, t);
@@ -277,25 +277,25 @@ typedef struct {
 static void tv_push(termvec *tv, const ae *x, int64_t m) {
   if (tv->n == tv->cap) {
     tv->cap = tv->cap ? tv->cap * 2 : 8;
-    tv->v = xrealloc(tv->v, tv->cap * sizeof *tv->v);
+    tv->v = hb_realloc(tv->v, tv->cap * sizeof *tv->v);
   }
   tv->v[tv->n++] = (term){x, m, false};
 }
 
 typedef struct {
   termvec mods, divs, terms;
-  ptrmap index; /* expr -> position in terms */
+  hb_ptrmap index; /* expr -> position in terms */
   bool overflow;
 } sum_state;
 
 static void terms_add(sum_state *st, const ae *x, int64_t m) {
-  ptrmap_val *p = ptrmap_get(&st->index, x);
+  hb_ptrmap_val *p = hb_ptrmap_get(&st->index, x);
   if (p) {
     term *t = &st->terms.v[p->a];
-    if (!ck_add(t->m, m, &t->m)) st->overflow = true;
+    if (!hb_ck_add(t->m, m, &t->m)) st->overflow = true;
     return;
   }
-  ptrmap_put(&st->index, x, (ptrmap_val){(int64_t)st->terms.n, 0});
+  hb_ptrmap_put(&st->index, x, (hb_ptrmap_val){(int64_t)st->terms.n, 0});
   tv_push(&st->terms, x, m);
 }
 
@@ -331,7 +331,7 @@ static int cmp_terms(const void *pa, const void *pb) {
 static const ae *rewrite_sum(simplifier *s, const ae *e) {
   sum_state st;
   memset(&st, 0, sizeof st);
-  ptrmap_init(&st.index);
+  hb_ptrmap_init(&st.index);
   visit_summands(s, e, sum_collect, &st);
 
   if (st.divs.n > 0) {
@@ -345,8 +345,8 @@ static const ae *rewrite_sum(simplifier *s, const ae *e) {
         term *D = &st.divs.v[j];
         if (D->used || D->x != q) continue;
         int64_t r, quo;
-        if (M->m == 0 || !ck_rem_trunc(D->m, M->m, &r) || r != 0) continue;
-        if (!ck_div_trunc(D->m, M->m, &quo) || quo != c) continue;
+        if (M->m == 0 || !hb_ck_rem_trunc(D->m, M->m, &r) || r != 0) continue;
+        if (!hb_ck_div_trunc(D->m, M->m, &quo) || quo != c) continue;
         terms_add(&st, M->x->lhs, M->m);
         D->used = true;
         M->used = true;
@@ -359,9 +359,9 @@ static const ae *rewrite_sum(simplifier *s, const ae *e) {
       int64_t c, r, b, nb;
       if (D->used || D->m > 0) continue;
       if (!crhs(s, D->x, AE_FLOORDIV, &c) || c <= 0) continue;
-      if (!ck_rem_trunc(D->m, c, &r) || r != 0) continue;
-      ck_div_trunc(D->m, c, &b); /* c > 0 */
-      if (!ck_neg(b, &nb)) continue;
+      if (!hb_ck_rem_trunc(D->m, c, &r) || r != 0) continue;
+      hb_ck_div_trunc(D->m, c, &b); /* c > 0 */
+      if (!hb_ck_neg(b, &nb)) continue;
       const ae *x = D->x->lhs;
       add_b_cl k = {&st, b};
       visit_summands(s, x, sum_add_b, &k);
@@ -379,7 +379,7 @@ static const ae *rewrite_sum(simplifier *s, const ae *e) {
   if (!st.overflow && !s->abort) {
     /* 4. canonical sum */
     size_t n = st.terms.n;
-    const ae **prod = xmalloc((n ? n : 1) * sizeof *prod);
+    const ae **prod = hb_malloc((n ? n : 1) * sizeof *prod);
     for (size_t i = 0; i < n; i++) prod[i] = ae_mul(s->c, st.terms.v[i].x, K(s, st.terms.v[i].m));
     qsort(prod, n, sizeof *prod, cmp_terms);
     res = K(s, 0);
@@ -389,7 +389,7 @@ static const ae *rewrite_sum(simplifier *s, const ae *e) {
   free(st.mods.v);
   free(st.divs.v);
   free(st.terms.v);
-  ptrmap_free(&st.index);
+  hb_ptrmap_free(&st.index);
   return res;
 }
 
@@ -405,10 +405,10 @@ static const ae *mod_strip(simplifier *s, const ae *t, void *p) {
   mod_cl *k = p;
   int64_t k2;
   if (t->kind == AE_CONST) {
-    if (!ck_add(k->acc, t->value, &k->acc)) k->overflow = true;
+    if (!hb_ck_add(k->acc, t->value, &k->acc)) k->overflow = true;
     return K(s, 0);
   }
-  if (crhs(s, t, AE_MUL, &k2) && ck_divisible(k2, k->m)) return K(s, 0);
+  if (crhs(s, t, AE_MUL, &k2) && hb_ck_divisible(k2, k->m)) return K(s, 0);
   return t;
 }
 
@@ -424,7 +424,7 @@ static const ae *rewrite_mod(simplifier *s, const ae *e) {
   interval l = ev(s, x);
   /* 2. no wrap-around */
   int64_t q, off, t;
-  if (ck_floordiv(l.lo, m, &q) && ck_mul(q, -m, &off) && ck_add(l.hi, off, &t) && t < m)
+  if (hb_ck_floordiv(l.lo, m, &q) && hb_ck_mul(q, -m, &off) && hb_ck_add(l.hi, off, &t) && t < m)
     return ae_add(c, x, K(s, off));
   /* 3. (y * k) mod m with k | m */
   int64_t k;
@@ -440,23 +440,23 @@ static const ae *rewrite_mod(simplifier *s, const ae *e) {
   int64_t g;
   split_gcd(s, n, &A, &g, &B);
   int64_t rem;
-  if (g != 1 && ck_rem_trunc(m, g, &rem) && rem == 0) {
+  if (g != 1 && hb_ck_rem_trunc(m, g, &rem) && rem == 0) {
     interval rb = ev(s, B);
     if (iv_eq(rb, iv_point(0))) {
       int64_t h = 1, f = 1, md = m;
-      ck_gcd(g, m, &h); /* |m| < 2^63 */
+      hb_ck_gcd(g, m, &h); /* |m| < 2^63 */
       const ae *N = n;
       if (h == g) {
         N = A;
       } else if (h > 1) {
-        ck_div_trunc(g, h, &f);
+        hb_ck_div_trunc(g, h, &f);
         N = map_summands(s, A, scale_map, &f);
       }
-      ck_div_trunc(m, h, &md);
+      hb_ck_div_trunc(m, h, &md);
       return ae_mul(c, ae_mod(c, N, K(s, md)), K(s, h));
     }
     int64_t gm1;
-    if (ck_sub(g, 1, &gm1) && iv_contains_iv(iv_make(0, gm1), rb))
+    if (hb_ck_sub(g, 1, &gm1) && iv_contains_iv(iv_make(0, gm1), rb))
       return ae_add(c, ae_mod(c, ae_mul(c, A, K(s, g)), e->rhs), B);
   }
   /* 6. */
@@ -473,7 +473,7 @@ typedef struct {
 static const ae *sumdiv_extract(simplifier *s, const ae *t, void *p) {
   sumdiv_cl *k = p;
   int64_t mul, f;
-  if (crhs(s, t, AE_MUL, &mul) && ck_divisible(mul, k->d) && ck_div_trunc(mul, k->d, &f)) {
+  if (crhs(s, t, AE_MUL, &mul) && hb_ck_divisible(mul, k->d) && hb_ck_div_trunc(mul, k->d, &f)) {
     k->E = ae_add(s->c, k->E, ae_mul(s->c, t->lhs, K(s, f)));
     return K(s, 0);
   }
@@ -508,17 +508,17 @@ static const ae *sum_div(simplifier *s, const ae *x, int64_t d) {
   const ae *A, *B;
   int64_t g, h = 1, f = 1;
   split_gcd(s, n, &A, &g, &B);
-  ck_gcd(d, g, &h); /* d > 1: h <= d */
+  hb_ck_gcd(d, g, &h); /* d > 1: h <= d */
   interval rb = ev(s, B);
   if (h != 1 && iv_contains_iv(iv_make(0, h - 1), rb)) {
-    ck_div_trunc(g, h, &f);
+    hb_ck_div_trunc(g, h, &f);
     n = ae_mul(c, A, K(s, f));
     d /= h;
   } else if (iv_is_point(rb) && rb.lo != 0) {
     int64_t h2, v;
-    if (ck_gcd(rb.lo, h, &h2) && h2 != 1) {
-      ck_div_trunc(g, h2, &f);
-      ck_div_trunc(rb.lo, h2, &v);
+    if (hb_ck_gcd(rb.lo, h, &h2) && h2 != 1) {
+      hb_ck_div_trunc(g, h2, &f);
+      hb_ck_div_trunc(rb.lo, h2, &v);
       n = ae_add(c, ae_mul(c, A, K(s, f)), K(s, v));
       d /= h2;
     }
@@ -526,7 +526,7 @@ static const ae *sum_div(simplifier *s, const ae *x, int64_t d) {
   inner_cl in = {0, 0};
   visit_summands(s, n, count_inner, &in);
   int64_t dq;
-  if (in.count == 1 && in.q > 0 && ck_mul(d, in.q, &dq)) {
+  if (in.count == 1 && in.q > 0 && hb_ck_mul(d, in.q, &dq)) {
     n = map_summands(s, n, merge_inner, &in.q);
     d = dq;
   }
@@ -545,7 +545,7 @@ static const ae *rewrite_floordiv(simplifier *s, const ae *e) {
     if (crhs(s, x, AE_MOD, &k) && k > 0 && k % d == 0)
       return ae_mod(c, ae_floordiv(c, x->lhs, K(s, d)), K(s, k / d));
     /* div-div */
-    if (crhs(s, x, AE_FLOORDIV, &k) && k != 0 && ck_mul(d, k, &dk)) return ae_floordiv(c, x->lhs, K(s, dk));
+    if (crhs(s, x, AE_FLOORDIV, &k) && k != 0 && hb_ck_mul(d, k, &dk)) return ae_floordiv(c, x->lhs, K(s, dk));
     const ae *res = sum_div(s, x, d);
     if (res) return res;
   }
@@ -576,7 +576,7 @@ static const ae *once(simplifier *s, const ae *e) {
   if (e->kind == AE_CONST) return e;
   if (!check_budget(s)) return e;
   bool found;
-  const ae *hit = ptrmap_get_ptr(&s->once_memo, e, &found);
+  const ae *hit = hb_ptrmap_get_ptr(&s->once_memo, e, &found);
   if (found) return hit;
   const ae *res = e;
   bool done = false;
@@ -598,13 +598,13 @@ static const ae *once(simplifier *s, const ae *e) {
     default: res = e;
     }
   }
-  if (!s->abort) ptrmap_put_ptr(&s->once_memo, e, res);
+  if (!s->abort) hb_ptrmap_put_ptr(&s->once_memo, e, res);
   return res;
 }
 
 static const ae *simplify_full(simplifier *s, const ae *e) {
   bool found;
-  const ae *hit = ptrmap_get_ptr(&s->simp_memo, e, &found);
+  const ae *hit = hb_ptrmap_get_ptr(&s->simp_memo, e, &found);
   if (found) return hit;
   const ae *cur = e;
   for (int iter = 0; iter < 10000 && !s->abort; iter++) {
@@ -612,7 +612,7 @@ static const ae *simplify_full(simplifier *s, const ae *e) {
     if (nxt == cur) break;
     cur = nxt;
   }
-  if (!s->abort) ptrmap_put_ptr(&s->simp_memo, e, cur);
+  if (!s->abort) hb_ptrmap_put_ptr(&s->simp_memo, e, cur);
   return cur;
 }
 
@@ -632,9 +632,9 @@ typedef struct {
 static bool constraint_exprs(imap *m, simplifier *s) {
   uint32_t n = m->ncons;
   if (n == 0) return false;
-  imap_constraint *snap = xmalloc(n * sizeof *snap);
-  const ae **rm = xmalloc(n * sizeof *rm);
-  pending *add = xmalloc(n * sizeof *add);
+  imap_constraint *snap = hb_malloc(n * sizeof *snap);
+  const ae **rm = hb_malloc(n * sizeof *rm);
+  pending *add = hb_malloc(n * sizeof *add);
   memcpy(snap, m->cons, n * sizeof *snap);
   uint32_t nrm = 0, nadd = 0;
   sync(s);
@@ -665,7 +665,7 @@ static bool range_rule(simplifier *s, const ae **pe, interval *piv) {
     interval rb = ev(s, e->rhs);
     if (iv_is_point(rb)) {
       interval n;
-      if (!ck_sub(iv.lo, rb.lo, &n.lo) || !ck_sub(iv.hi, rb.lo, &n.hi)) return false;
+      if (!hb_ck_sub(iv.lo, rb.lo, &n.lo) || !hb_ck_sub(iv.hi, rb.lo, &n.hi)) return false;
       *pe = e->lhs;
       *piv = n;
       return true;
@@ -690,15 +690,15 @@ static bool range_rule(simplifier *s, const ae **pe, interval *piv) {
     int64_t c = r.lo;
     interval n = iv;
     if (c < 0) {
-      if (!ck_neg(c, &c) || !ck_neg(iv.hi, &n.lo) || !ck_neg(iv.lo, &n.hi)) return false;
+      if (!hb_ck_neg(c, &c) || !hb_ck_neg(iv.hi, &n.lo) || !hb_ck_neg(iv.lo, &n.hi)) return false;
     }
     interval out;
     if (e->kind == AE_MUL) {
-      if (!ck_ceildiv(n.lo, c, &out.lo) || !ck_floordiv(n.hi, c, &out.hi)) return false;
+      if (!hb_ck_ceildiv(n.lo, c, &out.lo) || !hb_ck_floordiv(n.hi, c, &out.hi)) return false;
     } else {
       int64_t h1;
-      if (!ck_mul(n.lo, c, &out.lo) || !ck_add(n.hi, 1, &h1) || !ck_mul(h1, c, &out.hi) ||
-          !ck_sub(out.hi, 1, &out.hi))
+      if (!hb_ck_mul(n.lo, c, &out.lo) || !hb_ck_add(n.hi, 1, &h1) || !hb_ck_mul(h1, c, &out.hi) ||
+          !hb_ck_sub(out.hi, 1, &out.hi))
         return false;
     }
     *pe = e->lhs;
@@ -711,8 +711,8 @@ static bool range_rule(simplifier *s, const ae **pe, interval *piv) {
 static bool constraint_ranges(imap *m, simplifier *s) {
   uint32_t n = m->ncons;
   if (n == 0) return false;
-  imap_constraint *snap = xmalloc(n * sizeof *snap);
-  pending *add = xmalloc(n * sizeof *add);
+  imap_constraint *snap = hb_malloc(n * sizeof *snap);
+  pending *add = hb_malloc(n * sizeof *add);
   memcpy(snap, m->cons, n * sizeof *snap);
   uint32_t nadd = 0;
   sync(s);
@@ -740,9 +740,9 @@ static bool merge_mod_constraints(imap *m, simplifier *s) {
   bool did = false;
   uint32_t n = m->ncons;
   if (n == 0) return false;
-  imap_constraint *snap = xmalloc(n * sizeof *snap);
-  bool *done = xcalloc(n, 1);
-  bool *grp = xcalloc(n, 1);
+  imap_constraint *snap = hb_malloc(n * sizeof *snap);
+  bool *done = hb_calloc(n, 1);
+  bool *grp = hb_calloc(n, 1);
   memcpy(snap, m->cons, n * sizeof *snap);
   sync(s);
   for (uint32_t i = 0; i < n; i++) {
@@ -754,7 +754,7 @@ static bool merge_mod_constraints(imap *m, simplifier *s) {
     /* the constraints of this X with a point interval, grouped by that point */
     for (uint32_t j = i; j < n; j++)
       if (snap[j].expr->kind == AE_MOD && snap[j].expr->lhs == X) done[j] = true;
-    bool *taken = xcalloc(n, 1);
+    bool *taken = hb_calloc(n, 1);
     for (uint32_t j = i; j < n; j++) {
       if (taken[j] || snap[j].expr->kind != AE_MOD || snap[j].expr->lhs != X || !iv_is_point(snap[j].iv)) continue;
       int64_t r = snap[j].iv.lo, L = 1;
@@ -766,7 +766,7 @@ static bool merge_mod_constraints(imap *m, simplifier *s) {
         taken[k] = grp[k] = true;
         members++;
         interval rv = ev(s, snap[k].expr->rhs);
-        if (rv.lo <= 0 || !ck_lcm(L, rv.lo, &L)) ok = false;
+        if (rv.lo <= 0 || !hb_ck_lcm(L, rv.lo, &L)) ok = false;
       }
       if (!ok) continue;
       if (members > 1) {
@@ -785,12 +785,12 @@ static bool merge_mod_constraints(imap *m, simplifier *s) {
          * maps that equals floor division, which is also right for negative
          * bounds. */
         int64_t ql = 0, qh = 0;
-        ck_floordiv(old.lo, L, &ql);
-        ck_floordiv(old.hi, L, &qh);
-        if (!ck_mul(ql, L, &t) || !ck_add(t, r, &nw.lo)) continue;
-        if (nw.lo < old.lo && !ck_add(nw.lo, L, &nw.lo)) continue;
-        if (!ck_mul(qh, L, &t) || !ck_add(t, r, &nw.hi)) continue;
-        if (nw.hi > old.hi && !ck_sub(nw.hi, L, &nw.hi)) continue;
+        hb_ck_floordiv(old.lo, L, &ql);
+        hb_ck_floordiv(old.hi, L, &qh);
+        if (!hb_ck_mul(ql, L, &t) || !hb_ck_add(t, r, &nw.lo)) continue;
+        if (nw.lo < old.lo && !hb_ck_add(nw.lo, L, &nw.lo)) continue;
+        if (!hb_ck_mul(qh, L, &t) || !hb_ck_add(t, r, &nw.hi)) continue;
+        if (nw.hi > old.hi && !hb_ck_sub(nw.hi, L, &nw.hi)) continue;
         if (!iv_eq(nw, old)) {
           *upd = nw;
           m->gen++;

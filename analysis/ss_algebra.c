@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 
 __attribute__((format(printf, 2, 3))) static ss_layout *fail(ss_error *err, const char *fmt, ...) {
   va_list ap;
@@ -16,9 +16,9 @@ __attribute__((format(printf, 2, 3))) static ss_layout *fail(ss_error *err, cons
   return NULL;
 }
 
-static ss_mode *flat_of(arena *a, const ss_layout *l, uint32_t *n) {
+static ss_mode *flat_of(hb_arena *a, const ss_layout *l, uint32_t *n) {
   *n = ss_leaf_count(l);
-  ss_mode *m = arena_array(a, *n, sizeof *m);
+  ss_mode *m = hb_arena_array(a, *n, sizeof *m);
   ss_flatten(l, m);
   return m;
 }
@@ -31,7 +31,7 @@ static uint32_t coalesce_modes(ss_mode *m, uint32_t n) {
     /* within a checked layout size * stride cannot overflow unless it is
      * beyond every offset: then it is no match either */
     int64_t next;
-    if (k > 0 && ck_mul(m[k - 1].size, m[k - 1].stride, &next) && next == m[i].stride) {
+    if (k > 0 && hb_ck_mul(m[k - 1].size, m[k - 1].stride, &next) && next == m[i].stride) {
       m[k - 1].size *= m[i].size;
       continue;
     }
@@ -40,15 +40,15 @@ static uint32_t coalesce_modes(ss_mode *m, uint32_t n) {
   return k;
 }
 
-ss_layout *ss_coalesce(arena *a, const ss_layout *l, ss_error *err) {
+ss_layout *ss_coalesce(hb_arena *a, const ss_layout *l, ss_error *err) {
   uint32_t n;
   ss_mode *m = flat_of(a, l, &n);
   return ss_from_modes(a, m, coalesce_modes(m, n), err);
 }
 
-ss_layout *ss_coalesce_modes(arena *a, const ss_layout *l, ss_error *err) {
+ss_layout *ss_coalesce_modes(hb_arena *a, const ss_layout *l, ss_error *err) {
   if (ss_is_leaf(l)) return ss_coalesce(a, l, err);
-  ss_layout *ch = arena_array(a, l->n, sizeof *ch);
+  ss_layout *ch = hb_arena_array(a, l->n, sizeof *ch);
   for (uint32_t i = 0; i < l->n; i++) {
     ss_layout *c = ss_coalesce(a, &l->child[i], err);
     if (!c) return NULL;
@@ -59,10 +59,10 @@ ss_layout *ss_coalesce_modes(arena *a, const ss_layout *l, ss_error *err) {
 
 /* A's coalesced modes composed with the leaf s:d. foot[i] (i < k - 1)
  * grows by the largest digit the leaf's offsets {c * d} put in mode i. */
-static ss_layout *compose_leaf(arena *a, const ss_mode *am, uint32_t k, int64_t s, int64_t d, int64_t *foot,
+static ss_layout *compose_leaf(hb_arena *a, const ss_mode *am, uint32_t k, int64_t s, int64_t d, int64_t *foot,
                                ss_error *err) {
   if (d == 0 || s == 1 || k == 0) return ss_leaf(a, s, 0);
-  ss_mode *out = arena_array(a, k + 1, sizeof *out);
+  ss_mode *out = hb_arena_array(a, k + 1, sizeof *out);
   uint32_t n = 0;
   int64_t r = d, c = s, t;
   for (uint32_t i = 0; i + 1 < k && c > 1; i++) {
@@ -73,7 +73,7 @@ static ss_layout *compose_leaf(arena *a, const ss_mode *am, uint32_t k, int64_t 
     }
     if (sz % r == 0) { /* the stride divides it: sz / r values of this mode */
       int64_t q = sz / r;
-      if (!ck_mul(st, r, &t)) return fail(err, "composition: a stride overflows");
+      if (!hb_ck_mul(st, r, &t)) return fail(err, "composition: a stride overflows");
       if (c <= q) {
         out[n++] = (ss_mode){c, t};
         foot[i] += (c - 1) * r; /* < sz */
@@ -92,8 +92,8 @@ static ss_layout *compose_leaf(arena *a, const ss_mode *am, uint32_t k, int64_t 
     }
     /* neither divides the other: exact only if the elements stay in this mode */
     int64_t last;
-    if (ck_mul(c - 1, r, &last) && last < sz) {
-      if (!ck_mul(st, r, &t)) return fail(err, "composition: a stride overflows");
+    if (hb_ck_mul(c - 1, r, &last) && last < sz) {
+      if (!hb_ck_mul(st, r, &t)) return fail(err, "composition: a stride overflows");
       out[n++] = (ss_mode){c, t};
       foot[i] += last;
       c = 1;
@@ -103,16 +103,16 @@ static ss_layout *compose_leaf(arena *a, const ss_mode *am, uint32_t k, int64_t 
                 ") do not divide one another", r, i, sz, st);
   }
   if (c > 1) {
-    if (!ck_mul(am[k - 1].stride, r, &t)) return fail(err, "composition: a stride overflows");
+    if (!hb_ck_mul(am[k - 1].stride, r, &t)) return fail(err, "composition: a stride overflows");
     out[n++] = (ss_mode){c, t};
   }
   return ss_from_modes(a, out, coalesce_modes(out, n), err);
 }
 
-static ss_layout *compose_rec(arena *a, const ss_mode *am, uint32_t k, const ss_layout *B, int64_t *foot,
+static ss_layout *compose_rec(hb_arena *a, const ss_mode *am, uint32_t k, const ss_layout *B, int64_t *foot,
                               ss_error *err) {
   if (ss_is_leaf(B)) return compose_leaf(a, am, k, B->size, B->stride, foot, err);
-  ss_layout *ch = arena_array(a, B->n, sizeof *ch);
+  ss_layout *ch = hb_arena_array(a, B->n, sizeof *ch);
   for (uint32_t i = 0; i < B->n; i++) {
     ss_layout *c = compose_rec(a, am, k, &B->child[i], foot, err);
     if (!c) return NULL;
@@ -121,11 +121,11 @@ static ss_layout *compose_rec(arena *a, const ss_mode *am, uint32_t k, const ss_
   return ss_tuple(a, ch, B->n, err);
 }
 
-ss_layout *ss_composition(arena *a, const ss_layout *A, const ss_layout *B, ss_error *err) {
+ss_layout *ss_composition(hb_arena *a, const ss_layout *A, const ss_layout *B, ss_error *err) {
   uint32_t k;
   ss_mode *am = flat_of(a, A, &k);
   k = coalesce_modes(am, k);
-  int64_t *foot = arena_zalloc(a, (k + 1) * sizeof *foot);
+  int64_t *foot = hb_arena_zalloc(a, (k + 1) * sizeof *foot);
   ss_layout *r = compose_rec(a, am, k, B, foot, err);
   /* R is composed leaf by leaf of B: A(B(c)) = sum of A(leaf offsets) only
    * when adding the leaves' offsets carries between none of A's modes */
@@ -142,33 +142,33 @@ static int cmp_stride(const void *pa, const void *pb) {
   return x->size < y->size ? -1 : x->size > y->size;
 }
 
-ss_layout *ss_complement(arena *a, const ss_layout *l, int64_t cotarget, ss_error *err) {
+ss_layout *ss_complement(hb_arena *a, const ss_layout *l, int64_t cotarget, ss_error *err) {
   if (cotarget < 1) return fail(err, "complement: the cotarget must be at least 1");
   uint32_t n, k = 0;
   ss_mode *m = flat_of(a, l, &n);
   for (uint32_t i = 0; i < n; i++)
     if (m[i].size > 1 && m[i].stride > 0) m[k++] = m[i];
   qsort(m, k, sizeof *m, cmp_stride);
-  ss_mode *out = arena_array(a, k + 1, sizeof *out);
+  ss_mode *out = hb_arena_array(a, k + 1, sizeof *out);
   int64_t cur = 1;
   for (uint32_t i = 0; i < k; i++) {
     if (m[i].stride % cur != 0)
       return fail(err, "complement not defined: stride %" PRId64 " is not a multiple of %" PRId64
                   ", the extent of the modes before it (sorted by stride)", m[i].stride, cur);
     out[i] = (ss_mode){m[i].stride / cur, cur};
-    if (!ck_mul(m[i].size, m[i].stride, &cur)) return fail(err, "complement: an extent overflows");
+    if (!hb_ck_mul(m[i].size, m[i].stride, &cur)) return fail(err, "complement: an extent overflows");
   }
   out[k] = (ss_mode){cotarget / cur + (cotarget % cur != 0), cur};
   return ss_from_modes(a, out, coalesce_modes(out, k + 1), err);
 }
 
-ss_layout *ss_make_layout(arena *a, const ss_layout *const *parts, uint32_t n, ss_error *err) {
-  ss_layout *ch = arena_array(a, n ? n : 1, sizeof *ch);
+ss_layout *ss_make_layout(hb_arena *a, const ss_layout *const *parts, uint32_t n, ss_error *err) {
+  ss_layout *ch = hb_arena_array(a, n ? n : 1, sizeof *ch);
   for (uint32_t i = 0; i < n; i++) ch[i] = *parts[i];
   return ss_tuple(a, ch, n, err);
 }
 
-ss_layout *ss_logical_divide(arena *a, const ss_layout *A, const ss_layout *B, ss_error *err) {
+ss_layout *ss_logical_divide(hb_arena *a, const ss_layout *A, const ss_layout *B, ss_error *err) {
   ss_layout *c = ss_complement(a, B, ss_size(A), err);
   if (!c) return NULL;
   const ss_layout *parts[2] = {B, c};
@@ -176,9 +176,9 @@ ss_layout *ss_logical_divide(arena *a, const ss_layout *A, const ss_layout *B, s
   return bc ? ss_composition(a, A, bc, err) : NULL;
 }
 
-ss_layout *ss_logical_product(arena *a, const ss_layout *A, const ss_layout *B, ss_error *err) {
+ss_layout *ss_logical_product(hb_arena *a, const ss_layout *A, const ss_layout *B, ss_error *err) {
   int64_t target;
-  if (!ck_mul(ss_size(A), ss_cosize(B), &target) || target > SS_MAX_VALUE)
+  if (!hb_ck_mul(ss_size(A), ss_cosize(B), &target) || target > SS_MAX_VALUE)
     return fail(err, "logical_product: size(A) * cosize(B) exceeds 2^62");
   ss_layout *c = ss_complement(a, A, target, err);
   if (!c) return NULL;
@@ -188,11 +188,11 @@ ss_layout *ss_logical_product(arena *a, const ss_layout *A, const ss_layout *B, 
   return ss_make_layout(a, parts, 2, err);
 }
 
-ss_layout *ss_by_mode(arena *a, ss_binary_op op, const ss_layout *A, const ss_layout *const *tiler, uint32_t n,
+ss_layout *ss_by_mode(hb_arena *a, ss_binary_op op, const ss_layout *A, const ss_layout *const *tiler, uint32_t n,
                       ss_error *err) {
   uint32_t r = ss_rank(A);
   if (n > r) return fail(err, "a tiler of %u layouts for a layout of rank %u", n, r);
-  ss_layout *ch = arena_array(a, r, sizeof *ch);
+  ss_layout *ch = hb_arena_array(a, r, sizeof *ch);
   for (uint32_t i = 0; i < r; i++) {
     if (i >= n) {
       ch[i] = *ss_mode_at(A, i);
@@ -205,10 +205,10 @@ ss_layout *ss_by_mode(arena *a, ss_binary_op op, const ss_layout *A, const ss_la
   return ss_tuple(a, ch, r, err);
 }
 
-ss_layout *ss_make_layout_tile(arena *a, const ss_layout *l, const int64_t *tile, uint32_t n, ss_error *err) {
+ss_layout *ss_make_layout_tile(hb_arena *a, const ss_layout *l, const int64_t *tile, uint32_t n, ss_error *err) {
   uint32_t r = ss_rank(l);
   if (n != r) return fail(err, "make_layout_tile: a tile of rank %u for a layout of rank %u", n, r);
-  ss_layout *ch = arena_array(a, r, sizeof *ch);
+  ss_layout *ch = hb_arena_array(a, r, sizeof *ch);
   for (uint32_t i = 0; i < r; i++) {
     const ss_layout *m = ss_mode_at(l, i);
     if (tile[i] < 1) return fail(err, "make_layout_tile: tile extents must be at least 1");
@@ -216,7 +216,7 @@ ss_layout *ss_make_layout_tile(arena *a, const ss_layout *l, const int64_t *tile
       ch[i] = (ss_layout){0, tile[i], m->stride, NULL};
       continue;
     }
-    ss_layout *sub = arena_array(a, m->n, sizeof *sub);
+    ss_layout *sub = hb_arena_array(a, m->n, sizeof *sub);
     int64_t inner = 1;
     for (uint32_t j = 0; j < m->n; j++) {
       if (!ss_is_leaf(&m->child[j]))
@@ -237,7 +237,7 @@ const char *ss_fractal_name(ss_fractal f) {
   return names[f];
 }
 
-ss_layout *ss_fractal_layout(arena *a, ss_fractal f, int elem_bits, int64_t rows, int64_t cols, int64_t c0_blocks,
+ss_layout *ss_fractal_layout(hb_arena *a, ss_fractal f, int elem_bits, int64_t rows, int64_t cols, int64_t c0_blocks,
                              ss_error *err) {
   if (elem_bits <= 0 || 256 % elem_bits != 0)
     return fail(err, "%s: a %d-bit element type does not divide a C0 of 32 bytes", ss_fractal_name(f), elem_bits);
@@ -262,7 +262,7 @@ ss_layout *ss_fractal_layout(arena *a, ss_fractal f, int elem_bits, int64_t rows
   }
   ss_layout rm[2] = {{0, r_in, r_in_stride, NULL}, {0, r_out, r_out_stride, NULL}};
   ss_layout cm[2] = {{0, c_in, c_in_stride, NULL}, {0, c_out, c_out_stride, NULL}};
-  if (!ck_mul(r_out, c_out, &t) || !ck_mul(t, frac, &t) || t > SS_MAX_VALUE) return fail(err, "%s: too large", ss_fractal_name(f));
+  if (!hb_ck_mul(r_out, c_out, &t) || !hb_ck_mul(t, frac, &t) || t > SS_MAX_VALUE) return fail(err, "%s: too large", ss_fractal_name(f));
   ss_layout *R = ss_tuple(a, rm, 2, err), *C = R ? ss_tuple(a, cm, 2, err) : NULL;
   if (!C) return NULL;
   ss_layout both[2] = {*R, *C};

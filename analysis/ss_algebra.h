@@ -38,23 +38,23 @@
 
 #include "ss_layout.h"
 
-ss_layout *ss_coalesce(arena *a, const ss_layout *l, ss_error *err);
-ss_layout *ss_coalesce_modes(arena *a, const ss_layout *l, ss_error *err);
-ss_layout *ss_composition(arena *a, const ss_layout *A, const ss_layout *B, ss_error *err);
-ss_layout *ss_complement(arena *a, const ss_layout *l, int64_t cotarget, ss_error *err);
-ss_layout *ss_make_layout(arena *a, const ss_layout *const *parts, uint32_t n, ss_error *err);
-ss_layout *ss_logical_divide(arena *a, const ss_layout *A, const ss_layout *B, ss_error *err);
-ss_layout *ss_logical_product(arena *a, const ss_layout *A, const ss_layout *B, ss_error *err);
+ss_layout *ss_coalesce(hb_arena *a, const ss_layout *l, ss_error *err);
+ss_layout *ss_coalesce_modes(hb_arena *a, const ss_layout *l, ss_error *err);
+ss_layout *ss_composition(hb_arena *a, const ss_layout *A, const ss_layout *B, ss_error *err);
+ss_layout *ss_complement(hb_arena *a, const ss_layout *l, int64_t cotarget, ss_error *err);
+ss_layout *ss_make_layout(hb_arena *a, const ss_layout *const *parts, uint32_t n, ss_error *err);
+ss_layout *ss_logical_divide(hb_arena *a, const ss_layout *A, const ss_layout *B, ss_error *err);
+ss_layout *ss_logical_product(hb_arena *a, const ss_layout *A, const ss_layout *B, ss_error *err);
 /* By mode: op(mode i of A, tiler[i]) for i < n, A's later modes as they are. */
-typedef ss_layout *(*ss_binary_op)(arena *a, const ss_layout *A, const ss_layout *B, ss_error *err);
-ss_layout *ss_by_mode(arena *a, ss_binary_op op, const ss_layout *A, const ss_layout *const *tiler, uint32_t n,
+typedef ss_layout *(*ss_binary_op)(hb_arena *a, const ss_layout *A, const ss_layout *B, ss_error *err);
+ss_layout *ss_by_mode(hb_arena *a, ss_binary_op op, const ss_layout *A, const ss_layout *const *tiler, uint32_t n,
                       ss_error *err);
-ss_layout *ss_make_layout_tile(arena *a, const ss_layout *l, const int64_t *tile, uint32_t n, ss_error *err);
+ss_layout *ss_make_layout_tile(hb_arena *a, const ss_layout *l, const int64_t *tile, uint32_t n, ss_error *err);
 
 typedef enum { SS_ZN, SS_NZ, SS_ZZ, SS_NN } ss_fractal;
 /* elem_bits: the element type's bits (a multiple of 8 dividing 256, or 4 or
  * 2 or 1: 256 / elem_bits elements per C0). */
-ss_layout *ss_fractal_layout(arena *a, ss_fractal f, int elem_bits, int64_t rows, int64_t cols, int64_t c0_blocks,
+ss_layout *ss_fractal_layout(hb_arena *a, ss_fractal f, int elem_bits, int64_t rows, int64_t cols, int64_t c0_blocks,
                              ss_error *err);
 const char *ss_fractal_name(ss_fractal f);
 

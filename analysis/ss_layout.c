@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "simplify.h"
 
 /* Expression budget of one offset or inverse map's simplification. */
@@ -17,8 +17,8 @@
 
 /* ---- building ------------------------------------------------------------------------------------- */
 
-ss_layout *ss_leaf(arena *a, int64_t size, int64_t stride) {
-  ss_layout *l = arena_zalloc(a, sizeof *l);
+ss_layout *ss_leaf(hb_arena *a, int64_t size, int64_t stride) {
+  ss_layout *l = hb_arena_zalloc(a, sizeof *l);
   l->size = size;
   l->stride = stride;
   return l;
@@ -44,10 +44,10 @@ int64_t ss_size(const ss_layout *l) { return l->size; }
 
 /* Largest offset: the sum of (size - 1) * stride over the leaves. */
 static bool span(const ss_layout *l, int64_t *out) {
-  if (!l->n) return ck_mul(l->size - 1, l->stride, out) && *out <= SS_MAX_VALUE;
+  if (!l->n) return hb_ck_mul(l->size - 1, l->stride, out) && *out <= SS_MAX_VALUE;
   int64_t s = 0, t;
   for (uint32_t i = 0; i < l->n; i++)
-    if (!span(&l->child[i], &t) || !ck_add(s, t, &s) || s > SS_MAX_VALUE) return false;
+    if (!span(&l->child[i], &t) || !hb_ck_add(s, t, &s) || s > SS_MAX_VALUE) return false;
   *out = s;
   return true;
 }
@@ -58,15 +58,15 @@ int64_t ss_cosize(const ss_layout *l) {
   return s + 1;
 }
 
-ss_layout *ss_tuple(arena *a, const ss_layout *children, uint32_t n, ss_error *err) {
-  ss_layout *l = arena_zalloc(a, sizeof *l);
-  ss_layout *ch = arena_array(a, n ? n : 1, sizeof *ch);
+ss_layout *ss_tuple(hb_arena *a, const ss_layout *children, uint32_t n, ss_error *err) {
+  ss_layout *l = hb_arena_zalloc(a, sizeof *l);
+  ss_layout *ch = hb_arena_array(a, n ? n : 1, sizeof *ch);
   memcpy(ch, children, n * sizeof *ch);
   l->n = n;
   l->child = ch;
   l->size = 1;
   for (uint32_t i = 0; i < n; i++)
-    if (!ck_mul(l->size, ch[i].size, &l->size) || l->size > SS_MAX_VALUE) {
+    if (!hb_ck_mul(l->size, ch[i].size, &l->size) || l->size > SS_MAX_VALUE) {
       snprintf(err->message, sizeof err->message, "the layout has more than 2^62 elements");
       return NULL;
     }
@@ -86,17 +86,17 @@ ss_layout *ss_tuple(arena *a, const ss_layout *children, uint32_t n, ss_error *e
   return l;
 }
 
-ss_layout *ss_from_modes(arena *a, const ss_mode *m, uint32_t n, ss_error *err) {
+ss_layout *ss_from_modes(hb_arena *a, const ss_mode *m, uint32_t n, ss_error *err) {
   if (n == 0) return ss_leaf(a, 1, 0);
   if (n == 1) {
     int64_t s;
-    if (!ck_mul(m[0].size - 1, m[0].stride, &s) || s > SS_MAX_VALUE) {
+    if (!hb_ck_mul(m[0].size - 1, m[0].stride, &s) || s > SS_MAX_VALUE) {
       snprintf(err->message, sizeof err->message, "the layout's offsets exceed 2^62");
       return NULL;
     }
     return ss_leaf(a, m[0].size, m[0].stride);
   }
-  ss_layout *ch = arena_zalloc(a, n * sizeof *ch);
+  ss_layout *ch = hb_arena_zalloc(a, n * sizeof *ch);
   for (uint32_t i = 0; i < n; i++) ch[i] = (ss_layout){0, m[i].size, m[i].stride, NULL};
   return ss_tuple(a, ch, n, err);
 }
@@ -124,25 +124,25 @@ bool ss_equal(const ss_layout *a, const ss_layout *b) {
 
 /* ---- text ----------------------------------------------------------------------------------------------- */
 
-static void print_part(strbuf *b, const ss_layout *l, bool stride) {
+static void print_part(hb_strbuf *b, const ss_layout *l, bool stride) {
   if (!l->n) {
-    sb_put_i64(b, stride ? l->stride : l->size);
+    hb_sb_put_i64(b, stride ? l->stride : l->size);
     return;
   }
-  sb_putc(b, '(');
+  hb_sb_putc(b, '(');
   for (uint32_t i = 0; i < l->n; i++) {
-    if (i) sb_putc(b, ',');
+    if (i) hb_sb_putc(b, ',');
     print_part(b, &l->child[i], stride);
   }
-  sb_putc(b, ')');
+  hb_sb_putc(b, ')');
 }
 
-void ss_print_shape(strbuf *b, const ss_layout *l) { print_part(b, l, false); }
-void ss_print_stride(strbuf *b, const ss_layout *l) { print_part(b, l, true); }
+void ss_print_shape(hb_strbuf *b, const ss_layout *l) { print_part(b, l, false); }
+void ss_print_stride(hb_strbuf *b, const ss_layout *l) { print_part(b, l, true); }
 
-void ss_print(strbuf *b, const ss_layout *l) {
+void ss_print(hb_strbuf *b, const ss_layout *l) {
   print_part(b, l, false);
-  sb_putc(b, ':');
+  hb_sb_putc(b, ':');
   print_part(b, l, true);
 }
 
@@ -153,7 +153,7 @@ typedef struct {
   size_t pos;
   int depth;
   ss_error *err;
-  arena *a;
+  hb_arena *a;
 } coord_reader;
 
 static void cskip(coord_reader *r) {
@@ -171,7 +171,7 @@ static bool cint(coord_reader *r, int64_t *v) {
   }
   int64_t x = 0;
   for (; r->s[p] >= '0' && r->s[p] <= '9'; p++)
-    if (!ck_mul(x, 10, &x) || !ck_add(x, r->s[p] - '0', &x) || x > SS_MAX_VALUE) {
+    if (!hb_ck_mul(x, 10, &x) || !hb_ck_add(x, r->s[p] - '0', &x) || x > SS_MAX_VALUE) {
       snprintf(r->err->message, sizeof r->err->message, "coordinate value too large");
       return false;
     }
@@ -195,13 +195,13 @@ static ss_coord *citem(coord_reader *r) {
     r->depth--;
     return c;
   }
-  ss_coord *c = arena_zalloc(r->a, sizeof *c);
+  ss_coord *c = hb_arena_zalloc(r->a, sizeof *c);
   return cint(r, &c->value) ? c : NULL;
 }
 
 static ss_coord *clist(coord_reader *r, char close) {
   uint32_t n = 0, cap = 4;
-  ss_coord *items = arena_array(r->a, cap, sizeof *items);
+  ss_coord *items = hb_arena_array(r->a, cap, sizeof *items);
   for (;;) {
     ss_coord *c = citem(r);
     if (!c) return NULL;
@@ -210,7 +210,7 @@ static ss_coord *clist(coord_reader *r, char close) {
       return NULL;
     }
     if (n == cap) {
-      items = arena_grow(r->a, items, cap, cap * 2, sizeof *items);
+      items = hb_arena_grow(r->a, items, cap, cap * 2, sizeof *items);
       cap *= 2;
     }
     items[n++] = *c;
@@ -227,13 +227,13 @@ static ss_coord *clist(coord_reader *r, char close) {
     if (close) r->pos++;
     break;
   }
-  ss_coord *t = arena_zalloc(r->a, sizeof *t);
+  ss_coord *t = hb_arena_zalloc(r->a, sizeof *t);
   t->n = n;
   t->child = items;
   return t;
 }
 
-ss_coord *ss_read_coord(arena *a, const char *text, ss_error *err) {
+ss_coord *ss_read_coord(hb_arena *a, const char *text, ss_error *err) {
   coord_reader r = {text, 0, 0, err, a};
   ss_coord *c = clist(&r, '\0');
   if (!c) return NULL;
@@ -243,17 +243,17 @@ ss_coord *ss_read_coord(arena *a, const char *text, ss_error *err) {
   return c;
 }
 
-void ss_print_coord(strbuf *b, const ss_coord *c) {
+void ss_print_coord(hb_strbuf *b, const ss_coord *c) {
   if (!c->n) {
-    sb_put_i64(b, c->value);
+    hb_sb_put_i64(b, c->value);
     return;
   }
-  sb_putc(b, '(');
+  hb_sb_putc(b, '(');
   for (uint32_t i = 0; i < c->n; i++) {
-    if (i) sb_putc(b, ',');
+    if (i) hb_sb_putc(b, ',');
     ss_print_coord(b, &c->child[i]);
   }
-  sb_putc(b, ')');
+  hb_sb_putc(b, ')');
 }
 
 int64_t ss_index_offset(const ss_layout *l, int64_t x) {
@@ -307,13 +307,13 @@ void ss_index_top(const ss_layout *l, int64_t x, int64_t *top) {
   }
 }
 
-static ss_coord *index_coord(arena *a, const ss_layout *l, int64_t x) {
-  ss_coord *c = arena_zalloc(a, sizeof *c);
+static ss_coord *index_coord(hb_arena *a, const ss_layout *l, int64_t x) {
+  ss_coord *c = hb_arena_zalloc(a, sizeof *c);
   if (!l->n) {
     c->value = x;
     return c;
   }
-  ss_coord *ch = arena_array(a, l->n, sizeof *ch);
+  ss_coord *ch = hb_arena_array(a, l->n, sizeof *ch);
   for (uint32_t i = 0; i < l->n; i++) {
     int64_t s = l->child[i].size;
     ch[i] = *index_coord(a, &l->child[i], i + 1 < l->n ? x % s : x);
@@ -324,7 +324,7 @@ static ss_coord *index_coord(arena *a, const ss_layout *l, int64_t x) {
   return c;
 }
 
-ss_coord *ss_index_coord(arena *a, const ss_layout *l, int64_t x) { return index_coord(a, l, x); }
+ss_coord *ss_index_coord(hb_arena *a, const ss_layout *l, int64_t x) { return index_coord(a, l, x); }
 
 /* ---- offset -> coordinates ------------------------------------------------------------------------------------ */
 
@@ -531,29 +531,29 @@ static bool budgeted(imap *m, ss_error *err) {
   return false;
 }
 
-imap *ss_offset_map(arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *dims, ss_error *err) {
+imap *ss_offset_map(hb_arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *dims, ss_error *err) {
   uint32_t r = ss_rank(l);
-  int64_t *sz = arena_array(a, r, sizeof *sz);
+  int64_t *sz = hb_arena_array(a, r, sizeof *sz);
   const ae *sum = ae_const(ctx, 0);
   for (uint32_t i = 0; i < r; i++) {
     sz[i] = dims ? dims[i] : ss_mode_at(l, i)->size;
     sum = ae_add(ctx, sum, offset_expr(ctx, ss_mode_at(l, i), ae_dim(ctx, i)));
   }
-  interval *iv = arena_array(a, r, sizeof *iv);
+  interval *iv = hb_arena_array(a, r, sizeof *iv);
   for (uint32_t i = 0; i < r; i++) iv[i] = iv_make(0, sz[i] - 1);
   imap *m = imap_new(a, ctx, r, 0, 0, iv, NULL, 1, &sum);
   return budgeted(m, err) ? m : NULL;
 }
 
-imap *ss_inverse_map(arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *dims, const char **why,
+imap *ss_inverse_map(hb_arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *dims, const char **why,
                      ss_error *err) {
   *why = NULL;
   uint32_t nl = ss_leaf_count(l), r = ss_rank(l);
-  ss_mode *flat = arena_array(a, nl, sizeof *flat);
+  ss_mode *flat = hb_arena_array(a, nl, sizeof *flat);
   ss_flatten(l, flat);
   /* per flat mode: its top-level mode and its weight within that mode */
-  uint32_t *top = arena_array(a, nl, sizeof *top);
-  int64_t *inner = arena_array(a, nl, sizeof *inner);
+  uint32_t *top = hb_arena_array(a, nl, sizeof *top);
+  int64_t *inner = hb_arena_array(a, nl, sizeof *inner);
   for (uint32_t i = 0, k = 0; i < r; i++) {
     uint32_t cnt = ss_leaf_count(ss_mode_at(l, i));
     int64_t w = 1;
@@ -564,7 +564,7 @@ imap *ss_inverse_map(arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *d
     }
   }
   /* the modes of size > 1 by stride */
-  uint32_t *ord = arena_array(a, nl, sizeof *ord), n = 0;
+  uint32_t *ord = hb_arena_array(a, nl, sizeof *ord), n = 0;
   for (uint32_t k = 0; k < nl; k++)
     if (flat[k].size > 1) {
       if (flat[k].stride == 0) {
@@ -586,7 +586,7 @@ imap *ss_inverse_map(arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *d
   int64_t cos = ss_cosize(l);
   interval dom = iv_make(0, cos - 1);
   const ae *o = ae_dim(ctx, 0);
-  const ae **res = arena_array(a, r, sizeof *res);
+  const ae **res = hb_arena_array(a, r, sizeof *res);
   for (uint32_t i = 0; i < r; i++) res[i] = ae_const(ctx, 0);
   imap *m = imap_new(a, ctx, 1, 0, 0, &dom, NULL, r, res);
   if (n > 0 && flat[ord[0]].stride > 1) imap_add_constraint(m, ae_mod_const(ctx, o, flat[ord[0]].stride), iv_point(0));

@@ -23,9 +23,9 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "indexing_map.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 #define SS_MAX_LEAVES 256
 #define SS_MAX_DEPTH 32
@@ -49,12 +49,12 @@ typedef struct {
 
 /* ---- building --------------------------------------------------------------------------------- */
 
-ss_layout *ss_leaf(arena *a, int64_t size, int64_t stride);
+ss_layout *ss_leaf(hb_arena *a, int64_t size, int64_t stride);
 /* A tuple of n sub-layouts (copied by value); its size is checked. NULL
  * with *err when it exceeds SS_MAX_VALUE, SS_MAX_LEAVES or SS_MAX_DEPTH. */
-ss_layout *ss_tuple(arena *a, const ss_layout *children, uint32_t n, ss_error *err);
+ss_layout *ss_tuple(hb_arena *a, const ss_layout *children, uint32_t n, ss_error *err);
 /* Flat modes as a layout: 1:0 for none, the leaf for one, else a tuple. */
-ss_layout *ss_from_modes(arena *a, const ss_mode *m, uint32_t n, ss_error *err);
+ss_layout *ss_from_modes(hb_arena *a, const ss_mode *m, uint32_t n, ss_error *err);
 
 /* ---- properties ----------------------------------------------------------------------------------- */
 
@@ -75,10 +75,10 @@ bool ss_equal(const ss_layout *a, const ss_layout *b);
 /* ---- text ------------------------------------------------------------------------------------------ */
 
 /* `((4,2),(4,3)):((4,16),(1,32))`; a leaf `8:1`. */
-void ss_print(strbuf *b, const ss_layout *l);
+void ss_print(hb_strbuf *b, const ss_layout *l);
 /* The shape or the stride part alone. */
-void ss_print_shape(strbuf *b, const ss_layout *l);
-void ss_print_stride(strbuf *b, const ss_layout *l);
+void ss_print_shape(hb_strbuf *b, const ss_layout *l);
+void ss_print_stride(hb_strbuf *b, const ss_layout *l);
 
 /* ---- coordinates and offsets ---------------------------------------------------------------------- */
 
@@ -92,8 +92,8 @@ struct ss_coord {
 
 /* Reads `(1,5)`, `((1,0),(1,1))`, `21`, or `1,5` (a top-level tuple without
  * its parentheses); `_N` spellings allowed. NULL with *err on bad text. */
-ss_coord *ss_read_coord(arena *a, const char *text, ss_error *err);
-void ss_print_coord(strbuf *b, const ss_coord *c);
+ss_coord *ss_read_coord(hb_arena *a, const char *text, ss_error *err);
+void ss_print_coord(hb_strbuf *b, const ss_coord *c);
 
 /* crd2offset: the offset of c, which must be congruent with l where it is a
  * tuple and in range everywhere. False with *err otherwise. */
@@ -105,7 +105,7 @@ int64_t ss_top_offset(const ss_layout *l, const int64_t *x);
 /* The top-level coordinate (rank values) and the full hierarchical
  * coordinate of the 1-D index x. */
 void ss_index_top(const ss_layout *l, int64_t x, int64_t *top);
-ss_coord *ss_index_coord(arena *a, const ss_layout *l, int64_t x);
+ss_coord *ss_index_coord(hb_arena *a, const ss_layout *l, int64_t x);
 
 /* Offset -> coordinates: the 1-D indices whose offset is `offset`, in
  * increasing order, at most `max` of them in idx; *count gets how many
@@ -135,7 +135,7 @@ void ss_check_injective(const ss_layout *l, ss_injectivity *out);
 /* (d0, ..., d{rank-1}) -> (offset), d_i over [0, dims[i] - 1] (dims NULL:
  * the modes' sizes), simplified. NULL with *err when simplifying exceeds
  * the expression budget. */
-imap *ss_offset_map(arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *dims, ss_error *err);
+imap *ss_offset_map(hb_arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *dims, ss_error *err);
 /* (d0) -> (top-level coordinate), d0 an offset in [0, cosize - 1], with the
  * constraints that keep exactly the offsets the layout reaches (and, with
  * dims, only the coordinates inside them: an XLA layout's padding).
@@ -143,7 +143,7 @@ imap *ss_offset_map(arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *di
  * multiple of the one before and at least that one times its size. NULL
  * with *why (and *err unset) when they do not; NULL with *err on a budget
  * error. */
-imap *ss_inverse_map(arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *dims, const char **why,
+imap *ss_inverse_map(hb_arena *a, ae_ctx *ctx, const ss_layout *l, const int64_t *dims, const char **why,
                      ss_error *err);
 
 #endif

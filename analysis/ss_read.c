@@ -5,7 +5,7 @@
 #include <string.h>
 
 #include "../parser/hlo_ir.h"
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "ss_algebra.h"
 
 enum { T_END, T_INT, T_HOLE, T_NAME, T_LPAREN, T_RPAREN, T_LBRACK, T_RBRACK, T_COMMA, T_COLON, T_BAD };
@@ -17,7 +17,7 @@ typedef struct {
 } token;
 
 typedef struct {
-  arena *a;
+  hb_arena *a;
   const char *s;
   size_t pos, end;
   token tok;
@@ -83,7 +83,7 @@ static void next(reader *r) {
     int64_t v = 0;
     bool big = false;
     while (r->pos < r->end && is_digit(s[r->pos])) {
-      if (!ck_mul(v, 10, &v) || !ck_add(v, s[r->pos] - '0', &v) || v > SS_MAX_VALUE) big = true;
+      if (!hb_ck_mul(v, 10, &v) || !hb_ck_add(v, s[r->pos] - '0', &v) || v > SS_MAX_VALUE) big = true;
       r->pos++;
     }
     if (big) fail(r, t.start, "integer too large (the limit is 2^62)");
@@ -144,14 +144,14 @@ static bool enter(reader *r) {
 
 static const itup *read_tuple(reader *r) {
   if (r->failed || !enter(r)) return NULL;
-  itup *t = arena_zalloc(r->a, sizeof *t);
+  itup *t = hb_arena_zalloc(r->a, sizeof *t);
   if (r->tok.kind == T_INT || r->tok.kind == T_HOLE) {
     t->value = r->tok.kind == T_INT ? r->tok.value : -1;
     next(r);
   } else if (r->tok.kind == T_LPAREN) {
     next(r);
     uint32_t n = 0, cap = 4;
-    itup *items = arena_array(r->a, cap, sizeof *items);
+    itup *items = hb_arena_array(r->a, cap, sizeof *items);
     for (;;) {
       const itup *c = read_tuple(r);
       if (!c) return NULL;
@@ -160,7 +160,7 @@ static const itup *read_tuple(reader *r) {
         return NULL;
       }
       if (n == cap) {
-        items = arena_grow(r->a, items, cap, cap * 2, sizeof *items);
+        items = hb_arena_grow(r->a, items, cap, cap * 2, sizeof *items);
         cap *= 2;
       }
       items[n++] = *c;
@@ -199,13 +199,13 @@ static const ss_layout *make_layout(reader *r, const itup *sh, const itup *st, s
       return NULL;
     }
     int64_t span;
-    if (!ck_mul(sh->value - 1, st->value, &span) || span > SS_MAX_VALUE) {
+    if (!hb_ck_mul(sh->value - 1, st->value, &span) || span > SS_MAX_VALUE) {
       fail(r, at, "the layout's offsets exceed 2^62");
       return NULL;
     }
     return ss_leaf(r->a, sh->value, st->value);
   }
-  ss_layout *ch = arena_array(r->a, sh->n, sizeof *ch);
+  ss_layout *ch = hb_arena_array(r->a, sh->n, sizeof *ch);
   for (uint32_t i = 0; i < sh->n; i++) {
     const ss_layout *c = make_layout(r, &sh->child[i], &st->child[i], at);
     if (!c) return NULL;
@@ -294,7 +294,7 @@ static const ss_layout *call(reader *r, size_t at, const char *fn, size_t fnlen,
   }
   if (!strcmp(name, "make_layout")) {
     NARGS(1, SS_MAX_LEAVES);
-    const ss_layout **parts = arena_array(r->a, (size_t)nargs, sizeof *parts);
+    const ss_layout **parts = hb_arena_array(r->a, (size_t)nargs, sizeof *parts);
     for (int i = 0; i < nargs; i++)
       if (!(parts[i] = want_layout(r, &args[i], name, i + 1))) return NULL;
     return done(r, ss_make_layout(r->a, parts, (uint32_t)nargs, &e), &e, at);
@@ -393,7 +393,7 @@ static bool read_value(reader *r, value *v) {
   case T_LBRACK: {
     next(r);
     uint32_t n = 0, cap = 4;
-    const ss_layout **items = arena_array(r->a, cap, sizeof *items);
+    const ss_layout **items = hb_arena_array(r->a, cap, sizeof *items);
     for (;;) {
       value x;
       if (!read_value(r, &x)) return false;
@@ -404,7 +404,7 @@ static bool read_value(reader *r, value *v) {
         return false;
       }
       if (n == cap) {
-        items = arena_grow(r->a, items, cap, cap * 2, sizeof *items);
+        items = hb_arena_grow(r->a, items, cap, cap * 2, sizeof *items);
         cap *= 2;
       }
       items[n++] = l;
@@ -446,14 +446,14 @@ static bool read_value(reader *r, value *v) {
     }
     next(r);
     int nargs = 0, cap = 4;
-    value *args = arena_array(r->a, (size_t)cap, sizeof *args);
+    value *args = hb_arena_array(r->a, (size_t)cap, sizeof *args);
     for (;;) {
       if (nargs == SS_MAX_LEAVES) {
         fail(r, r->tok.start, "more than %d arguments", SS_MAX_LEAVES);
         return false;
       }
       if (nargs == cap) {
-        args = arena_grow(r->a, args, (size_t)cap, (size_t)cap * 2, sizeof *args);
+        args = hb_arena_grow(r->a, args, (size_t)cap, (size_t)cap * 2, sizeof *args);
         cap *= 2;
       }
       if (!read_value(r, &args[nargs])) return false;
@@ -481,7 +481,7 @@ static bool read_value(reader *r, value *v) {
   return !r->failed;
 }
 
-bool ss_read(arena *a, const char *text, size_t start, size_t end, ss_xla_resolver xla, void *cl, ss_read_result *out,
+bool ss_read(hb_arena *a, const char *text, size_t start, size_t end, ss_xla_resolver xla, void *cl, ss_read_result *out,
              ss_read_error *err) {
   reader R = {a, text, start, end, {T_END, start, start, 0}, start, 0, false, err, xla, cl, 0, NULL}, *r = &R;
   memset(out, 0, sizeof *out);

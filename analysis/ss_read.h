@@ -46,7 +46,7 @@ typedef struct {
 #define SS_READ_MAX_NESTING 64
 
 /* Reads one expression from text[start, end). */
-bool ss_read(arena *a, const char *text, size_t start, size_t end, ss_xla_resolver xla, void *cl, ss_read_result *out,
+bool ss_read(hb_arena *a, const char *text, size_t start, size_t end, ss_xla_resolver xla, void *cl, ss_read_result *out,
              ss_read_error *err);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "ss_algebra.h"
 
 /* ss_to_xla: the largest rank searched with tiles, the candidates tried at
@@ -20,7 +20,7 @@
  * offsets are not a sum over dimensions). */
 #define COMPARE_MAX_ELEMS ((int64_t)1 << 24)
 
-const ss_layout *ss_from_xla(arena *a, ae_ctx *ctx, const tl_layout *l, ss_error *err) {
+const ss_layout *ss_from_xla(hb_arena *a, ae_ctx *ctx, const tl_layout *l, ss_error *err) {
   if (l->logical_elems == 0) {
     snprintf(err->message, sizeof err->message, "an array without elements has no shape:stride layout");
     return NULL;
@@ -36,9 +36,9 @@ const ss_layout *ss_from_xla(arena *a, ae_ctx *ctx, const tl_layout *l, ss_error
     return NULL;
   }
   if (f.rank == 0) return ss_leaf(a, 1, 0);
-  ss_layout *ch = arena_array(a, (size_t)f.rank, sizeof *ch);
+  ss_layout *ch = hb_arena_array(a, (size_t)f.rank, sizeof *ch);
   for (int j = 0; j < f.rank; j++) {
-    ss_mode *m = arena_array(a, (size_t)f.nmodes[j] + 1, sizeof *m);
+    ss_mode *m = hb_arena_array(a, (size_t)f.nmodes[j] + 1, sizeof *m);
     for (int i = 0; i < f.nmodes[j]; i++) m[i] = (ss_mode){f.modes[j][i].size, f.modes[j][i].stride};
     ss_layout *c = ss_from_modes(a, m, (uint32_t)f.nmodes[j], err);
     if (!c) return NULL;
@@ -83,7 +83,7 @@ int64_t ss_xla_offset(const tl_layout *l, const int64_t *x) {
 /* ---- shape:stride -> XLA ---------------------------------------------------------------------------- */
 
 typedef struct {
-  arena *scratch;
+  hb_arena *scratch;
   int r;
   int64_t *dims;
   const ss_layout *l;
@@ -121,7 +121,7 @@ static bool check(search *s) {
     s->stop = true;
     return false;
   }
-  arena_reset(s->scratch);
+  hb_arena_reset(s->scratch);
   tl_layout tl;
   tl_error err;
   if (!tl_analyze(s->scratch, &s->shape, &tl, &err)) return false;
@@ -249,7 +249,7 @@ static int cmp_i64(const void *pa, const void *pb) {
   return a < b ? -1 : a > b;
 }
 
-void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
+void ss_to_xla(hb_arena *a, const ss_layout *l, ss_xla_layout *out) {
   memset(out, 0, sizeof *out);
   int r = (int)ss_rank(l);
   out->rank = r;
@@ -258,7 +258,7 @@ void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
     return;
   }
   uint32_t nflat = ss_leaf_count(l);
-  ss_mode *flat = arena_array(a, nflat, sizeof *flat);
+  ss_mode *flat = hb_arena_array(a, nflat, sizeof *flat);
   ss_flatten(l, flat);
   for (uint32_t i = 0; i < nflat; i++)
     if (flat[i].size > 1 && flat[i].stride == 0) {
@@ -276,17 +276,17 @@ void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
   }
   search s;
   memset(&s, 0, sizeof s);
-  s.scratch = arena_new();
+  s.scratch = hb_arena_new();
   s.r = r;
   s.l = l;
-  s.dims = arena_array(a, (size_t)r + 1, sizeof *s.dims);
-  int *phys = arena_array(a, (size_t)r + 1, sizeof *phys);
+  s.dims = hb_arena_array(a, (size_t)r + 1, sizeof *s.dims);
+  int *phys = hb_arena_array(a, (size_t)r + 1, sizeof *phys);
   s.phys = phys;
   /* per dim: its coalesced digits; entries and sample points from them */
   uint32_t nl = ss_leaf_count(l);
-  ss_mode *all = arena_array(a, nl, sizeof *all);
+  ss_mode *all = hb_arena_array(a, nl, sizeof *all);
   ss_flatten(l, all);
-  int64_t *strides = arena_array(a, nl, sizeof *strides);
+  int64_t *strides = hb_arena_array(a, nl, sizeof *strides);
   uint32_t ns = 0;
   for (uint32_t i = 0; i < nl; i++)
     if (all[i].size > 1 && all[i].stride > 0) strides[ns++] = all[i].stride;
@@ -301,9 +301,9 @@ void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
     ss_error e;
     const ss_layout *c = ss_coalesce(s.scratch, m, &e);
     uint32_t nd = c ? ss_leaf_count(c) : 0;
-    ss_mode *dg = arena_array(a, nd + 1, sizeof *dg);
+    ss_mode *dg = hb_arena_array(a, nd + 1, sizeof *dg);
     if (c) ss_flatten(c, dg);
-    s.samples[j] = arena_array(a, 2 * (size_t)nd + 4, sizeof *s.samples[j]);
+    s.samples[j] = hb_arena_array(a, 2 * (size_t)nd + 4, sizeof *s.samples[j]);
     add_entry(&s, j, 1);
     int64_t p = 1;
     for (uint32_t k = 0; k < nd && dg[k].size > 1; k++) {
@@ -312,8 +312,8 @@ void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
       for (uint32_t i = 0; i < ns && !ext && dg[k].stride > 0; i++)
         if (strides[i] > dg[k].stride && strides[i] % dg[k].stride == 0) ext = strides[i] / dg[k].stride;
       int64_t q;
-      if (ext > dg[k].size && ck_mul(p, ext, &q)) add_entry(&s, j, q);
-      if (!ck_mul(p, dg[k].size, &p)) break;
+      if (ext > dg[k].size && hb_ck_mul(p, ext, &q)) add_entry(&s, j, q);
+      if (!hb_ck_mul(p, dg[k].size, &p)) break;
       add_entry(&s, j, p);
       if (p < s.dims[j]) s.samples[j][s.nsamples[j]++] = p;
       if (p - 1 > 0 && p - 1 < s.dims[j]) s.samples[j][s.nsamples[j]++] = p - 1;
@@ -326,8 +326,8 @@ void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
   sh->type = HLO_F32;
   sh->rank = r;
   sh->dims = s.dims;
-  sh->dynamic = arena_zalloc(a, (size_t)r + 1);
-  sh->unbounded = arena_zalloc(a, (size_t)r + 1);
+  sh->dynamic = hb_arena_zalloc(a, (size_t)r + 1);
+  sh->unbounded = hb_arena_zalloc(a, (size_t)r + 1);
   sh->layout.explicit_layout = true;
   sh->layout.n_minor_to_major = r;
   sh->layout.minor_to_major = s.m2m;
@@ -335,7 +335,7 @@ void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
   sh->layout.tail_padding_alignment = 1;
   /* dims of size 1 most major, the others in every order; untiled first,
    * then one tiling level, then two */
-  int *rest = arena_array(a, (size_t)r + 1, sizeof *rest), nrest = 0, k = 0;
+  int *rest = hb_arena_array(a, (size_t)r + 1, sizeof *rest), nrest = 0, k = 0;
   for (int j = 0; j < r; j++) {
     if (s.dims[j] == 1) phys[k++] = j;
     else rest[nrest++] = j;
@@ -361,13 +361,13 @@ void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
   if (found) {
     out->found = true;
     out->dims = s.dims;
-    int64_t *m2m = arena_array(a, (size_t)r + 1, sizeof *m2m);
+    int64_t *m2m = hb_arena_array(a, (size_t)r + 1, sizeof *m2m);
     memcpy(m2m, s.m2m, (size_t)r * sizeof *m2m);
     out->minor_to_major = m2m;
     out->ntiles = sh->layout.n_tiles;
-    hlo_tile *t = arena_array(a, 2, sizeof *t);
+    hlo_tile *t = hb_arena_array(a, 2, sizeof *t);
     for (int i = 0; i < out->ntiles; i++) {
-      int64_t *d = arena_array(a, (size_t)s.tiles[i].n_dims, sizeof *d);
+      int64_t *d = hb_arena_array(a, (size_t)s.tiles[i].n_dims, sizeof *d);
       memcpy(d, s.tiles[i].dims, (size_t)s.tiles[i].n_dims * sizeof *d);
       t[i] = (hlo_tile){s.tiles[i].n_dims, d};
     }
@@ -382,19 +382,19 @@ void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out) {
     snprintf(out->why, sizeof out->why, "not found: none of the %" PRIu64 " candidates (minor_to_major orders, one or "
              "two tiling levels, tile entries from the modes' sizes and strides) gives these offsets", s.tried);
   }
-  arena_free(s.scratch);
+  hb_arena_free(s.scratch);
 }
 
-void ss_xla_layout_print(strbuf *b, const ss_xla_layout *x) {
-  sb_putc(b, '{');
-  for (int i = 0; i < x->rank; i++) sb_printf(b, "%s%" PRId64, i ? "," : "", x->minor_to_major[i]);
-  if (x->ntiles) sb_puts(b, ":T");
+void ss_xla_layout_print(hb_strbuf *b, const ss_xla_layout *x) {
+  hb_sb_putc(b, '{');
+  for (int i = 0; i < x->rank; i++) hb_sb_printf(b, "%s%" PRId64, i ? "," : "", x->minor_to_major[i]);
+  if (x->ntiles) hb_sb_puts(b, ":T");
   for (int t = 0; t < x->ntiles; t++) {
-    sb_putc(b, '(');
-    for (int i = 0; i < x->tiles[t].n_dims; i++) sb_printf(b, "%s%" PRId64, i ? "," : "", x->tiles[t].dims[i]);
-    sb_putc(b, ')');
+    hb_sb_putc(b, '(');
+    for (int i = 0; i < x->tiles[t].n_dims; i++) hb_sb_printf(b, "%s%" PRId64, i ? "," : "", x->tiles[t].dims[i]);
+    hb_sb_putc(b, ')');
   }
-  sb_putc(b, '}');
+  hb_sb_putc(b, '}');
 }
 
 /* ---- comparison ------------------------------------------------------------------------------------------ */
@@ -423,7 +423,7 @@ static uint32_t canon(const ss_layout *l, int64_t d, ss_mode *out) {
   return k;
 }
 
-void ss_compare_xla(arena *a, ae_ctx *ctx, const ss_layout *kernel, const tl_layout *xla, ss_comparison *out) {
+void ss_compare_xla(hb_arena *a, ae_ctx *ctx, const ss_layout *kernel, const tl_layout *xla, ss_comparison *out) {
   memset(out, 0, sizeof *out);
   int r = xla->rank;
   out->rank = r;
@@ -448,7 +448,7 @@ void ss_compare_xla(arena *a, ae_ctx *ctx, const ss_layout *kernel, const tl_lay
     out->equal = true;
     return;
   }
-  int64_t *x = arena_zalloc(a, (size_t)r * sizeof *x);
+  int64_t *x = hb_arena_zalloc(a, (size_t)r * sizeof *x);
   out->witness = x;
   ss_error se;
   const ss_layout *xs = ss_from_xla(a, ctx, xla, &se);
@@ -459,7 +459,7 @@ void ss_compare_xla(arena *a, ae_ctx *ctx, const ss_layout *kernel, const tl_lay
     for (int j = 0; j < r; j++) {
       const ss_layout *km = ss_mode_at(kernel, (uint32_t)j), *xm = ss_mode_at(xs, (uint32_t)j);
       uint32_t nk = ss_leaf_count(km), nx = ss_leaf_count(xm);
-      ss_mode *ck = arena_array(a, nk, sizeof *ck), *cx = arena_array(a, nx, sizeof *cx);
+      ss_mode *ck = hb_arena_array(a, nk, sizeof *ck), *cx = hb_arena_array(a, nx, sizeof *cx);
       uint32_t mk = canon(km, xla->dims[j], ck), mx = canon(xm, xla->dims[j], cx);
       bool same = mk == mx;
       for (uint32_t i = 0; same && i < mk; i++) same = ck[i].size == cx[i].size && ck[i].stride == cx[i].stride;
@@ -473,7 +473,7 @@ void ss_compare_xla(arena *a, ae_ctx *ctx, const ss_layout *kernel, const tl_lay
         for (uint32_t i = 0; i <= m && p < xla->dims[j]; i++) {
           x[j] = p;
           if (ss_top_offset(kernel, x) != ss_xla_offset(xla, x) && (best < 0 || p < best)) best = p;
-          if (i < m && !ck_mul(p, c[i].size, &p)) break;
+          if (i < m && !hb_ck_mul(p, c[i].size, &p)) break;
         }
       }
       x[j] = best > 0 ? best : 1;

@@ -28,7 +28,7 @@
 
 /* NULL with *err when the layout has no shape:stride form (the reason) or
  * an error. A rank-0 layout is 1:0. */
-const ss_layout *ss_from_xla(arena *a, ae_ctx *ctx, const tl_layout *l, ss_error *err);
+const ss_layout *ss_from_xla(hb_arena *a, ae_ctx *ctx, const tl_layout *l, ss_error *err);
 
 /* Offset of logical index x (rank values inside the dims). */
 int64_t ss_xla_offset(const tl_layout *l, const int64_t *x);
@@ -43,9 +43,9 @@ typedef struct {
   const hlo_tile *tiles;
   uint64_t candidates;       /* layouts tried */
 } ss_xla_layout;
-void ss_to_xla(arena *a, const ss_layout *l, ss_xla_layout *out);
+void ss_to_xla(hb_arena *a, const ss_layout *l, ss_xla_layout *out);
 /* `{0,1:T(4,4)(4,1)}` */
-void ss_xla_layout_print(strbuf *b, const ss_xla_layout *x);
+void ss_xla_layout_print(hb_strbuf *b, const ss_xla_layout *x);
 
 typedef struct {
   bool equal;
@@ -55,6 +55,6 @@ typedef struct {
   int64_t *witness;  /* not equal with an element: its logical index (NULL otherwise) */
   int64_t kernel_offset, xla_offset;
 } ss_comparison;
-void ss_compare_xla(arena *a, ae_ctx *ctx, const ss_layout *kernel, const tl_layout *xla, ss_comparison *out);
+void ss_compare_xla(hb_arena *a, ae_ctx *ctx, const ss_layout *kernel, const tl_layout *xla, ss_comparison *out);
 
 #endif

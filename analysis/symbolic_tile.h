@@ -25,7 +25,7 @@
 #include <stdint.h>
 
 #include "indexing_map.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 #include "tile_constraint.h"
 
 typedef enum {
@@ -62,12 +62,12 @@ typedef struct {
  * min (only in maps read as text) gives ST_NONE where it involves tile
  * variables, and with xla_compat anywhere; one of runtime variables only
  * stays in the offsets. */
-st_status st_derive(arena *a, const imap *m, bool xla_compat, st_tile *out, char *why, size_t why_cap);
+st_status st_derive(hb_arena *a, const imap *m, bool xla_compat, st_tile *out, char *why, size_t why_cap);
 
 /* XLA's text of the tile (§4), ending with a newline. False (nothing
  * printed) when the constraints are too large to print even factor by
  * factor. */
-bool st_print(strbuf *b, arena *a, const st_tile *t);
+bool st_print(hb_strbuf *b, hb_arena *a, const st_tile *t);
 
 /* The sizes and strides at concrete tile sizes ts[0..ndims): strides are
  * evaluated with each tile size clamped to its parameter's largest value
@@ -86,6 +86,6 @@ bool st_holds(const st_tile *t, const int64_t *ts);
  * variables removed. rt_of (if not NULL; M's nrt entries) receives for
  * each of M's runtime variables its position in the result, or -1. NULL
  * when the budget is crossed. */
-imap *st_offsets_map(arena *a, const st_tile *t, const int64_t *ts, const int64_t *extent, int32_t *rt_of);
+imap *st_offsets_map(hb_arena *a, const st_tile *t, const int64_t *ts, const int64_t *extent, int32_t *rt_of);
 
 #endif

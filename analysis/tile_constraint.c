@@ -4,7 +4,7 @@
 #include <string.h>
 
 #include "map_print.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 
 /* ---- conjunctions ------------------------------------------------------------------------------ */
 
@@ -30,25 +30,25 @@ static bool merge_into(tc_atom *dst, uint32_t *n, const tc_atom *src, uint32_t n
   return true;
 }
 
-tc_dnf tc_conjunction(arena *a, const tc_atom *atoms, uint32_t n) {
-  tc_conj *c = arena_alloc(a, sizeof *c);
-  c->atoms = arena_array(a, n ? n : 1, sizeof *c->atoms);
+tc_dnf tc_conjunction(hb_arena *a, const tc_atom *atoms, uint32_t n) {
+  tc_conj *c = hb_arena_alloc(a, sizeof *c);
+  c->atoms = hb_arena_array(a, n ? n : 1, sizeof *c->atoms);
   c->n = 0;
   if (!merge_into(c->atoms, &c->n, atoms, n)) return tc_unsatisfiable();
   return (tc_dnf){true, 1, c};
 }
 
-tc_dnf tc_or(arena *a, const tc_dnf *x, const tc_dnf *y) {
+tc_dnf tc_or(hb_arena *a, const tc_dnf *x, const tc_dnf *y) {
   if (tc_is_always(x) || tc_is_always(y)) return tc_always();
   if (!x->satisfiable) return *y;
   if (!y->satisfiable) return *x;
-  tc_dnf r = {true, x->n + y->n, arena_array(a, (size_t)x->n + y->n, sizeof(tc_conj))};
+  tc_dnf r = {true, x->n + y->n, hb_arena_array(a, (size_t)x->n + y->n, sizeof(tc_conj))};
   memcpy(r.conjs, x->conjs, x->n * sizeof(tc_conj));
   memcpy(r.conjs + x->n, y->conjs, y->n * sizeof(tc_conj));
   return r;
 }
 
-bool tc_and(arena *a, const tc_dnf *x, const tc_dnf *y, uint64_t max_conjs, tc_dnf *out) {
+bool tc_and(hb_arena *a, const tc_dnf *x, const tc_dnf *y, uint64_t max_conjs, tc_dnf *out) {
   if (!x->satisfiable || !y->satisfiable) {
     *out = tc_unsatisfiable();
     return true;
@@ -56,12 +56,12 @@ bool tc_and(arena *a, const tc_dnf *x, const tc_dnf *y, uint64_t max_conjs, tc_d
   if (tc_is_always(x)) return *out = *y, true;
   if (tc_is_always(y)) return *out = *x, true;
   if ((uint64_t)x->n * y->n > max_conjs) return false;
-  tc_dnf r = {true, 0, arena_array(a, (size_t)x->n * y->n, sizeof(tc_conj))};
+  tc_dnf r = {true, 0, hb_arena_array(a, (size_t)x->n * y->n, sizeof(tc_conj))};
   for (uint32_t i = 0; i < x->n; i++)
     for (uint32_t j = 0; j < y->n; j++) {
       const tc_conj *cx = &x->conjs[i], *cy = &y->conjs[j];
       tc_conj *c = &r.conjs[r.n];
-      c->atoms = arena_array(a, (size_t)cx->n + cy->n + 1, sizeof(tc_atom));
+      c->atoms = hb_arena_array(a, (size_t)cx->n + cy->n + 1, sizeof(tc_atom));
       memcpy(c->atoms, cx->atoms, cx->n * sizeof(tc_atom));
       c->n = cx->n;
       if (merge_into(c->atoms, &c->n, cy->atoms, cy->n)) r.n++; /* an empty intersection drops the pair */
@@ -99,12 +99,12 @@ static int cmp_key(const void *pa, const void *pb) {
   return a->index < b->index ? -1 : a->index > b->index;
 }
 
-tc_dnf tc_simplify(arena *a, const tc_dnf *d) {
+tc_dnf tc_simplify(hb_arena *a, const tc_dnf *d) {
   if (!d->satisfiable || d->n == 0) return *d;
-  tc_dnf r = {true, 0, arena_array(a, d->n, sizeof(tc_conj))};
+  tc_dnf r = {true, 0, hb_arena_array(a, d->n, sizeof(tc_conj))};
   for (uint32_t i = 0; i < d->n; i++) {
     const tc_conj *c = &d->conjs[i];
-    tc_conj nc = {0, arena_array(a, c->n + 1, sizeof(tc_atom))};
+    tc_conj nc = {0, hb_arena_array(a, c->n + 1, sizeof(tc_atom))};
     bool dead = false;
     for (uint32_t k = 0; k < c->n && !dead; k++) {
       const tc_atom *t = &c->atoms[k];
@@ -118,8 +118,8 @@ tc_dnf tc_simplify(arena *a, const tc_dnf *d) {
   }
   if (r.n == 0) return tc_unsatisfiable();
   /* duplicate conjunctions (as sets of atoms): keep the first of each */
-  conj_key *keys = xmalloc(r.n * sizeof *keys);
-  bool *dup = xcalloc(r.n, sizeof *dup);
+  conj_key *keys = hb_malloc(r.n * sizeof *keys);
+  bool *dup = hb_calloc(r.n, sizeof *dup);
   for (uint32_t i = 0; i < r.n; i++) {
     uint64_t h = 0;
     for (uint32_t k = 0; k < r.conjs[i].n; k++) h += atom_hash(&r.conjs[i].atoms[k]);
@@ -157,10 +157,10 @@ bool tc_dnf_holds(const tc_dnf *d, const int64_t *dims, uint32_t ndims) {
 
 /* ---- factors ----------------------------------------------------------------------------------------- */
 
-static tc_factor *push(arena *a, tc_factors *fs) {
+static tc_factor *push(hb_arena *a, tc_factors *fs) {
   if (fs->n == fs->cap) {
     uint32_t cap = fs->cap ? fs->cap * 2 : 4;
-    fs->f = arena_grow(a, fs->f, fs->n, cap, sizeof *fs->f);
+    fs->f = hb_arena_grow(a, fs->f, fs->n, cap, sizeof *fs->f);
     fs->cap = cap;
   }
   tc_factor *f = &fs->f[fs->n++];
@@ -168,27 +168,27 @@ static tc_factor *push(arena *a, tc_factors *fs) {
   return f;
 }
 
-void tc_factors_add_dnf(arena *a, tc_factors *fs, tc_dnf d) {
+void tc_factors_add_dnf(hb_arena *a, tc_factors *fs, tc_dnf d) {
   tc_factor *f = push(a, fs);
   f->kind = TC_FACTOR_DNF;
   f->dnf = d;
 }
 
-void tc_factors_add_summation(arena *a, tc_factors *fs, uint32_t n, const ae *const *sizes, const int64_t *ranges) {
+void tc_factors_add_summation(hb_arena *a, tc_factors *fs, uint32_t n, const ae *const *sizes, const int64_t *ranges) {
   tc_factor *f = push(a, fs);
   f->kind = TC_FACTOR_SUMMATION;
   f->n = n;
-  const ae **s = arena_array(a, n ? n : 1, sizeof *s);
-  int64_t *r = arena_array(a, n ? n : 1, sizeof *r);
+  const ae **s = hb_arena_array(a, n ? n : 1, sizeof *s);
+  int64_t *r = hb_arena_array(a, n ? n : 1, sizeof *r);
   for (uint32_t i = 0; i < n; i++) s[i] = sizes[i], r[i] = ranges[i];
   f->sizes = s;
   f->ranges = r;
 }
 
-bool tc_summation_dnf(arena *a, const tc_factor *f, uint64_t max_conjs, tc_dnf *out) {
+bool tc_summation_dnf(hb_arena *a, const tc_factor *f, uint64_t max_conjs, tc_dnf *out) {
   uint32_t n = f->n;
   if ((uint64_t)n * (n + 1) / 2 > max_conjs) return false;
-  tc_atom *atoms = arena_array(a, n ? n : 1, sizeof *atoms);
+  tc_atom *atoms = hb_arena_array(a, n ? n : 1, sizeof *atoms);
   tc_dnf r = tc_unsatisfiable();
   /* "1, ..., 1 (before p), anything (p), full (p+1 .. p+f), 1, ..., 1" */
   for (uint32_t p = 0; p < n; p++)
@@ -236,12 +236,12 @@ bool tc_factors_hold(const tc_factors *fs, const int64_t *dims, uint32_t ndims) 
   return true;
 }
 
-static bool factor_dnf(arena *a, const tc_factor *f, uint64_t max_conjs, tc_dnf *out) {
+static bool factor_dnf(hb_arena *a, const tc_factor *f, uint64_t max_conjs, tc_dnf *out) {
   if (f->kind == TC_FACTOR_DNF) return *out = f->dnf, true;
   return tc_summation_dnf(a, f, max_conjs, out);
 }
 
-bool tc_factors_dnf(arena *a, const tc_factors *fs, uint64_t max_conjs, tc_dnf *out) {
+bool tc_factors_dnf(hb_arena *a, const tc_factors *fs, uint64_t max_conjs, tc_dnf *out) {
   tc_dnf r = tc_always();
   for (uint32_t i = 0; i < fs->n; i++) {
     tc_dnf d;
@@ -269,52 +269,52 @@ void tc_factors_vars(const tc_factors *fs, bool *used, uint32_t ndims) {
 static int cmp_str(const void *pa, const void *pb) { return strcmp(*(char *const *)pa, *(char *const *)pb); }
 
 /* Sorts n strings and writes them joined by sep. */
-static void put_sorted(strbuf *b, char **s, uint32_t n, const char *sep) {
+static void put_sorted(hb_strbuf *b, char **s, uint32_t n, const char *sep) {
   qsort(s, n, sizeof *s, cmp_str);
   for (uint32_t i = 0; i < n; i++) {
-    if (i) sb_puts(b, sep);
-    sb_puts(b, s[i]);
+    if (i) hb_sb_puts(b, sep);
+    hb_sb_puts(b, s[i]);
   }
 }
 
 /* Strings live in the arena: the texts are short-lived and few. */
-static char *text_of(arena *a, const strbuf *t) { return arena_strndup(a, sb_str(t), t->len); }
+static char *text_of(hb_arena *a, const hb_strbuf *t) { return hb_arena_strndup(a, hb_sb_str(t), t->len); }
 
-static void dnf_print(strbuf *b, arena *a, const tc_dnf *d) {
+static void dnf_print(hb_strbuf *b, hb_arena *a, const tc_dnf *d) {
   if (!d->satisfiable) {
-    sb_puts(b, "unsatisfiable");
+    hb_sb_puts(b, "unsatisfiable");
     return;
   }
   if (d->n == 0) {
-    sb_puts(b, "always satisfied");
+    hb_sb_puts(b, "always satisfied");
     return;
   }
-  char **conjs = arena_array(a, d->n, sizeof *conjs);
-  strbuf t = STRBUF_INIT, c = STRBUF_INIT;
+  char **conjs = hb_arena_array(a, d->n, sizeof *conjs);
+  hb_strbuf t = HB_STRBUF_INIT, c = HB_STRBUF_INIT;
   for (uint32_t i = 0; i < d->n; i++) {
     const tc_conj *cj = &d->conjs[i];
-    char **atoms = arena_array(a, cj->n + 1, sizeof *atoms);
+    char **atoms = hb_arena_array(a, cj->n + 1, sizeof *atoms);
     for (uint32_t k = 0; k < cj->n; k++) {
-      sb_reset(&t);
+      hb_sb_reset(&t);
       map_print_constraint(&t, cj->atoms[k].expr, cj->atoms[k].iv, 0);
       atoms[k] = text_of(a, &t);
     }
-    sb_reset(&c);
+    hb_sb_reset(&c);
     put_sorted(&c, atoms, cj->n, " && ");
     conjs[i] = text_of(a, &c);
   }
   put_sorted(b, conjs, d->n, " || ");
-  sb_free(&t);
-  sb_free(&c);
+  hb_sb_free(&t);
+  hb_sb_free(&c);
 }
 
-void tc_dnf_print(strbuf *b, const tc_dnf *d) {
-  arena *a = arena_new();
+void tc_dnf_print(hb_strbuf *b, const tc_dnf *d) {
+  hb_arena *a = hb_arena_new();
   dnf_print(b, a, d);
-  arena_free(a);
+  hb_arena_free(a);
 }
 
-tc_print_status tc_print(strbuf *b, arena *a, const tc_factors *fs, uint64_t max_conjs) {
+tc_print_status tc_print(hb_strbuf *b, hb_arena *a, const tc_factors *fs, uint64_t max_conjs) {
   if (fs->n == 0) return TC_PRINT_ALWAYS;
   tc_dnf d;
   if (tc_factors_dnf(a, fs, max_conjs, &d)) {
@@ -323,9 +323,9 @@ tc_print_status tc_print(strbuf *b, arena *a, const tc_factors *fs, uint64_t max
     return TC_PRINT_OK;
   }
   /* too large as one DNF: each factor on its own, sorted, in parentheses */
-  char **parts = arena_array(a, fs->n + 1, sizeof *parts);
+  char **parts = hb_arena_array(a, fs->n + 1, sizeof *parts);
   uint32_t n = 0;
-  strbuf t = STRBUF_INIT;
+  hb_strbuf t = HB_STRBUF_INIT;
   tc_print_status st = TC_PRINT_OK;
   bool unsat = false;
   for (uint32_t i = 0; i < fs->n && !unsat; i++) {
@@ -337,15 +337,15 @@ tc_print_status tc_print(strbuf *b, arena *a, const tc_factors *fs, uint64_t max
     f = tc_simplify(a, &f);
     if (tc_is_always(&f)) continue;
     unsat = !f.satisfiable;
-    sb_reset(&t);
-    sb_putc(&t, '(');
+    hb_sb_reset(&t);
+    hb_sb_putc(&t, '(');
     dnf_print(&t, a, &f);
-    sb_putc(&t, ')');
+    hb_sb_putc(&t, ')');
     parts[n++] = text_of(a, &t);
   }
-  sb_free(&t);
+  hb_sb_free(&t);
   if (st == TC_PRINT_TOO_LARGE) return st;
-  if (unsat) sb_puts(b, "unsatisfiable");
+  if (unsat) hb_sb_puts(b, "unsatisfiable");
   else if (n == 0) return TC_PRINT_ALWAYS;
   else put_sorted(b, parts, n, " && ");
   return TC_PRINT_OK;

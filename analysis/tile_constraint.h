@@ -29,10 +29,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "affine_expr.h"
 #include "interval.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 /* `expr in [lo, hi]` */
 typedef struct {
@@ -74,23 +74,23 @@ static inline tc_dnf tc_unsatisfiable(void) { return (tc_dnf){false, 0, NULL}; }
 static inline bool tc_is_always(const tc_dnf *d) { return d->satisfiable && d->n == 0; }
 /* One conjunction of n atoms; atoms on the same expression intersect (an
  * empty intersection gives unsatisfiable). */
-tc_dnf tc_conjunction(arena *a, const tc_atom *atoms, uint32_t n);
+tc_dnf tc_conjunction(hb_arena *a, const tc_atom *atoms, uint32_t n);
 /* XLA's `||`. */
-tc_dnf tc_or(arena *a, const tc_dnf *x, const tc_dnf *y);
+tc_dnf tc_or(hb_arena *a, const tc_dnf *x, const tc_dnf *y);
 /* XLA's `&&`: false when the product would have more than max_conjs
  * conjunctions (*out is then unspecified). */
-bool tc_and(arena *a, const tc_dnf *x, const tc_dnf *y, uint64_t max_conjs, tc_dnf *out);
+bool tc_and(hb_arena *a, const tc_dnf *x, const tc_dnf *y, uint64_t max_conjs, tc_dnf *out);
 /* XLA's ConstraintExpression::Simplify (§3.6). */
-tc_dnf tc_simplify(arena *a, const tc_dnf *d);
+tc_dnf tc_simplify(hb_arena *a, const tc_dnf *d);
 /* The value at the tile sizes dims[0..ndims); false also when an
  * expression cannot be evaluated (overflow, division by zero). */
 bool tc_dnf_holds(const tc_dnf *d, const int64_t *dims, uint32_t ndims);
 
 /* ---- factors ------------------------------------------------------------------------------------- */
-void tc_factors_add_dnf(arena *a, tc_factors *fs, tc_dnf d);
-void tc_factors_add_summation(arena *a, tc_factors *fs, uint32_t n, const ae *const *sizes, const int64_t *ranges);
+void tc_factors_add_dnf(hb_arena *a, tc_factors *fs, tc_dnf d);
+void tc_factors_add_summation(hb_arena *a, tc_factors *fs, uint32_t n, const ae *const *sizes, const int64_t *ranges);
 /* The summation constraint as XLA builds it (before simplification). */
-bool tc_summation_dnf(arena *a, const tc_factor *f, uint64_t max_conjs, tc_dnf *out);
+bool tc_summation_dnf(hb_arena *a, const tc_factor *f, uint64_t max_conjs, tc_dnf *out);
 /* Whether one factor holds at the tile sizes. */
 bool tc_factor_holds(const tc_factor *f, const int64_t *dims, uint32_t ndims);
 /* The tile-size parameters one factor mentions: used[i] for i < ndims. */
@@ -99,7 +99,7 @@ void tc_factor_vars(const tc_factor *f, bool *used, uint32_t ndims);
 bool tc_factors_hold(const tc_factors *fs, const int64_t *dims, uint32_t ndims);
 /* XLA's DNF: the `and` of the factors in order, simplified once. False when
  * it would exceed max_conjs conjunctions at some step. */
-bool tc_factors_dnf(arena *a, const tc_factors *fs, uint64_t max_conjs, tc_dnf *out);
+bool tc_factors_dnf(hb_arena *a, const tc_factors *fs, uint64_t max_conjs, tc_dnf *out);
 /* The variables (tile-size parameters) the factors mention: used[i] for
  * i < ndims. */
 void tc_factors_vars(const tc_factors *fs, bool *used, uint32_t ndims);
@@ -107,12 +107,12 @@ void tc_factors_vars(const tc_factors *fs, bool *used, uint32_t ndims);
 /* ---- text ------------------------------------------------------------------------------------------ */
 /* XLA's ConstraintExpression::Print without the newline: `always
  * satisfied`, `unsatisfiable`, or the sorted conjunctions (§4). */
-void tc_dnf_print(strbuf *b, const tc_dnf *d);
+void tc_dnf_print(hb_strbuf *b, const tc_dnf *d);
 /* The constraints of a tile: XLA's DNF when it has at most max_conjs
  * conjunctions, else the factored form described above. Nothing is
  * printed when they are always satisfied; TC_PRINT_TOO_LARGE (nothing
  * printed) when even one factor exceeds max_conjs. */
 typedef enum { TC_PRINT_ALWAYS, TC_PRINT_OK, TC_PRINT_TOO_LARGE } tc_print_status;
-tc_print_status tc_print(strbuf *b, arena *a, const tc_factors *fs, uint64_t max_conjs);
+tc_print_status tc_print(hb_strbuf *b, hb_arena *a, const tc_factors *fs, uint64_t max_conjs);
 
 #endif

@@ -5,7 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 #include "map_print.h"
 
 __attribute__((format(printf, 2, 3))) static bool fail(tx_ctx *x, const char *fmt, ...) {
@@ -18,10 +18,10 @@ __attribute__((format(printf, 2, 3))) static bool fail(tx_ctx *x, const char *fm
 
 /* `why` with an expression in it. */
 static bool fail_expr(tx_ctx *x, const char *what, const ae *e) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   map_print_expr(&b, e, x->m->nrange);
-  fail(x, "%s: %s", what, sb_str(&b));
-  sb_free(&b);
+  fail(x, "%s: %s", what, hb_sb_str(&b));
+  hb_sb_free(&b);
   return false;
 }
 
@@ -108,7 +108,7 @@ static bool size_range(tx_ctx *x, const ae *size, int64_t *out) {
   if (iv.lo != 0)
     return fail(x, "summand size d%" PRId64 " ranges over [%" PRId64 ", %" PRId64 "], which does not start at 0",
                 size->value, iv.lo, iv.hi);
-  if (!ck_add(iv.hi, 1, out)) return fail(x, "a dimension range overflows int64");
+  if (!hb_ck_add(iv.hi, 1, out)) return fail(x, "a dimension range overflows int64");
   return true;
 }
 
@@ -133,7 +133,7 @@ static void add_one_sign(tx_ctx *x, const summand *s, uint32_t n) {
     nneg += s[i].stride->value < 0;
   }
   if (!npos || !nneg) return;
-  tc_atom *pos = arena_array(x->a, npos, sizeof *pos), *neg = arena_array(x->a, nneg, sizeof *neg);
+  tc_atom *pos = hb_arena_array(x->a, npos, sizeof *pos), *neg = hb_arena_array(x->a, nneg, sizeof *neg);
   uint32_t p = 0, q = 0;
   for (uint32_t i = 0; i < n; i++) {
     if (s[i].stride->value > 0) pos[p++] = (tc_atom){s[i].size, iv_point(1)};
@@ -146,9 +146,9 @@ static void add_one_sign(tx_ctx *x, const summand *s, uint32_t n) {
 static bool extract_sum(tx_ctx *x, const ae *e, const ae **size, const ae **stride) {
   ae_ctx *cx = x->m->ctx;
   uint32_t n = count_summands(e), k = 0;
-  const ae **terms = arena_array(x->a, n, sizeof *terms);
+  const ae **terms = hb_arena_array(x->a, n, sizeof *terms);
   collect_summands(e, terms, &k);
-  summand *s = arena_array(x->a, n, sizeof *s);
+  summand *s = hb_arena_array(x->a, n, sizeof *s);
   const ae *prod = K(x, 1);
   for (uint32_t i = 0; i < n; i++) {
     s[i].index = i;
@@ -159,7 +159,7 @@ static bool extract_sum(tx_ctx *x, const ae *e, const ae **size, const ae **stri
     if (s[i].stride->kind != AE_CONST) return fail_expr(x, "a summand whose stride is not a constant", terms[i]);
     if (s[i].size->kind != AE_CONST && s[i].size->kind != AE_DIM)
       return fail_expr(x, "a summand whose size is neither a constant nor a dimension", terms[i]);
-    s[i].abs_stride = ck_uabs(s[i].stride->value);
+    s[i].abs_stride = hb_ck_uabs(s[i].stride->value);
     if (!size_range(x, s[i].size, &s[i].range)) return false;
     if (s[i].range < 1) return fail_expr(x, "a summand over an empty range", terms[i]);
   }
@@ -167,17 +167,17 @@ static bool extract_sum(tx_ctx *x, const ae *e, const ae **size, const ae **stri
   /* the strides must nest: each summand's extent is the next major stride */
   for (uint32_t i = 1; i < n; i++) {
     int64_t span;
-    if (!ck_mul(s[i].range, (int64_t)s[i].abs_stride, &span) || (uint64_t)span != s[i - 1].abs_stride) {
-      strbuf b = STRBUF_INIT;
+    if (!hb_ck_mul(s[i].range, (int64_t)s[i].abs_stride, &span) || (uint64_t)span != s[i - 1].abs_stride) {
+      hb_strbuf b = HB_STRBUF_INIT;
       map_print_expr(&b, e, x->m->nrange);
-      fail(x, "the strides of the summands of %s do not nest", sb_str(&b));
-      sb_free(&b);
+      fail(x, "the strides of the summands of %s do not nest", hb_sb_str(&b));
+      hb_sb_free(&b);
       return false;
     }
   }
   const ae *acc = K(x, 0);
-  const ae **sizes = arena_array(x->a, n, sizeof *sizes);
-  int64_t *ranges = arena_array(x->a, n, sizeof *ranges);
+  const ae **sizes = hb_arena_array(x->a, n, sizeof *sizes);
+  int64_t *ranges = hb_arena_array(x->a, n, sizeof *ranges);
   for (uint32_t i = 0; i < n; i++) {
     if (s[i].range == INT64_MAX) return fail(x, "a summand range overflows int64");
     acc = select_ne1(x, s[i].size, s[i].stride, acc, s[i].range);

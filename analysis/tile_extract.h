@@ -10,7 +10,7 @@
 #include "tile_constraint.h"
 
 typedef struct {
-  arena *a;
+  hb_arena *a;
   const imap *m;     /* the simplified map: variable intervals */
   tc_factors *cons;  /* constraints found are appended here */
   char *why;         /* reason of a failure */

@@ -4,13 +4,13 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 
-void tf_layout_of(arena *a, const tl_layout *l, tf_layout *out) {
+void tf_layout_of(hb_arena *a, const tl_layout *l, tf_layout *out) {
   memset(out, 0, sizeof *out);
   out->elem_bits = l->elem_bits;
   out->memory_space = l->memory_space;
-  out->dim_tile = arena_array(a, (size_t)l->rank + 1, sizeof *out->dim_tile);
+  out->dim_tile = hb_arena_array(a, (size_t)l->rank + 1, sizeof *out->dim_tile);
   for (int i = 0; i < l->rank; i++) out->dim_tile[i] = 1;
   out->tile_bits = l->elem_bits;
   out->padded = true;
@@ -90,7 +90,7 @@ static void dim_counts(const tf_dim *d, int64_t o, int64_t *elems, int64_t *tile
     return;
   }
   *elems = khi - klo + 1;
-  uint64_t ast = ck_uabs(d->stride);
+  uint64_t ast = hb_ck_uabs(d->stride);
   if (d->tile == 1 || ast > (uint64_t)d->tile) {
     *tiles = *elems; /* each element in its own layout tile */
     return;
@@ -150,7 +150,7 @@ static bool lin_term_of(const ae *e, int64_t mul, lin_term *t) {
 
 static bool lin_collect(const ae *e, lin_term *t, uint32_t *n, int64_t *b) {
   if (e->kind == AE_ADD) return lin_collect(e->lhs, t, n, b) && lin_collect(e->rhs, t, n, b);
-  if (e->kind == AE_CONST) return ck_add(*b, e->value, b);
+  if (e->kind == AE_CONST) return hb_ck_add(*b, e->value, b);
   if (*n == LIN_MAX_TERMS) return false;
   bool ok = e->kind == AE_MUL && e->rhs->kind == AE_CONST ? lin_term_of(e->lhs, e->rhs->value, &t[*n])
                                                           : lin_term_of(e, 1, &t[*n]);
@@ -158,14 +158,14 @@ static bool lin_collect(const ae *e, lin_term *t, uint32_t *n, int64_t *b) {
   return ok;
 }
 
-static lin_form lin_of(arena *ar, const ae *e) {
+static lin_form lin_of(hb_arena *ar, const ae *e) {
   lin_term t[LIN_MAX_TERMS];
   uint32_t n = 0;
   int64_t b = 0;
   lin_form f = {false, 0, 0, NULL};
   if (e->depth > 64 || !lin_collect(e, t, &n, &b)) return f;
   f.ok = true, f.n = n, f.b = b;
-  f.t = arena_dup(ar, t, (n + 1) * sizeof *t);
+  f.t = hb_arena_dup(ar, t, (n + 1) * sizeof *t);
   return f;
 }
 
@@ -183,7 +183,7 @@ typedef struct {
 static void sum_ctx_init(sum_ctx *s, const imap *off, const tf_dim *dims, const ae **res) {
   memset(s, 0, sizeof *s);
   s->off = off, s->dims = dims, s->res = res;
-  s->lin = arena_array(off->arena, off->nresults + 1, sizeof *s->lin);
+  s->lin = hb_arena_array(off->arena, off->nresults + 1, sizeof *s->lin);
   for (uint32_t j = 0; j < off->nresults; j++) s->lin[j] = lin_of(off->arena, res[j]);
   s->budget = TF_ENUM_POINTS;
   s->exact = true;
@@ -197,9 +197,9 @@ static bool offset_at(const sum_ctx *s, uint32_t j, const int64_t *x, int64_t *o
   for (uint32_t i = 0; i < f->n; i++) {
     const lin_term *t = &f->t[i];
     int64_t y = x[t->coord];
-    if (t->op == AE_FLOORDIV) ck_floordiv(y, t->q, &y);
-    else if (t->op == AE_MOD) ck_mod(y, t->q, &y);
-    if (!ck_mul(t->mul, y, &w) || !ck_add(v, w, &v)) return false;
+    if (t->op == AE_FLOORDIV) hb_ck_floordiv(y, t->q, &y);
+    else if (t->op == AE_MOD) hb_ck_mod(y, t->q, &y);
+    if (!hb_ck_mul(t->mul, y, &w) || !hb_ck_add(v, w, &v)) return false;
   }
   *o = v;
   return true;
@@ -263,7 +263,7 @@ static void sum_1d(sum_ctx *s, const uint32_t *J, uint32_t nj, int64_t c, const 
     if (l > lo) lo = l;
     if (h < hi) hi = h;
   }
-  int64_t *x = arena_array(s->off->arena, s->off->ndims + 1, sizeof *x);
+  int64_t *x = hb_arena_array(s->off->arena, s->off->ndims + 1, sizeof *x);
   memcpy(x, x0, (s->off->ndims + 1) * sizeof *x);
   *el = 0, *ti = 0;
   tf_count e, t;
@@ -301,7 +301,7 @@ static void sum_enum(sum_ctx *s, const uint32_t *C, uint32_t nc, const uint32_t 
     points = points > s->budget / (n ? n : 1) ? s->budget + 1 : points * n;
     all *= n;
   }
-  int64_t *x = arena_array(s->off->arena, s->off->ndims + 1, sizeof *x);
+  int64_t *x = hb_arena_array(s->off->arena, s->off->ndims + 1, sizeof *x);
   memcpy(x, x0, (s->off->ndims + 1) * sizeof *x);
   tf_count e, t;
   *el = 0, *ti = 0;
@@ -331,11 +331,11 @@ static uint32_t find(uint32_t *p, uint32_t i) {
 
 void tf_sum(const imap *off, const tf_dim *dims, tf_totals *out) {
   memset(out, 0, sizeof *out);
-  arena *a = off->arena;
+  hb_arena *a = off->arena;
   ae_ctx *c = off->ctx;
   uint32_t nd = off->ndims, nr = off->nresults, ns = imap_nsyms(off);
   /* runtime offsets at their lowest values */
-  const ae **res = arena_array(a, nr + 1, sizeof *res), **syms = arena_array(a, ns + 1, sizeof *syms);
+  const ae **res = hb_arena_array(a, nr + 1, sizeof *res), **syms = hb_arena_array(a, ns + 1, sizeof *syms);
   for (uint32_t j = 0; j < ns; j++) syms[j] = ae_const(c, off->sym_iv[j].lo);
   ae_subst_many(c, nr, off->results, res, NULL, 0, syms, ns);
   sum_ctx s;
@@ -348,18 +348,18 @@ void tf_sum(const imap *off, const tf_dim *dims, tf_totals *out) {
     return;
   }
   /* the first tile that reads the operand */
-  int64_t *zero = arena_zalloc(a, (nd + 1) * sizeof *zero);
+  int64_t *zero = hb_arena_zalloc(a, (nd + 1) * sizeof *zero);
   for (uint32_t i = 0; i < nd; i++) zero[i] = off->dim_iv[i].lo;
-  uint32_t *all = arena_array(a, nr + 1, sizeof *all);
+  uint32_t *all = hb_arena_array(a, nr + 1, sizeof *all);
   for (uint32_t j = 0; j < nr; j++) all[j] = j;
   at_point(&s, all, nr, zero, &out->first_elems, &out->first_tiles);
 
   /* groups: coordinates joined by the dims that use them */
-  uint32_t *parent = arena_array(a, nd + 1, sizeof *parent);
-  bool *used = arena_zalloc(a, nd + 1);
-  int64_t *first_coord = arena_array(a, nr + 1, sizeof *first_coord);
+  uint32_t *parent = hb_arena_array(a, nd + 1, sizeof *parent);
+  bool *used = hb_arena_zalloc(a, nd + 1);
+  int64_t *first_coord = hb_arena_array(a, nr + 1, sizeof *first_coord);
   for (uint32_t i = 0; i < nd; i++) parent[i] = i;
-  bool *uses = arena_zalloc(a, nd + 1);
+  bool *uses = hb_arena_zalloc(a, nd + 1);
   for (uint32_t j = 0; j < nr; j++) {
     memset(uses, 0, nd + 1);
     ae_collect_vars(s.res[j], uses, nd, NULL, 0);
@@ -372,7 +372,7 @@ void tf_sum(const imap *off, const tf_dim *dims, tf_totals *out) {
     }
   }
   tf_count el = 1, ti = 1;
-  uint32_t *J = arena_array(a, nr + 1, sizeof *J), *C = arena_array(a, nd + 1, sizeof *C);
+  uint32_t *J = hb_arena_array(a, nr + 1, sizeof *J), *C = hb_arena_array(a, nd + 1, sizeof *C);
   /* dims with constant offsets */
   uint32_t nj = 0;
   for (uint32_t j = 0; j < nr; j++)
@@ -413,8 +413,8 @@ void tf_sum(const imap *off, const tf_dim *dims, tf_totals *out) {
 static const ae **lowest_offsets(const imap *off) {
   ae_ctx *c = off->ctx;
   uint32_t ns = imap_nsyms(off);
-  const ae **res = arena_array(off->arena, off->nresults + 1, sizeof *res);
-  const ae **syms = arena_array(off->arena, ns + 1, sizeof *syms);
+  const ae **res = hb_arena_array(off->arena, off->nresults + 1, sizeof *res);
+  const ae **syms = hb_arena_array(off->arena, ns + 1, sizeof *syms);
   for (uint32_t j = 0; j < ns; j++) syms[j] = ae_const(c, off->sym_iv[j].lo);
   ae_subst_many(c, off->nresults, off->results, res, NULL, 0, syms, ns);
   return res;
@@ -459,7 +459,7 @@ static bool dim_union(const tf_dim *d, int64_t a, int64_t b, int64_t lo, int64_t
 /* Offsets whose results each depend on at most one tile coordinate, and
  * no two on the same one. */
 static bool separable(const imap *off, const ae **res) {
-  bool *taken = arena_zalloc(off->arena, off->ndims + 1);
+  bool *taken = hb_arena_zalloc(off->arena, off->ndims + 1);
   for (uint32_t j = 0; j < off->nresults; j++) {
     int64_t coord, a, b;
     if (!affine1(res[j], &coord, &a, &b) || (coord >= 0 && taken[coord])) return false;
@@ -533,8 +533,8 @@ bool tf_union_maps(const imap *const *offs, const tf_dim *const *dims, uint32_t 
   *out = 0;
   if (n == 0) return true;
   uint32_t nr = offs[0]->nresults;
-  arena *a = offs[0]->arena;
-  const ae ***res = arena_array(a, n, sizeof *res);
+  hb_arena *a = offs[0]->arena;
+  const ae ***res = hb_arena_array(a, n, sizeof *res);
   for (uint32_t m = 0; m < n; m++) {
     if (offs[m]->nresults != nr || offs[m]->known_empty) return false;
     res[m] = lowest_offsets(offs[m]);
@@ -548,10 +548,10 @@ bool tf_union_maps(const imap *const *offs, const tf_dim *const *dims, uint32_t 
     int64_t D = dims[0][j].extent;
     if (D < 1) return true;
     size_t words = (size_t)(D / 64 + 1);
-    uint64_t *first = arena_zalloc(a, words * sizeof *first), *all = arena_zalloc(a, words * sizeof *all);
+    uint64_t *first = hb_arena_zalloc(a, words * sizeof *first), *all = hb_arena_zalloc(a, words * sizeof *all);
     bool same = true;
     for (uint32_t m = 0; m < n; m++) {
-      uint64_t *set = m ? arena_zalloc(a, words * sizeof *set) : first;
+      uint64_t *set = m ? hb_arena_zalloc(a, words * sizeof *set) : first;
       if (words > budget) return false;
       budget -= words;
       if (!dim_set(offs[m], res[m][j], &dims[m][j], set, &budget)) return false;
@@ -575,9 +575,9 @@ bool tf_mark(const imap *off, const tf_dim *dims, uint64_t *bits, uint64_t *budg
   if (off->known_empty) return true;
   sum_ctx s;
   sum_ctx_init(&s, off, dims, lowest_offsets(off));
-  int64_t *x = arena_array(off->arena, nd + 1, sizeof *x), *o = arena_array(off->arena, nr + 1, sizeof *o);
-  int64_t *k = arena_array(off->arena, nr + 1, sizeof *k), *klo = arena_array(off->arena, nr + 1, sizeof *klo);
-  int64_t *khi = arena_array(off->arena, nr + 1, sizeof *khi);
+  int64_t *x = hb_arena_array(off->arena, nd + 1, sizeof *x), *o = hb_arena_array(off->arena, nr + 1, sizeof *o);
+  int64_t *k = hb_arena_array(off->arena, nr + 1, sizeof *k), *klo = hb_arena_array(off->arena, nr + 1, sizeof *klo);
+  int64_t *khi = hb_arena_array(off->arena, nr + 1, sizeof *khi);
   for (uint32_t i = 0; i < nd; i++) x[i] = off->dim_iv[i].lo;
   for (;;) {
     bool any = true;

@@ -54,7 +54,7 @@ typedef struct {
 void tf_box_range(int64_t o, int64_t n, int64_t st, int64_t D, int64_t *klo, int64_t *khi);
 
 /* From tl_analyze's result. */
-void tf_layout_of(arena *a, const tl_layout *l, tf_layout *out);
+void tf_layout_of(hb_arena *a, const tl_layout *l, tf_layout *out);
 
 typedef struct {
   tf_count first_elems;  /* the first tile (the lowest tile index of the offsets' domain) */

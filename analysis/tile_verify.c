@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 
 /* Advances the multi-index i over [lo, hi] per coordinate; false after the last. */
 static bool next(int64_t *i, const int64_t *lo, const int64_t *hi, uint32_t n) {
@@ -161,13 +161,13 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   for (uint32_t r = 0; r < m->nresults; r++) /* the elements inside the operand */
     times(&box, e->strides[r] == 0 ? 1 : e->sizes[r] < os->dims[r] ? e->sizes[r] : os->dims[r], TV_MAX_STEPS);
   uint32_t nd = m->ndims;
-  int64_t **samples = xcalloc(nd + 1, sizeof *samples);
-  int64_t *nsamples = xcalloc(nd + 1, sizeof *nsamples);
+  int64_t **samples = hb_calloc(nd + 1, sizeof *samples);
+  int64_t *nsamples = hb_calloc(nd + 1, sizeof *nsamples);
   bool sampled = pts > TV_MAX_POINTS;
   uint64_t chosen = sampled ? 1 : ntiles;
   for (uint32_t i = 0; i < nd && sampled; i++) {
     int64_t n = t->ntiles[i], cand[5] = {0, 1, n / 2, n - 2, n - 1}, k = 0;
-    samples[i] = xcalloc(5, sizeof **samples);
+    samples[i] = hb_calloc(5, sizeof **samples);
     for (int j = 0; j < 5; j++)
       if (cand[j] >= 0 && cand[j] < n && (k == 0 || cand[j] > samples[i][k - 1])) samples[i][k++] = cand[j];
     nsamples[i] = k;
@@ -176,7 +176,7 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   bool diagonal = sampled && chosen > 256;
   if (diagonal) chosen = 5;
   for (uint32_t i = 0; i < nd && !sampled; i++) {
-    samples[i] = xcalloc((size_t)t->ntiles[i] + 1, sizeof **samples);
+    samples[i] = hb_calloc((size_t)t->ntiles[i] + 1, sizeof **samples);
     for (int64_t j = 0; j < t->ntiles[i]; j++) samples[i][j] = j;
     nsamples[i] = t->ntiles[i];
   }
@@ -200,16 +200,16 @@ void tv_check(const ft_tiling *t, const ft_entry *e, tv_result *res) {
   c.t = t, c.e = e, c.m = m, c.nd = m->ndims, c.nr = m->nresults, c.nrange = m->nrange, c.nrt = m->nrt;
   c.D = os->dims;
   uint32_t w = c.nd + c.nr + imap_nsyms(m) + 1;
-  int64_t *mem = xcalloc((size_t)w * 12 + imap_nsyms(e->offsets) + 1, sizeof *mem), *q = mem;
+  int64_t *mem = hb_calloc((size_t)w * 12 + imap_nsyms(e->offsets) + 1, sizeof *mem), *q = mem;
   c.x = q, q += w, c.xlo = q, q += w, c.xhi = q, q += w, c.s = q, q += w, c.slo = q, q += w, c.shi = q, q += w;
   c.k = q, q += w, c.klo = q, q += w, c.khi = q, q += w, c.p = q, q += w, c.rt = q, q += w;
   c.off = q, q += w;
   c.osyms = q;
-  c.mark = xcalloc(box + 1, 1);
+  c.mark = hb_calloc(box + 1, 1);
   /* tile = samples[i][pos[i]]; the diagonal moves every pos together */
-  int64_t *tile = xcalloc(c.nd + 1, sizeof *tile), *pos = xcalloc(c.nd + 1, sizeof *pos), *plo = xcalloc(c.nd + 1, sizeof *plo);
-  int64_t *phi = xcalloc(c.nd + 1, sizeof *phi);
-  int64_t *rlo = xcalloc(c.nrt + 1, sizeof *rlo), *rhi = xcalloc(c.nrt + 1, sizeof *rhi);
+  int64_t *tile = hb_calloc(c.nd + 1, sizeof *tile), *pos = hb_calloc(c.nd + 1, sizeof *pos), *plo = hb_calloc(c.nd + 1, sizeof *plo);
+  int64_t *phi = hb_calloc(c.nd + 1, sizeof *phi);
+  int64_t *rlo = hb_calloc(c.nrt + 1, sizeof *rlo), *rhi = hb_calloc(c.nrt + 1, sizeof *rhi);
   for (uint32_t i = 0; i < c.nd; i++) phi[i] = nsamples[i] - 1;
   for (uint32_t j = 0; j < c.nrt; j++) c.rt[j] = rlo[j] = m->sym_iv[m->nrange + j].lo, rhi[j] = m->sym_iv[m->nrange + j].hi;
   bool overhang = false, done = t->total_tiles == 0;

@@ -34,7 +34,7 @@
 static const tl_layout *layout_of(ii_ctx *c, const hlo_shape *s, uint32_t rank, tl_error *terr, bool *fail) {
   if (!s || !ii_is_array(s) || s->type == HLO_TOKEN || s->type == HLO_OPAQUE) return NULL;
   if ((uint32_t)s->rank != rank) return NULL;
-  tl_layout *l = arena_zalloc(c->scratch, sizeof *l);
+  tl_layout *l = hb_arena_zalloc(c->scratch, sizeof *l);
   if (!tl_analyze(c->scratch, s, l, terr)) {
     *fail = true;
     return NULL;
@@ -81,11 +81,11 @@ static ii_status rewrite(ii_ctx *c, ii_operand *x, const tl_layout *from, const 
   }
   if (res->nrange != m->nrange || res->nrt != m->nrt)
     return ii_fail(err, in, "internal error: the tiled composition changed the symbols of a map of '%s'", in->name);
-  ii_operand *y = arena_zalloc(c->scratch, sizeof *y);
+  ii_operand *y = hb_arena_zalloc(c->scratch, sizeof *y);
   *y = *x;
   y->map = res;
   if (pre && x->nrt) {
-    y->rt = arena_array(c->scratch, x->nrt, sizeof *y->rt);
+    y->rt = hb_arena_array(c->scratch, x->nrt, sizeof *y->rt);
     for (uint32_t j = 0; j < x->nrt; j++) {
       y->rt[j] = x->rt[j];
       y->rt[j].map = imap_compose(c->scratch, pre, x->rt[j].map);
@@ -110,7 +110,7 @@ static ii_status rewrite_set(ii_ctx *c, ii_set *s, const hlo_shape *from_shape, 
       if (fail) return tl_fail(err, in, from_shape, &terr);
       const tl_layout *to = layout_of(c, to_shape, x->map->nresults, &terr, &fail);
       if (fail) return tl_fail(err, in, to_shape, &terr);
-      ii_operand *y = arena_zalloc(c->scratch, sizeof *y);
+      ii_operand *y = hb_arena_zalloc(c->scratch, sizeof *y);
       *y = *x;
       ii_status st = rewrite(c, y, from, from_shape, to, to_shape, in, err);
       if (st != II_OK) return st;

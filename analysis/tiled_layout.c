@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checked.h"
+#include "../parser/base/checked.h"
 
 __attribute__((format(printf, 3, 4))) static bool fail(tl_error *err, tl_status st, const char *fmt, ...) {
   err->status = st;
@@ -21,7 +21,7 @@ __attribute__((format(printf, 3, 4))) static bool fail(tl_error *err, tl_status 
 static bool product(const int64_t *v, int n, int64_t *out) {
   int64_t p = 1;
   for (int i = 0; i < n; i++)
-    if (!ck_mul(p, v[i], &p)) return false;
+    if (!hb_ck_mul(p, v[i], &p)) return false;
   *out = p;
   return true;
 }
@@ -31,19 +31,19 @@ static bool product(const int64_t *v, int n, int64_t *out) {
 static bool bits_to_bytes(int64_t n, int64_t bits, int64_t *out) {
   /* n * bits / 8 = (n / 8) * bits + ceil((n % 8) * bits / 8) */
   int64_t q = n / 8, r = n % 8, a, b;
-  if (!ck_mul(q, bits, &a) || !ck_mul(r, bits, &b)) return false;
-  return ck_ceildiv(b, 8, &b) && ck_add(a, b, out);
+  if (!hb_ck_mul(q, bits, &a) || !hb_ck_mul(r, bits, &b)) return false;
+  return hb_ck_ceildiv(b, 8, &b) && hb_ck_add(a, b, out);
 }
 
 /* Applies tiling level LV (tile T) to the shape cur[0..ncur). */
-static bool apply_level(arena *a, const int64_t *cur, int ncur, const hlo_tile *t, int tile_index, tl_level *lv,
+static bool apply_level(hb_arena *a, const int64_t *cur, int ncur, const hlo_tile *t, int tile_index, tl_level *lv,
                         tl_error *err) {
   int k = t->n_dims;
   memset(lv, 0, sizeof *lv);
   lv->tile_index = tile_index;
   lv->nimplicit = k > ncur ? k - ncur : 0;
   lv->nin = ncur + lv->nimplicit;
-  int64_t *in = arena_array(a, (size_t)lv->nin + 1, sizeof *in);
+  int64_t *in = hb_arena_array(a, (size_t)lv->nin + 1, sizeof *in);
   for (int i = 0; i < lv->nimplicit; i++) in[i] = 1;
   if (ncur) memcpy(in + lv->nimplicit, cur, (size_t)ncur * sizeof *in);
   lv->in = in;
@@ -55,15 +55,15 @@ static bool apply_level(arena *a, const int64_t *cur, int ncur, const hlo_tile *
   for (int j = 0; j < k; j++)
     if (t->dims[j] != HLO_TILE_COMBINE) ng++;
   lv->ntiled = ng;
-  int *gf = arena_array(a, (size_t)ng + 1, sizeof *gf);
-  int *gl = arena_array(a, (size_t)ng + 1, sizeof *gl);
-  int64_t *gs = arena_array(a, (size_t)ng + 1, sizeof *gs);
-  int64_t *ts = arena_array(a, (size_t)ng + 1, sizeof *ts);
+  int *gf = hb_arena_array(a, (size_t)ng + 1, sizeof *gf);
+  int *gl = hb_arena_array(a, (size_t)ng + 1, sizeof *gl);
+  int64_t *gs = hb_arena_array(a, (size_t)ng + 1, sizeof *gs);
+  int64_t *ts = hb_arena_array(a, (size_t)ng + 1, sizeof *ts);
   int g = 0, first = lv->nlead;
   int64_t size = 1;
   for (int j = 0; j < k; j++) {
     int d = lv->nlead + j;
-    if (!ck_mul(size, in[d], &size))
+    if (!hb_ck_mul(size, in[d], &size))
       return fail(err, TL_OVERFLOW, "tile %d: merged dimension size overflows int64", tile_index + 1);
     if (t->dims[j] == HLO_TILE_COMBINE) continue;
     if (t->dims[j] <= 0) return fail(err, TL_BAD_LAYOUT, "tile %d: sizes must be positive", tile_index + 1);
@@ -80,7 +80,7 @@ static bool apply_level(arena *a, const int64_t *cur, int ncur, const hlo_tile *
   lv->group_size = gs;
   lv->tile = ts;
   lv->nout = lv->nlead + 2 * ng;
-  int64_t *out = arena_array(a, (size_t)lv->nout + 1, sizeof *out);
+  int64_t *out = hb_arena_array(a, (size_t)lv->nout + 1, sizeof *out);
   for (int i = 0; i < lv->nlead; i++) out[i] = in[i];
   for (g = 0; g < ng; g++) {
     out[lv->nlead + g] = gs[g] / ts[g] + (gs[g] % ts[g] != 0); /* ceil; ts > 0, gs >= 0 */
@@ -93,7 +93,7 @@ static bool apply_level(arena *a, const int64_t *cur, int ncur, const hlo_tile *
   return true;
 }
 
-bool tl_analyze(arena *a, const hlo_shape *s, tl_layout *l, tl_error *err) {
+bool tl_analyze(hb_arena *a, const hlo_shape *s, tl_layout *l, tl_error *err) {
   memset(l, 0, sizeof *l);
   memset(err, 0, sizeof *err);
   l->shape = s;
@@ -116,8 +116,8 @@ bool tl_analyze(arena *a, const hlo_shape *s, tl_layout *l, tl_error *err) {
   int r = s->rank;
   l->rank = r;
   l->dims = s->dims;
-  int *order = arena_array(a, (size_t)r + 1, sizeof *order);
-  bool *seen = arena_zalloc(a, (size_t)r + 1);
+  int *order = hb_arena_array(a, (size_t)r + 1, sizeof *order);
+  bool *seen = hb_arena_zalloc(a, (size_t)r + 1);
   for (int k = 0; k < r; k++) {
     int64_t d = lay->minor_to_major[r - 1 - k];
     if (d < 0 || d >= r || seen[d]) return fail(err, TL_BAD_LAYOUT, "minor_to_major is not a permutation");
@@ -130,9 +130,9 @@ bool tl_analyze(arena *a, const hlo_shape *s, tl_layout *l, tl_error *err) {
 
   /* the tiling levels */
   int ncur = r;
-  int64_t *cur = arena_array(a, (size_t)r + 1, sizeof *cur);
+  int64_t *cur = hb_arena_array(a, (size_t)r + 1, sizeof *cur);
   for (int k = 0; k < r; k++) cur[k] = s->dims[order[k]];
-  tl_level *levels = arena_array(a, (size_t)lay->n_tiles + 1, sizeof *levels);
+  tl_level *levels = hb_arena_array(a, (size_t)lay->n_tiles + 1, sizeof *levels);
   for (int t = 0; t < lay->n_tiles; t++) {
     if (!apply_level(a, cur, ncur, &lay->tiles[t], t, &levels[t], err)) return false;
     ncur = levels[t].nout;
@@ -142,11 +142,11 @@ bool tl_analyze(arena *a, const hlo_shape *s, tl_layout *l, tl_error *err) {
   l->levels = levels;
   l->ntiled = ncur;
   l->tiled = cur;
-  int64_t *strides = arena_array(a, (size_t)ncur + 1, sizeof *strides);
+  int64_t *strides = hb_arena_array(a, (size_t)ncur + 1, sizeof *strides);
   int64_t st = 1;
   for (int k = ncur - 1; k >= 0; k--) {
     strides[k] = st;
-    if (!ck_mul(st, cur[k], &st)) return fail(err, TL_OVERFLOW, "the tiled shape has more than 2^63-1 elements");
+    if (!hb_ck_mul(st, cur[k], &st)) return fail(err, TL_OVERFLOW, "the tiled shape has more than 2^63-1 elements");
   }
   l->strides = strides;
   l->tiled_elems = st;
@@ -154,7 +154,7 @@ bool tl_analyze(arena *a, const hlo_shape *s, tl_layout *l, tl_error *err) {
   /* sizes */
   l->alignment = lay->tail_padding_alignment;
   int64_t q = l->tiled_elems / l->alignment + (l->tiled_elems % l->alignment != 0), pe;
-  if (!ck_mul(q, l->alignment, &pe))
+  if (!hb_ck_mul(q, l->alignment, &pe))
     return fail(err, TL_OVERFLOW, "L(%" PRId64 "): the padded element count overflows int64", l->alignment);
   l->physical_elems = pe;
   l->explicit_elem_bits = lay->element_size_bits != 0;
@@ -180,9 +180,9 @@ const char *tl_memory_space_name(int64_t space) {
   }
 }
 
-void tl_overhead_print(strbuf *b, const tl_layout *l) {
+void tl_overhead_print(hb_strbuf *b, const tl_layout *l) {
   if (l->logical_elems == 0) {
-    sb_puts(b, "n/a");
+    hb_sb_puts(b, "n/a");
     return;
   }
   /* tenths of a percent, rounded half up: (pad * 1000 + log / 2) / log */
@@ -197,10 +197,10 @@ void tl_overhead_print(strbuf *b, const tl_layout *l) {
     digits[n++] = (char)('0' + (int)(whole % 10u));
     whole /= 10u;
   } while (whole);
-  while (n) sb_putc(b, digits[--n]);
-  sb_putc(b, '.');
-  sb_putc(b, (char)('0' + (int)(tenths % 10u)));
-  sb_putc(b, '%');
+  while (n) hb_sb_putc(b, digits[--n]);
+  hb_sb_putc(b, '.');
+  hb_sb_putc(b, (char)('0' + (int)(tenths % 10u)));
+  hb_sb_putc(b, '%');
 }
 
 int tl_overhead_compare(const tl_layout *a, const tl_layout *b) {

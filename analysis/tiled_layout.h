@@ -47,10 +47,10 @@
 #include <stdbool.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "../parser/hlo_ir.h"
 #include "indexing_map.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 typedef enum {
   TL_OK = 0,
@@ -107,17 +107,17 @@ typedef struct {
 
 /* Analyses an array shape (its layout: minor_to_major, tiles, L, E, S).
  * Returns true, or false with *err filled. */
-bool tl_analyze(arena *a, const hlo_shape *s, tl_layout *out, tl_error *err);
+bool tl_analyze(hb_arena *a, const hlo_shape *s, tl_layout *out, tl_error *err);
 
 /* Logical index -> tiled physical coordinates: dims = the logical dims,
  * results = the coordinates of the tiled shape. NULL on error. */
-imap *tl_logical_to_tiled(arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err);
+imap *tl_logical_to_tiled(hb_arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err);
 /* Logical index -> linear element offset in the buffer (one result). */
-imap *tl_logical_to_offset(arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err);
+imap *tl_logical_to_offset(hb_arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err);
 /* Tiled physical coordinates -> logical index: dims = the tiled shape,
  * results = the logical dims; the domain (intervals and constraints)
  * excludes exactly the padding. */
-imap *tl_tiled_to_logical(arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err);
+imap *tl_tiled_to_logical(hb_arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err);
 
 /* The hook of --physical=tiled. LOGICAL maps logical coordinates of a tensor
  * FROM (its dims) to logical coordinates of a tensor TO (its results), e.g.
@@ -125,7 +125,7 @@ imap *tl_tiled_to_logical(arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *e
  * TO's tiled coordinates: compose(tiled->logical(FROM), LOGICAL,
  * logical->tiled(TO)), simplified. An undefined LOGICAL gives an undefined
  * map. NULL on error (rank mismatch, or an error of the layout maps). */
-imap *tl_compose_tiled(arena *a, const tl_layout *from, const imap *logical, const tl_layout *to, tl_error *err);
+imap *tl_compose_tiled(hb_arena *a, const tl_layout *from, const imap *logical, const tl_layout *to, tl_error *err);
 
 /* The hierarchical shape:stride form (CuTe / CATLASS TLA). Per logical dim
  * its modes, fastest first (in-tile modes before tile-count modes), each a
@@ -152,9 +152,9 @@ typedef struct {
  * structure (which keeps the in-tile / tile-count modes apart); when that
  * fails, from the simplified offset map. Returns false only on an error
  * (overflow, expression budget; *err filled). */
-bool tl_shape_stride_form(arena *a, ae_ctx *ctx, const tl_layout *l, tl_shape_stride *out, tl_error *err);
+bool tl_shape_stride_form(hb_arena *a, ae_ctx *ctx, const tl_layout *l, tl_shape_stride *out, tl_error *err);
 /* `((2,2),(2,3)):((2,12),(1,4))`, or `not expressible: WHY`. */
-void tl_shape_stride_print(strbuf *b, const tl_shape_stride *f);
+void tl_shape_stride_print(hb_strbuf *b, const tl_shape_stride *f);
 
 /* Name of a memory space: "device default (HBM)", "alternate (VMEM on TPU)",
  * "host", or "device-specific". */
@@ -163,7 +163,7 @@ const char *tl_memory_space_name(int64_t space);
 /* Padding overhead: (physical_elems - logical_elems) / logical_elems.
  * Prints it in percent with one decimal ("60.0%", "102300.0%"), rounded
  * half up, or "n/a" for an empty array. */
-void tl_overhead_print(strbuf *b, const tl_layout *l);
+void tl_overhead_print(hb_strbuf *b, const tl_layout *l);
 /* Orders by overhead, larger first: <0 when a's overhead is larger, >0 when
  * smaller, 0 when equal (empty arrays count as no overhead). Exact. */
 int tl_overhead_compare(const tl_layout *a, const tl_layout *b);

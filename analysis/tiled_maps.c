@@ -22,8 +22,8 @@ __attribute__((format(printf, 3, 4))) static void *fail(tl_error *err, tl_status
   return NULL;
 }
 
-static interval *size_ivs(arena *a, int n, const int64_t *sizes) {
-  interval *iv = arena_array(a, (size_t)n + 1, sizeof *iv);
+static interval *size_ivs(hb_arena *a, int n, const int64_t *sizes) {
+  interval *iv = hb_arena_array(a, (size_t)n + 1, sizeof *iv);
   for (int i = 0; i < n; i++) iv[i] = iv_make(0, sizes[i] - 1);
   return iv;
 }
@@ -38,15 +38,15 @@ static imap *simplified(imap *m, tl_error *err) {
 
 /* The tiled coordinates as expressions of the logical dims (not simplified).
  * The caller guarantees a non-empty array (no zero-sized dims). */
-static const ae **forward_coords(arena *a, ae_ctx *ctx, const tl_layout *l) {
-  const ae **cur = arena_array(a, (size_t)l->rank + 1, sizeof *cur);
+static const ae **forward_coords(hb_arena *a, ae_ctx *ctx, const tl_layout *l) {
+  const ae **cur = hb_arena_array(a, (size_t)l->rank + 1, sizeof *cur);
   for (int k = 0; k < l->rank; k++) cur[k] = ae_dim(ctx, (uint32_t)l->phys_order[k]);
   for (int v = 0; v < l->nlevels; v++) {
     const tl_level *lv = &l->levels[v];
-    const ae **in = arena_array(a, (size_t)lv->nin + 1, sizeof *in);
+    const ae **in = hb_arena_array(a, (size_t)lv->nin + 1, sizeof *in);
     for (int i = 0; i < lv->nimplicit; i++) in[i] = ae_const(ctx, 0);
     for (int i = lv->nimplicit; i < lv->nin; i++) in[i] = cur[i - lv->nimplicit];
-    const ae **out = arena_array(a, (size_t)lv->nout + 1, sizeof *out);
+    const ae **out = hb_arena_array(a, (size_t)lv->nout + 1, sizeof *out);
     for (int i = 0; i < lv->nlead; i++) out[i] = in[i];
     for (int g = 0; g < lv->ntiled; g++) {
       const ae *e = in[lv->group_first[g]];
@@ -62,20 +62,20 @@ static const ae **forward_coords(arena *a, ae_ctx *ctx, const tl_layout *l) {
 
 static bool empty_array(const tl_layout *l) { return l->tiled_elems == 0 || l->logical_elems == 0; }
 
-static const ae **zeros(arena *a, ae_ctx *ctx, int n) {
-  const ae **r = arena_array(a, (size_t)n + 1, sizeof *r);
+static const ae **zeros(hb_arena *a, ae_ctx *ctx, int n) {
+  const ae **r = hb_arena_array(a, (size_t)n + 1, sizeof *r);
   for (int i = 0; i < n; i++) r[i] = ae_const(ctx, 0);
   return r;
 }
 
-imap *tl_logical_to_tiled(arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err) {
+imap *tl_logical_to_tiled(hb_arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err) {
   const ae **res = empty_array(l) ? zeros(a, ctx, l->ntiled) : forward_coords(a, ctx, l);
   imap *m = imap_new(a, ctx, (uint32_t)l->rank, 0, 0, size_ivs(a, l->rank, l->dims), NULL, (uint32_t)l->ntiled,
                      res);
   return simplified(m, err);
 }
 
-imap *tl_logical_to_offset(arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err) {
+imap *tl_logical_to_offset(hb_arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err) {
   const ae *off = ae_const(ctx, 0);
   if (!empty_array(l)) {
     const ae **coords = forward_coords(a, ctx, l);
@@ -90,17 +90,17 @@ typedef struct {
   interval iv;
 } pending;
 
-imap *tl_tiled_to_logical(arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err) {
+imap *tl_tiled_to_logical(hb_arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *err) {
   const ae **res = zeros(a, ctx, l->rank);
   size_t cap = 1, n = 0;
   for (int v = 0; v < l->nlevels; v++) cap += (size_t)l->levels[v].nin * 2;
-  pending *cons = arena_array(a, cap, sizeof *cons);
+  pending *cons = hb_arena_array(a, cap, sizeof *cons);
   if (!empty_array(l)) {
-    const ae **cur = arena_array(a, (size_t)l->ntiled + 1, sizeof *cur);
+    const ae **cur = hb_arena_array(a, (size_t)l->ntiled + 1, sizeof *cur);
     for (int k = 0; k < l->ntiled; k++) cur[k] = ae_dim(ctx, (uint32_t)k);
     for (int v = l->nlevels - 1; v >= 0; v--) {
       const tl_level *lv = &l->levels[v];
-      const ae **in = arena_array(a, (size_t)lv->nin + 1, sizeof *in);
+      const ae **in = hb_arena_array(a, (size_t)lv->nin + 1, sizeof *in);
       for (int i = 0; i < lv->nlead; i++) in[i] = cur[i];
       for (int g = 0; g < lv->ntiled; g++) {
         const ae *e = ae_add(ctx, ae_mul_const(ctx, cur[lv->nlead + g], lv->tile[g]), cur[lv->nlead + lv->ntiled + g]);
@@ -124,7 +124,7 @@ imap *tl_tiled_to_logical(arena *a, ae_ctx *ctx, const tl_layout *l, tl_error *e
   return simplified(m, err);
 }
 
-imap *tl_compose_tiled(arena *a, const tl_layout *from, const imap *logical, const tl_layout *to, tl_error *err) {
+imap *tl_compose_tiled(hb_arena *a, const tl_layout *from, const imap *logical, const tl_layout *to, tl_error *err) {
   ae_ctx *ctx = logical->ctx;
   if (logical->undefined) return imap_new_undefined(a, ctx);
   if (logical->ndims != (uint32_t)from->rank || logical->nresults != (uint32_t)to->rank)

@@ -4,7 +4,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 
 uint32_t tg_candidates(int64_t n, int64_t out[TG_MAX_CANDIDATES]) {
   uint32_t k = 0;
@@ -47,11 +47,11 @@ typedef struct {
 void tg_count_valid(const ft_tiling *t, tg_count *out) {
   memset(out, 0, sizeof *out);
   uint32_t n = t->rank, nf = 0;
-  int64_t (*cand)[TG_MAX_CANDIDATES] = xcalloc(n + 1, sizeof *cand);
-  uint32_t *ncand = xcalloc(n + 1, sizeof *ncand), *parent = xcalloc(n + 1, sizeof *parent);
-  uint32_t *idx = xcalloc(n + 1, sizeof *idx), *members = xcalloc(n + 1, sizeof *members);
-  bool *used = xcalloc(n + 1, sizeof *used), *fv = xcalloc(n + 1, sizeof *fv);
-  int64_t *ts = xcalloc(n + 1, sizeof *ts);
+  int64_t (*cand)[TG_MAX_CANDIDATES] = hb_calloc(n + 1, sizeof *cand);
+  uint32_t *ncand = hb_calloc(n + 1, sizeof *ncand), *parent = hb_calloc(n + 1, sizeof *parent);
+  uint32_t *idx = hb_calloc(n + 1, sizeof *idx), *members = hb_calloc(n + 1, sizeof *members);
+  bool *used = hb_calloc(n + 1, sizeof *used), *fv = hb_calloc(n + 1, sizeof *fv);
+  int64_t *ts = hb_calloc(n + 1, sizeof *ts);
   out->total = 1;
   for (uint32_t i = 0; i < n; i++) {
     ncand[i] = tg_candidates(t->extent[i], cand[i]);
@@ -60,7 +60,7 @@ void tg_count_valid(const ft_tiling *t, tg_count *out) {
     ts[i] = cand[i][0];
   }
   for (uint32_t i = 0; i < t->nentries; i++) nf += t->entries[i].tile.cons.n;
-  factor_ref *refs = xcalloc(nf + 1, sizeof *refs);
+  factor_ref *refs = hb_calloc(nf + 1, sizeof *refs);
   out->tileable = tileable(t, out->why, sizeof out->why);
   out->exact = true;
   if (!out->tileable) goto done;
@@ -129,13 +129,13 @@ done:
   free(cand), free(ncand), free(parent), free(used), free(fv), free(ts), free(idx), free(members), free(refs);
 }
 
-void tg_begin(arena *a, const ft_tiling *t, bool partial, tg_iter *it) {
+void tg_begin(hb_arena *a, const ft_tiling *t, bool partial, tg_iter *it) {
   memset(it, 0, sizeof *it);
   it->t = t;
   it->rank = t->rank;
-  it->cand = arena_array(a, t->rank + 1, sizeof *it->cand);
-  it->ncand = arena_zalloc(a, (t->rank + 1) * sizeof *it->ncand);
-  it->idx = arena_zalloc(a, (t->rank + 1) * sizeof *it->idx);
+  it->cand = hb_arena_array(a, t->rank + 1, sizeof *it->cand);
+  it->ncand = hb_arena_zalloc(a, (t->rank + 1) * sizeof *it->ncand);
+  it->idx = hb_arena_zalloc(a, (t->rank + 1) * sizeof *it->idx);
   for (uint32_t i = 0; i < t->rank; i++) it->ncand[i] = tg_candidates(t->extent[i], it->cand[i]);
   it->partial = partial;
   it->ended = !partial && !tileable(t, NULL, 0);

@@ -50,7 +50,7 @@ typedef struct {
 /* Walks XLA's valid tilings; with `partial` (the enumeration check, which
  * checks the tiles that exist) the tilings valid for the maps that have a
  * tile, also when another map has none. */
-void tg_begin(arena *a, const ft_tiling *t, bool partial, tg_iter *it);
+void tg_begin(hb_arena *a, const ft_tiling *t, bool partial, tg_iter *it);
 /* The next valid tiling in order into ts; false at the end (or when the
  * step budget ran out: it->exhausted). */
 bool tg_next(tg_iter *it, int64_t *ts);

@@ -9,7 +9,7 @@
 #include <string.h>
 
 #include "ii_internal.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "simplify.h"
 #include "tiled_layout.h"
 
@@ -92,7 +92,7 @@ typedef struct {
 static void rel_add(rel *r, int64_t from, int64_t to) {
   if (r->n + 2 > r->cap) {
     r->cap = r->cap ? r->cap * 2 : 256;
-    r->v = xrealloc(r->v, r->cap * sizeof *r->v);
+    r->v = hb_realloc(r->v, r->cap * sizeof *r->v);
   }
   r->v[r->n++] = from;
   r->v[r->n++] = to;
@@ -320,7 +320,7 @@ static edge fusion_edge(const hlo_instr *in, int64_t output_id, int k, int depth
   if (depth > 50) return (edge){"fusions nested too deeply", false, false};
   if (comp->n_params != ce.nargs) return (edge){"a fusion with mismatched parameters", false, false};
   int n = comp->n_instrs;
-  uint8_t *reach = xcalloc((size_t)n + 1, 1), *cov = xcalloc((size_t)n + 1, 1), *clip = xcalloc((size_t)n + 1, 1);
+  uint8_t *reach = hb_calloc((size_t)n + 1, 1), *cov = hb_calloc((size_t)n + 1, 1), *clip = hb_calloc((size_t)n + 1, 1);
   reach[target->index] = 1;
   /* textual order has operands before users except for forward references;
    * iterate to a fixed point (cheap: fused computations are small) */
@@ -671,9 +671,9 @@ static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_
 /* Fusion: the elements of every instruction reachable from the target,
  * propagated from output element o (users before operands). */
 static void postorder(const hlo_computation *c, const hlo_instr *root, fctx *f) {
-  uint8_t *state = xcalloc((size_t)c->n_instrs + 1, 1);
-  int *next = xcalloc((size_t)c->n_instrs + 1, sizeof *next);
-  const hlo_instr **stack = xcalloc((size_t)c->n_instrs + 1, sizeof *stack);
+  uint8_t *state = hb_calloc((size_t)c->n_instrs + 1, 1);
+  int *next = hb_calloc((size_t)c->n_instrs + 1, sizeof *next);
+  const hlo_instr **stack = hb_calloc((size_t)c->n_instrs + 1, sizeof *stack);
   int sp = 0;
   stack[sp++] = root;
   state[root->index] = 1;
@@ -698,16 +698,16 @@ static void postorder(const hlo_computation *c, const hlo_instr *root, fctx *f) 
 static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *target) {
   for (fctx *f = R->fctxs; f; f = f->next)
     if (f->comp == comp && f->target == target) return f;
-  fctx *f = xcalloc(1, sizeof *f);
+  fctx *f = hb_calloc(1, sizeof *f);
   int n = comp->n_instrs;
   f->comp = comp;
   f->target = target;
-  f->seen = xcalloc((size_t)n + 1, sizeof *f->seen);
-  f->touched = xcalloc((size_t)n + 1, sizeof *f->touched);
-  f->ntouched = xcalloc((size_t)n + 1, sizeof *f->ntouched);
-  f->cap = xcalloc((size_t)n + 1, sizeof *f->cap);
-  f->order = xcalloc((size_t)n + 1, sizeof *f->order);
-  for (int i = 0; i < n; i++) f->seen[i] = xcalloc((size_t)nelems(comp->instrs[i]->shape) + 1, 1);
+  f->seen = hb_calloc((size_t)n + 1, sizeof *f->seen);
+  f->touched = hb_calloc((size_t)n + 1, sizeof *f->touched);
+  f->ntouched = hb_calloc((size_t)n + 1, sizeof *f->ntouched);
+  f->cap = hb_calloc((size_t)n + 1, sizeof *f->cap);
+  f->order = hb_calloc((size_t)n + 1, sizeof *f->order);
+  for (int i = 0; i < n; i++) f->seen[i] = hb_calloc((size_t)nelems(comp->instrs[i]->shape) + 1, 1);
   postorder(comp, target, f);
   f->next = R->fctxs;
   R->fctxs = f;
@@ -739,7 +739,7 @@ static void mark(fctx *f, const hlo_instr *x, int64_t l) {
   f->seen[i][l] = 1;
   if (f->ntouched[i] == f->cap[i]) {
     f->cap[i] = f->cap[i] ? f->cap[i] * 2 : 16;
-    f->touched[i] = xrealloc(f->touched[i], f->cap[i] * sizeof **f->touched);
+    f->touched[i] = hb_realloc(f->touched[i], f->cap[i] * sizeof **f->touched);
   }
   f->touched[i][f->ntouched[i]++] = l;
 }
@@ -1421,7 +1421,7 @@ static void reads_cholesky(ref *R, const hlo_instr *in, int64_t output_id, int k
     emit_mset(R, xs, o, &all, false, emit, cl);
     return;
   }
-  mset *dep = xcalloc((size_t)(n * n), sizeof *dep);
+  mset *dep = hb_calloc((size_t)(n * n), sizeof *dep);
   cholesky_deps(n, dep);
   emit_mset(R, xs, o, &dep[i * n + j], !lower, emit, cl);
   free(dep);
@@ -1459,8 +1459,8 @@ static void reads_trisolve(ref *R, const hlo_instr *in, int64_t output_id, int k
   int64_t at = left ? o[r - 2] : o[r - 1];
   int64_t y = rev ? n - 1 - at : at;
   if (!work(R, (uint64_t)(n * n * n))) return;
-  uint64_t *bdep = xcalloc((size_t)n, sizeof *bdep);
-  mset *tdep = xcalloc((size_t)n, sizeof *tdep);
+  uint64_t *bdep = hb_calloc((size_t)n, sizeof *bdep);
+  mset *tdep = hb_calloc((size_t)n, sizeof *tdep);
   trisolve_deps(n, unit, bdep, tdep);
   int64_t idx[MAXR];
   for (int i = 0; i + 2 < r; i++) idx[i] = o[i];
@@ -1758,13 +1758,13 @@ static bool reference(ref *R, const hlo_instr *in, int64_t output_id, int k, boo
  * when the side is logical. */
 static const imap *to_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
   if (l == VF_LOGICAL || !is_array(s) || s->type == HLO_TOKEN || s->type == HLO_OPAQUE) return NULL;
-  arena *a = ii_ctx_arena(c);
+  hb_arena *a = ii_ctx_arena(c);
   ae_ctx *ctx = ii_ctx_ae(c);
   if (l == VF_PHYSICAL) {
     if (s->rank == 0) return NULL;
     uint32_t r = (uint32_t)s->rank;
-    uint32_t *inv = arena_array(a, r, sizeof *inv);
-    int64_t *pdims = arena_array(a, r, sizeof *pdims);
+    uint32_t *inv = hb_arena_array(a, r, sizeof *inv);
+    int64_t *pdims = hb_arena_array(a, r, sizeof *pdims);
     for (uint32_t k = 0; k < r; k++) {
       uint32_t d = (uint32_t)s->layout.minor_to_major[r - 1 - k];
       pdims[k] = s->dims[d];
@@ -1772,7 +1772,7 @@ static const imap *to_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
     }
     return imap_permutation(a, ctx, r, pdims, inv);
   }
-  tl_layout *lay = arena_zalloc(a, sizeof *lay);
+  tl_layout *lay = hb_arena_zalloc(a, sizeof *lay);
   tl_error err;
   if (!tl_analyze(a, s, lay, &err)) return NULL;
   return tl_tiled_to_logical(a, ctx, lay, &err);
@@ -1782,15 +1782,15 @@ static const imap *to_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
  * tiled) coordinates; NULL when the side is logical (as to_logical). */
 static const imap *from_logical(ii_ctx *c, const hlo_shape *s, vf_layout l) {
   if (l == VF_LOGICAL || !is_array(s) || s->type == HLO_TOKEN || s->type == HLO_OPAQUE) return NULL;
-  arena *a = ii_ctx_arena(c);
+  hb_arena *a = ii_ctx_arena(c);
   ae_ctx *ctx = ii_ctx_ae(c);
   if (l == VF_PHYSICAL) {
     if (s->rank == 0) return NULL;
-    uint32_t r = (uint32_t)s->rank, *perm = arena_array(a, r, sizeof *perm);
+    uint32_t r = (uint32_t)s->rank, *perm = hb_arena_array(a, r, sizeof *perm);
     for (uint32_t k = 0; k < r; k++) perm[k] = (uint32_t)s->layout.minor_to_major[r - 1 - k];
     return imap_permutation(a, ctx, r, s->dims, perm);
   }
-  tl_layout *lay = arena_zalloc(a, sizeof *lay);
+  tl_layout *lay = hb_arena_zalloc(a, sizeof *lay);
   tl_error err;
   if (!tl_analyze(a, s, lay, &err)) return NULL;
   return tl_logical_to_tiled(a, ctx, lay, &err);
@@ -2040,7 +2040,7 @@ typedef struct {
 static bool numset_add(numset *h, int64_t v) {
   if (2 * (h->n + 1) > h->cap) {
     numset g = {NULL, h->cap ? 2 * h->cap : 64, 0};
-    g.slot = xmalloc(g.cap * sizeof *g.slot);
+    g.slot = hb_malloc(g.cap * sizeof *g.slot);
     memset(g.slot, 0xff, g.cap * sizeof *g.slot);
     for (size_t i = 0; i < h->cap; i++)
       if (h->slot[i] >= 0) numset_add(&g, h->slot[i]);
@@ -2253,8 +2253,8 @@ static bool draw_points(chk *C, uint64_t seed, uint32_t n, points *P) {
     C->res->population = (uint64_t)nelems(C->from);
     C->res->sampled = true;
     P->cap = n;
-    P->lg = xcalloc(n, sizeof *P->lg);
-    P->logical = xcalloc(n, sizeof *P->logical);
+    P->lg = hb_calloc(n, sizeof *P->lg);
+    P->logical = hb_calloc(n, sizeof *P->logical);
     return true;
   }
   const imap *fc = C->from_conv;
@@ -2267,9 +2267,9 @@ static bool draw_points(chk *C, uint64_t seed, uint32_t n, points *P) {
   bool all = pop <= n;
   P->n = all ? (uint32_t)pop : n;
   P->rank = r;
-  P->pt = xcalloc((size_t)P->n * (r ? r : 1), sizeof *P->pt);
-  P->lg = xcalloc(P->n, sizeof *P->lg);
-  P->logical = xcalloc(P->n, sizeof *P->logical);
+  P->pt = hb_calloc((size_t)P->n * (r ? r : 1), sizeof *P->pt);
+  P->lg = hb_calloc(P->n, sizeof *P->lg);
+  P->logical = hb_calloc(P->n, sizeof *P->logical);
   int64_t d[MAXR], lo[MAXR], hi[MAXR], lf[MAXR];
   for (uint32_t i = 0; i < r; i++) lo[i] = box[i].lo, hi[i] = box[i].hi;
   first_point((int)r, d, lo, hi);

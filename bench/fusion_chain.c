@@ -48,12 +48,12 @@ typedef struct {
   int m2m[64]; /* minor_to_major */
 } shp;
 
-static void put_shape(strbuf *b, const shp *s) {
-  sb_puts(b, "f32[");
-  for (int i = 0; i < s->rank; i++) sb_printf(b, "%s%ld", i ? "," : "", s->dims[i]);
-  sb_puts(b, "]{");
-  for (int i = 0; i < s->rank; i++) sb_printf(b, "%s%d", i ? "," : "", s->m2m[i]);
-  sb_putc(b, '}');
+static void put_shape(hb_strbuf *b, const shp *s) {
+  hb_sb_puts(b, "f32[");
+  for (int i = 0; i < s->rank; i++) hb_sb_printf(b, "%s%ld", i ? "," : "", s->dims[i]);
+  hb_sb_puts(b, "]{");
+  for (int i = 0; i < s->rank; i++) hb_sb_printf(b, "%s%d", i ? "," : "", s->m2m[i]);
+  hb_sb_putc(b, '}');
 }
 
 static void default_layout(shp *s) {
@@ -61,15 +61,15 @@ static void default_layout(shp *s) {
 }
 
 /* The HLO text of the benchmark module. */
-static void build(strbuf *b, int rank, int length) {
+static void build(hb_strbuf *b, int rank, int length) {
   shp s = {.rank = rank};
   for (int i = 0; i < rank; i++) s.dims[i] = i % 2 ? 3 : 2;
   default_layout(&s);
   shp first = s;
   long split_a = 0, split_b = 0;
-  sb_puts(b, "HloModule chain\n\nfused {\n  v0 = ");
+  hb_sb_puts(b, "HloModule chain\n\nfused {\n  v0 = ");
   put_shape(b, &s);
-  sb_puts(b, " parameter(0)\n");
+  hb_sb_puts(b, " parameter(0)\n");
   int step = 0;
   for (int i = 1; i <= length; i++, step = (step + 1) % 6) {
     shp n = s;
@@ -128,16 +128,16 @@ static void build(strbuf *b, int rank, int length) {
       snprintf(attrs + strlen(attrs), sizeof attrs - strlen(attrs), "}");
       break;
     }
-    sb_printf(b, "  %sv%d = ", i == length ? "ROOT " : "", i);
+    hb_sb_printf(b, "  %sv%d = ", i == length ? "ROOT " : "", i);
     put_shape(b, &n);
-    sb_printf(b, " %s(v%d)%s\n", op, i - 1, attrs);
+    hb_sb_printf(b, " %s(v%d)%s\n", op, i - 1, attrs);
     s = n;
   }
-  sb_puts(b, "}\n\nENTRY e {\n  p = ");
+  hb_sb_puts(b, "}\n\nENTRY e {\n  p = ");
   put_shape(b, &first);
-  sb_puts(b, " parameter(0)\n  ROOT f = ");
+  hb_sb_puts(b, " parameter(0)\n  ROOT f = ");
   put_shape(b, &s);
-  sb_puts(b, " fusion(p), kind=kLoop, calls=fused\n}\n");
+  hb_sb_puts(b, " fusion(p), kind=kLoop, calls=fused\n}\n");
 }
 
 /* The tile work of one output: 1 when some operand map has no tile. */
@@ -165,9 +165,9 @@ int main(int argc, char **argv) {
     fprintf(stderr, "usage: bench_fusion_chain [RANK 1..40] [LENGTH] [REPEATS]\n");
     return 2;
   }
-  strbuf text = STRBUF_INIT;
+  hb_strbuf text = HB_STRBUF_INIT;
   build(&text, rank, length);
-  if (getenv("BENCH_PRINT_HLO")) fputs(sb_str(&text), stdout);
+  if (getenv("BENCH_PRINT_HLO")) fputs(hb_sb_str(&text), stdout);
 
   double t0 = now();
   hlo_parse_result pr;
@@ -183,7 +183,7 @@ int main(int argc, char **argv) {
   const hlo_computation *fused = fusion->called[0];
 
   double best = 1e30, best_all = 1e30;
-  strbuf out = STRBUF_INIT;
+  hb_strbuf out = HB_STRBUF_INIT;
   size_t nodes = 0;
   uint64_t text_nodes = 0;
   for (int r = 0; r < repeats; r++) {
@@ -203,7 +203,7 @@ int main(int argc, char **argv) {
       map_print_opts po = {false, 0};
       text_nodes = ii_indexing_text_nodes(&x);
       if (text_nodes <= II_DEFAULT_TEXT_NODES) ii_print_indexing(c, &out, &x, &po);
-      else sb_printf(&out, "(map not printed: %llu expression nodes as text)\n", (unsigned long long)text_nodes);
+      else hb_sb_printf(&out, "(map not printed: %llu expression nodes as text)\n", (unsigned long long)text_nodes);
       nodes = ae_ctx_node_count(ii_ctx_ae(c));
     }
     /* every instruction of the chain, one query each (as --all would) */
@@ -250,9 +250,9 @@ int main(int argc, char **argv) {
          "valid tilings: %.0f of %.0f)\n",
          best_tile * 1e3, fusion_untileable ? "no symbolic tile" : "tiled", best_tile_all * 1e3, untileable,
          (double)root_count.valid, (double)root_count.total);
-  fputs(sb_str(&out), stdout);
-  sb_free(&out);
-  sb_free(&text);
+  fputs(hb_sb_str(&out), stdout);
+  hb_sb_free(&out);
+  hb_sb_free(&text);
   hlo_parse_result_free(&pr);
   free(buf);
   return 0;

@@ -59,7 +59,7 @@ static void run(const variant *v, int n, int repeats) {
   char *text = NULL;
   for (int r = 0; r < repeats; r++) {
     ae_ctx *c = ae_ctx_new();
-    arena *a = arena_new();
+    hb_arena *a = hb_arena_new();
     double t0 = now();
     int rank = v->ranks[0];
     const ae *e[3], *tmp[3];
@@ -87,13 +87,13 @@ static void run(const variant *v, int n, int repeats) {
     nodes = ae_ctx_node_count(c) - before;
     total = before;
     if (!text) {
-      strbuf b = STRBUF_INIT;
+      hb_strbuf b = HB_STRBUF_INIT;
       map_print(&b, m, NULL);
       text = malloc(b.len + 1);
-      memcpy(text, sb_str(&b), b.len + 1);
-      sb_free(&b);
+      memcpy(text, hb_sb_str(&b), b.len + 1);
+      hb_sb_free(&b);
     }
-    arena_free(a);
+    hb_arena_free(a);
     ae_ctx_free(c);
   }
   printf("%-12s N=%d  build %.3f ms (%zu nodes)  simplify %.3f ms (+%zu nodes)\n  -> %s\n", v->name, n, build * 1e3,

@@ -19,7 +19,7 @@
 
 #include "commands.h"
 #include "hlo_ir.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "source.h"
 
 #define MAX_FILE_WORKERS 16
@@ -84,7 +84,7 @@ static void *file_worker(void *arg) {
 static int check_files(const hloidx_options *o, int jobs, int workers) {
   file_pool F = {.o = o, .inner_jobs = jobs / workers > 0 ? jobs / workers : 1};
   atomic_init(&F.next, 0);
-  F.ok = xcalloc((size_t)o->nfiles, 1);
+  F.ok = hb_calloc((size_t)o->nfiles, 1);
   pthread_t th[MAX_FILE_WORKERS];
   int started = 0;
   for (int t = 1; t < workers && t < MAX_FILE_WORKERS; t++) {

@@ -41,7 +41,7 @@
 #include "golden_read.h"
 #include "index_run.h"
 #include "map_print.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "output.h"
 #include "tiled_layout.h"
 
@@ -59,20 +59,20 @@ typedef struct {
 
 typedef struct {
   cmp_doc *doc;
-  const char *module; /* the current module's name, in doc's arena */
+  const char *module; /* the current module's name, in doc's hb_arena */
   bool shapes;        /* dump mode: record every instruction's shape */
   instr_shape *sh;
   size_t nsh, capsh;
 } collector;
 
-static const char *dup_str(cmp_doc *d, const char *s) { return arena_strndup(d->a, s, strlen(s)); }
+static const char *dup_str(cmp_doc *d, const char *s) { return hb_arena_strndup(d->a, s, strlen(s)); }
 
-static mrel_text keep_map(cmp_doc *d, strbuf *t, const imap *m) {
+static mrel_text keep_map(cmp_doc *d, hb_strbuf *t, const imap *m) {
   static const map_print_opts one_line = {false, 0};
-  sb_reset(t);
-  if (m->undefined) sb_puts(t, "unknown indexing");
+  hb_sb_reset(t);
+  if (m->undefined) hb_sb_puts(t, "unknown indexing");
   else map_print(t, m, &one_line);
-  return (mrel_text){arena_strndup(d->a, sb_str(t), t->len), 0, t->len};
+  return (mrel_text){hb_arena_strndup(d->a, hb_sb_str(t), t->len), 0, t->len};
 }
 
 static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
@@ -85,13 +85,13 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
   b->o2i = o2i;
   b->id = id;
   b->layout = (int)r->o->physical;
-  strbuf t = STRBUF_INIT;
+  hb_strbuf t = HB_STRBUF_INIT;
   if (st != II_OK) {
-    sb_printf(&t, "not analyzed: %s", err->message);
-    b->tail = dup_str(d, sb_str(&t));
+    hb_sb_printf(&t, "not analyzed: %s", err->message);
+    b->tail = dup_str(d, hb_sb_str(&t));
     for (long k = 0; k < index_entries(in, o2i); k++)
       cmp_add_member(d, cmp_add_entry(d, b, k))->map = (mrel_text){"unknown indexing", 0, 16};
-    sb_free(&t);
+    hb_sb_free(&t);
     return;
   }
   for (uint32_t k = 0; k < x->n; k++) {
@@ -104,9 +104,9 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
       m->map = keep_map(d, &t, op->map);
       for (uint32_t j = 0; !op->map->undefined && j < op->nrt; j++) {
         cmp_rt *rt = cmp_add_rt(d, m);
-        sb_reset(&t);
+        hb_sb_reset(&t);
         ii_rt_text(&t, op->rt[j].instr);
-        rt->instr = dup_str(d, sb_str(&t));
+        rt->instr = dup_str(d, hb_sb_str(&t));
         rt->instr_name = dup_str(d, op->rt[j].instr->name);
         rt->map = keep_map(d, &t, op->rt[j].map);
       }
@@ -116,7 +116,7 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
       }
     }
   }
-  sb_free(&t);
+  hb_sb_free(&t);
 }
 
 static void collect_none(index_run *r, const hlo_instr *in, bool o2i) {
@@ -130,45 +130,45 @@ static void collect_none(index_run *r, const hlo_instr *in, bool o2i) {
 }
 
 /* The logical shape (no layouts). */
-static void put_logical_shape(strbuf *b, const hlo_shape *s) {
+static void put_logical_shape(hb_strbuf *b, const hlo_shape *s) {
   if (s->type == HLO_TUPLE || s->type == HLO_BUFFER) {
-    sb_puts(b, s->type == HLO_BUFFER ? "b(" : "(");
+    hb_sb_puts(b, s->type == HLO_BUFFER ? "b(" : "(");
     for (int i = 0; i < s->n_elems; i++) {
-      if (i) sb_puts(b, ", ");
+      if (i) hb_sb_puts(b, ", ");
       put_logical_shape(b, s->elems[i]);
     }
-    sb_putc(b, ')');
+    hb_sb_putc(b, ')');
     return;
   }
-  sb_puts(b, hlo_elem_type_name(s->type));
-  sb_putc(b, '[');
+  hb_sb_puts(b, hlo_elem_type_name(s->type));
+  hb_sb_putc(b, '[');
   for (int i = 0; i < s->rank; i++) {
-    if (i) sb_putc(b, ',');
-    if (s->unbounded && s->unbounded[i]) sb_putc(b, '?');
-    else sb_printf(b, "%s%lld", s->dynamic && s->dynamic[i] ? "<=" : "", (long long)s->dims[i]);
+    if (i) hb_sb_putc(b, ',');
+    if (s->unbounded && s->unbounded[i]) hb_sb_putc(b, '?');
+    else hb_sb_printf(b, "%s%lld", s->dynamic && s->dynamic[i] ? "<=" : "", (long long)s->dims[i]);
   }
-  sb_putc(b, ']');
+  hb_sb_putc(b, ']');
 }
 
 /* Per array leaf: its layout without the memory space (LAYOUT), its memory
  * space (SPACE), and the padding bytes added to *PAD (-1 once one fails). */
-static void put_layouts(strbuf *lay, strbuf *space, const hlo_shape *s, arena *a, int64_t *pad) {
+static void put_layouts(hb_strbuf *lay, hb_strbuf *space, const hlo_shape *s, hb_arena *a, int64_t *pad) {
   if (s->type == HLO_TUPLE || s->type == HLO_BUFFER) {
-    sb_putc(lay, '(');
-    sb_putc(space, '(');
+    hb_sb_putc(lay, '(');
+    hb_sb_putc(space, '(');
     for (int i = 0; i < s->n_elems; i++) {
       if (i) {
-        sb_puts(lay, ", ");
-        sb_puts(space, ", ");
+        hb_sb_puts(lay, ", ");
+        hb_sb_puts(space, ", ");
       }
       put_layouts(lay, space, s->elems[i], a, pad);
     }
-    sb_putc(lay, ')');
-    sb_putc(space, ')');
+    hb_sb_putc(lay, ')');
+    hb_sb_putc(space, ')');
     return;
   }
   size_t need = hlo_layout_format(s, NULL, 0);
-  char *text = arena_alloc(a, need + 1);
+  char *text = hb_arena_alloc(a, need + 1);
   hlo_layout_format(s, text, need + 1);
   /* the memory space is reported on its own: drop its S(n) */
   char *sp = strstr(text, "S(");
@@ -178,8 +178,8 @@ static void put_layouts(strbuf *lay, strbuf *space, const hlo_shape *s, arena *a
     size_t n = strlen(text);
     if (n >= 2 && text[n - 2] == ':' && text[n - 1] == '}') memmove(text + n - 2, "}", 2);
   }
-  sb_puts(lay, text[0] ? text : "{}");
-  sb_printf(space, "S(%lld)", (long long)s->layout.memory_space);
+  hb_sb_puts(lay, text[0] ? text : "{}");
+  hb_sb_printf(space, "S(%lld)", (long long)s->layout.memory_space);
   tl_layout l;
   tl_error err;
   if (*pad >= 0 && hlo_elem_type_is_array(s->type) && s->type != HLO_TOKEN && s->type != HLO_OPAQUE) {
@@ -189,33 +189,33 @@ static void put_layouts(strbuf *lay, strbuf *space, const hlo_shape *s, arena *a
 }
 
 static void collect_shapes(collector *c, const hlo_module *m) {
-  arena *scratch = arena_new();
-  strbuf t = STRBUF_INIT, lay = STRBUF_INIT, space = STRBUF_INIT;
+  hb_arena *scratch = hb_arena_new();
+  hb_strbuf t = HB_STRBUF_INIT, lay = HB_STRBUF_INIT, space = HB_STRBUF_INIT;
   for (int ci = 0; ci < m->n_computations; ci++)
     for (int i = 0; i < m->computations[ci]->n_instrs; i++) {
       const hlo_instr *in = m->computations[ci]->instrs[i];
       if (c->nsh == c->capsh) {
         c->capsh = c->capsh ? c->capsh * 2 : 256;
-        c->sh = xrealloc(c->sh, c->capsh * sizeof *c->sh);
+        c->sh = hb_realloc(c->sh, c->capsh * sizeof *c->sh);
       }
       instr_shape *x = &c->sh[c->nsh++];
       memset(x, 0, sizeof *x);
       x->module = c->module;
       x->name = dup_str(c->doc, in->name);
-      sb_reset(&t);
+      hb_sb_reset(&t);
       put_logical_shape(&t, in->shape);
-      x->shape = dup_str(c->doc, sb_str(&t));
-      sb_reset(&lay);
-      sb_reset(&space);
+      x->shape = dup_str(c->doc, hb_sb_str(&t));
+      hb_sb_reset(&lay);
+      hb_sb_reset(&space);
       put_layouts(&lay, &space, in->shape, scratch, &x->padding);
-      x->layout = dup_str(c->doc, sb_str(&lay));
-      x->space = dup_str(c->doc, sb_str(&space));
-      arena_reset(scratch);
+      x->layout = dup_str(c->doc, hb_sb_str(&lay));
+      x->space = dup_str(c->doc, hb_sb_str(&space));
+      hb_arena_reset(scratch);
     }
-  sb_free(&t);
-  sb_free(&lay);
-  sb_free(&space);
-  arena_free(scratch);
+  hb_sb_free(&t);
+  hb_sb_free(&lay);
+  hb_sb_free(&space);
+  hb_arena_free(scratch);
 }
 
 static void collect_module(index_run *r) {
@@ -265,9 +265,9 @@ static void golden_index_build(block_index *x, const cmp_doc *d) {
   x->plain = 0;
   x->nslots = 16;
   while (x->nslots < 2 * d->n + 2) x->nslots *= 2;
-  x->slots = xcalloc(x->nslots, sizeof *x->slots);
-  x->tail = xcalloc(x->nslots, sizeof *x->tail);
-  x->next = xcalloc(d->n + 1, sizeof *x->next);
+  x->slots = hb_calloc(x->nslots, sizeof *x->slots);
+  x->tail = hb_calloc(x->nslots, sizeof *x->tail);
+  x->next = hb_calloc(d->n + 1, sizeof *x->next);
   for (size_t i = 0; i < d->n; i++) {
     if (!d->b[i].instr) continue;
     size_t *s = slot_of(x, d, &d->b[i]);
@@ -307,7 +307,7 @@ typedef struct {
   const char *name[2];          /* the two sides in messages: "expected" / "actual", or the dumps' names */
   const source_file *golden;    /* for diagnostics on the golden's maps (golden mode) */
   mrel_ctx *rel;
-  strbuf line, detail;          /* the block's line and its entry lines */
+  hb_strbuf line, detail;          /* the block's line and its entry lines */
   int worst;
   size_t tally[V_COUNT];
   int rc;
@@ -321,20 +321,20 @@ static void worse(comparer *c, int v) {
 
 static void entry_line(comparer *c, bool o2i, long id, const char *fmt, ...) __attribute__((format(printf, 4, 5)));
 static void entry_line(comparer *c, bool o2i, long id, const char *fmt, ...) {
-  sb_printf(&c->detail, "  %s %ld: ", o2i ? "operand" : "output", id);
+  hb_sb_printf(&c->detail, "  %s %ld: ", o2i ? "operand" : "output", id);
   va_list ap;
   va_start(ap, fmt);
   char buf[512];
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  sb_puts(&c->detail, buf);
-  sb_putc(&c->detail, '\n');
+  hb_sb_puts(&c->detail, buf);
+  hb_sb_putc(&c->detail, '\n');
 }
 
-static void put_tuple(strbuf *b, const int64_t *v, uint32_t n) {
-  sb_putc(b, '[');
-  for (uint32_t i = 0; i < n; i++) sb_printf(b, "%s%lld", i ? ", " : "", (long long)v[i]);
-  sb_putc(b, ']');
+static void put_tuple(hb_strbuf *b, const int64_t *v, uint32_t n) {
+  hb_sb_putc(b, '[');
+  for (uint32_t i = 0; i < n; i++) hb_sb_printf(b, "%s%lld", i ? ", " : "", (long long)v[i]);
+  hb_sb_putc(b, ']');
 }
 
 /* The producing instructions of two descriptions are the same: equal texts,
@@ -366,7 +366,7 @@ static char *rt_key(const cmp_rt *rt, bool by_name) {
     s += s[0] == '%';
     n = strcspn(s, " =");
   }
-  char *k = xmalloc(n + 1);
+  char *k = hb_malloc(n + 1);
   memcpy(k, s, n);
   k[n] = '\0';
   return k;
@@ -383,17 +383,17 @@ static bool same_map(comparer *c, mrel_text a, mrel_text b, char *why, size_t n,
   bool same = r.verdict <= MREL_EQUAL_ENUMERATED;
   if (r.verdict != MREL_EQUAL_TEXT) *retext = true;
   if (!same) {
-    strbuf t = STRBUF_INIT;
+    hb_strbuf t = HB_STRBUF_INIT;
     if (r.verdict == MREL_DIFFERENT && r.witness) {
       put_tuple(&t, r.witness, r.ndims);
-      sb_puts(&t, " -> ");
+      hb_sb_puts(&t, " -> ");
       put_tuple(&t, r.witness + r.ndims, r.nresults);
-      sb_printf(&t, " in %s only", c->name[r.side]);
+      hb_sb_printf(&t, " in %s only", c->name[r.side]);
     } else {
-      sb_puts(&t, r.why);
+      hb_sb_puts(&t, r.why);
     }
-    snprintf(why, n, "%s", sb_str(&t));
-    sb_free(&t);
+    snprintf(why, n, "%s", hb_sb_str(&t));
+    hb_sb_free(&t);
   }
   mrel_result_free(&r);
   return same;
@@ -445,7 +445,7 @@ static const char *compare_descriptions(comparer *c, const cmp_entry *g, const c
     snprintf(buf, n, "%u runtime variables in %s, %u in %s", ng, c->name[0], na, c->name[1]);
     return buf;
   }
-  char **kg = xmalloc((ng + 1) * sizeof *kg), **ka = xmalloc((na + 1) * sizeof *ka);
+  char **kg = hb_malloc((ng + 1) * sizeof *kg), **ka = hb_malloc((na + 1) * sizeof *ka);
   uint32_t k = 0;
   for (uint32_t i = 0; i < g->n; i++)
     for (uint32_t j = 0; j < g->m[i].nrt; j++) kg[k++] = rt_key(&g->m[i].rt[j], v1);
@@ -475,7 +475,7 @@ static size_t maps_of(const cmp_entry *e, mrel_text *out) {
 }
 
 static void compare_entry(comparer *c, bool o2i, const cmp_entry *g, const cmp_entry *a) {
-  mrel_text *tg = xmalloc((g->n + 1) * sizeof *tg), *ta = xmalloc((a->n + 1) * sizeof *ta);
+  mrel_text *tg = hb_malloc((g->n + 1) * sizeof *tg), *ta = hb_malloc((a->n + 1) * sizeof *ta);
   mrel_result r;
   mrel_compare(c->rel, tg, maps_of(g, tg), ta, maps_of(a, ta), &r);
   free(tg);
@@ -505,19 +505,19 @@ static void compare_entry(comparer *c, bool o2i, const cmp_entry *g, const cmp_e
       break;
     case MREL_DIFFERENT: {
       worse(c, V_DIFFERENT);
-      strbuf t = STRBUF_INIT;
+      hb_strbuf t = HB_STRBUF_INIT;
       if (r.witness) {
         put_tuple(&t, r.witness, r.ndims);
-        sb_puts(&t, " -> ");
+        hb_sb_puts(&t, " -> ");
         put_tuple(&t, r.witness + r.ndims, r.nresults);
-        sb_printf(&t, " in %s only", c->name[r.side]);
+        hb_sb_printf(&t, " in %s only", c->name[r.side]);
       } else if (r.side >= 0) {
-        sb_printf(&t, "%s in %s only", r.why, c->name[r.side]);
+        hb_sb_printf(&t, "%s in %s only", r.why, c->name[r.side]);
       } else {
-        sb_printf(&t, "%s (%s against %s)", r.why, c->name[0], c->name[1]);
+        hb_sb_printf(&t, "%s (%s against %s)", r.why, c->name[0], c->name[1]);
       }
-      entry_line(c, o2i, g->id, "different: %s", sb_str(&t));
-      sb_free(&t);
+      entry_line(c, o2i, g->id, "different: %s", hb_sb_str(&t));
+      hb_sb_free(&t);
       break;
     }
     case MREL_UNDECIDED:
@@ -543,17 +543,17 @@ static void compare_entry(comparer *c, bool o2i, const cmp_entry *g, const cmp_e
 static void module_line(comparer *c, const char *module) {
   if (!c->name_modules || !module || same_str(module, c->printed_module)) return;
   c->printed_module = module;
-  sb_printf(&c->line, "## module %s\n", module);
+  hb_sb_printf(&c->line, "## module %s\n", module);
   output_write(c->line.data, c->line.len);
-  sb_reset(&c->line);
+  hb_sb_reset(&c->line);
 }
 
-static void block_label(comparer *c, strbuf *b, const cmp_block *x) {
-  sb_printf(b, "%s (%s", x->instr, x->o2i ? "out2in" : "in2out");
-  if (x->id >= 0) sb_printf(b, ", %s %ld", x->o2i ? "output" : "input operand", x->id);
-  if (c->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
-  if (c->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
-  sb_putc(b, ')');
+static void block_label(comparer *c, hb_strbuf *b, const cmp_block *x) {
+  hb_sb_printf(b, "%s (%s", x->instr, x->o2i ? "out2in" : "in2out");
+  if (x->id >= 0) hb_sb_printf(b, ", %s %ld", x->o2i ? "output" : "input operand", x->id);
+  if (c->o->physical == PHYS_MAJOR) hb_sb_puts(b, ", physical");
+  if (c->o->physical == PHYS_TILED) hb_sb_puts(b, ", tiled");
+  hb_sb_putc(b, ')');
 }
 
 /* Prints the block's line (and its entry lines) unless -q hides it. */
@@ -563,11 +563,11 @@ static void emit_block(comparer *c, const cmp_block *x, int verdict, const char 
   if (c->o->quiet && verdict <= V_RELATION) return;
   module_line(c, x->module);
   block_label(c, &c->line, x);
-  sb_printf(&c->line, ": %s%s\n", verdict_word[verdict], note ? note : "");
+  hb_sb_printf(&c->line, ": %s%s\n", verdict_word[verdict], note ? note : "");
   output_write(c->line.data, c->line.len);
   output_write(c->detail.data, c->detail.len);
-  sb_reset(&c->line);
-  sb_reset(&c->detail);
+  hb_sb_reset(&c->line);
+  hb_sb_reset(&c->detail);
 }
 
 static const char *const layout_word[] = {"logical", "physical", "tiled"};
@@ -579,7 +579,7 @@ static int cmp_entry_id(const void *x, const void *y) {
 
 /* The entries of B by id (malloc'ed array of pointers). */
 static const cmp_entry **sorted_entries(const cmp_block *b) {
-  const cmp_entry **e = xmalloc((b->n + 1) * sizeof *e);
+  const cmp_entry **e = hb_malloc((b->n + 1) * sizeof *e);
   for (uint32_t i = 0; i < b->n; i++) e[i] = &b->e[i];
   qsort(e, b->n, sizeof *e, cmp_entry_id);
   return e;
@@ -587,7 +587,7 @@ static const cmp_entry **sorted_entries(const cmp_block *b) {
 
 static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
   c->worst = V_TEXT;
-  sb_reset(&c->detail);
+  hb_sb_reset(&c->detail);
   if (g->layout != CMP_LAYOUT_UNKNOWN && g->layout != a->layout) {
     char note[96];
     snprintf(note, sizeof note, ": %s maps in %s, %s in %s", layout_word[g->layout], c->name[0],
@@ -611,7 +611,7 @@ static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
   }
   free(eg);
   free(ea);
-  if (c->worst == V_TEXT) sb_reset(&c->detail);
+  if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
   emit_block(c, a, c->worst, NULL);
 }
 
@@ -630,7 +630,7 @@ static void compare_docs(comparer *c, cmp_doc *golden, cmp_doc *actual) {
     if (!g) {
       char note[96];
       snprintf(note, sizeof note, " (not in %s)", c->name[0]);
-      sb_reset(&c->detail);
+      hb_sb_reset(&c->detail);
       emit_block(c, a, V_NEW, note);
       continue;
     }
@@ -644,15 +644,15 @@ static void compare_docs(comparer *c, cmp_doc *golden, cmp_doc *actual) {
     if (g->matched) continue;
     char note[96];
     snprintf(note, sizeof note, " (in %s only)", c->name[0]);
-    sb_reset(&c->detail);
+    hb_sb_reset(&c->detail);
     if (!g->instr) g->instr = "(block without a header)";
     emit_block(c, g, V_MISSING, note);
   }
   if (golden->n && actual->n && !any) {
-    sb_printf(&c->line, "note: no block of %s has a match here: compare with the options that printed it "
+    hb_sb_printf(&c->line, "note: no block of %s has a match here: compare with the options that printed it "
                         "(--all, --instr, --direction, --output, --operand, --physical)\n", c->name[0]);
     output_write(c->line.data, c->line.len);
-    sb_reset(&c->line);
+    hb_sb_reset(&c->line);
   }
   golden_index_free(&x);
 }
@@ -673,8 +673,8 @@ static void comparer_init(comparer *c, const hloidx_options *o, const char *expe
 
 static void comparer_free(comparer *c) {
   mrel_ctx_free(c->rel);
-  sb_free(&c->line);
-  sb_free(&c->detail);
+  hb_sb_free(&c->line);
+  hb_sb_free(&c->detail);
 }
 
 /* ---- golden mode ------------------------------------------------------------------------------------------ */
@@ -692,7 +692,7 @@ static int compare_golden(const hloidx_options *o, const source_file *src) {
     c.golden = src;
     compare_docs(&c, &golden, &actual);
     size_t total = tally_total(&c);
-    sb_printf(&c.line,
+    hb_sb_printf(&c.line,
               "compare: %zu %s: %zu equal text, %zu equal relation, %zu different, %zu undecided, %zu missing, %zu "
               "new\n",
               total, total == 1 ? "block" : "blocks", c.tally[V_TEXT], c.tally[V_RELATION], c.tally[V_DIFFERENT],
@@ -769,7 +769,7 @@ static size_t *shape_slot(const shape_index *x, const dump *d, const char *modul
 static void shape_index_build(shape_index *x, const dump *d) {
   size_t n = 16;
   while (n < 2 * d->col.nsh + 2) n *= 2;
-  x->slots = xcalloc(n, sizeof *x->slots);
+  x->slots = hb_calloc(n, sizeof *x->slots);
   x->mask = n - 1;
   for (size_t i = 0; i < d->col.nsh; i++) {
     size_t *s = shape_slot(x, d, d->col.sh[i].module, d->col.sh[i].name);
@@ -780,7 +780,7 @@ static void shape_index_build(shape_index *x, const dump *d) {
 /* One line per instruction whose shape, layout, memory space or padding changed. */
 static size_t shape_changes(comparer *c, dump *a, dump *b, size_t *only_a, size_t *only_b) {
   size_t changed = 0;
-  strbuf *t = &c->line;
+  hb_strbuf *t = &c->line;
   shape_index bx;
   shape_index_build(&bx, b);
   for (size_t i = 0; i < a->col.nsh; i++) {
@@ -789,11 +789,11 @@ static size_t shape_changes(comparer *c, dump *a, dump *b, size_t *only_a, size_
     instr_shape *y = k && !b->col.sh[k - 1].matched ? &b->col.sh[k - 1] : NULL;
     if (!y) {
       module_line(c, x->module);
-      sb_printf(t, "%s: missing (in %s only)\n", x->name, c->name[0]);
+      hb_sb_printf(t, "%s: missing (in %s only)\n", x->name, c->name[0]);
       (*only_a)++;
       c->rc = 1;
       output_write(t->data, t->len);
-      sb_reset(t);
+      hb_sb_reset(t);
       continue;
     }
     y->matched = true;
@@ -803,26 +803,26 @@ static size_t shape_changes(comparer *c, dump *a, dump *b, size_t *only_a, size_
     changed++;
     c->rc = 1;
     module_line(c, x->module);
-    sb_printf(t, "%s:", x->name);
+    hb_sb_printf(t, "%s:", x->name);
     const char *sep = " ";
-    if (shape) sb_printf(t, "%sshape %s -> %s", sep, x->shape, y->shape), sep = "; ";
-    if (layout) sb_printf(t, "%slayout %s -> %s", sep, x->layout, y->layout), sep = "; ";
-    if (space) sb_printf(t, "%smemory space %s -> %s", sep, x->space, y->space), sep = "; ";
+    if (shape) hb_sb_printf(t, "%sshape %s -> %s", sep, x->shape, y->shape), sep = "; ";
+    if (layout) hb_sb_printf(t, "%slayout %s -> %s", sep, x->layout, y->layout), sep = "; ";
+    if (space) hb_sb_printf(t, "%smemory space %s -> %s", sep, x->space, y->space), sep = "; ";
     if (pad && x->padding >= 0 && y->padding >= 0)
-      sb_printf(t, "%spadding %lld -> %lld bytes", sep, (long long)x->padding, (long long)y->padding);
-    sb_putc(t, '\n');
+      hb_sb_printf(t, "%spadding %lld -> %lld bytes", sep, (long long)x->padding, (long long)y->padding);
+    hb_sb_putc(t, '\n');
     output_write(t->data, t->len);
-    sb_reset(t);
+    hb_sb_reset(t);
   }
   for (size_t i = 0; i < b->col.nsh; i++) {
     instr_shape *y = &b->col.sh[i];
     if (y->matched) continue;
     module_line(c, y->module);
-    sb_printf(t, "%s: new (not in %s)\n", y->name, c->name[0]);
+    hb_sb_printf(t, "%s: new (not in %s)\n", y->name, c->name[0]);
     (*only_b)++;
     c->rc = 1;
     output_write(t->data, t->len);
-    sb_reset(t);
+    hb_sb_reset(t);
   }
   free(bx.slots);
   return changed;
@@ -851,7 +851,7 @@ static int compare_dumps(const hloidx_options *o) {
   size_t changed = shape_changes(&c, &a, &b, &only_a, &only_b);
   compare_docs(&c, &a.doc, &b.doc);
   size_t blocks = tally_total(&c);
-  sb_printf(&c.line,
+  hb_sb_printf(&c.line,
             "compare: %zu instructions: %zu changed (shape, layout, memory space or padding), %zu only in %s, %zu "
             "only in %s; %zu map blocks: %zu equal, %zu different, %zu undecided, %zu missing, %zu new\n",
             total, changed, only_a, c.name[0], only_b, c.name[1], blocks, c.tally[V_TEXT] + c.tally[V_RELATION],

@@ -65,19 +65,19 @@
 #include "hlo_ir.h"
 #include "index_run.h"
 #include "instr_indexing.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "output.h"
 #include "select.h"
 #include "source.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 #define FLUSH_AT ((size_t)1 << 16)
 
 /* Writes out[0, n) and keeps the rest. */
 static void write_prefix(index_run *r, size_t n) {
   if (r->o->format == FMT_FILECHECK) {
-    strbuf *t = &r->scratch;
-    sb_reset(t);
+    hb_strbuf *t = &r->scratch;
+    hb_sb_reset(t);
     filecheck_lines(t, r->out.data, n, &r->checked_any);
     output_write(t->data, t->len);
   } else {
@@ -100,14 +100,14 @@ void index_flush_block(index_run *r) {
 
 void index_module_header(index_run *r) {
   if (!r->several) return;
-  sb_printf(&r->out, "## module %s", r->module->name);
+  hb_sb_printf(&r->out, "## module %s", r->module->name);
   /* (FileCheck lines never name the file: lit runs tests from elsewhere) */
-  if (!r->o->no_file_names && r->o->format != FMT_FILECHECK) sb_printf(&r->out, " (%s)", r->src->name);
-  sb_putc(&r->out, '\n');
+  if (!r->o->no_file_names && r->o->format != FMT_FILECHECK) hb_sb_printf(&r->out, " (%s)", r->src->name);
+  hb_sb_putc(&r->out, '\n');
 }
 
 void index_computation_header(index_run *r, const hlo_computation *c) {
-  sb_printf(&r->out, "## computation %s\n", c->name);
+  hb_sb_printf(&r->out, "## computation %s\n", c->name);
 }
 
 ii_status index_query(index_run *r, const hlo_instr *in, bool o2i, long id, ii_indexing *x, ii_error *err) {
@@ -298,14 +298,14 @@ static void analyze(index_run *r, const hlo_module *m) {
   if (!r->o->all && !options_select(r->o) && !r->o->computation && m->entry && looks_fused(m->entry)) {
     index_flush(r, true);
     output_sync();
-    strbuf msg = STRBUF_INIT;
-    sb_printf(&msg,
+    hb_strbuf msg = HB_STRBUF_INIT;
+    hb_sb_printf(&msg,
               "'%s' is read as the ENTRY computation (none is marked ENTRY) and looks like a fused computation cut out "
               "of a dump: only its ROOT is analyzed; --computation=%s analyzes it as a fusion, --all each of its "
               "instructions",
               m->entry->name, m->entry->name);
-    diag_note(r->src, m->entry->offset, sb_str(&msg));
-    sb_free(&msg);
+    diag_note(r->src, m->entry->offset, hb_sb_str(&msg));
+    hb_sb_free(&msg);
   }
   static const select_visitor visit = {on_computation, on_instr, on_missing};
   if (r->o->computation) {
@@ -429,8 +429,8 @@ int index_walk(const hloidx_options *o, const index_report *rep, void *state, ch
   for (int f = 0; f < n && !output_failed(); f++) run_file(&r, nfiles ? files[f] : "-", n > 1);
   if (r.rep->end) r.rep->end(&r);
   index_flush(&r, true);
-  sb_free(&r.out);
-  sb_free(&r.scratch);
+  hb_sb_free(&r.out);
+  hb_sb_free(&r.scratch);
   ii_ctx_free(r.ctx);
   return r.rc;
 }

@@ -50,19 +50,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "affine_expr.h"
 #include "buffers.h"
 #include "commands.h"
 #include "hlo_ir.h"
 #include "layout_query.h"
 #include "map_print.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "output.h"
 #include "select.h"
 #include "source.h"
 #include "ss_xla.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 #include "tiled_layout.h"
 
 #define WORST_COUNT 10
@@ -101,7 +101,7 @@ static void cache_grow(cache *c) {
   entry **old = c->slots;
   size_t oldcap = c->cap;
   c->cap = oldcap ? oldcap * 2 : 256;
-  c->slots = xcalloc(c->cap, sizeof *c->slots);
+  c->slots = hb_calloc(c->cap, sizeof *c->slots);
   for (size_t i = 0; i < oldcap; i++)
     if (old[i]) *cache_slot(c, old[i]->key) = old[i];
   free(old);
@@ -118,103 +118,103 @@ static void cache_free(cache *c) {
   memset(c, 0, sizeof *c);
 }
 
-static char *sb_take(strbuf *b) {
-  char *s = xmalloc(b->len + 1);
-  memcpy(s, sb_str(b), b->len + 1);
+static char *take_text(hb_strbuf *b) {
+  char *s = hb_malloc(b->len + 1);
+  memcpy(s, hb_sb_str(b), b->len + 1);
   return s;
 }
 
-static void put_dims(strbuf *b, const int64_t *v, int n) {
-  sb_putc(b, '[');
+static void put_dims(hb_strbuf *b, const int64_t *v, int n) {
+  hb_sb_putc(b, '[');
   for (int i = 0; i < n; i++) {
-    if (i) sb_putc(b, ',');
-    sb_put_i64(b, v[i]);
+    if (i) hb_sb_putc(b, ',');
+    hb_sb_put_i64(b, v[i]);
   }
-  sb_putc(b, ']');
+  hb_sb_putc(b, ']');
 }
 
-static void put_tile(strbuf *b, const hlo_tile *t) {
-  sb_puts(b, "T(");
+static void put_tile(hb_strbuf *b, const hlo_tile *t) {
+  hb_sb_puts(b, "T(");
   for (int j = 0; j < t->n_dims; j++) {
-    if (j) sb_putc(b, ',');
-    if (t->dims[j] == HLO_TILE_COMBINE) sb_putc(b, '*');
-    else sb_put_i64(b, t->dims[j]);
+    if (j) hb_sb_putc(b, ',');
+    if (t->dims[j] == HLO_TILE_COMBINE) hb_sb_putc(b, '*');
+    else hb_sb_put_i64(b, t->dims[j]);
   }
-  sb_putc(b, ')');
+  hb_sb_putc(b, ')');
 }
 
-static void put_map(strbuf *b, const char *label, const imap *m) {
+static void put_map(hb_strbuf *b, const char *label, const imap *m) {
   static const map_print_opts one_line = {false, 0};
-  sb_puts(b, label);
+  hb_sb_puts(b, label);
   map_print(b, m, &one_line);
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
 }
 
 /* The report lines of one analysed array; false with *err on a map error. */
-static bool render(strbuf *b, const hlo_shape *s, const tl_layout *l, arena *a, ae_ctx *ctx, const hloidx_options *o,
+static bool render(hb_strbuf *b, const hlo_shape *s, const tl_layout *l, hb_arena *a, ae_ctx *ctx, const hloidx_options *o,
                    tl_error *err) {
   char tmp[256];
   size_t need = hlo_layout_format(s, tmp, sizeof tmp);
-  char *lay = need < sizeof tmp ? tmp : arena_alloc(a, need + 1);
+  char *lay = need < sizeof tmp ? tmp : hb_arena_alloc(a, need + 1);
   if (lay != tmp) hlo_layout_format(s, lay, need + 1);
-  sb_printf(b, "    layout:        %s%s\n", lay, s->layout.explicit_layout ? "" : " (default)");
-  sb_printf(b, "    memory space:  S(%" PRId64 ") %s\n", l->memory_space, tl_memory_space_name(l->memory_space));
+  hb_sb_printf(b, "    layout:        %s%s\n", lay, s->layout.explicit_layout ? "" : " (default)");
+  hb_sb_printf(b, "    memory space:  S(%" PRId64 ") %s\n", l->memory_space, tl_memory_space_name(l->memory_space));
 
-  sb_puts(b, "    physical dims: ");
-  int64_t *pd = arena_array(a, (size_t)l->rank + 1, sizeof *pd);
+  hb_sb_puts(b, "    physical dims: ");
+  int64_t *pd = hb_arena_array(a, (size_t)l->rank + 1, sizeof *pd);
   for (int k = 0; k < l->rank; k++) pd[k] = l->dims[l->phys_order[k]];
   put_dims(b, pd, l->rank);
   if (l->rank == 0) {
-    sb_puts(b, " (scalar)\n");
+    hb_sb_puts(b, " (scalar)\n");
   } else {
-    sb_puts(b, " (logical dims ");
-    for (int k = 0; k < l->rank; k++) sb_printf(b, "%s%d", k ? "," : "", l->phys_order[k]);
-    sb_puts(b, ", major to minor)\n");
+    hb_sb_puts(b, " (logical dims ");
+    for (int k = 0; k < l->rank; k++) hb_sb_printf(b, "%s%d", k ? "," : "", l->phys_order[k]);
+    hb_sb_puts(b, ", major to minor)\n");
   }
 
-  sb_puts(b, "    tiling:        ");
-  if (l->nlevels == 0) sb_puts(b, "none");
+  hb_sb_puts(b, "    tiling:        ");
+  if (l->nlevels == 0) hb_sb_puts(b, "none");
   for (int v = 0; v < l->nlevels; v++) {
     const tl_level *lv = &l->levels[v];
-    if (v) sb_puts(b, ", ");
+    if (v) hb_sb_puts(b, ", ");
     put_tile(b, &s->layout.tiles[lv->tile_index]);
     if (lv->nimplicit) {
-      sb_puts(b, " on ");
+      hb_sb_puts(b, " on ");
       put_dims(b, lv->in, lv->nin);
     }
-    sb_puts(b, " -> ");
+    hb_sb_puts(b, " -> ");
     put_dims(b, lv->out, lv->nout);
   }
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
 
-  sb_puts(b, "    tiled shape:   ");
+  hb_sb_puts(b, "    tiled shape:   ");
   put_dims(b, l->tiled, l->ntiled);
-  sb_puts(b, ", strides ");
+  hb_sb_puts(b, ", strides ");
   put_dims(b, l->strides, l->ntiled);
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
 
-  sb_printf(b, "    elements:      %" PRId64 " logical, ", l->logical_elems);
+  hb_sb_printf(b, "    elements:      %" PRId64 " logical, ", l->logical_elems);
   if (l->alignment != 1)
-    sb_printf(b, "%" PRId64 " tiled, %" PRId64 " physical with L(%" PRId64 "), ", l->tiled_elems, l->physical_elems,
+    hb_sb_printf(b, "%" PRId64 " tiled, %" PRId64 " physical with L(%" PRId64 "), ", l->tiled_elems, l->physical_elems,
               l->alignment);
   else
-    sb_printf(b, "%" PRId64 " physical, ", l->physical_elems);
-  sb_printf(b, "%" PRId64 " padding, overhead ", l->physical_elems - l->logical_elems);
+    hb_sb_printf(b, "%" PRId64 " physical, ", l->physical_elems);
+  hb_sb_printf(b, "%" PRId64 " padding, overhead ", l->physical_elems - l->logical_elems);
   tl_overhead_print(b, l);
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
 
-  sb_printf(b, "    bytes:         %" PRId64 " (%" PRId64 " bits per element", l->bytes, l->elem_bits);
-  if (l->explicit_elem_bits) sb_printf(b, ", E(%" PRId64 ")", l->elem_bits);
+  hb_sb_printf(b, "    bytes:         %" PRId64 " (%" PRId64 " bits per element", l->bytes, l->elem_bits);
+  if (l->explicit_elem_bits) hb_sb_printf(b, ", E(%" PRId64 ")", l->elem_bits);
   else if (hlo_elem_type_bits(s->type) < l->elem_bits)
-    sb_printf(b, ": %d-bit %s rounded up to whole bytes without E(n)", hlo_elem_type_bits(s->type),
+    hb_sb_printf(b, ": %d-bit %s rounded up to whole bytes without E(n)", hlo_elem_type_bits(s->type),
               hlo_elem_type_name(s->type));
-  sb_printf(b, "), %" PRId64 " for the logical elements\n", l->logical_bytes);
+  hb_sb_printf(b, "), %" PRId64 " for the logical elements\n", l->logical_bytes);
 
   tl_shape_stride f;
   if (!tl_shape_stride_form(a, ctx, l, &f, err)) return false;
-  sb_puts(b, "    shape:stride:  ");
+  hb_sb_puts(b, "    shape:stride:  ");
   tl_shape_stride_print(b, &f);
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
 
   imap *m;
   if (!(m = tl_logical_to_offset(a, ctx, l, err))) return false;
@@ -236,9 +236,9 @@ typedef struct {
   const source_file *src;
   const hlo_module *module; /* the module being reported */
   ae_ctx *ctx;
-  arena *scratch;
+  hb_arena *scratch;
   cache shapes;
-  strbuf out;
+  hb_strbuf out;
   int rc;
   /* --all: the values of the current module */
   struct value {
@@ -252,13 +252,13 @@ typedef struct {
 
 static void flush_out(run *r) {
   output_write(r->out.data, r->out.len);
-  sb_reset(&r->out);
+  hb_sb_reset(&r->out);
 }
 
 static entry *analyse(run *r, const hlo_shape *s) {
   char tmp[512];
   size_t need = hlo_shape_format(s, tmp, sizeof tmp);
-  char *key = xmalloc(need + 1);
+  char *key = hb_malloc(need + 1);
   hlo_shape_format(s, key, need + 1);
   if ((r->shapes.n + 1) * 2 > r->shapes.cap) cache_grow(&r->shapes);
   entry **slot = cache_slot(&r->shapes, key);
@@ -266,12 +266,12 @@ static entry *analyse(run *r, const hlo_shape *s) {
     free(key);
     return *slot;
   }
-  entry *e = xcalloc(1, sizeof *e);
+  entry *e = hb_calloc(1, sizeof *e);
   e->key = key;
-  arena_reset(r->scratch);
+  hb_arena_reset(r->scratch);
   tl_layout l;
   tl_error err;
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   if (tl_analyze(r->scratch, s, &l, &err)) {
     e->data = true;
     e->ok = render(&b, s, &l, r->scratch, r->ctx, r->o, &err);
@@ -285,16 +285,16 @@ static entry *analyse(run *r, const hlo_shape *s) {
     e->ok = err.status == TL_NOT_ARRAY;
   }
   if (e->ok && e->data) {
-    e->text = sb_take(&b);
+    e->text = take_text(&b);
   } else if (e->ok) {
-    e->text = xmalloc(32);
+    e->text = hb_malloc(32);
     snprintf(e->text, 32, "    no array data\n");
   } else {
     size_t n = strlen(err.message) + 1;
-    e->text = xmalloc(n);
+    e->text = hb_malloc(n);
     memcpy(e->text, err.message, n);
   }
-  sb_free(&b);
+  hb_sb_free(&b);
   r->shapes.n++;
   *slot = e;
   return e;
@@ -306,26 +306,26 @@ static void emit_leaf(run *r, const char *label, const char *path, const hlo_sha
                       bool print, bool record) {
   entry *e = analyse(r, s);
   if (print) {
-    sb_printf(&r->out, "  %s%s: %s\n", label, path, e->key);
-    if (e->ok) sb_puts(&r->out, e->text);
-    else sb_printf(&r->out, "    error: %s\n", e->text);
+    hb_sb_printf(&r->out, "  %s%s: %s\n", label, path, e->key);
+    if (e->ok) hb_sb_puts(&r->out, e->text);
+    else hb_sb_printf(&r->out, "    error: %s\n", e->text);
   }
   if (!e->ok && (print || record)) {
-    strbuf msg = STRBUF_INIT;
-    sb_printf(&msg, "%s of %s%s: %s", label, in->name, path, e->text);
+    hb_strbuf msg = HB_STRBUF_INIT;
+    hb_sb_printf(&msg, "%s of %s%s: %s", label, in->name, path, e->text);
     flush_out(r); /* keep stdout and stderr in order */
     output_sync();
-    diag_error(r->src, in->offset, sb_str(&msg));
-    sb_free(&msg);
+    diag_error(r->src, in->offset, hb_sb_str(&msg));
+    hb_sb_free(&msg);
     r->rc = 1;
   }
   if (record && e->ok && e->data) {
     if (r->nvalues == r->capvalues) {
       r->capvalues = r->capvalues ? r->capvalues * 2 : 256;
-      r->values = xrealloc(r->values, r->capvalues * sizeof *r->values);
+      r->values = hb_realloc(r->values, r->capvalues * sizeof *r->values);
     }
     size_t n = strlen(path) + 1;
-    char *p = xmalloc(n);
+    char *p = hb_malloc(n);
     memcpy(p, path, n);
     r->values[r->nvalues] = (struct value){in, p, e, r->nvalues};
     r->nvalues++;
@@ -335,23 +335,23 @@ static void emit_leaf(run *r, const char *label, const char *path, const hlo_sha
 /* Every array leaf of S; PATH holds the index path so far as text, IDX as
  * numbers (DEPTH of them). COUNTED: IN's computation's values count as
  * buffers (buffers.h). */
-static void emit_shape(run *r, const char *label, strbuf *path, int *idx, int depth, const hlo_shape *s,
+static void emit_shape(run *r, const char *label, hb_strbuf *path, int *idx, int depth, const hlo_shape *s,
                        const hlo_instr *in, bool print, bool counted) {
   if (s->type != HLO_TUPLE && s->type != HLO_BUFFER) {
     bool record = counted && buf_defines(in, idx, depth);
-    if (print || record) emit_leaf(r, label, sb_str(path), s, in, print, record);
+    if (print || record) emit_leaf(r, label, hb_sb_str(path), s, in, print, record);
     return;
   }
   if (s->n_elems == 0) {
-    if (print) sb_printf(&r->out, "  %s%s: () (empty tuple)\n", label, sb_str(path));
+    if (print) hb_sb_printf(&r->out, "  %s%s: () (empty tuple)\n", label, hb_sb_str(path));
     return;
   }
   size_t keep = path->len;
   for (int i = 0; i < s->n_elems; i++) {
-    if (keep == 0) sb_printf(path, " {%d}", i);
+    if (keep == 0) hb_sb_printf(path, " {%d}", i);
     else {
       path->len = keep - 1; /* drop the closing brace */
-      sb_printf(path, ",%d}", i);
+      hb_sb_printf(path, ",%d}", i);
     }
     if (depth < MAX_PATH) idx[depth] = i;
     emit_shape(r, label, path, idx, depth < MAX_PATH ? depth + 1 : depth, s->elems[i], in, print, counted);
@@ -363,40 +363,40 @@ static void emit_shape(run *r, const char *label, strbuf *path, int *idx, int de
 static void emit_instr(run *r, const hlo_instr *in, bool with_operands, bool print, bool counted) {
   const hlo_computation *c = in->parent;
   if (print)
-    sb_printf(&r->out, "instruction %s (%s) in %s%s\n", in->name, in->opcode_text, c->name,
+    hb_sb_printf(&r->out, "instruction %s (%s) in %s%s\n", in->name, in->opcode_text, c->name,
               c->is_entry ? " (ENTRY)" : "");
-  strbuf path = STRBUF_INIT;
+  hb_strbuf path = HB_STRBUF_INIT;
   int idx[MAX_PATH];
   emit_shape(r, "result", &path, idx, 0, in->shape, in, print, counted);
   if (with_operands) {
     for (int k = 0; k < in->n_operands; k++) {
-      strbuf label = STRBUF_INIT;
-      sb_printf(&label, "operand %d (%s)", k, in->operands[k]->name);
-      sb_reset(&path);
-      emit_shape(r, sb_str(&label), &path, idx, 0, in->operands[k]->shape, in, print, false);
-      sb_free(&label);
+      hb_strbuf label = HB_STRBUF_INIT;
+      hb_sb_printf(&label, "operand %d (%s)", k, in->operands[k]->name);
+      hb_sb_reset(&path);
+      emit_shape(r, hb_sb_str(&label), &path, idx, 0, in->operands[k]->shape, in, print, false);
+      hb_sb_free(&label);
     }
   }
-  sb_free(&path);
+  hb_sb_free(&path);
   flush_out(r);
 }
 
 /* ---- the --all summary ---------------------------------------------------------------- */
 
-static void put_u128(strbuf *b, u128 v) {
+static void put_u128(hb_strbuf *b, u128 v) {
   char d[48];
   int n = 0;
   do {
     d[n++] = (char)('0' + (int)(v % 10u));
     v /= 10u;
   } while (v);
-  while (n) sb_putc(b, d[--n]);
+  while (n) hb_sb_putc(b, d[--n]);
 }
 
 /* "4096 bytes (4.0 KiB)"; below 1 KiB just "N bytes". */
-static void put_bytes(strbuf *b, u128 v) {
+static void put_bytes(hb_strbuf *b, u128 v) {
   put_u128(b, v);
-  sb_puts(b, " bytes");
+  hb_sb_puts(b, " bytes");
   static const char *const units[] = {"KiB", "MiB", "GiB", "TiB", "PiB", "EiB", "ZiB", "YiB"};
   if (v < 1024u) return;
   int u = 0;
@@ -406,11 +406,11 @@ static void put_bytes(strbuf *b, u128 v) {
     u++;
   }
   u128 tenths = (v * 10u + scale / 2u) / scale;
-  sb_puts(b, " (");
+  hb_sb_puts(b, " (");
   put_u128(b, tenths / 10u);
-  sb_putc(b, '.');
-  sb_putc(b, (char)('0' + (int)(tenths % 10u)));
-  sb_printf(b, " %s)", units[u]);
+  hb_sb_putc(b, '.');
+  hb_sb_putc(b, (char)('0' + (int)(tenths % 10u)));
+  hb_sb_printf(b, " %s)", units[u]);
 }
 
 static int cmp_seq(const struct value *a, const struct value *b) { return a->seq < b->seq ? -1 : a->seq > b->seq; }
@@ -444,46 +444,46 @@ static int cmp_space(const void *pa, const void *pb) {
 static const char *plural(u128 n, const char *one, const char *many) { return n == 1 ? one : many; }
 
 /* "NAME {path}: SHAPE, N logical elements in B bytes" */
-static void put_value(strbuf *b, const struct value *v) {
+static void put_value(hb_strbuf *b, const struct value *v) {
   const entry *e = v->e;
-  sb_printf(b, "%s%s: %s, %" PRId64 " logical %s in ", v->instr->name, v->path, e->key, e->sz.logical_elems,
+  hb_sb_printf(b, "%s%s: %s, %" PRId64 " logical %s in ", v->instr->name, v->path, e->key, e->sz.logical_elems,
             plural((u128)e->sz.logical_elems, "element", "elements"));
   put_bytes(b, (u128)(uint64_t)e->sz.bytes);
 }
 
-static void top_list(strbuf *b, const char *title, const struct value *v, size_t n, bool by_overhead) {
-  sb_printf(b, "  %s (%zu padded %s", title, n, plural(n, "buffer", "buffers"));
-  if (n > WORST_COUNT) sb_printf(b, ", first %d", WORST_COUNT);
-  sb_puts(b, "):\n");
-  if (n == 0) sb_puts(b, "    none\n");
+static void top_list(hb_strbuf *b, const char *title, const struct value *v, size_t n, bool by_overhead) {
+  hb_sb_printf(b, "  %s (%zu padded %s", title, n, plural(n, "buffer", "buffers"));
+  if (n > WORST_COUNT) hb_sb_printf(b, ", first %d", WORST_COUNT);
+  hb_sb_puts(b, "):\n");
+  if (n == 0) hb_sb_puts(b, "    none\n");
   for (size_t i = 0; i < n && i < WORST_COUNT; i++) {
-    sb_printf(b, "    %zu. ", i + 1);
+    hb_sb_printf(b, "    %zu. ", i + 1);
     if (by_overhead) {
       tl_overhead_print(b, &v[i].e->sz);
-      sb_puts(b, "  ");
+      hb_sb_puts(b, "  ");
       put_value(b, &v[i]);
-      sb_printf(b, ", %" PRId64 " bytes of padding\n", padding_bytes(v[i].e));
+      hb_sb_printf(b, ", %" PRId64 " bytes of padding\n", padding_bytes(v[i].e));
     } else {
       put_bytes(b, (u128)(uint64_t)padding_bytes(v[i].e));
-      sb_puts(b, " of padding  ");
+      hb_sb_puts(b, " of padding  ");
       put_value(b, &v[i]);
-      sb_puts(b, ", overhead ");
+      hb_sb_puts(b, ", overhead ");
       tl_overhead_print(b, &v[i].e->sz);
-      sb_putc(b, '\n');
+      hb_sb_putc(b, '\n');
     }
   }
 }
 
 static void summary(run *r, const hlo_module *m, int ninstrs) {
-  strbuf *b = &r->out;
-  sb_printf(b, "summary of module %s: %d %s, %zu %s\n", m->name, ninstrs,
+  hb_strbuf *b = &r->out;
+  hb_sb_printf(b, "summary of module %s: %d %s, %zu %s\n", m->name, ninstrs,
             plural((u128)ninstrs, "instruction", "instructions"), r->nvalues, plural(r->nvalues, "buffer", "buffers"));
   /* memory spaces in increasing order */
-  int64_t *spaces = xmalloc((r->nvalues + 1) * sizeof *spaces);
+  int64_t *spaces = hb_malloc((r->nvalues + 1) * sizeof *spaces);
   size_t ns = 0;
   for (size_t i = 0; i < r->nvalues; i++) spaces[ns++] = r->values[i].e->sz.memory_space;
   qsort(spaces, ns, sizeof *spaces, cmp_space);
-  sb_puts(b, "  bytes by memory space (buffers of ENTRY and control-flow computations):\n");
+  hb_sb_puts(b, "  bytes by memory space (buffers of ENTRY and control-flow computations):\n");
   for (size_t i = 0; i < ns; i++) {
     if (i && spaces[i] == spaces[i - 1]) continue;
     size_t count = 0;
@@ -494,17 +494,17 @@ static void summary(run *r, const hlo_module *m, int ninstrs) {
         bytes += (u128)(uint64_t)r->values[j].e->sz.bytes;
         logical += (u128)(uint64_t)r->values[j].e->sz.logical_bytes;
       }
-    sb_printf(b, "    S(%" PRId64 ") %s: %zu %s, ", spaces[i], tl_memory_space_name(spaces[i]), count,
+    hb_sb_printf(b, "    S(%" PRId64 ") %s: %zu %s, ", spaces[i], tl_memory_space_name(spaces[i]), count,
               plural(count, "buffer", "buffers"));
     put_bytes(b, bytes);
-    sb_puts(b, ", of which padding ");
+    hb_sb_puts(b, ", of which padding ");
     put_bytes(b, bytes - logical);
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
   }
-  if (ns == 0) sb_puts(b, "    none\n");
+  if (ns == 0) hb_sb_puts(b, "    none\n");
   free(spaces);
 
-  struct value *w = xmalloc((r->nvalues + 1) * sizeof *w);
+  struct value *w = hb_malloc((r->nvalues + 1) * sizeof *w);
   size_t nw = 0;
   for (size_t i = 0; i < r->nvalues; i++)
     if (r->values[i].e->sz.physical_elems > r->values[i].e->sz.logical_elems) w[nw++] = r->values[i];
@@ -522,7 +522,7 @@ static void on_instr(void *arg, const hlo_instr *in) {
   run *r = arg;
   emit_instr(r, in, true, true, false);
   if (!r->o->lq.kernel) return;
-  arena_reset(r->scratch);
+  hb_arena_reset(r->scratch);
   char msg[300];
   if (!lq_compare_kernel(&r->out, r->scratch, r->ctx, r->o, in, msg, sizeof msg)) {
     flush_out(r);
@@ -545,19 +545,19 @@ static void on_missing(void *arg, const char *name) {
 static void report_module(run *r, const hlo_module *m) {
   r->module = m;
   if (!r->o->summary) {
-    sb_printf(&r->out, "module %s", m->name);
-    if (r->o->nfiles > 1 && !r->o->no_file_names) sb_printf(&r->out, " (%s)", r->src->name);
-    sb_puts(&r->out, "\n\n");
+    hb_sb_printf(&r->out, "module %s", m->name);
+    if (r->o->nfiles > 1 && !r->o->no_file_names) hb_sb_printf(&r->out, " (%s)", r->src->name);
+    hb_sb_puts(&r->out, "\n\n");
   }
   if ((r->o->all || r->o->summary) && !options_select(r->o)) {
     /* every instruction; the buffers: values of the walked computations */
-    bool *walk = xcalloc((size_t)m->n_computations + 1, sizeof *walk);
+    bool *walk = hb_calloc((size_t)m->n_computations + 1, sizeof *walk);
     select_walked_computations(m, walk);
     int ninstrs = 0;
     for (int c = 0; c < m->n_computations; c++)
       for (int i = 0; i < m->computations[c]->n_instrs; i++) {
         emit_instr(r, m->computations[c]->instrs[i], false, !r->o->summary, walk[c]);
-        if (!r->o->summary) sb_putc(&r->out, '\n');
+        if (!r->o->summary) hb_sb_putc(&r->out, '\n');
         ninstrs++;
       }
     free(walk);
@@ -588,7 +588,7 @@ static void run_file(run *r, const char *path, bool first) {
   } else {
     for (int i = 0; i < res.n_modules && !output_failed(); i++) {
       diag_module_warnings(&src, res.modules[i]);
-      if (!first || i) sb_putc(&r->out, '\n');
+      if (!first || i) hb_sb_putc(&r->out, '\n');
       report_module(r, res.modules[i]);
     }
     hlo_parse_result_free(&res);
@@ -602,13 +602,13 @@ int cmd_layout(const hloidx_options *o) {
   memset(&r, 0, sizeof r);
   r.o = o;
   r.ctx = ae_ctx_new();
-  r.scratch = arena_new();
+  r.scratch = hb_arena_new();
   if (o->nfiles == 0) run_file(&r, "-", true);
   for (int i = 0; i < o->nfiles && !output_failed(); i++) run_file(&r, o->files[i], i == 0);
   cache_free(&r.shapes);
   free(r.values);
-  sb_free(&r.out);
-  arena_free(r.scratch);
+  hb_sb_free(&r.out);
+  hb_arena_free(r.scratch);
   ae_ctx_free(r.ctx);
   return r.rc;
 }

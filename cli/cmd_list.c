@@ -12,34 +12,34 @@
 
 #include "commands.h"
 #include "hlo_ir.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "output.h"
 #include "select.h"
 #include "source.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 typedef struct {
   const hloidx_options *o;
   const source_file *src;
   const hlo_module *module;
-  strbuf out;
+  hb_strbuf out;
   int rc;
 } list_run;
 
 static void flush(list_run *r) {
   output_write(r->out.data, r->out.len);
-  sb_reset(&r->out);
+  hb_sb_reset(&r->out);
 }
 
 static void on_instr(void *arg, const hlo_instr *in) {
   list_run *r = arg;
-  strbuf *b = &r->out;
-  sb_printf(b, "%s\t%s\t", in->name, in->opcode_text);
+  hb_strbuf *b = &r->out;
+  hb_sb_printf(b, "%s\t%s\t", in->name, in->opcode_text);
   size_t need = hlo_shape_format(in->shape, NULL, 0);
-  sb_reserve(b, need + 1);
+  hb_sb_reserve(b, need + 1);
   hlo_shape_format(in->shape, b->data + b->len, need + 1);
   b->len += need;
-  sb_printf(b, "\t%s\t%s:%zu\n", in->parent->name, r->src->name, source_line(r->src, in->offset));
+  hb_sb_printf(b, "\t%s\t%s:%zu\n", in->parent->name, r->src->name, source_line(r->src, in->offset));
   if (b->len >= (1u << 16)) flush(r);
 }
 
@@ -85,6 +85,6 @@ int cmd_list(const hloidx_options *o) {
     source_free(&src);
   }
   flush(&r);
-  sb_free(&r.out);
+  hb_sb_free(&r.out);
   return r.rc;
 }

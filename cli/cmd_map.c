@@ -35,7 +35,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "affine_expr.h"
 #include "commands.h"
 #include "inputs.h"
@@ -45,7 +45,7 @@
 #include "output.h"
 #include "simplify.h"
 #include "source.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 /* Node budget per map: a map whose simplification would create more
  * expression nodes than this is reported as too large. */
@@ -80,7 +80,7 @@ static bool take_int(const char **s, int64_t *v) {
 static bool parse_submap(run *r, const imap *m, uint32_t **out, uint32_t *n, size_t at) {
   const char *s = r->o->mapop.submap;
   uint32_t cap = 8;
-  *out = arena_array(r->scratch, cap, sizeof **out);
+  *out = hb_arena_array(r->scratch, cap, sizeof **out);
   *n = 0;
   for (;;) {
     int64_t v;
@@ -93,7 +93,7 @@ static bool parse_submap(run *r, const imap *m, uint32_t **out, uint32_t *n, siz
       return false;
     }
     if (*n == cap) {
-      *out = arena_grow(r->scratch, *out, cap, cap * 2, sizeof **out);
+      *out = hb_arena_grow(r->scratch, *out, cap, cap * 2, sizeof **out);
       cap *= 2;
     }
     (*out)[(*n)++] = (uint32_t)v;
@@ -113,7 +113,7 @@ static bool parse_point(run *r, const char *text, const imap *m, const char *con
                         size_t at) {
   uint32_t nd = m->ndims, nv = nd + imap_nsyms(m);
   bool named = strchr(text, '=') != NULL;
-  bool *set = arena_zalloc(r->scratch, nv + 1);
+  bool *set = hb_arena_zalloc(r->scratch, nv + 1);
   uint32_t n = 0;
   const char *s = text;
   char msg[300];
@@ -178,96 +178,96 @@ static bool parse_point(run *r, const char *text, const imap *m, const char *con
 
 /* ---- queries ------------------------------------------------------------------------------------ */
 
-static void put_point(strbuf *b, const char *const *names, const int64_t *vals, uint32_t n) {
-  sb_putc(b, '(');
-  for (uint32_t v = 0; v < n; v++) sb_printf(b, "%s%s = %" PRId64, v ? ", " : "", names[v], vals[v]);
-  sb_putc(b, ')');
+static void put_point(hb_strbuf *b, const char *const *names, const int64_t *vals, uint32_t n) {
+  hb_sb_putc(b, '(');
+  for (uint32_t v = 0; v < n; v++) hb_sb_printf(b, "%s%s = %" PRId64, v ? ", " : "", names[v], vals[v]);
+  hb_sb_putc(b, ')');
 }
 
-static void put_tuple(strbuf *b, const int64_t *v, uint32_t n) {
-  sb_putc(b, '(');
-  for (uint32_t i = 0; i < n; i++) sb_printf(b, "%s%" PRId64, i ? ", " : "", v[i]);
-  sb_putc(b, ')');
+static void put_tuple(hb_strbuf *b, const int64_t *v, uint32_t n) {
+  hb_sb_putc(b, '(');
+  for (uint32_t i = 0; i < n; i++) hb_sb_printf(b, "%s%" PRId64, i ? ", " : "", v[i]);
+  hb_sb_putc(b, ')');
 }
 
 static void query_eval(run *r, const imap *m, const char *const *names, const char *text, size_t at) {
   uint32_t nd = m->ndims, nv = nd + imap_nsyms(m);
-  int64_t *vals = arena_zalloc(r->scratch, (nv + 1) * sizeof *vals);
+  int64_t *vals = hb_arena_zalloc(r->scratch, (nv + 1) * sizeof *vals);
   bool full;
   if (!parse_point(r, text, m, names, vals, &full, at)) return;
-  strbuf *b = &r->out;
-  sb_puts(b, "// at ");
+  hb_strbuf *b = &r->out;
+  hb_sb_puts(b, "// at ");
   put_point(b, names, vals, full ? nv : nd);
   if (m->known_empty) {
-    sb_puts(b, ": the map is known to be empty\n");
+    hb_sb_puts(b, ": the map is known to be empty\n");
     return;
   }
   if (full) {
-    int64_t *res = arena_zalloc(r->scratch, (m->nresults + 1) * sizeof *res);
-    mo_violation *viol = arena_array(r->scratch, nv + m->ncons + 1, sizeof *viol);
+    int64_t *res = hb_arena_zalloc(r->scratch, (m->nresults + 1) * sizeof *res);
+    mo_violation *viol = hb_arena_array(r->scratch, nv + m->ncons + 1, sizeof *viol);
     uint32_t nviol;
     if (mo_eval(m, vals, res, viol, &nviol) != MO_EVAL_OK) {
-      sb_puts(b, ": an expression overflows int64 or divides by zero there\n");
+      hb_sb_puts(b, ": an expression overflows int64 or divides by zero there\n");
       return;
     }
-    sb_puts(b, ": ");
+    hb_sb_puts(b, ": ");
     put_tuple(b, res, m->nresults);
-    sb_puts(b, nviol ? ", not in the domain: " : ", in the domain");
+    hb_sb_puts(b, nviol ? ", not in the domain: " : ", in the domain");
     for (uint32_t k = 0; k < nviol; k++) {
-      if (k) sb_puts(b, "; ");
+      if (k) hb_sb_puts(b, "; ");
       if (viol[k].is_var) {
         interval iv = viol[k].index < nd ? m->dim_iv[viol[k].index] : m->sym_iv[viol[k].index - nd];
-        sb_printf(b, "%s = %" PRId64 " is not in ", names[viol[k].index], viol[k].value);
+        hb_sb_printf(b, "%s = %" PRId64 " is not in ", names[viol[k].index], viol[k].value);
         map_print_interval(b, iv);
       } else {
         const imap_constraint *c = &m->cons[viol[k].index];
         map_print_expr_names(b, c->expr, m, names);
-        sb_printf(b, " = %" PRId64 " is not in ", viol[k].value);
+        hb_sb_printf(b, " = %" PRId64 " is not in ", viol[k].value);
         map_print_interval(b, c->iv);
       }
     }
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
     return;
   }
   int64_t *tuples;
   uint64_t n;
   const char *why = NULL;
   if (!mo_image(r->scratch, m, vals, IMAGE_MAX_POINTS, &tuples, &n, &why)) {
-    sb_printf(b, ": not enumerated: %s\n", why);
+    hb_sb_printf(b, ": not enumerated: %s\n", why);
     return;
   }
-  sb_printf(b, ": %" PRIu64 " %s", n, n == 1 ? "result" : "results");
-  if (n == 0) sb_puts(b, " (not in the domain)");
+  hb_sb_printf(b, ": %" PRIu64 " %s", n, n == 1 ? "result" : "results");
+  if (n == 0) hb_sb_puts(b, " (not in the domain)");
   for (uint64_t i = 0; i < n && i < IMAGE_SHOWN; i++) {
-    sb_puts(b, i ? ", " : ": ");
+    hb_sb_puts(b, i ? ", " : ": ");
     put_tuple(b, tuples + i * m->nresults, m->nresults);
   }
-  if (n > IMAGE_SHOWN) sb_puts(b, ", ...");
-  sb_putc(b, '\n');
+  if (n > IMAGE_SHOWN) hb_sb_puts(b, ", ...");
+  hb_sb_putc(b, '\n');
 }
 
 static void query_ranges(run *r, const imap *m, const char *const *names) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   for (uint32_t i = 0; i < m->nresults; i++) {
-    sb_printf(b, "// result %u (", i);
+    hb_sb_printf(b, "// result %u (", i);
     map_print_expr_names(b, m->results[i], m, names);
-    sb_puts(b, "): ");
+    hb_sb_puts(b, "): ");
     if (m->known_empty) {
-      sb_puts(b, "the map is known to be empty\n");
+      hb_sb_puts(b, "the map is known to be empty\n");
       continue;
     }
     mo_range_info ri;
     mo_range(m, i, RANGE_MAX_POINTS, &ri);
     if (ri.have_exact) {
       map_print_interval(b, ri.exact);
-      sb_puts(b, " exactly; ");
+      hb_sb_puts(b, " exactly; ");
     } else if (ri.empty) {
-      sb_puts(b, "no value (the domain is empty); ");
+      hb_sb_puts(b, "no value (the domain is empty); ");
     }
-    sb_puts(b, "XLA's range evaluation ");
+    hb_sb_puts(b, "XLA's range evaluation ");
     map_print_interval(b, ri.bound);
-    if (!ri.have_exact && !ri.empty) sb_puts(b, " (the domain is too large to enumerate)");
-    sb_putc(b, '\n');
+    if (!ri.have_exact && !ri.empty) hb_sb_puts(b, " (the domain is too large to enumerate)");
+    hb_sb_putc(b, '\n');
   }
 }
 
@@ -307,18 +307,18 @@ static void finish(run *r, mo_map m, size_t at) {
   }
   if (o->mapop.remove_unused) mo_remove_unused(&m, o->mapop.remove_unused);
 
-  strbuf *b = &r->out;
-  sb_reset(b);
+  hb_strbuf *b = &r->out;
+  hb_sb_reset(b);
   if (o->format == FMT_MLIR) {
     static const map_print_opts one_line = {false, 0};
-    sb_puts(b, "#xla.indexing_map<\"");
+    hb_sb_puts(b, "#xla.indexing_map<\"");
     map_print_named(b, m.map, &m.names, &one_line);
-    sb_puts(b, "\">");
+    hb_sb_puts(b, "\">");
   } else {
     map_print_opts po = {true, 0};
     map_print_named(b, m.map, &m.names, &po);
   }
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
   if (!m.map->undefined && (o->mapop.neval || o->mapop.ranges)) {
     const char *const *names = map_names_resolve(r->scratch, m.map, &m.names);
     for (int k = 0; k < o->mapop.neval; k++) query_eval(r, m.map, names, o->mapop.eval[k], at);
@@ -372,7 +372,7 @@ static void compose_group(run *r, const char *s, size_t from, size_t to) {
   mo_map acc = {NULL, {NULL, NULL}};
   int n = 0;
   bool bad = false;
-  arena_reset(r->scratch);
+  hb_arena_reset(r->scratch);
   while (!output_failed() && map_read_next_chunk(s, to, &pos, &start, &end)) {
     map_read_error err;
     mo_map m;
@@ -416,7 +416,7 @@ static void run_file(run *r) {
   }
   size_t pos = 0, start, end;
   while (!output_failed() && map_read_next_chunk(s, len, &pos, &start, &end)) {
-    arena_reset(r->scratch);
+    hb_arena_reset(r->scratch);
     map_read_error err;
     mo_map m;
     m.map = map_read_named(r->scratch, r->ctx, s, start, end, &m.names, &err);

@@ -32,7 +32,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "affine_expr.h"
 #include "commands.h"
 #include "inputs.h"
@@ -43,99 +43,99 @@
 #include "ss_algebra.h"
 #include "ss_read.h"
 #include "ss_xla.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 typedef inputs_run run;
 
-static void put_map(strbuf *b, const char *label, const imap *m) {
+static void put_map(hb_strbuf *b, const char *label, const imap *m) {
   static const map_print_opts one_line = {false, 0};
-  sb_puts(b, label);
+  hb_sb_puts(b, label);
   map_print(b, m, &one_line);
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
 }
 
-static void put_dims(strbuf *b, const ss_layout *l) {
-  for (uint32_t i = 0; i < ss_rank(l); i++) sb_printf(b, "%s%" PRId64, i ? " x " : "", ss_mode_at(l, i)->size);
+static void put_dims(hb_strbuf *b, const ss_layout *l) {
+  for (uint32_t i = 0; i < ss_rank(l); i++) hb_sb_printf(b, "%s%" PRId64, i ? " x " : "", ss_mode_at(l, i)->size);
 }
 
-static void put_injective(strbuf *b, const ss_layout *l) {
+static void put_injective(hb_strbuf *b, const ss_layout *l) {
   ss_injectivity inj;
   ss_check_injective(l, &inj);
-  sb_puts(b, "    injective:     ");
+  hb_sb_puts(b, "    injective:     ");
   if (inj.injective == SS_UNKNOWN) {
-    sb_puts(b, "not decided (the modes overlap and the layout is too large to enumerate)\n");
+    hb_sb_puts(b, "not decided (the modes overlap and the layout is too large to enumerate)\n");
   } else if (inj.injective == SS_NO) {
     uint32_t r = ss_rank(l);
     int64_t ta[SS_MAX_LEAVES], tb[SS_MAX_LEAVES];
     ss_index_top(l, inj.witness_a, ta);
     ss_index_top(l, inj.witness_b, tb);
-    sb_puts(b, "no: ");
+    hb_sb_puts(b, "no: ");
     for (int k = 0; k < 2; k++) {
       const int64_t *t = k ? tb : ta;
-      if (k) sb_puts(b, " and ");
-      if (r > 1) sb_putc(b, '(');
-      for (uint32_t i = 0; i < r; i++) sb_printf(b, "%s%" PRId64, i ? "," : "", t[i]);
-      if (r > 1) sb_putc(b, ')');
+      if (k) hb_sb_puts(b, " and ");
+      if (r > 1) hb_sb_putc(b, '(');
+      for (uint32_t i = 0; i < r; i++) hb_sb_printf(b, "%s%" PRId64, i ? "," : "", t[i]);
+      if (r > 1) hb_sb_putc(b, ')');
     }
-    sb_printf(b, " share offset %" PRId64 "\n", ss_index_offset(l, inj.witness_a));
+    hb_sb_printf(b, " share offset %" PRId64 "\n", ss_index_offset(l, inj.witness_a));
   } else if (inj.compact) {
-    sb_printf(b, "yes; compact (every offset in [0, %" PRId64 ") is used once)\n", ss_cosize(l));
+    hb_sb_printf(b, "yes; compact (every offset in [0, %" PRId64 ") is used once)\n", ss_cosize(l));
   } else {
-    sb_printf(b, "yes; not compact: %" PRId64 " of the offsets in [0, %" PRId64 ") are unused, the first is %" PRId64 "\n",
+    hb_sb_printf(b, "yes; not compact: %" PRId64 " of the offsets in [0, %" PRId64 ") are unused, the first is %" PRId64 "\n",
               inj.unused, ss_cosize(l), inj.gap);
   }
 }
 
 /* The report of a shape:stride layout; false with msg on an error. */
 static bool report_ss(run *r, const char *text, size_t len, const ss_read_result *res, ss_error *err) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   const ss_layout *l = res->layout;
-  arena *a = r->scratch;
-  sb_printf(b, "layout %.*s", (int)len, text);
-  strbuf p = STRBUF_INIT;
+  hb_arena *a = r->scratch;
+  hb_sb_printf(b, "layout %.*s", (int)len, text);
+  hb_strbuf p = HB_STRBUF_INIT;
   ss_print(&p, l);
-  if (p.len != len || memcmp(p.data, text, len) != 0) sb_printf(b, " = %s", sb_str(&p));
-  sb_free(&p);
-  sb_printf(b, "\n    rank, depth:   %u, %u\n", ss_rank(l), ss_depth(l));
-  sb_printf(b, "    size:          %" PRId64, ss_size(l));
+  if (p.len != len || memcmp(p.data, text, len) != 0) hb_sb_printf(b, " = %s", hb_sb_str(&p));
+  hb_sb_free(&p);
+  hb_sb_printf(b, "\n    rank, depth:   %u, %u\n", ss_rank(l), ss_depth(l));
+  hb_sb_printf(b, "    size:          %" PRId64, ss_size(l));
   if (ss_rank(l) > 1) {
-    sb_puts(b, " (");
+    hb_sb_puts(b, " (");
     put_dims(b, l);
-    sb_putc(b, ')');
+    hb_sb_putc(b, ')');
   }
-  sb_printf(b, "\n    cosize:        %" PRId64 "\n", ss_cosize(l));
+  hb_sb_printf(b, "\n    cosize:        %" PRId64 "\n", ss_cosize(l));
   put_injective(b, l);
   const ss_layout *c = ss_coalesce(a, l, err);
   if (!c) return false;
-  sb_puts(b, "    coalesce:      ");
+  hb_sb_puts(b, "    coalesce:      ");
   ss_print(b, c);
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
   imap *m = ss_offset_map(a, r->ctx, l, NULL, err);
   if (!m) return false;
   put_map(b, "    offset map:    ", m);
   const char *why;
   m = ss_inverse_map(a, r->ctx, l, NULL, &why, err);
   if (!m && !why) return false;
-  sb_puts(b, "    inverse map:   ");
+  hb_sb_puts(b, "    inverse map:   ");
   if (m) put_map(b, "", m);
-  else sb_printf(b, "none: %s\n", why);
+  else hb_sb_printf(b, "none: %s\n", why);
   ss_xla_layout x;
   ss_to_xla(a, l, &x);
-  sb_puts(b, "    XLA layout:    ");
+  hb_sb_puts(b, "    XLA layout:    ");
   if (x.found) {
     ss_xla_layout_print(b, &x);
-    sb_puts(b, " on [");
-    for (int i = 0; i < x.rank; i++) sb_printf(b, "%s%" PRId64, i ? "," : "", x.dims[i]);
-    sb_putc(b, ']');
+    hb_sb_puts(b, " on [");
+    for (int i = 0; i < x.rank; i++) hb_sb_printf(b, "%s%" PRId64, i ? "," : "", x.dims[i]);
+    hb_sb_putc(b, ']');
     if (res->elem_name) {
-      sb_printf(b, ": %s[", res->elem_name);
-      for (int i = 0; i < x.rank; i++) sb_printf(b, "%s%" PRId64, i ? "," : "", x.dims[i]);
-      sb_putc(b, ']');
+      hb_sb_printf(b, ": %s[", res->elem_name);
+      for (int i = 0; i < x.rank; i++) hb_sb_printf(b, "%s%" PRId64, i ? "," : "", x.dims[i]);
+      hb_sb_putc(b, ']');
       ss_xla_layout_print(b, &x);
     }
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
   } else {
-    sb_printf(b, "%s\n", x.why);
+    hb_sb_printf(b, "%s\n", x.why);
   }
   lq_target t = {l, NULL};
   lq_answer(b, a, r->o, &t, 4);
@@ -144,30 +144,30 @@ static bool report_ss(run *r, const char *text, size_t len, const ss_read_result
 
 /* The report of an XLA shape; false with msg on an error. */
 static bool report_xla(run *r, const char *text, size_t len, lq_xla *x, ss_error *err) {
-  strbuf *b = &r->out;
-  arena *a = r->scratch;
+  hb_strbuf *b = &r->out;
+  hb_arena *a = r->scratch;
   const tl_layout *tl = &x->layout;
-  sb_printf(b, "layout %.*s\n", (int)len, text);
-  sb_printf(b, "    elements:      %" PRId64 " logical, %" PRId64 " physical, %" PRId64 " padding\n", tl->logical_elems,
+  hb_sb_printf(b, "layout %.*s\n", (int)len, text);
+  hb_sb_printf(b, "    elements:      %" PRId64 " logical, %" PRId64 " physical, %" PRId64 " padding\n", tl->logical_elems,
             tl->physical_elems, tl->physical_elems - tl->logical_elems);
-  sb_puts(b, "    tiled shape:   [");
-  for (int i = 0; i < tl->ntiled; i++) sb_printf(b, "%s%" PRId64, i ? "," : "", tl->tiled[i]);
-  sb_puts(b, "]\n");
+  hb_sb_puts(b, "    tiled shape:   [");
+  for (int i = 0; i < tl->ntiled; i++) hb_sb_printf(b, "%s%" PRId64, i ? "," : "", tl->tiled[i]);
+  hb_sb_puts(b, "]\n");
   ss_error se;
   const ss_layout *l = ss_from_xla(a, r->ctx, tl, &se);
-  sb_puts(b, "    shape:stride:  ");
+  hb_sb_puts(b, "    shape:stride:  ");
   if (l) {
     ss_print(b, l);
     bool padded = false;
     for (int i = 0; i < tl->rank; i++) padded |= ss_mode_at(l, (uint32_t)i)->size != tl->dims[i];
     if (padded) {
-      sb_puts(b, " (modes ");
+      hb_sb_puts(b, " (modes ");
       put_dims(b, l);
-      sb_puts(b, ": the dims padded to whole tiles)");
+      hb_sb_puts(b, ": the dims padded to whole tiles)");
     }
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
   } else {
-    sb_printf(b, "none: %s\n", se.message);
+    hb_sb_printf(b, "none: %s\n", se.message);
   }
   tl_error te;
   imap *m = tl_logical_to_offset(a, r->ctx, tl, &te);
@@ -180,9 +180,9 @@ static bool report_xla(run *r, const char *text, size_t len, lq_xla *x, ss_error
     const char *why;
     m = ss_inverse_map(a, r->ctx, l, tl->dims, &why, err);
     if (!m && !why) return false;
-    sb_puts(b, "    inverse map:   ");
+    hb_sb_puts(b, "    inverse map:   ");
     if (m) put_map(b, "", m);
-    else sb_printf(b, "none: %s\n", why);
+    else hb_sb_printf(b, "none: %s\n", why);
   }
   lq_target t = {l, tl};
   lq_answer(b, a, r->o, &t, 4);
@@ -195,14 +195,14 @@ static bool is_name_char(char c) {
 
 static void one_line(run *r, size_t start, size_t end) {
   const char *s = r->src->data;
-  arena_reset(r->scratch);
+  hb_arena_reset(r->scratch);
   lq_xla x = {r->scratch, r->ctx, NULL, {0}, NULL};
   ss_read_error rerr = {start, {0}};
   ss_error err = {{0}};
   bool ok;
   size_t p = start;
   while (p < end && is_name_char(s[p])) p++;
-  sb_reset(&r->out);
+  hb_sb_reset(&r->out);
   /* a line that is one XLA shape gets the XLA report */
   if (p > start && p < end && s[p] == '[' && lq_parse_xla(&x, s, start, end, &rerr)) {
     ok = report_xla(r, s + start, end - start, &x, &err);

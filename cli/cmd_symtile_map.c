@@ -9,12 +9,12 @@
  * FILE:LINE:COL: error:), else 2 if some map has no tile, else 0. */
 #include <stdio.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "commands.h"
 #include "inputs.h"
 #include "map_read.h"
 #include "output.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 #include "symbolic_tile.h"
 
 static void run_file(inputs_run *r) {
@@ -22,7 +22,7 @@ static void run_file(inputs_run *r) {
   const source_file *src = r->src;
   size_t pos = 0, start, end;
   while (!output_failed() && map_read_next_chunk(src->data, src->len, &pos, &start, &end)) {
-    arena_reset(r->scratch);
+    hb_arena_reset(r->scratch);
     map_read_error err;
     imap *m = map_read(r->scratch, r->ctx, src->data, start, end, &err);
     if (!m) {
@@ -32,7 +32,7 @@ static void run_file(inputs_run *r) {
     st_tile t;
     char why[400];
     st_status st = st_derive(r->scratch, m, r->o->xla_compat, &t, why, sizeof why);
-    sb_reset(&r->out);
+    hb_sb_reset(&r->out);
     if (st == ST_OK && !st_print(&r->out, r->scratch, &t)) {
       st = ST_TOO_LARGE;
       snprintf(why, sizeof why, "the constraints exceed %d conjunctions even factor by factor", ST_MAX_DNF);
@@ -44,7 +44,7 @@ static void run_file(inputs_run *r) {
       continue;
     }
     if (st == ST_NONE) {
-      sb_printf(&r->out, "no symbolic tile (%s)\n", why);
+      hb_sb_printf(&r->out, "no symbolic tile (%s)\n", why);
       *none = true;
     }
     inputs_emit(r);

@@ -12,20 +12,20 @@
 
 void cmp_doc_init(cmp_doc *d) {
   memset(d, 0, sizeof *d);
-  d->a = arena_new();
+  d->a = hb_arena_new();
 }
 
 void cmp_doc_free(cmp_doc *d) {
-  arena_free(d->a);
+  hb_arena_free(d->a);
   memset(d, 0, sizeof *d);
 }
 
 /* Appends a zeroed element to the array *ARR of *N elements (capacity *CAP). */
-static void *append(arena *a, void *arr_ptr, uint32_t *n, uint32_t *cap, size_t size) {
+static void *append(hb_arena *a, void *arr_ptr, uint32_t *n, uint32_t *cap, size_t size) {
   void **arr = arr_ptr;
   if (*n == *cap) {
     uint32_t ncap = *cap ? *cap * 2 : 4;
-    *arr = arena_grow(a, *arr, *cap, ncap, size);
+    *arr = hb_arena_grow(a, *arr, *cap, ncap, size);
     *cap = ncap;
   }
   char *p = (char *)*arr + (size_t)(*n)++ * size;
@@ -36,7 +36,7 @@ static void *append(arena *a, void *arr_ptr, uint32_t *n, uint32_t *cap, size_t 
 cmp_block *cmp_add_block(cmp_doc *d) {
   if (d->n == d->cap) {
     size_t ncap = d->cap ? d->cap * 2 : 64;
-    d->b = arena_grow(d->a, d->b, d->cap, ncap, sizeof *d->b);
+    d->b = hb_arena_grow(d->a, d->b, d->cap, ncap, sizeof *d->b);
     d->cap = ncap;
   }
   cmp_block *b = &d->b[d->n++];
@@ -245,7 +245,7 @@ static void rt_line(text_reader *t, const char *p, const char *end) {
     return;
   }
   cmp_rt *rt = cmp_add_rt(t->d, m);
-  rt->instr = arena_strndup(t->d->a, instr, (size_t)(trim_end(instr, semi) - instr));
+  rt->instr = hb_arena_strndup(t->d->a, instr, (size_t)(trim_end(instr, semi) - instr));
   t->at = AT_RT;
   t->closed = false;
   map_piece(t, skip_blanks(semi + 1, end), end);
@@ -279,7 +279,7 @@ static bool header_line(text_reader *t, const char *p, const char *end) {
   }
   cmp_block *b = cmp_add_block(t->d);
   b->module = t->module;
-  b->instr = arena_strndup(t->d->a, name, (size_t)(sp - name));
+  b->instr = hb_arena_strndup(t->d->a, name, (size_t)(sp - name));
   b->o2i = o2i;
   b->id = id;
   b->layout = layout;
@@ -287,7 +287,7 @@ static bool header_line(text_reader *t, const char *p, const char *end) {
   const char *tail = skip_blanks(close + 1, end);
   if (tail < end && *tail == ':') {
     tail = skip_blanks(tail + 1, end);
-    b->tail = arena_strndup(t->d->a, tail, (size_t)(end - tail));
+    b->tail = hb_arena_strndup(t->d->a, tail, (size_t)(end - tail));
   }
   t->block_index = t->d->n - 1;
   t->have_block = true;
@@ -303,7 +303,7 @@ static void text_line(text_reader *t, const char *line, const char *end) {
   if (starts(p, end, "## module ")) {
     const char *name = skip_blanks(p + 10, end), *e = name;
     while (e < end && *e != ' ') e++;
-    t->module = arena_strndup(t->d->a, name, (size_t)(e - name));
+    t->module = hb_arena_strndup(t->d->a, name, (size_t)(e - name));
     t->have_block = t->have_entry = false;
     return;
   }

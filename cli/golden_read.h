@@ -29,7 +29,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "map_relation.h"
 #include "source.h"
 
@@ -70,7 +70,7 @@ typedef struct {
 } cmp_block;
 
 typedef struct {
-  arena *a;
+  hb_arena *a;
   size_t n, cap;
   cmp_block *b;
 } cmp_doc;

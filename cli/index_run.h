@@ -17,7 +17,7 @@
 #include "instr_indexing.h"
 #include "options.h"
 #include "source.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 typedef struct index_run index_run;
 
@@ -35,7 +35,7 @@ struct index_run {
   const index_report *rep;
   void *state;               /* the report's own state */
   ii_ctx *ctx;               /* one analysis context for the whole run */
-  strbuf out;                /* pending standard output */
+  hb_strbuf out;                /* pending standard output */
   const source_file *src;    /* current file */
   const hlo_module *module;  /* current module */
   bool several;              /* the run covers several modules: name each one */
@@ -47,7 +47,7 @@ struct index_run {
   size_t instr_mark;         /* out.len when the current instruction began */
   bool instr_failed;         /* its analysis failed with an error: its output is dropped */
   bool checked_any;          /* --format=filecheck: a CHECK line was written */
-  strbuf scratch;            /* --format=filecheck: the lines as written */
+  hb_strbuf scratch;            /* --format=filecheck: the lines as written */
 };
 
 /* Writes the pending output (cli/output.h) once it is large (force:
@@ -72,7 +72,7 @@ void index_computation_header(index_run *r, const hlo_computation *c);
  * text becomes the pattern {{.*}}. */
 #define FILECHECK_ANY '\x01'
 
-void filecheck_lines(strbuf *dst, const char *text, size_t len, bool *first_done);
+void filecheck_lines(hb_strbuf *dst, const char *text, size_t len, bool *first_done);
 
 /* The indexing of one block in the run's layout mode (--physical):
  * ii_o2i / ii_i2o, their physical variants, or the tiled ones. */

@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "hlo_ir.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "output.h"
 
 bool inputs_stage_matches(const char *path, const char *stage) {
@@ -69,7 +69,7 @@ typedef struct {
 static void add(list *l, char *s) {
   if (l->n == l->cap) {
     l->cap = l->cap ? l->cap * 2 : 16;
-    l->v = xrealloc(l->v, (size_t)l->cap * sizeof *l->v);
+    l->v = hb_realloc(l->v, (size_t)l->cap * sizeof *l->v);
   }
   l->v[l->n++] = s;
 }
@@ -89,7 +89,7 @@ static int read_dir(hloidx_options *o, const char *dir, list *out) {
   while ((e = readdir(d)) != NULL) {
     if (e->d_name[0] == '.') continue; /* ., .. and hidden files */
     size_t n = strlen(e->d_name);
-    char *p = xmalloc(dlen + n + 2);
+    char *p = hb_malloc(dlen + n + 2);
     memcpy(p, dir, dlen);
     size_t at = dlen;
     if (dlen && dir[dlen - 1] != '/') p[at++] = '/';
@@ -114,7 +114,7 @@ static int read_dir(hloidx_options *o, const char *dir, list *out) {
     }
     if (keep) {
       add(out, p);
-      o->owned = xrealloc(o->owned, (size_t)(o->nowned + 1) * sizeof *o->owned);
+      o->owned = hb_realloc(o->owned, (size_t)(o->nowned + 1) * sizeof *o->owned);
       o->owned[o->nowned++] = p;
       found++;
     } else {
@@ -170,7 +170,7 @@ int inputs_expand(hloidx_options *o) {
 }
 
 int inputs_run_each(const hloidx_options *o, void (*fn)(inputs_run *r), void *cl) {
-  inputs_run r = {.o = o, .ctx = ae_ctx_new(), .scratch = arena_new(), .out = STRBUF_INIT, .cl = cl};
+  inputs_run r = {.o = o, .ctx = ae_ctx_new(), .scratch = hb_arena_new(), .out = HB_STRBUF_INIT, .cl = cl};
   for (int i = 0; i < (o->nfiles ? o->nfiles : 1) && !output_failed(); i++) {
     source_file src;
     if (source_read(o->nfiles ? o->files[i] : "-", &src)) {
@@ -182,8 +182,8 @@ int inputs_run_each(const hloidx_options *o, void (*fn)(inputs_run *r), void *cl
     r.src = NULL;
     source_free(&src);
   }
-  sb_free(&r.out);
-  arena_free(r.scratch);
+  hb_sb_free(&r.out);
+  hb_arena_free(r.scratch);
   ae_ctx_free(r.ctx);
   return r.rc;
 }

@@ -2,11 +2,11 @@
 #ifndef HLOIDX_INPUTS_H
 #define HLOIDX_INPUTS_H
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "affine_expr.h"
 #include "options.h"
 #include "source.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 /* Replaces each directory among o->files (an error with --map) by the HLO
  * files directly in it (name order; a file is HLO when its text, after
@@ -33,8 +33,8 @@ typedef struct inputs_run {
   const hloidx_options *o;
   const source_file *src; /* the file being read */
   ae_ctx *ctx;
-  arena *scratch;         /* reset by FN as it needs */
-  strbuf out;             /* FN's text, written with inputs_emit */
+  hb_arena *scratch;         /* reset by FN as it needs */
+  hb_strbuf out;             /* FN's text, written with inputs_emit */
   int nprinted;           /* items written so far */
   int rc;                 /* 1 after an error */
   void *cl;               /* the command's own state */

@@ -13,20 +13,20 @@
 
 #include <stdbool.h>
 
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 typedef struct {
   bool first_module;
-  strbuf errors; /* the "errors" array's elements so far */
+  hb_strbuf errors; /* the "errors" array's elements so far */
 } json_doc;
 
 /* `{HEAD,\n "modules": [`; HEAD: the document's first fields. */
-void json_doc_begin(json_doc *d, strbuf *out, const char *head);
+void json_doc_begin(json_doc *d, hb_strbuf *out, const char *head);
 /* A module's element up to the opening of its ARRAY (FILE NULL: null). */
-void json_doc_module(json_doc *d, strbuf *out, const char *name, const char *file, const char *array);
+void json_doc_module(json_doc *d, hb_strbuf *out, const char *name, const char *file, const char *array);
 /* Closes the module's ARRAY and element. */
-void json_doc_module_end(strbuf *out);
+void json_doc_module_end(hb_strbuf *out);
 /* Closes "modules", writes "errors" and ends the document. */
-void json_doc_end(json_doc *d, strbuf *out);
+void json_doc_end(json_doc *d, hb_strbuf *out);
 
 #endif

@@ -5,10 +5,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 typedef struct {
-  arena *a;
+  hb_arena *a;
   const char *s;
   size_t pos, len;
   int depth;
@@ -51,28 +51,28 @@ static int hex4(reader *r) {
   return v;
 }
 
-static void put_utf8(strbuf *b, unsigned cp) {
+static void put_utf8(hb_strbuf *b, unsigned cp) {
   if (cp < 0x80) {
-    sb_putc(b, (char)cp);
+    hb_sb_putc(b, (char)cp);
   } else if (cp < 0x800) {
-    sb_putc(b, (char)(0xc0 | (cp >> 6)));
-    sb_putc(b, (char)(0x80 | (cp & 0x3f)));
+    hb_sb_putc(b, (char)(0xc0 | (cp >> 6)));
+    hb_sb_putc(b, (char)(0x80 | (cp & 0x3f)));
   } else if (cp < 0x10000) {
-    sb_putc(b, (char)(0xe0 | (cp >> 12)));
-    sb_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-    sb_putc(b, (char)(0x80 | (cp & 0x3f)));
+    hb_sb_putc(b, (char)(0xe0 | (cp >> 12)));
+    hb_sb_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+    hb_sb_putc(b, (char)(0x80 | (cp & 0x3f)));
   } else {
-    sb_putc(b, (char)(0xf0 | (cp >> 18)));
-    sb_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
-    sb_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
-    sb_putc(b, (char)(0x80 | (cp & 0x3f)));
+    hb_sb_putc(b, (char)(0xf0 | (cp >> 18)));
+    hb_sb_putc(b, (char)(0x80 | ((cp >> 12) & 0x3f)));
+    hb_sb_putc(b, (char)(0x80 | ((cp >> 6) & 0x3f)));
+    hb_sb_putc(b, (char)(0x80 | (cp & 0x3f)));
   }
 }
 
 /* A string at r->pos (the opening quote); its unescaped bytes in an arena copy. */
 static const char *string(reader *r, size_t *len_out) {
   r->pos++; /* '"' */
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   for (;;) {
     if (r->pos >= r->len) {
       fail(r, "unterminated string");
@@ -88,21 +88,21 @@ static const char *string(reader *r, size_t *len_out) {
       break;
     }
     if (c != '\\') {
-      sb_putc(&b, (char)c);
+      hb_sb_putc(&b, (char)c);
       r->pos++;
       continue;
     }
     r->pos++;
     char e = r->pos < r->len ? r->s[r->pos++] : '\0';
     switch (e) {
-    case '"': sb_putc(&b, '"'); break;
-    case '\\': sb_putc(&b, '\\'); break;
-    case '/': sb_putc(&b, '/'); break;
-    case 'b': sb_putc(&b, '\b'); break;
-    case 'f': sb_putc(&b, '\f'); break;
-    case 'n': sb_putc(&b, '\n'); break;
-    case 'r': sb_putc(&b, '\r'); break;
-    case 't': sb_putc(&b, '\t'); break;
+    case '"': hb_sb_putc(&b, '"'); break;
+    case '\\': hb_sb_putc(&b, '\\'); break;
+    case '/': hb_sb_putc(&b, '/'); break;
+    case 'b': hb_sb_putc(&b, '\b'); break;
+    case 'f': hb_sb_putc(&b, '\f'); break;
+    case 'n': hb_sb_putc(&b, '\n'); break;
+    case 'r': hb_sb_putc(&b, '\r'); break;
+    case 't': hb_sb_putc(&b, '\t'); break;
     case 'u': {
       int cp = hex4(r);
       if (cp < 0) {
@@ -124,8 +124,8 @@ static const char *string(reader *r, size_t *len_out) {
     if (r->failed) break;
   }
   *len_out = b.len;
-  const char *out = arena_strndup(r->a, sb_str(&b), b.len);
-  sb_free(&b);
+  const char *out = hb_arena_strndup(r->a, hb_sb_str(&b), b.len);
+  hb_sb_free(&b);
   return out;
 }
 
@@ -161,8 +161,8 @@ static void items(reader *r, json_value *v, char close, bool keyed) {
     if (!x) return;
     if (v->n == cap) {
       size_t ncap = cap ? cap * 2 : 8;
-      v->items = arena_grow(r->a, v->items, cap, ncap, sizeof *v->items);
-      if (keyed) v->keys = arena_grow(r->a, (void *)v->keys, cap, ncap, sizeof *v->keys);
+      v->items = hb_arena_grow(r->a, v->items, cap, ncap, sizeof *v->items);
+      if (keyed) v->keys = hb_arena_grow(r->a, (void *)v->keys, cap, ncap, sizeof *v->keys);
       cap = ncap;
     }
     if (keyed) v->keys[v->n] = key;
@@ -188,7 +188,7 @@ static json_value *value(reader *r) {
     fail(r, "expected a value, found the end of the input");
     return NULL;
   }
-  json_value *v = arena_zalloc(r->a, sizeof *v);
+  json_value *v = hb_arena_zalloc(r->a, sizeof *v);
   v->offset = r->pos;
   char c = r->s[r->pos];
   if (c == '{' || c == '[') {
@@ -213,14 +213,14 @@ static json_value *value(reader *r) {
     while (r->pos < r->len && strchr("0123456789.eE+-", r->s[r->pos])) r->pos++;
     v->kind = JSON_NUMBER;
     v->len = r->pos - start;
-    v->str = arena_strndup(r->a, r->s + start, v->len);
+    v->str = hb_arena_strndup(r->a, r->s + start, v->len);
   } else {
     fail(r, "expected a value");
   }
   return r->failed ? NULL : v;
 }
 
-json_value *json_parse(arena *a, const char *text, size_t len, size_t *err_offset, char *err, size_t errlen) {
+json_value *json_parse(hb_arena *a, const char *text, size_t len, size_t *err_offset, char *err, size_t errlen) {
   reader r = {.a = a, .s = text, .len = len, .err = err, .errlen = errlen};
   json_value *v = value(&r);
   skip_ws(&r);

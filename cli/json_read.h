@@ -9,7 +9,7 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 
 #define JSON_MAX_DEPTH 256
 
@@ -29,7 +29,7 @@ struct json_value {
 
 /* Parses TEXT[0, LEN) as one JSON value (whitespace around it only).
  * Returns it, or NULL with *err_offset and err (a message) filled. */
-json_value *json_parse(arena *a, const char *text, size_t len, size_t *err_offset, char *err, size_t errlen);
+json_value *json_parse(hb_arena *a, const char *text, size_t len, size_t *err_offset, char *err, size_t errlen);
 
 /* OBJ's member KEY, or NULL (also when OBJ is not an object). */
 const json_value *json_get(const json_value *obj, const char *key);

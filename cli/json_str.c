@@ -21,10 +21,10 @@ size_t utf8_len(const unsigned char *s, size_t n) {
   return len;
 }
 
-void json_str(strbuf *b, const char *s, size_t n) {
+void json_str(hb_strbuf *b, const char *s, size_t n) {
   static const char hex[] = "0123456789abcdef";
   const unsigned char *p = (const unsigned char *)s;
-  sb_putc(b, '"');
+  hb_sb_putc(b, '"');
   size_t run = 0; /* bytes [i - run, i) copied as they are */
   size_t i = 0;
   while (i < n) {
@@ -53,13 +53,13 @@ void json_str(strbuf *b, const char *s, size_t n) {
       run += len;
       continue;
     }
-    sb_putn(b, (const char *)p + i - run, run);
+    hb_sb_putn(b, (const char *)p + i - run, run);
     run = 0;
-    sb_puts(b, esc);
+    hb_sb_puts(b, esc);
     i++;
   }
-  sb_putn(b, (const char *)p + i - run, run);
-  sb_putc(b, '"');
+  hb_sb_putn(b, (const char *)p + i - run, run);
+  hb_sb_putc(b, '"');
 }
 
-void json_cstr(strbuf *b, const char *s) { json_str(b, s ? s : "", s ? strlen(s) : 0); }
+void json_cstr(hb_strbuf *b, const char *s) { json_str(b, s ? s : "", s ? strlen(s) : 0); }

@@ -4,7 +4,7 @@
 
 #include <stddef.h>
 
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 /* Appends S (N bytes, any content) as a JSON string literal, quotes
  * included, that is valid JSON and valid UTF-8 whatever the bytes: '"' and
@@ -13,9 +13,9 @@
  * every byte that is not part of one (a stray continuation byte, a
  * truncated or overlong sequence, a surrogate or a code point above
  * U+10FFFF) becomes U+FFFD, written \ufffd. */
-void json_str(strbuf *b, const char *s, size_t n);
+void json_str(hb_strbuf *b, const char *s, size_t n);
 /* The same for a NUL-terminated string. */
-void json_cstr(strbuf *b, const char *s);
+void json_cstr(hb_strbuf *b, const char *s);
 /* Length of the well-formed UTF-8 sequence at S (at most N > 0 bytes), or 0
  * (also used for the text output's copies of input lines). */
 size_t utf8_len(const unsigned char *s, size_t n);

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "source.h"
 #include "ss_xla.h"
 
@@ -27,31 +27,31 @@ static int64_t offset_of(const lq_target *t, const int64_t *x) {
   return t->xla ? ss_xla_offset(t->xla, x) : ss_top_offset(t->ss, x);
 }
 
-static void put_index(strbuf *b, const int64_t *x, int r) {
+static void put_index(hb_strbuf *b, const int64_t *x, int r) {
   if (r == 1) {
-    sb_put_i64(b, x[0]);
+    hb_sb_put_i64(b, x[0]);
     return;
   }
-  sb_putc(b, '(');
-  for (int i = 0; i < r; i++) sb_printf(b, "%s%" PRId64, i ? "," : "", x[i]);
-  sb_putc(b, ')');
+  hb_sb_putc(b, '(');
+  for (int i = 0; i < r; i++) hb_sb_printf(b, "%s%" PRId64, i ? "," : "", x[i]);
+  hb_sb_putc(b, ')');
 }
 
-static void answer_at(strbuf *b, arena *a, const lq_target *t, const char *text) {
+static void answer_at(hb_strbuf *b, hb_arena *a, const lq_target *t, const char *text) {
   ss_error err;
   ss_coord *c = ss_read_coord(a, text, &err);
-  sb_puts(b, "crd2offset(");
+  hb_sb_puts(b, "crd2offset(");
   if (c) ss_print_coord(b, c);
-  else sb_puts(b, text);
-  sb_puts(b, ")");
+  else hb_sb_puts(b, text);
+  hb_sb_puts(b, ")");
   if (!c) {
-    sb_printf(b, ": %s\n", err.message);
+    hb_sb_printf(b, ": %s\n", err.message);
     return;
   }
   int64_t off;
   if (!t->xla) {
-    if (ss_crd2offset(t->ss, c, &off, &err)) sb_printf(b, " = %" PRId64 "\n", off);
-    else sb_printf(b, ": %s\n", err.message);
+    if (ss_crd2offset(t->ss, c, &off, &err)) hb_sb_printf(b, " = %" PRId64 "\n", off);
+    else hb_sb_printf(b, ": %s\n", err.message);
     return;
   }
   /* an XLA layout: a logical index, rank values inside the dims */
@@ -60,18 +60,18 @@ static void answer_at(strbuf *b, arena *a, const lq_target *t, const char *text)
   bool flat = (int)n == r;
   for (uint32_t i = 0; flat && c->n && i < c->n; i++) flat = c->child[i].n == 0;
   if (!flat) {
-    sb_printf(b, ": a logical index of this array has %d %s\n", r, r == 1 ? "value" : "values");
+    hb_sb_printf(b, ": a logical index of this array has %d %s\n", r, r == 1 ? "value" : "values");
     return;
   }
-  int64_t *x = arena_array(a, (size_t)r + 1, sizeof *x);
+  int64_t *x = hb_arena_array(a, (size_t)r + 1, sizeof *x);
   for (int i = 0; i < r; i++) {
     x[i] = c->n ? c->child[i].value : c->value;
     if (x[i] >= t->xla->dims[i]) {
-      sb_printf(b, ": index %" PRId64 " is outside dimension %d of size %" PRId64 "\n", x[i], i, t->xla->dims[i]);
+      hb_sb_printf(b, ": index %" PRId64 " is outside dimension %d of size %" PRId64 "\n", x[i], i, t->xla->dims[i]);
       return;
     }
   }
-  sb_printf(b, " = %" PRId64 "\n", offset_of(t, x));
+  hb_sb_printf(b, " = %" PRId64 "\n", offset_of(t, x));
 }
 
 static bool inside(const lq_target *t, const int64_t *top) {
@@ -80,27 +80,27 @@ static bool inside(const lq_target *t, const int64_t *top) {
   return true;
 }
 
-static void answer_offset(strbuf *b, arena *a, const lq_target *t, const char *text) {
+static void answer_offset(hb_strbuf *b, hb_arena *a, const lq_target *t, const char *text) {
   char *end;
   long long v = strtoll(text, &end, 10);
-  sb_printf(b, "offset %s", text);
+  hb_sb_printf(b, "offset %s", text);
   if (end == text || *end || v < 0) {
-    sb_puts(b, ": not a non-negative integer\n");
+    hb_sb_puts(b, ": not a non-negative integer\n");
     return;
   }
   int r = rank_of(t);
-  int64_t *top = arena_array(a, (size_t)r + 1, sizeof *top);
+  int64_t *top = hb_arena_array(a, (size_t)r + 1, sizeof *top);
   if (!t->ss) {
     /* an XLA layout without a shape:stride form: by enumeration */
     if (t->xla->logical_elems > ENUM_MAX) {
-      sb_puts(b, ": not computed (the layout has no shape:stride form and too many elements to enumerate)\n");
+      hb_sb_puts(b, ": not computed (the layout has no shape:stride form and too many elements to enumerate)\n");
       return;
     }
     uint64_t count = 0;
     memset(top, 0, (size_t)r * sizeof *top);
     for (int64_t k = 0; k < t->xla->logical_elems; k++) {
       if (ss_xla_offset(t->xla, top) == v) {
-        sb_puts(b, count ? ", " : ": ");
+        hb_sb_puts(b, count ? ", " : ": ");
         put_index(b, top, r);
         count++;
       }
@@ -108,7 +108,7 @@ static void answer_offset(strbuf *b, arena *a, const lq_target *t, const char *t
       while (i >= 0 && top[i] == t->xla->dims[i] - 1) top[i--] = 0;
       if (i >= 0) top[i]++;
     }
-    sb_puts(b, count ? "\n" : ": no element (padding or beyond the buffer)\n");
+    hb_sb_puts(b, count ? "\n" : ": no element (padding or beyond the buffer)\n");
     return;
   }
   int64_t idx[OFFSET_SHOWN];
@@ -123,19 +123,19 @@ static void answer_offset(strbuf *b, arena *a, const lq_target *t, const char *t
       padding++;
       continue;
     }
-    sb_puts(b, shown++ ? ", " : ": ");
+    hb_sb_puts(b, shown++ ? ", " : ": ");
     put_index(b, top, r);
     if (!t->xla && ss_depth(t->ss) > 1) {
-      sb_puts(b, " = ");
+      hb_sb_puts(b, " = ");
       ss_print_coord(b, ss_index_coord(a, t->ss, idx[k]));
     }
   }
-  if (count == 0 && complete && v >= ss_cosize(t->ss)) sb_printf(b, ": no coordinate (the cosize is %" PRId64 ")", ss_cosize(t->ss));
-  else if (count == 0) sb_puts(b, complete ? ": no coordinate (a gap)" : ": none found (the search stopped)");
-  else if (shown == 0 && padding == count) sb_puts(b, ": padding");
+  if (count == 0 && complete && v >= ss_cosize(t->ss)) hb_sb_printf(b, ": no coordinate (the cosize is %" PRId64 ")", ss_cosize(t->ss));
+  else if (count == 0) hb_sb_puts(b, complete ? ": no coordinate (a gap)" : ": none found (the search stopped)");
+  else if (shown == 0 && padding == count) hb_sb_puts(b, ": padding");
   else if (count > OFFSET_SHOWN || !complete)
-    sb_printf(b, " (%s%" PRIu64 " coordinates in all)", complete ? "" : "at least ", count);
-  sb_putc(b, '\n');
+    hb_sb_printf(b, " (%s%" PRIu64 " coordinates in all)", complete ? "" : "at least ", count);
+  hb_sb_putc(b, '\n');
 }
 
 static int digits(int64_t v) {
@@ -144,19 +144,19 @@ static int digits(int64_t v) {
   return n;
 }
 
-static void answer_grid(strbuf *b, arena *a, const lq_target *t, int indent) {
+static void answer_grid(hb_strbuf *b, hb_arena *a, const lq_target *t, int indent) {
   int r = rank_of(t);
   if (r < 1 || r > 2) {
-    sb_printf(b, "grid: the layout has rank %d; a grid is drawn for rank 1 or 2\n", r);
+    hb_sb_printf(b, "grid: the layout has rank %d; a grid is drawn for rank 1 or 2\n", r);
     return;
   }
   int64_t rows = r == 2 ? dim_of(t, 0) : 1, cols = dim_of(t, r - 1);
   if (rows > GRID_MAX || cols > GRID_MAX) {
-    sb_printf(b, "grid: %" PRId64 " x %" PRId64 " cells; --grid draws at most %d x %d\n", rows, cols, GRID_MAX,
+    hb_sb_printf(b, "grid: %" PRId64 " x %" PRId64 " cells; --grid draws at most %d x %d\n", rows, cols, GRID_MAX,
               GRID_MAX);
     return;
   }
-  int64_t *cell = arena_array(a, (size_t)(rows * cols), sizeof *cell);
+  int64_t *cell = hb_arena_array(a, (size_t)(rows * cols), sizeof *cell);
   int w = digits(cols - 1);
   for (int64_t i = 0; i < rows; i++)
     for (int64_t j = 0; j < cols; j++) {
@@ -165,30 +165,30 @@ static void answer_grid(strbuf *b, arena *a, const lq_target *t, int indent) {
       if (digits(cell[i * cols + j]) > w) w = digits(cell[i * cols + j]);
     }
   int lw = digits(rows - 1);
-  sb_printf(b, "grid (%s, cell: offset):\n", r == 2 ? "row: coordinate 0, column: coordinate 1" : "column: coordinate");
-  sb_indent(b, indent + lw);
-  for (int64_t j = 0; j < cols; j++) sb_printf(b, " %*" PRId64, w, j);
-  sb_putc(b, '\n');
+  hb_sb_printf(b, "grid (%s, cell: offset):\n", r == 2 ? "row: coordinate 0, column: coordinate 1" : "column: coordinate");
+  hb_sb_indent(b, indent + lw);
+  for (int64_t j = 0; j < cols; j++) hb_sb_printf(b, " %*" PRId64, w, j);
+  hb_sb_putc(b, '\n');
   for (int64_t i = 0; i < rows; i++) {
-    sb_indent(b, indent);
-    if (r == 2) sb_printf(b, "%*" PRId64, lw, i);
-    else sb_indent(b, lw);
-    for (int64_t j = 0; j < cols; j++) sb_printf(b, " %*" PRId64, w, cell[i * cols + j]);
-    sb_putc(b, '\n');
+    hb_sb_indent(b, indent);
+    if (r == 2) hb_sb_printf(b, "%*" PRId64, lw, i);
+    else hb_sb_indent(b, lw);
+    for (int64_t j = 0; j < cols; j++) hb_sb_printf(b, " %*" PRId64, w, cell[i * cols + j]);
+    hb_sb_putc(b, '\n');
   }
 }
 
-void lq_answer(strbuf *b, arena *a, const hloidx_options *o, const lq_target *t, int indent) {
+void lq_answer(hb_strbuf *b, hb_arena *a, const hloidx_options *o, const lq_target *t, int indent) {
   for (int k = 0; k < o->lq.nat; k++) {
-    sb_indent(b, indent);
+    hb_sb_indent(b, indent);
     answer_at(b, a, t, o->lq.at[k]);
   }
   for (int k = 0; k < o->lq.noffset; k++) {
-    sb_indent(b, indent);
+    hb_sb_indent(b, indent);
     answer_offset(b, a, t, o->lq.offset[k]);
   }
   if (o->lq.grid) {
-    sb_indent(b, indent);
+    hb_sb_indent(b, indent);
     answer_grid(b, a, t, indent + 2);
   }
 }
@@ -204,8 +204,8 @@ struct lq_parsed {
 bool lq_parse_xla(lq_xla *x, const char *text, size_t start, size_t end, ss_read_error *err) {
   static const char pre[] = "HloModule m\n\nENTRY e {\n  ROOT p = ", post[] = " parameter(0)\n}\n";
   size_t n = end - start, np = sizeof pre - 1, len = np + n + sizeof post - 1;
-  struct lq_parsed *p = xcalloc(1, sizeof *p);
-  p->text = xcalloc(len + SOURCE_PADDING, 1);
+  struct lq_parsed *p = hb_calloc(1, sizeof *p);
+  p->text = hb_calloc(len + SOURCE_PADDING, 1);
   memcpy(p->text, pre, np);
   memcpy(p->text + np, text + start, n);
   memcpy(p->text + np + n, post, sizeof post - 1);
@@ -257,14 +257,14 @@ void lq_xla_free(lq_xla *x) {
 /* ---- --kernel-layout ---------------------------------------------------------------------------------- */
 
 /* Reads the --kernel-layout text into a (XLA shapes in it resolved through x). */
-static const ss_layout *read_kernel(const hloidx_options *o, arena *a, lq_xla *x, ss_read_error *err) {
+static const ss_layout *read_kernel(const hloidx_options *o, hb_arena *a, lq_xla *x, ss_read_error *err) {
   ss_read_result res;
   const char *t = o->lq.kernel;
   return ss_read(a, t, 0, strlen(t), lq_resolve_xla, x, &res, err) ? res.layout : NULL;
 }
 
 bool lq_check_kernel(const hloidx_options *o) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   ae_ctx *ctx = ae_ctx_new();
   lq_xla x = {a, ctx, NULL, {0}, NULL};
   ss_read_error err;
@@ -274,11 +274,11 @@ bool lq_check_kernel(const hloidx_options *o) {
             o->lq.kernel, err.offset + 1, err.message);
   lq_xla_free(&x);
   ae_ctx_free(ctx);
-  arena_free(a);
+  hb_arena_free(a);
   return ok;
 }
 
-bool lq_compare_kernel(strbuf *b, arena *a, ae_ctx *ctx, const hloidx_options *o, const hlo_instr *in, char *msg,
+bool lq_compare_kernel(hb_strbuf *b, hb_arena *a, ae_ctx *ctx, const hloidx_options *o, const hlo_instr *in, char *msg,
                        size_t cap) {
   lq_xla x = {a, ctx, NULL, {0}, NULL};
   ss_read_error rerr;
@@ -307,22 +307,22 @@ bool lq_compare_kernel(strbuf *b, arena *a, ae_ctx *ctx, const hloidx_options *o
   }
   char shape[256];
   hlo_shape_format(s, shape, sizeof shape);
-  sb_puts(b, "kernel layout ");
+  hb_sb_puts(b, "kernel layout ");
   ss_print(b, k);
-  sb_printf(b, " vs %s of %s, %s: ", what, in->name, shape);
+  hb_sb_printf(b, " vs %s of %s, %s: ", what, in->name, shape);
   ss_comparison c;
   ss_compare_xla(a, ctx, k, &tl, &c);
   if (c.equal) {
-    sb_puts(b, "equal\n");
+    hb_sb_puts(b, "equal\n");
   } else if (!c.decided) {
-    sb_printf(b, "not decided: %s\n", c.why);
+    hb_sb_printf(b, "not decided: %s\n", c.why);
   } else if (c.witness) {
-    sb_puts(b, "not equal: element ");
+    hb_sb_puts(b, "not equal: element ");
     put_index(b, c.witness, c.rank);
-    sb_printf(b, " is at offset %" PRId64 " in the kernel layout and at offset %" PRId64 " in XLA's\n",
+    hb_sb_printf(b, " is at offset %" PRId64 " in the kernel layout and at offset %" PRId64 " in XLA's\n",
               c.kernel_offset, c.xla_offset);
   } else {
-    sb_printf(b, "not equal: %s\n", c.why);
+    hb_sb_printf(b, "not equal: %s\n", c.why);
   }
   lq_xla_free(&x);
   return true;

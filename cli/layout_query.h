@@ -14,12 +14,12 @@
 #ifndef HLOIDX_LAYOUT_QUERY_H
 #define HLOIDX_LAYOUT_QUERY_H
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "hlo_ir.h"
 #include "options.h"
 #include "ss_layout.h"
 #include "ss_read.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 #include "tiled_layout.h"
 
 typedef struct {
@@ -28,7 +28,7 @@ typedef struct {
 } lq_target;
 
 /* Appends the answers of o's --at, --offset and --grid options for t. */
-void lq_answer(strbuf *b, arena *a, const hloidx_options *o, const lq_target *t, int indent);
+void lq_answer(hb_strbuf *b, hb_arena *a, const hloidx_options *o, const lq_target *t, int indent);
 /* Any query asked? */
 bool lq_any(const hloidx_options *o);
 
@@ -36,7 +36,7 @@ bool lq_any(const hloidx_options *o);
  * shape is parsed by the HLO parser (wrapped into a one-instruction module)
  * and kept until lq_xla_free. */
 typedef struct {
-  arena *a;
+  hb_arena *a;
   ae_ctx *ctx;
   /* the last shape resolved, and its analysed layout */
   const hlo_shape *shape;
@@ -58,7 +58,7 @@ bool lq_check_kernel(const hloidx_options *o);
  * of --operand K)? `equal`, or `not equal` with a witness element
  * a logical index where they differ). False with msg
  * when there is nothing to compare (no such operand, not an array). */
-bool lq_compare_kernel(strbuf *b, arena *a, ae_ctx *ctx, const hloidx_options *o, const hlo_instr *in, char *msg,
+bool lq_compare_kernel(hb_strbuf *b, hb_arena *a, ae_ctx *ctx, const hloidx_options *o, const hlo_instr *in, char *msg,
                        size_t cap);
 
 #endif

@@ -15,7 +15,7 @@
 
 #include "hlo_ir.h"
 #include "layout_query.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "output.h"
 #include "version.h" /* generated at build time: HLOIDX_VERSION, HLOIDX_COMMIT */
 
@@ -460,7 +460,7 @@ static int unknown_option(const char *arg) {
 /* ---- values ------------------------------------------------------------------------------------ */
 
 static void push(const char ***v, int *n, const char *s) {
-  *v = xrealloc((void *)*v, (size_t)(*n + 1) * sizeof **v);
+  *v = hb_realloc((void *)*v, (size_t)(*n + 1) * sizeof **v);
   (*v)[(*n)++] = s;
 }
 
@@ -480,9 +480,9 @@ static bool known_opcode(const char *s) {
 /* --opcode=A,B: each name checked; they point into a copy of the value. */
 static int add_opcodes(hloidx_options *o, const char *value) {
   size_t n = strlen(value);
-  char *copy = xmalloc(n + 1);
+  char *copy = hb_malloc(n + 1);
   memcpy(copy, value, n + 1);
-  o->owned = xrealloc(o->owned, (size_t)(o->nowned + 1) * sizeof *o->owned);
+  o->owned = hb_realloc(o->owned, (size_t)(o->nowned + 1) * sizeof *o->owned);
   o->owned[o->nowned++] = copy;
   for (char *p = copy, *next; p; p = next) {
     next = strchr(p, ',');
@@ -519,7 +519,7 @@ static int push_point(const char **list, int *n, const char *value, const char *
 static int parse_tile_sizes(hloidx_options *o, const char *value) {
   int n = 1;
   for (const char *p = value; *p; p++) n += *p == ',';
-  long *v = xcalloc((size_t)n, sizeof *v);
+  long *v = hb_calloc((size_t)n, sizeof *v);
   const char *p = value;
   for (int i = 0; i < n; i++) {
     char *end;
@@ -742,7 +742,7 @@ int options_parse(int argc, char **argv, hloidx_options *o) {
   o->output = -1;
   o->operand = -1;
   o->max_tilings = 16;
-  o->files = xmalloc((size_t)argc * sizeof *o->files);
+  o->files = hb_malloc((size_t)argc * sizeof *o->files);
   o->files_allocated = true;
   const char *given[OPT_END_ - OPT_CHECK] = {0};
   int modes = 0;

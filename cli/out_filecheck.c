@@ -15,21 +15,21 @@
  * name after the pattern {{.*}}: lit runs a test from another path. */
 #include "index_run.h"
 
-static void put_escaped(strbuf *b, const char *p, const char *end) {
+static void put_escaped(hb_strbuf *b, const char *p, const char *end) {
   while (p < end) {
     if (*p == FILECHECK_ANY) {
-      sb_puts(b, "{{.*}}");
+      hb_sb_puts(b, "{{.*}}");
       p++;
     } else if (p + 1 < end && (p[0] == '{' || p[0] == '[') && p[1] == p[0]) {
-      sb_puts(b, p[0] == '{' ? "{{[{][{]}}" : "{{[[][[]}}");
+      hb_sb_puts(b, p[0] == '{' ? "{{[{][{]}}" : "{{[[][[]}}");
       p += 2;
     } else {
-      sb_putc(b, *p++);
+      hb_sb_putc(b, *p++);
     }
   }
 }
 
-void filecheck_lines(strbuf *dst, const char *text, size_t len, bool *first_done) {
+void filecheck_lines(hb_strbuf *dst, const char *text, size_t len, bool *first_done) {
   const char *p = text, *end = text + len;
   while (p < end) {
     const char *nl = memchr(p, '\n', (size_t)(end - p));
@@ -41,9 +41,9 @@ void filecheck_lines(strbuf *dst, const char *text, size_t len, bool *first_done
     else if (eol == p) directive = "// CHECK-EMPTY:";
     else directive = "// CHECK-NEXT: ";
     *first_done = true;
-    sb_puts(dst, directive);
+    hb_sb_puts(dst, directive);
     put_escaped(dst, p, eol);
-    sb_putc(dst, '\n');
+    hb_sb_putc(dst, '\n');
     p = nl ? nl + 1 : end;
   }
 }

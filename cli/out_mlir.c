@@ -2,36 +2,36 @@
 
 #include "map_print.h"
 
-void mlir_print_map(strbuf *b, const imap *m) {
+void mlir_print_map(hb_strbuf *b, const imap *m) {
   static const map_print_opts one_line = {false, 0};
   /* The map text has no '"' or '\\' (names are d<i>, s<j>, rt<k>), so it
    * needs no escaping inside the MLIR string. */
-  sb_puts(b, "#xla.indexing_map<\"");
+  hb_sb_puts(b, "#xla.indexing_map<\"");
   map_print(b, m, &one_line);
-  sb_puts(b, "\">");
+  hb_sb_puts(b, "\">");
 }
 
-void mlir_print_operand(strbuf *b, const ii_operand *x, int indent) {
-  sb_indent(b, indent);
+void mlir_print_operand(hb_strbuf *b, const ii_operand *x, int indent) {
+  hb_sb_indent(b, indent);
   if (x->map->undefined) {
-    if (x->why) sb_printf(b, "unknown indexing (%s)\n", x->why);
-    else sb_puts(b, "unknown indexing\n");
+    if (x->why) hb_sb_printf(b, "unknown indexing (%s)\n", x->why);
+    else hb_sb_puts(b, "unknown indexing\n");
     return;
   }
   mlir_print_map(b, x->map);
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
   for (uint32_t j = 0; j < x->nrt; j++) {
-    sb_indent(b, indent + 2);
-    sb_printf(b, "rt%u: ", j);
+    hb_sb_indent(b, indent + 2);
+    hb_sb_printf(b, "rt%u: ", j);
     ii_rt_text(b, x->rt[j].instr);
-    sb_puts(b, "; ");
+    hb_sb_puts(b, "; ");
     mlir_print_map(b, x->rt[j].map);
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
   }
   if (x->replica) {
-    sb_indent(b, indent + 2);
-    sb_puts(b, "replica id: ");
+    hb_sb_indent(b, indent + 2);
+    hb_sb_puts(b, "replica id: ");
     mlir_print_map(b, x->replica);
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
   }
 }

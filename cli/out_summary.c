@@ -20,24 +20,24 @@
 
 #include "access_summary.h"
 #include "index_run.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 
-static void put_count(strbuf *b, as_count v) {
+static void put_count(hb_strbuf *b, as_count v) {
   char tmp[48];
   int n = 0;
   do {
     tmp[n++] = (char)('0' + (int)(v % 10));
     v /= 10;
   } while (v);
-  while (n) sb_putc(b, tmp[--n]);
+  while (n) hb_sb_putc(b, tmp[--n]);
 }
 
-static void put_ratio(strbuf *b, as_count num, as_count den) {
+static void put_ratio(hb_strbuf *b, as_count num, as_count den) {
   if (den == 0) {
-    sb_puts(b, "n/a");
+    hb_sb_puts(b, "n/a");
     return;
   }
-  sb_printf(b, "%.4Lg", (long double)num / (long double)den);
+  hb_sb_printf(b, "%.4Lg", (long double)num / (long double)den);
 }
 
 /* Whether the operand's maps (over all outputs) are all unknown. */
@@ -52,28 +52,28 @@ static bool all_unknown(const ii_set *const *sets, int nsets) {
 }
 
 static void instr(index_run *r, const hlo_instr *in) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   const hloidx_options *o = r->o;
   if (index_entry_missing(r, in, true)) return; /* --operand=K beyond IN's operands */
   index_open_computation(r);
   if (in->n_operands == 0) {
-    sb_printf(b, "%s: no operands\n", in->name);
+    hb_sb_printf(b, "%s: no operands\n", in->name);
     return;
   }
   int64_t nout = ii_num_outputs(in), first = o->output >= 0 ? o->output : 0;
   if (r->several_instrs && o->output >= nout) return; /* --output=N: instructions that have output N */
   int nsets = o->output >= 0 ? 1 : (int)nout;
   bool phys = o->physical != PHYS_NONE;
-  ii_indexing *logical = xcalloc((size_t)nsets + 1, sizeof *logical);
-  ii_indexing *physical = xcalloc((size_t)nsets + 1, sizeof *physical);
-  const ii_set **ls = xcalloc((size_t)nsets + 1, sizeof *ls), **ps = xcalloc((size_t)nsets + 1, sizeof *ps);
+  ii_indexing *logical = hb_calloc((size_t)nsets + 1, sizeof *logical);
+  ii_indexing *physical = hb_calloc((size_t)nsets + 1, sizeof *physical);
+  const ii_set **ls = hb_calloc((size_t)nsets + 1, sizeof *ls), **ps = hb_calloc((size_t)nsets + 1, sizeof *ps);
   for (int i = 0; i < nsets; i++) {
     ii_error err;
     ii_status st = ii_o2i(r->ctx, in, first + i, &logical[i], &err);
     if (st == II_OK && phys) st = index_query(r, in, true, (long)(first + i), &physical[i], &err);
     if (st != II_OK) {
       if (!index_report_error(r, in, &err) && !o->skip_unknown)
-        sb_printf(b, "%s: not analyzed: %s\n", in->name, err.message);
+        hb_sb_printf(b, "%s: not analyzed: %s\n", in->name, err.message);
       goto done;
     }
   }
@@ -87,38 +87,38 @@ static void instr(index_run *r, const hlo_instr *in) {
     as_summary s;
     as_summarize(r->ctx, in, (uint32_t)k, first, ls, nsets, &s);
     if (o->skip_unknown && all_unknown(ls, nsets)) continue;
-    sb_printf(b, "%s operand %d (%s): %s", in->name, k, in->operands[k]->name, as_class_name(s.cls));
+    hb_sb_printf(b, "%s operand %d (%s): %s", in->name, k, in->operands[k]->name, as_class_name(s.cls));
     if (!s.counted) {
-      sb_printf(b, " (%s)\n", s.why);
+      hb_sb_printf(b, " (%s)\n", s.why);
       continue;
     }
-    sb_puts(b, "; utilization ");
+    hb_sb_puts(b, "; utilization ");
     put_ratio(b, s.distinct, s.elements);
-    sb_puts(b, " (");
+    hb_sb_puts(b, " (");
     put_count(b, s.distinct);
-    sb_puts(b, " of ");
+    hb_sb_puts(b, " of ");
     put_count(b, s.elements);
-    sb_puts(b, " elements); amplification ");
+    hb_sb_puts(b, " elements); amplification ");
     put_ratio(b, s.reads, s.distinct);
-    sb_puts(b, " (");
+    hb_sb_puts(b, " (");
     put_count(b, s.reads);
-    sb_puts(b, " reads)");
+    hb_sb_puts(b, " reads)");
     if (phys) {
       as_coalescing c;
       as_coalescing_of(r->ctx, in, (uint32_t)k, ps, nsets, o->physical == PHYS_TILED, &c);
       switch (c.kind) {
-      case AS_COAL_NA: sb_puts(b, "; coalescing n/a"); break;
-      case AS_COAL_YES: sb_puts(b, "; coalesced"); break;
+      case AS_COAL_NA: hb_sb_puts(b, "; coalescing n/a"); break;
+      case AS_COAL_YES: hb_sb_puts(b, "; coalesced"); break;
       case AS_COAL_STRIDE:
-        if (c.stride == 0) sb_puts(b, "; not coalesced (same element)");
-        else sb_printf(b, "; not coalesced (stride %lld)", (long long)c.stride);
+        if (c.stride == 0) hb_sb_puts(b, "; not coalesced (same element)");
+        else hb_sb_printf(b, "; not coalesced (stride %lld)", (long long)c.stride);
         break;
-      case AS_COAL_IRREGULAR: sb_puts(b, "; not coalesced (irregular)"); break;
-      case AS_COAL_MIXED: sb_puts(b, "; not coalesced (maps differ)"); break;
+      case AS_COAL_IRREGULAR: hb_sb_puts(b, "; not coalesced (irregular)"); break;
+      case AS_COAL_MIXED: hb_sb_puts(b, "; not coalesced (maps differ)"); break;
       }
     }
-    if (s.exact) sb_puts(b, "; exact\n");
-    else sb_printf(b, "; estimate: %s\n", s.why);
+    if (s.exact) hb_sb_puts(b, "; exact\n");
+    else hb_sb_printf(b, "; estimate: %s\n", s.why);
   }
 done:
   free(logical);

@@ -24,9 +24,9 @@
 static void header(index_run *r, const hlo_instr *in, long out, long k, uint32_t i, uint32_t n, const char *tail) {
   if (r->pinned) return;
   index_open_computation(r);
-  sb_printf(&r->out, "# %s (output %ld, operand %ld", in->name, out, k);
-  if (n > 1) sb_printf(&r->out, ", map %u of %u", i + 1, n);
-  sb_printf(&r->out, ")%s\n", tail);
+  hb_sb_printf(&r->out, "# %s (output %ld, operand %ld", in->name, out, k);
+  if (n > 1) hb_sb_printf(&r->out, ", map %u of %u", i + 1, n);
+  hb_sb_printf(&r->out, ")%s\n", tail);
 }
 
 /* An error at IN (index_report_error); true when it stops the instruction. */
@@ -40,7 +40,7 @@ static bool fail(index_run *r, const hlo_instr *in, const char *msg) {
 
 /* One map's tile; false when an error stops the instruction. */
 static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const imap *m, uint32_t i, uint32_t n) {
-  arena *a = ii_ctx_arena(r->ctx);
+  hb_arena *a = ii_ctx_arena(r->ctx);
   st_tile t;
   char why[400];
   st_status st = st_derive(a, m, r->o->xla_compat, &t, why, sizeof why);
@@ -60,7 +60,7 @@ static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const i
     return true;
   }
   if (st == ST_NONE) {
-    sb_printf(&r->out, "no symbolic tile (%s)\n", why);
+    hb_sb_printf(&r->out, "no symbolic tile (%s)\n", why);
     if (r->pinned && r->rc == 0) r->rc = 2;
   }
   return true;
@@ -85,7 +85,7 @@ static void instr(index_run *r, const hlo_instr *in) {
     if (ii_o2i(r->ctx, in, out, &x, &err) != II_OK) {
       if (index_report_error(r, in, &err)) return;
       index_open_computation(r);
-      sb_printf(&r->out, "# %s (output %ld): not analyzed: %s\n", in->name, out, err.message);
+      hb_sb_printf(&r->out, "# %s (output %ld): not analyzed: %s\n", in->name, out, err.message);
       continue;
     }
     long k_lo = o->operand >= 0 ? o->operand : 0, k_hi = o->operand >= 0 ? o->operand + 1 : (long)x.n;

@@ -55,7 +55,7 @@
 
 #include "index_run.h"
 #include "json_str.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "out_mlir.h"
 
 /* A shape as written, with its layout. A tuple whose text would be longer
@@ -65,36 +65,36 @@
  * quadratic in the outputs. */
 #define TUPLE_WIDTH 120
 
-static void put_array(strbuf *b, const hlo_shape *s) {
+static void put_array(hb_strbuf *b, const hlo_shape *s) {
   char tmp[256];
   size_t need = hlo_shape_format(s, tmp, sizeof tmp);
   if (need < sizeof tmp) {
-    sb_putn(b, tmp, need);
+    hb_sb_putn(b, tmp, need);
     return;
   }
-  sb_reserve(b, need);
+  hb_sb_reserve(b, need);
   hlo_shape_format(s, b->data + b->len, need + 1);
   b->len += need;
 }
 
-static void put_shape(strbuf *b, const hlo_shape *s) {
+static void put_shape(hb_strbuf *b, const hlo_shape *s) {
   if (s->type != HLO_TUPLE) {
     put_array(b, s);
     return;
   }
   size_t start = b->len;
-  sb_putc(b, '(');
+  hb_sb_putc(b, '(');
   for (int i = 0; i < s->n_elems; i++) {
     size_t at = b->len;
-    if (i) sb_puts(b, ", ");
+    if (i) hb_sb_puts(b, ", ");
     put_shape(b, s->elems[i]);
     if (b->len - start > TUPLE_WIDTH && i + 1 < s->n_elems) {
       b->len = at;
-      sb_printf(b, "%s... %d more", i ? ", " : "", s->n_elems - i);
+      hb_sb_printf(b, "%s... %d more", i ? ", " : "", s->n_elems - i);
       break;
     }
   }
-  sb_putc(b, ')');
+  hb_sb_putc(b, ')');
 }
 
 /* Shape texts of the current module, formatted once per shape (a block's
@@ -103,7 +103,7 @@ typedef struct {
   const hlo_shape **key;
   uint32_t *off, *len;
   size_t cap, n;
-  strbuf text;
+  hb_strbuf text;
 } shape_texts;
 
 static size_t slot_of(const shape_texts *t, const hlo_shape *s) {
@@ -115,9 +115,9 @@ static size_t slot_of(const shape_texts *t, const hlo_shape *s) {
 static void grow(shape_texts *t) {
   shape_texts old = *t;
   t->cap = old.cap ? old.cap * 2 : 256;
-  t->key = xcalloc(t->cap, sizeof *t->key);
-  t->off = xmalloc(t->cap * sizeof *t->off);
-  t->len = xmalloc(t->cap * sizeof *t->len);
+  t->key = hb_calloc(t->cap, sizeof *t->key);
+  t->off = hb_malloc(t->cap * sizeof *t->off);
+  t->len = hb_malloc(t->cap * sizeof *t->len);
   for (size_t i = 0; i < old.cap; i++)
     if (old.key[i]) {
       size_t j = slot_of(t, old.key[i]);
@@ -142,55 +142,55 @@ static void put_cached_shape(index_run *r, const hlo_shape *s) {
     t->len[i] = (uint32_t)(t->text.len - at);
     t->n++;
   }
-  if (t->key[i]) sb_putn(&r->out, t->text.data + t->off[i], t->len[i]);
+  if (t->key[i]) hb_sb_putn(&r->out, t->text.data + t->off[i], t->len[i]);
   else put_shape(&r->out, s);
 }
 
 static void put_operand(index_run *r, const hlo_instr *in, long k) {
-  strbuf *b = &r->out;
-  sb_puts(b, "#   operand ");
-  sb_put_i64(b, k);
-  sb_puts(b, ": ");
-  sb_puts(b, in->operands[k]->name);
-  sb_putc(b, ' ');
+  hb_strbuf *b = &r->out;
+  hb_sb_puts(b, "#   operand ");
+  hb_sb_put_i64(b, k);
+  hb_sb_puts(b, ": ");
+  hb_sb_puts(b, in->operands[k]->name);
+  hb_sb_putc(b, ' ');
   put_cached_shape(r, in->operands[k]->shape);
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
 }
 
 static void put_output(index_run *r, const hlo_instr *in, long n) {
-  sb_puts(&r->out, "#   output ");
-  sb_put_i64(&r->out, n);
-  sb_puts(&r->out, ": ");
+  hb_sb_puts(&r->out, "#   output ");
+  hb_sb_put_i64(&r->out, n);
+  hb_sb_puts(&r->out, ": ");
   put_cached_shape(r, in->shape->elems[n]);
-  sb_putc(&r->out, '\n');
+  hb_sb_putc(&r->out, '\n');
 }
 
 /* The context lines of a block (ID < 0: a block without entries). */
 static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
-  strbuf *b = &r->out;
-  sb_puts(b, "#   ");
-  sb_puts(b, in->opcode_text);
-  sb_putc(b, ' ');
+  hb_strbuf *b = &r->out;
+  hb_sb_puts(b, "#   ");
+  hb_sb_puts(b, in->opcode_text);
+  hb_sb_putc(b, ' ');
   put_cached_shape(r, in->shape);
-  sb_puts(b, " in ");
-  sb_puts(b, in->parent->name);
+  hb_sb_puts(b, " in ");
+  hb_sb_puts(b, in->parent->name);
   if (r->o->no_file_names) {
-    sb_puts(b, ", line "); /* the line without the path */
+    hb_sb_puts(b, ", line "); /* the line without the path */
   } else {
-    sb_puts(b, ", ");
+    hb_sb_puts(b, ", ");
     if (r->o->format == FMT_FILECHECK) {
       /* lit runs a test from its own path: the folders become a pattern
        * (FILECHECK_ANY, written out by out_filecheck.c) */
       const char *base = strrchr(r->src->name, '/');
-      sb_putc(b, FILECHECK_ANY);
-      sb_puts(b, base ? base + 1 : r->src->name);
+      hb_sb_putc(b, FILECHECK_ANY);
+      hb_sb_puts(b, base ? base + 1 : r->src->name);
     } else {
-      sb_puts(b, r->src->name);
+      hb_sb_puts(b, r->src->name);
     }
-    sb_putc(b, ':');
+    hb_sb_putc(b, ':');
   }
-  sb_put_u64(b, source_line(r->src, in->offset));
-  sb_putc(b, '\n');
+  hb_sb_put_u64(b, source_line(r->src, in->offset));
+  hb_sb_putc(b, '\n');
   bool tuple = in->shape->type == HLO_TUPLE;
   if (id >= 0 && o2i) {
     if (tuple) put_output(r, in, id);
@@ -208,17 +208,17 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
     size_t len;
     source_line_text(r->src, in->offset, &text, &len);
     while (len && (*text == ' ' || *text == '\t')) text++, len--;
-    sb_puts(b, "#   hlo: ");
+    hb_sb_puts(b, "#   hlo: ");
     /* the line as written, kept printable UTF-8: '?' for control bytes and
      * bytes outside a well-formed sequence */
     for (size_t i = 0; i < len;) {
       const unsigned char *c = (const unsigned char *)text + i;
       size_t n = *c == '\t' || (*c >= 0x20 && *c != 0x7f) ? utf8_len(c, len - i) : 0;
-      if (n) sb_putn(b, text + i, n);
-      else sb_putc(b, '?');
+      if (n) hb_sb_putn(b, text + i, n);
+      else hb_sb_putc(b, '?');
       i += n ? n : 1;
     }
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
   }
 }
 
@@ -227,21 +227,21 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id) {
 static void header_of(index_run *r, const hlo_instr *in, const char *kind, bool o2i, long id, const char *tail,
                       const char *msg) {
   if (r->pinned) return;
-  strbuf *b = &r->out;
-  sb_puts(b, "# ");
-  sb_puts(b, in->name);
-  sb_puts(b, " (");
-  sb_puts(b, kind);
+  hb_strbuf *b = &r->out;
+  hb_sb_puts(b, "# ");
+  hb_sb_puts(b, in->name);
+  hb_sb_puts(b, " (");
+  hb_sb_puts(b, kind);
   if (id >= 0) {
-    sb_puts(b, o2i ? ", output " : ", input operand ");
-    sb_put_i64(b, id);
+    hb_sb_puts(b, o2i ? ", output " : ", input operand ");
+    hb_sb_put_i64(b, id);
   }
-  if (r->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
-  if (r->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
-  sb_putc(b, ')');
-  sb_puts(b, tail);
-  if (msg) sb_puts(b, msg);
-  sb_putc(b, '\n');
+  if (r->o->physical == PHYS_MAJOR) hb_sb_puts(b, ", physical");
+  if (r->o->physical == PHYS_TILED) hb_sb_puts(b, ", tiled");
+  hb_sb_putc(b, ')');
+  hb_sb_puts(b, tail);
+  if (msg) hb_sb_puts(b, msg);
+  hb_sb_putc(b, '\n');
   context(r, in, o2i, id);
 }
 
@@ -256,21 +256,21 @@ static void none(index_run *r, const hlo_instr *in, bool o2i) {
 /* An entry line: XLA's `operand id = K` in its own single block and in
  * out2in blocks, `output id = N` in in2out blocks under a header. */
 static void entry_line(index_run *r, bool o2i, long k) {
-  sb_puts(&r->out, o2i || r->pinned ? "operand id = " : "output id = ");
-  sb_put_i64(&r->out, k);
-  sb_putc(&r->out, '\n');
+  hb_sb_puts(&r->out, o2i || r->pinned ? "operand id = " : "output id = ");
+  hb_sb_put_i64(&r->out, k);
+  hb_sb_putc(&r->out, '\n');
 }
 
 static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
                   const ii_error *err) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   long lo, hi;
   if (st != II_OK) {
     header(r, in, o2i, id, ": not analyzed: ", err->message);
     index_entry_range(r, in, o2i, index_entries(in, o2i), &lo, &hi);
     for (long k = lo; k < hi; k++) {
       entry_line(r, o2i, k);
-      sb_puts(b, "  unknown indexing\n");
+      hb_sb_puts(b, "  unknown indexing\n");
     }
     return;
   }
@@ -280,20 +280,20 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
    * header says so */
   long nempty = 0;
   for (long k = lo; k < hi; k++) nempty += x->sets[k].n == 0;
-  strbuf tail = STRBUF_INIT;
+  hb_strbuf tail = HB_STRBUF_INIT;
   if (o2i && in->n_operands == 0) {
-    sb_puts(&tail, ": no operands");
+    hb_sb_puts(&tail, ": no operands");
   } else if (nempty) {
-    sb_puts(&tail, o2i ? (nempty > 1 ? ": operands " : ": operand ") : (nempty > 1 ? ": outputs " : ": output "));
+    hb_sb_puts(&tail, o2i ? (nempty > 1 ? ": operands " : ": operand ") : (nempty > 1 ? ": outputs " : ": output "));
     for (long k = lo, i = 0; k < hi; k++)
       if (x->sets[k].n == 0) {
-        if (i++) sb_puts(&tail, ", ");
-        sb_put_i64(&tail, k);
+        if (i++) hb_sb_puts(&tail, ", ");
+        hb_sb_put_i64(&tail, k);
       }
-    sb_puts(&tail, o2i ? " not read by this output" : " not reached from this operand");
+    hb_sb_puts(&tail, o2i ? " not read by this output" : " not reached from this operand");
   }
-  header(r, in, o2i, id, sb_str(&tail), NULL);
-  sb_free(&tail);
+  header(r, in, o2i, id, hb_sb_str(&tail), NULL);
+  hb_sb_free(&tail);
   static const map_print_opts inner = {true, 2};
   for (long k = lo; k < hi; k++) {
     entry_line(r, o2i, k);
@@ -311,19 +311,19 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
  * of a tuple) and its maps. */
 static void grouped(index_run *r, const hlo_instr *in, long id, ii_status st, const ii_grouped *g,
                     const ii_error *err) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   header_of(r, in, "grouped", true, id, st == II_OK ? "" : ": not analyzed: ", st == II_OK ? NULL : err->message);
   if (st != II_OK) return;
   static const map_print_opts inner = {true, 2};
   for (uint32_t i = 0; i < g->n; i++) {
     const ii_group *gr = &g->groups[i];
-    sb_puts(b, "group ");
-    sb_puts(b, gr->instr->name);
+    hb_sb_puts(b, "group ");
+    hb_sb_puts(b, gr->instr->name);
     if (gr->elem >= 0) {
-      sb_puts(b, ", element ");
-      sb_put_i64(b, gr->elem);
+      hb_sb_puts(b, ", element ");
+      hb_sb_put_i64(b, gr->elem);
     }
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
     const uint32_t *order = ii_set_print_order(r->ctx, &gr->set);
     for (uint32_t k = 0; k < gr->set.n; k++) {
       if (r->o->format == FMT_MLIR) mlir_print_operand(b, gr->set.items[order[k]], 2);
@@ -337,14 +337,14 @@ static void instr(index_run *r, const hlo_instr *in) {
   else index_each_block(r, in, block, none);
 }
 
-static void begin(index_run *r) { r->state = xcalloc(1, sizeof(shape_texts)); }
+static void begin(index_run *r) { r->state = hb_calloc(1, sizeof(shape_texts)); }
 
 /* The module's shapes are freed with it: forget their texts. */
 static void module_end(index_run *r) {
   shape_texts *t = r->state;
   if (t->cap) memset(t->key, 0, t->cap * sizeof *t->key);
   t->n = 0;
-  sb_reset(&t->text);
+  hb_sb_reset(&t->text);
 }
 
 static void end(index_run *r) {
@@ -352,7 +352,7 @@ static void end(index_run *r) {
   free(t->key);
   free(t->off);
   free(t->len);
-  sb_free(&t->text);
+  hb_sb_free(&t->text);
   free(t);
   r->state = NULL;
 }

@@ -14,7 +14,7 @@
  * Exit status 3 when an entry mismatches. */
 #include <stdio.h>
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "tile_run.h"
 #include "tile_verify.h"
 #include "tilings.h"
@@ -57,25 +57,25 @@ static void check_tiling(const ft_tiling *t, entry_state *es) {
 
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
   tally *v = r->state;
-  strbuf *b = &r->out;
-  sb_printf(b, "# %s (output %lld)", in->name, (long long)out);
+  hb_strbuf *b = &r->out;
+  hb_sb_printf(b, "# %s (output %lld)", in->name, (long long)out);
   if (blk->status != II_OK) {
-    sb_printf(b, ": not analyzed: %s\n", blk->err.message);
+    hb_sb_printf(b, ": not analyzed: %s\n", blk->err.message);
     v->not_analyzed++;
     return;
   }
   ft_tiling *t = (ft_tiling *)&blk->t;
-  entry_state *es = xcalloc(t->nentries + 1, sizeof *es);
+  entry_state *es = hb_calloc(t->nentries + 1, sizeof *es);
   for (uint32_t i = 0; i < t->nentries; i++) es[i].r.status = TV_SKIPPED;
   char sizes[96];
   if (blk->sized) {
     put_sizes(sizes, sizeof sizes, t->ts, t->rank);
-    sb_printf(b, ": tile %s (%s)", sizes, blk->from);
+    hb_sb_printf(b, ": tile %s (%s)", sizes, blk->from);
     check_tiling(t, es);
   } else {
     tg_iter it;
     tg_begin(ii_ctx_arena(r->ctx), t, true, &it);
-    int64_t *ts = xcalloc(t->rank + 1, sizeof *ts);
+    int64_t *ts = hb_calloc(t->rank + 1, sizeof *ts);
     long n = 0;
     while (n < r->o->max_tilings && tg_next(&it, ts)) {
       ft_instantiate(r->ctx, t, ts);
@@ -83,37 +83,37 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
       n++;
     }
     free(ts);
-    sb_printf(b, ": %ld tiling%s", n, n == 1 ? "" : "s");
+    hb_sb_printf(b, ": %ld tiling%s", n, n == 1 ? "" : "s");
   }
-  if (t->nentries == 0) sb_puts(b, ": no operands read");
+  if (t->nentries == 0) hb_sb_puts(b, ": no operands read");
   for (uint32_t i = 0; i < t->nentries; i++) {
     const ft_entry *e = &t->entries[i];
     const entry_state *s = &es[i];
-    sb_printf(b, "%s operand %u", i ? ";" : ":", e->operand);
-    if (e->nmaps > 1) sb_printf(b, " map %u", e->map + 1);
-    sb_puts(b, ": ");
+    hb_sb_printf(b, "%s operand %u", i ? ";" : ":", e->operand);
+    if (e->nmaps > 1) hb_sb_printf(b, " map %u", e->map + 1);
+    hb_sb_puts(b, ": ");
     v->entries++;
     if (e->status != ST_OK) {
-      sb_puts(b, "no symbolic tile");
+      hb_sb_puts(b, "no symbolic tile");
       v->no_tile++;
       continue;
     }
     switch (s->r.status) {
     case TV_OK:
     case TV_OK_OVERHANG:
-      sb_puts(b, s->r.status == TV_OK ? "ok" : "ok (overhang)");
+      hb_sb_puts(b, s->r.status == TV_OK ? "ok" : "ok (overhang)");
       if (s->r.sampled_of) {
-        sb_puts(b, " (sampled tiles of ");
-        sb_put_u128(b, s->r.sampled_of);
-        sb_putc(b, ')');
+        hb_sb_puts(b, " (sampled tiles of ");
+        hb_sb_put_u128(b, s->r.sampled_of);
+        hb_sb_putc(b, ')');
       }
       v->ok++;
       break;
-    case TV_MISMATCH: sb_printf(b, "MISMATCH at %s: %s", s->at, s->r.message); v->mismatch++; break;
-    case TV_SKIPPED: sb_printf(b, "skipped: %s", s->r.message[0] ? s->r.message : "no valid tiling"); v->skipped++; break;
+    case TV_MISMATCH: hb_sb_printf(b, "MISMATCH at %s: %s", s->at, s->r.message); v->mismatch++; break;
+    case TV_SKIPPED: hb_sb_printf(b, "skipped: %s", s->r.message[0] ? s->r.message : "no valid tiling"); v->skipped++; break;
     }
   }
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
   free(es);
 }
 
@@ -121,11 +121,11 @@ static void instr(index_run *r, const hlo_instr *in) {
   if (tile_selected(r, in)) tile_each_output(r, in, block);
 }
 
-static void begin(index_run *r) { r->state = xcalloc(1, sizeof(tally)); }
+static void begin(index_run *r) { r->state = hb_calloc(1, sizeof(tally)); }
 
 static void end(index_run *r) {
   tally *v = r->state;
-  sb_printf(&r->out,
+  hb_sb_printf(&r->out,
             "verify tiles: %lu entries, %lu ok, %lu mismatches; not checked: %lu skipped, %lu without tile, %lu not "
             "analyzed\n",
             v->entries, v->ok, v->mismatch, v->skipped, v->no_tile, v->not_analyzed);

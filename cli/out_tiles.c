@@ -30,178 +30,178 @@
 #include "map_print.h"
 #include "tile_run.h"
 
-static void put_list(strbuf *b, const int64_t *v, uint32_t n, const char *sep) {
+static void put_list(hb_strbuf *b, const int64_t *v, uint32_t n, const char *sep) {
   for (uint32_t i = 0; i < n; i++) {
-    if (i) sb_puts(b, sep);
-    sb_put_i64(b, v[i]);
+    if (i) hb_sb_puts(b, sep);
+    hb_sb_put_i64(b, v[i]);
   }
 }
 
 /* N and the noun, singular for 1. */
-static void put_n(strbuf *b, tf_count n, const char *one, const char *many) {
-  sb_put_u128(b, n);
-  sb_putc(b, ' ');
-  sb_puts(b, n == 1 ? one : many);
+static void put_n(hb_strbuf *b, tf_count n, const char *one, const char *many) {
+  hb_sb_put_u128(b, n);
+  hb_sb_putc(b, ' ');
+  hb_sb_puts(b, n == 1 ? one : many);
 }
 
-static void put_bytes(strbuf *b, tf_count n, int64_t bits) {
+static void put_bytes(hb_strbuf *b, tf_count n, int64_t bits) {
   uint64_t v = tf_bytes(n, bits);
-  if (v == UINT64_MAX) sb_puts(b, "more than 2^64 bytes");
+  if (v == UINT64_MAX) hb_sb_puts(b, "more than 2^64 bytes");
   else put_n(b, v, "byte", "bytes");
 }
 
 /* `E elements, B bytes (layout tiles: P bytes)` */
-static void put_amount(strbuf *b, const ft_operand *op, tf_count elems, tf_count tiles) {
+static void put_amount(hb_strbuf *b, const ft_operand *op, tf_count elems, tf_count tiles) {
   put_n(b, elems, "element", "elements");
   if (!op->layout_ok) return;
-  sb_puts(b, ", ");
+  hb_sb_puts(b, ", ");
   put_bytes(b, elems, op->layout.elem_bits);
-  sb_puts(b, " (layout tiles: ");
+  hb_sb_puts(b, " (layout tiles: ");
   if (op->layout.padded) put_bytes(b, tiles, op->layout.tile_bits);
-  else sb_printf(b, "n/a, %s", op->layout.why);
-  sb_putc(b, ')');
+  else hb_sb_printf(b, "n/a, %s", op->layout.why);
+  hb_sb_putc(b, ')');
 }
 
-static void put_indented(strbuf *b, const char *text, int indent) {
+static void put_indented(hb_strbuf *b, const char *text, int indent) {
   for (const char *p = text; *p;) {
     const char *nl = strchr(p, '\n');
     size_t n = nl ? (size_t)(nl - p + 1) : strlen(p);
-    sb_indent(b, indent);
-    sb_putn(b, p, n);
+    hb_sb_indent(b, indent);
+    hb_sb_putn(b, p, n);
     p += n;
   }
 }
 
 static void entry(index_run *r, const tile_block *blk, const ft_entry *e, int ind) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   const ft_operand *op = &blk->t.operands[e->operand];
-  arena *a = ii_ctx_arena(r->ctx);
+  hb_arena *a = ii_ctx_arena(r->ctx);
   if (e->status != ST_OK) {
-    sb_indent(b, ind);
-    sb_printf(b, "no symbolic tile (%s)\n", e->why);
+    hb_sb_indent(b, ind);
+    hb_sb_printf(b, "no symbolic tile (%s)\n", e->why);
     return;
   }
-  strbuf t = STRBUF_INIT;
+  hb_strbuf t = HB_STRBUF_INIT;
   if (!blk->sized) {
-    if (!st_print(&t, a, &e->tile)) sb_puts(&t, "symbolic tile: constraints too large to print\n");
-    put_indented(b, sb_str(&t), ind);
-    sb_free(&t);
+    if (!st_print(&t, a, &e->tile)) hb_sb_puts(&t, "symbolic tile: constraints too large to print\n");
+    put_indented(b, hb_sb_str(&t), ind);
+    hb_sb_free(&t);
     return;
   }
-  sb_indent(b, ind);
-  sb_puts(b, "offsets ");
+  hb_sb_indent(b, ind);
+  hb_sb_puts(b, "offsets ");
   if (e->offsets) {
     map_print_opts po = {false, 0};
     map_print(b, e->offsets, &po);
   } else {
-    sb_puts(b, "not computed (too large)");
+    hb_sb_puts(b, "not computed (too large)");
   }
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
   for (uint32_t j = 0; e->offsets && j < e->tile.map->nrt; j++) {
     if (e->rt_of[j] < 0) continue;
-    sb_indent(b, ind + 2);
-    sb_puts(b, "rt");
-    sb_put_i64(b, e->rt_of[j]);
-    sb_puts(b, ": ");
+    hb_sb_indent(b, ind + 2);
+    hb_sb_puts(b, "rt");
+    hb_sb_put_i64(b, e->rt_of[j]);
+    hb_sb_puts(b, ": ");
     ii_rt_text(b, e->x->rt[j].instr);
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
   }
-  sb_indent(b, ind);
-  sb_puts(b, "sizes (");
+  hb_sb_indent(b, ind);
+  hb_sb_puts(b, "sizes (");
   put_list(b, e->sizes, e->tile.nresults, ", ");
-  sb_puts(b, "), strides (");
+  hb_sb_puts(b, "), strides (");
   put_list(b, e->strides, e->tile.nresults, ", ");
-  sb_puts(b, ")\n");
+  hb_sb_puts(b, ")\n");
   if (tc_print(&t, a, &e->tile.cons, ST_MAX_DNF) != TC_PRINT_ALWAYS) {
-    sb_indent(b, ind);
-    sb_printf(b, "constraints: %s (%s)\n", t.len ? sb_str(&t) : "too large to print",
+    hb_sb_indent(b, ind);
+    hb_sb_printf(b, "constraints: %s (%s)\n", t.len ? hb_sb_str(&t) : "too large to print",
               e->holds ? "hold" : "do not hold at these sizes: the box is not exactly what a tile reads");
   }
-  sb_free(&t);
+  hb_sb_free(&t);
   if (!e->offsets) return;
-  sb_indent(b, ind);
-  sb_puts(b, "first tile: ");
+  hb_sb_indent(b, ind);
+  hb_sb_puts(b, "first tile: ");
   put_amount(b, op, e->fp.first_elems, e->fp.first_tiles);
-  sb_putc(b, '\n');
-  sb_indent(b, ind);
+  hb_sb_putc(b, '\n');
+  hb_sb_indent(b, ind);
   tf_count reading = 1;
   for (uint32_t i = 0; i < e->offsets->ndims; i++) reading *= (uint64_t)(e->offsets->dim_iv[i].hi - e->offsets->dim_iv[i].lo + 1);
   if (e->offsets->known_empty) reading = 0;
   if (reading == blk->t.total_tiles) {
-    sb_puts(b, "all tiles: ");
+    hb_sb_puts(b, "all tiles: ");
   } else {
-    sb_puts(b, "all tiles (");
-    sb_put_u128(b, reading);
-    sb_puts(b, reading == 1 ? " reads it): " : " read it): ");
+    hb_sb_puts(b, "all tiles (");
+    hb_sb_put_u128(b, reading);
+    hb_sb_puts(b, reading == 1 ? " reads it): " : " read it): ");
   }
   put_amount(b, op, e->fp.elems, e->fp.tiles);
-  if (!e->fp.exact) sb_printf(b, " (estimate: %s)", e->fp.why);
-  sb_putc(b, '\n');
+  if (!e->fp.exact) hb_sb_printf(b, " (estimate: %s)", e->fp.why);
+  hb_sb_putc(b, '\n');
 }
 
 static void operand_line(index_run *r, const tile_block *blk, uint32_t k) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   const ft_operand *op = &blk->t.operands[k];
-  sb_puts(b, "operand ");
-  sb_put_u64(b, k);
-  sb_puts(b, ": ");
-  sb_puts(b, op->producer->name);
-  sb_putc(b, ' ');
+  hb_sb_puts(b, "operand ");
+  hb_sb_put_u64(b, k);
+  hb_sb_puts(b, ": ");
+  hb_sb_puts(b, op->producer->name);
+  hb_sb_putc(b, ' ');
   tile_put_shape(b, op->producer->shape);
   if (op->layout_ok) {
-    sb_puts(b, ", ");
-    sb_puts(b, tl_memory_space_name(op->layout.memory_space));
+    hb_sb_puts(b, ", ");
+    hb_sb_puts(b, tl_memory_space_name(op->layout.memory_space));
   }
-  else sb_printf(b, " (no layout: %s)", op->layout_why);
-  if (!op->read) sb_puts(b, ": not read by this output");
-  sb_putc(b, '\n');
+  else hb_sb_printf(b, " (no layout: %s)", op->layout_why);
+  if (!op->read) hb_sb_puts(b, ": not read by this output");
+  hb_sb_putc(b, '\n');
 }
 
 static void reads_line(index_run *r, const ft_operand *op) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   if (!op->read || !op->counted || !op->distinct_known) return;
-  sb_puts(b, "  reads per element: ");
+  hb_sb_puts(b, "  reads per element: ");
   tile_put_ratio(b, op->loaded, op->distinct);
-  sb_puts(b, " (");
+  hb_sb_puts(b, " (");
   put_n(b, op->loaded, "load", "loads");
-  sb_puts(b, " of ");
+  hb_sb_puts(b, " of ");
   put_n(b, op->distinct, "distinct element)", "distinct elements)");
-  if (!op->distinct_exact) sb_printf(b, " (estimate: %s)", op->distinct_why);
-  sb_putc(b, '\n');
+  if (!op->distinct_exact) hb_sb_printf(b, " (estimate: %s)", op->distinct_why);
+  hb_sb_putc(b, '\n');
 }
 
 static void header(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
-  strbuf *b = &r->out;
-  sb_puts(b, "# ");
-  sb_puts(b, in->name);
-  sb_puts(b, " (output ");
-  sb_put_i64(b, out);
-  sb_puts(b, "): ");
+  hb_strbuf *b = &r->out;
+  hb_sb_puts(b, "# ");
+  hb_sb_puts(b, in->name);
+  hb_sb_puts(b, " (output ");
+  hb_sb_put_i64(b, out);
+  hb_sb_puts(b, "): ");
   if (blk->status != II_OK) {
-    sb_printf(b, "not analyzed: %s\n", blk->err.message);
+    hb_sb_printf(b, "not analyzed: %s\n", blk->err.message);
     return;
   }
   if (!blk->sized) {
-    sb_printf(b, "symbolic tiles only (%s)\n", blk->why_unsized);
+    hb_sb_printf(b, "symbolic tiles only (%s)\n", blk->why_unsized);
     return;
   }
   const ft_tiling *t = &blk->t;
-  sb_puts(b, "tile ");
+  hb_sb_puts(b, "tile ");
   if (t->rank) put_list(b, t->ts, t->rank, "x");
-  else sb_puts(b, "()");
-  sb_puts(b, " (");
-  sb_puts(b, blk->from);
-  sb_puts(b, ") over ");
+  else hb_sb_puts(b, "()");
+  hb_sb_puts(b, " (");
+  hb_sb_puts(b, blk->from);
+  hb_sb_puts(b, ") over ");
   tile_put_shape(b, t->shape);
-  sb_puts(b, ": ");
+  hb_sb_puts(b, ": ");
   if (t->rank > 1) {
     put_list(b, t->ntiles, t->rank, "x");
-    sb_puts(b, " = ");
+    hb_sb_puts(b, " = ");
   }
-  sb_put_u128(b, t->total_tiles);
-  sb_puts(b, t->total_tiles == 1 ? " tile" : " tiles");
-  if (!t->holds) sb_puts(b, ", constraints do not hold");
-  sb_putc(b, '\n');
+  hb_sb_put_u128(b, t->total_tiles);
+  hb_sb_puts(b, t->total_tiles == 1 ? " tile" : " tiles");
+  if (!t->holds) hb_sb_puts(b, ", constraints do not hold");
+  hb_sb_putc(b, '\n');
 }
 
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
@@ -213,7 +213,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     operand_line(r, blk, k);
     for (; i < t->nentries && t->entries[i].operand == k; i++) {
       const ft_entry *e = &t->entries[i];
-      if (e->nmaps > 1) sb_printf(&r->out, "  map %u of %u:\n", e->map + 1, e->nmaps);
+      if (e->nmaps > 1) hb_sb_printf(&r->out, "  map %u of %u:\n", e->map + 1, e->nmaps);
       entry(r, blk, e, e->nmaps > 1 ? 4 : 2);
     }
     if (blk->sized) reads_line(r, &t->operands[k]);

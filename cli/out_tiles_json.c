@@ -27,186 +27,186 @@
 #include "json_doc.h"
 #include "json_str.h"
 #include "map_print.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "tile_run.h"
 
 typedef struct {
   json_doc doc;
   bool first_block;
-  strbuf tmp;
+  hb_strbuf tmp;
 } json_state;
 
-static void comma(strbuf *b, bool *first, const char *open) {
-  if (!*first) sb_putc(b, ',');
+static void comma(hb_strbuf *b, bool *first, const char *open) {
+  if (!*first) hb_sb_putc(b, ',');
   *first = false;
-  sb_puts(b, open);
+  hb_sb_puts(b, open);
 }
 
 static void put_shape(index_run *r, const hlo_shape *s) {
   json_state *js = r->state;
-  sb_reset(&js->tmp);
+  hb_sb_reset(&js->tmp);
   tile_put_shape(&js->tmp, s);
-  json_str(&r->out, sb_str(&js->tmp), js->tmp.len);
+  json_str(&r->out, hb_sb_str(&js->tmp), js->tmp.len);
 }
 
-static void put_ints(strbuf *b, const int64_t *v, uint32_t n) {
-  sb_putc(b, '[');
-  for (uint32_t i = 0; i < n; i++) sb_printf(b, "%s%lld", i ? ", " : "", (long long)v[i]);
-  sb_putc(b, ']');
+static void put_ints(hb_strbuf *b, const int64_t *v, uint32_t n) {
+  hb_sb_putc(b, '[');
+  for (uint32_t i = 0; i < n; i++) hb_sb_printf(b, "%s%lld", i ? ", " : "", (long long)v[i]);
+  hb_sb_putc(b, ']');
 }
 
-static void put_bytes(strbuf *b, tf_count n, int64_t bits) {
+static void put_bytes(hb_strbuf *b, tf_count n, int64_t bits) {
   uint64_t v = tf_bytes(n, bits);
-  if (v == UINT64_MAX) sb_puts(b, "null");
-  else sb_put_u128(b, v);
+  if (v == UINT64_MAX) hb_sb_puts(b, "null");
+  else hb_sb_put_u128(b, v);
 }
 
-static void put_amount(strbuf *b, const ft_operand *op, tf_count elems, tf_count tiles) {
-  sb_puts(b, "{\"elements\": ");
-  sb_put_u128(b, elems);
-  sb_puts(b, ", \"bytes\": ");
+static void put_amount(hb_strbuf *b, const ft_operand *op, tf_count elems, tf_count tiles) {
+  hb_sb_puts(b, "{\"elements\": ");
+  hb_sb_put_u128(b, elems);
+  hb_sb_puts(b, ", \"bytes\": ");
   if (op->layout_ok) put_bytes(b, elems, op->layout.elem_bits);
-  else sb_puts(b, "null");
-  sb_puts(b, ", \"layout_bytes\": ");
+  else hb_sb_puts(b, "null");
+  hb_sb_puts(b, ", \"layout_bytes\": ");
   if (op->layout_ok && op->layout.padded) put_bytes(b, tiles, op->layout.tile_bits);
-  else sb_puts(b, "null");
-  sb_putc(b, '}');
+  else hb_sb_puts(b, "null");
+  hb_sb_putc(b, '}');
 }
 
 static void put_entry(index_run *r, const tile_block *blk, const ft_entry *e) {
   json_state *s = r->state;
-  strbuf *b = &r->out, *t = &s->tmp;
-  arena *a = ii_ctx_arena(r->ctx);
+  hb_strbuf *b = &r->out, *t = &s->tmp;
+  hb_arena *a = ii_ctx_arena(r->ctx);
   const ft_operand *op = &blk->t.operands[e->operand];
-  sb_printf(b, "{\"map\": %u, \"symbolic_tile\": ", e->map);
-  sb_reset(t);
+  hb_sb_printf(b, "{\"map\": %u, \"symbolic_tile\": ", e->map);
+  hb_sb_reset(t);
   if (e->status != ST_OK || !st_print(t, a, &e->tile)) {
-    sb_puts(b, "null, \"no_tile_reason\": ");
+    hb_sb_puts(b, "null, \"no_tile_reason\": ");
     json_cstr(b, e->status != ST_OK ? e->why : "its constraints are too large to print");
-    sb_putc(b, '}');
+    hb_sb_putc(b, '}');
     return;
   }
-  json_str(b, sb_str(t), t->len);
-  sb_puts(b, ", \"no_tile_reason\": null");
+  json_str(b, hb_sb_str(t), t->len);
+  hb_sb_puts(b, ", \"no_tile_reason\": null");
   if (!blk->sized) {
-    sb_putc(b, '}');
+    hb_sb_putc(b, '}');
     return;
   }
-  sb_puts(b, ", \"offsets\": ");
-  sb_reset(t);
+  hb_sb_puts(b, ", \"offsets\": ");
+  hb_sb_reset(t);
   if (e->offsets) {
     map_print_opts po = {false, 0};
     map_print(t, e->offsets, &po);
-    json_str(b, sb_str(t), t->len);
+    json_str(b, hb_sb_str(t), t->len);
   } else {
-    sb_puts(b, "null");
+    hb_sb_puts(b, "null");
   }
-  sb_puts(b, ", \"runtime_vars\": [");
+  hb_sb_puts(b, ", \"runtime_vars\": [");
   bool first = true;
   for (uint32_t j = 0; e->offsets && j < e->tile.map->nrt; j++) {
     if (e->rt_of[j] < 0) continue;
     comma(b, &first, "");
-    sb_printf(b, "{\"name\": \"rt%d\", \"instr\": ", e->rt_of[j]);
-    sb_reset(t);
+    hb_sb_printf(b, "{\"name\": \"rt%d\", \"instr\": ", e->rt_of[j]);
+    hb_sb_reset(t);
     ii_rt_text(t, e->x->rt[j].instr);
-    json_str(b, sb_str(t), t->len);
-    sb_putc(b, '}');
+    json_str(b, hb_sb_str(t), t->len);
+    hb_sb_putc(b, '}');
   }
-  sb_puts(b, "], \"sizes\": ");
+  hb_sb_puts(b, "], \"sizes\": ");
   put_ints(b, e->sizes, e->tile.nresults);
-  sb_puts(b, ", \"strides\": ");
+  hb_sb_puts(b, ", \"strides\": ");
   put_ints(b, e->strides, e->tile.nresults);
-  sb_puts(b, ", \"constraints\": ");
-  sb_reset(t);
-  if (tc_print(t, a, &e->tile.cons, ST_MAX_DNF) == TC_PRINT_ALWAYS || !t->len) sb_puts(b, "null");
-  else json_str(b, sb_str(t), t->len);
-  sb_printf(b, ", \"constraints_hold\": %s", e->holds ? "true" : "false");
+  hb_sb_puts(b, ", \"constraints\": ");
+  hb_sb_reset(t);
+  if (tc_print(t, a, &e->tile.cons, ST_MAX_DNF) == TC_PRINT_ALWAYS || !t->len) hb_sb_puts(b, "null");
+  else json_str(b, hb_sb_str(t), t->len);
+  hb_sb_printf(b, ", \"constraints_hold\": %s", e->holds ? "true" : "false");
   if (e->offsets) {
-    sb_puts(b, ", \"first_tile\": ");
+    hb_sb_puts(b, ", \"first_tile\": ");
     put_amount(b, op, e->fp.first_elems, e->fp.first_tiles);
-    sb_puts(b, ", \"all_tiles\": ");
+    hb_sb_puts(b, ", \"all_tiles\": ");
     put_amount(b, op, e->fp.elems, e->fp.tiles);
-    sb_printf(b, ", \"exact\": %s, \"estimate_reason\": ", e->fp.exact ? "true" : "false");
-    if (e->fp.exact) sb_puts(b, "null");
+    hb_sb_printf(b, ", \"exact\": %s, \"estimate_reason\": ", e->fp.exact ? "true" : "false");
+    if (e->fp.exact) hb_sb_puts(b, "null");
     else json_cstr(b, e->fp.why);
   }
-  sb_putc(b, '}');
+  hb_sb_putc(b, '}');
 }
 
 static void put_operand(index_run *r, const tile_block *blk, uint32_t k, uint32_t *next_entry) {
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   const ft_tiling *t = &blk->t;
   const ft_operand *op = &t->operands[k];
-  sb_printf(b, "{\"operand\": %u, \"name\": ", k);
+  hb_sb_printf(b, "{\"operand\": %u, \"name\": ", k);
   json_cstr(b, op->producer->name);
-  sb_puts(b, ", \"shape\": ");
+  hb_sb_puts(b, ", \"shape\": ");
   put_shape(r, op->producer->shape);
-  sb_puts(b, ", \"memory_space\": ");
-  if (op->layout_ok) sb_printf(b, "%lld", (long long)op->layout.memory_space);
-  else sb_puts(b, "null");
-  sb_printf(b, ", \"read\": %s, \"maps\": [", op->read ? "true" : "false");
+  hb_sb_puts(b, ", \"memory_space\": ");
+  if (op->layout_ok) hb_sb_printf(b, "%lld", (long long)op->layout.memory_space);
+  else hb_sb_puts(b, "null");
+  hb_sb_printf(b, ", \"read\": %s, \"maps\": [", op->read ? "true" : "false");
   bool first = true;
   for (; *next_entry < t->nentries && t->entries[*next_entry].operand == k; (*next_entry)++) {
     comma(b, &first, "\n         ");
     put_entry(r, blk, &t->entries[*next_entry]);
   }
-  sb_putc(b, ']');
+  hb_sb_putc(b, ']');
   if (blk->sized) {
     bool counted = op->read && op->counted && op->distinct_known;
-    sb_puts(b, ", \"loaded_elements\": ");
-    if (counted) sb_put_u128(b, op->loaded);
-    else sb_puts(b, "null");
-    sb_puts(b, ", \"distinct_elements\": ");
-    if (counted) sb_put_u128(b, op->distinct);
-    else sb_puts(b, "null");
-    sb_puts(b, ", \"reads_per_element\": ");
+    hb_sb_puts(b, ", \"loaded_elements\": ");
+    if (counted) hb_sb_put_u128(b, op->loaded);
+    else hb_sb_puts(b, "null");
+    hb_sb_puts(b, ", \"distinct_elements\": ");
+    if (counted) hb_sb_put_u128(b, op->distinct);
+    else hb_sb_puts(b, "null");
+    hb_sb_puts(b, ", \"reads_per_element\": ");
     if (counted && op->distinct) tile_put_ratio(b, op->loaded, op->distinct);
-    else sb_puts(b, "null");
-    sb_printf(b, ", \"exact\": %s", counted && op->exact && op->distinct_exact ? "true" : "false");
+    else hb_sb_puts(b, "null");
+    hb_sb_printf(b, ", \"exact\": %s", counted && op->exact && op->distinct_exact ? "true" : "false");
   }
-  sb_putc(b, '}');
+  hb_sb_putc(b, '}');
 }
 
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
   json_state *s = r->state;
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   comma(b, &s->first_block, "\n    {\"computation\": ");
   json_cstr(b, in->parent->name);
-  sb_puts(b, ", \"name\": ");
+  hb_sb_puts(b, ", \"name\": ");
   json_cstr(b, in->name);
-  sb_puts(b, ", \"opcode\": ");
+  hb_sb_puts(b, ", \"opcode\": ");
   json_cstr(b, in->opcode_text);
-  sb_printf(b, ", \"output\": %lld, \"error\": ", (long long)out);
+  hb_sb_printf(b, ", \"output\": %lld, \"error\": ", (long long)out);
   if (blk->status != II_OK) {
     json_cstr(b, blk->err.message);
-    sb_puts(b, ", \"operands\": []}");
+    hb_sb_puts(b, ", \"operands\": []}");
     return;
   }
   const ft_tiling *t = &blk->t;
-  sb_puts(b, "null, \"shape\": ");
+  hb_sb_puts(b, "null, \"shape\": ");
   put_shape(r, t->shape);
-  sb_puts(b, ", \"tile_sizes\": ");
+  hb_sb_puts(b, ", \"tile_sizes\": ");
   if (blk->sized) {
     put_ints(b, t->ts, t->rank);
-    sb_puts(b, ", \"tile_sizes_from\": ");
+    hb_sb_puts(b, ", \"tile_sizes_from\": ");
     json_cstr(b, blk->from);
-    sb_puts(b, ", \"unsized_reason\": null, \"tiles_per_dim\": ");
+    hb_sb_puts(b, ", \"unsized_reason\": null, \"tiles_per_dim\": ");
     put_ints(b, t->ntiles, t->rank);
-    sb_puts(b, ", \"tiles\": ");
-    sb_put_u128(b, t->total_tiles);
-    sb_printf(b, ", \"constraints_hold\": %s", t->holds ? "true" : "false");
+    hb_sb_puts(b, ", \"tiles\": ");
+    hb_sb_put_u128(b, t->total_tiles);
+    hb_sb_printf(b, ", \"constraints_hold\": %s", t->holds ? "true" : "false");
   } else {
-    sb_puts(b, "null, \"tile_sizes_from\": null, \"unsized_reason\": ");
+    hb_sb_puts(b, "null, \"tile_sizes_from\": null, \"unsized_reason\": ");
     json_cstr(b, blk->why_unsized);
-    sb_puts(b, ", \"tiles_per_dim\": null, \"tiles\": null, \"constraints_hold\": null");
+    hb_sb_puts(b, ", \"tiles_per_dim\": null, \"tiles\": null, \"constraints_hold\": null");
   }
-  sb_puts(b, ",\n     \"operands\": [");
+  hb_sb_puts(b, ",\n     \"operands\": [");
   uint32_t next = 0;
   for (uint32_t k = 0; k < t->noperands; k++) {
-    sb_puts(b, k ? ",\n      " : "\n      ");
+    hb_sb_puts(b, k ? ",\n      " : "\n      ");
     put_operand(r, blk, k, &next);
   }
-  sb_puts(b, "]}");
+  hb_sb_puts(b, "]}");
 }
 
 static void instr(index_run *r, const hlo_instr *in) {
@@ -217,7 +217,7 @@ static void instr(index_run *r, const hlo_instr *in) {
 }
 
 static void begin(index_run *r) {
-  json_state *s = xcalloc(1, sizeof *s);
+  json_state *s = hb_calloc(1, sizeof *s);
   r->state = s;
   json_doc_begin(&s->doc, &r->out, "\"format\": \"hloidx-tiles\", \"version\": 1");
 }
@@ -233,7 +233,7 @@ static void module_end(index_run *r) { json_doc_module_end(&r->out); }
 static void end(index_run *r) {
   json_state *s = r->state;
   json_doc_end(&s->doc, &r->out);
-  sb_free(&s->tmp);
+  hb_sb_free(&s->tmp);
   free(s);
   r->state = NULL;
 }

@@ -14,84 +14,84 @@
  * `(estimate)` when a sum is not exact. */
 #include <stdio.h>
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "tile_run.h"
 #include "tilings.h"
 
-static void operand_bytes(strbuf *b, const ft_operand *op) {
+static void operand_bytes(hb_strbuf *b, const ft_operand *op) {
   if (!op->counted) {
-    sb_puts(b, "n/a");
+    hb_sb_puts(b, "n/a");
     return;
   }
   if (!op->layout_ok) {
-    sb_put_u128(b, op->loaded);
-    sb_puts(b, " elements");
+    hb_sb_put_u128(b, op->loaded);
+    hb_sb_puts(b, " elements");
     return;
   }
-  sb_put_u128(b, tf_bytes(op->loaded, op->layout.elem_bits));
-  sb_puts(b, " bytes (layout tiles: ");
+  hb_sb_put_u128(b, tf_bytes(op->loaded, op->layout.elem_bits));
+  hb_sb_puts(b, " bytes (layout tiles: ");
   if (op->layout.padded) {
-    sb_put_u128(b, tf_bytes(op->tiles_loaded, op->layout.tile_bits));
-    sb_puts(b, " bytes)");
+    hb_sb_put_u128(b, tf_bytes(op->tiles_loaded, op->layout.tile_bits));
+    hb_sb_puts(b, " bytes)");
   } else {
-    sb_puts(b, "n/a)");
+    hb_sb_puts(b, "n/a)");
   }
-  if (!op->exact) sb_puts(b, " (estimate)");
+  if (!op->exact) hb_sb_puts(b, " (estimate)");
 }
 
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
-  strbuf *b = &r->out;
-  sb_printf(b, "# %s (output %lld): ", in->name, (long long)out);
+  hb_strbuf *b = &r->out;
+  hb_sb_printf(b, "# %s (output %lld): ", in->name, (long long)out);
   if (blk->status != II_OK) {
-    sb_printf(b, "not analyzed: %s\n", blk->err.message);
+    hb_sb_printf(b, "not analyzed: %s\n", blk->err.message);
     return;
   }
   ft_tiling *t = (ft_tiling *)&blk->t;
   tg_count cnt;
   tg_count_valid(t, &cnt);
   if (!cnt.tileable) {
-    sb_printf(b, "no tilings: %s\n", cnt.why);
+    hb_sb_printf(b, "no tilings: %s\n", cnt.why);
     return;
   }
-  if (!cnt.exact) sb_puts(b, "at least ");
-  sb_put_u128(b, cnt.valid);
-  sb_puts(b, " of ");
-  sb_put_u128(b, cnt.total);
-  sb_puts(b, " tilings valid (");
+  if (!cnt.exact) hb_sb_puts(b, "at least ");
+  hb_sb_put_u128(b, cnt.valid);
+  hb_sb_puts(b, " of ");
+  hb_sb_put_u128(b, cnt.total);
+  hb_sb_puts(b, " tilings valid (");
   for (uint32_t i = 0; i < t->rank; i++) {
     int64_t c[TG_MAX_CANDIDATES];
     uint32_t nc = tg_candidates(t->extent[i], c);
-    sb_printf(b, "%sd%u:", i ? "; " : "", i);
-    for (uint32_t k = 0; k < nc; k++) sb_printf(b, "%s %lld", k ? "," : "", (long long)c[k]);
+    hb_sb_printf(b, "%sd%u:", i ? "; " : "", i);
+    for (uint32_t k = 0; k < nc; k++) hb_sb_printf(b, "%s %lld", k ? "," : "", (long long)c[k]);
   }
-  sb_puts(b, t->rank ? ")\n" : "scalar output)\n");
+  hb_sb_puts(b, t->rank ? ")\n" : "scalar output)\n");
   tg_iter it;
   tg_begin(ii_ctx_arena(r->ctx), t, false, &it);
-  int64_t *ts = xcalloc(t->rank + 1, sizeof *ts);
+  int64_t *ts = hb_calloc(t->rank + 1, sizeof *ts);
   long listed = 0;
   while (listed < r->o->max_tilings && tg_next(&it, ts)) {
     ft_instantiate(r->ctx, t, ts);
-    sb_puts(b, "  ");
-    for (uint32_t i = 0; i < t->rank; i++) sb_printf(b, "%s%lld", i ? "x" : "", (long long)ts[i]);
-    if (!t->rank) sb_puts(b, "()");
-    sb_puts(b, ": ");
-    sb_put_u128(b, t->total_tiles);
-    sb_puts(b, t->total_tiles == 1 ? " tile" : " tiles");
+    hb_sb_puts(b, "  ");
+    for (uint32_t i = 0; i < t->rank; i++) hb_sb_printf(b, "%s%lld", i ? "x" : "", (long long)ts[i]);
+    if (!t->rank) hb_sb_puts(b, "()");
+    hb_sb_puts(b, ": ");
+    hb_sb_put_u128(b, t->total_tiles);
+    hb_sb_puts(b, t->total_tiles == 1 ? " tile" : " tiles");
     for (uint32_t k = 0; k < t->noperands; k++) {
       if (!t->operands[k].read) continue;
-      sb_printf(b, "; operand %u: ", k);
+      hb_sb_printf(b, "; operand %u: ", k);
       operand_bytes(b, &t->operands[k]);
     }
-    sb_putc(b, '\n');
+    hb_sb_putc(b, '\n');
     listed++;
     index_flush_block(r);
   }
   free(ts);
-  if (it.exhausted) sb_printf(b, "  (listing stopped after %llu candidates)\n", (unsigned long long)TG_STEPS);
+  if (it.exhausted) hb_sb_printf(b, "  (listing stopped after %llu candidates)\n", (unsigned long long)TG_STEPS);
   else if ((tf_count)listed < cnt.valid) {
-    sb_puts(b, "  (");
-    sb_put_u128(b, cnt.valid - (tf_count)listed);
-    sb_puts(b, cnt.exact ? " more)\n" : " or more)\n");
+    hb_sb_puts(b, "  (");
+    hb_sb_put_u128(b, cnt.valid - (tf_count)listed);
+    hb_sb_puts(b, cnt.exact ? " more)\n" : " or more)\n");
   }
 }
 

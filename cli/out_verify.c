@@ -23,7 +23,7 @@
  * Exit status 3 (internal error) when an entry mismatches: hloidx then
  * prints a map that disagrees with the op's definition. */
 #include "index_run.h"
-#include "oom.h"
+#include "../parser/base/oom.h"
 #include "verify.h"
 
 typedef struct {
@@ -33,30 +33,30 @@ typedef struct {
 static verify_state *vs(index_run *r) { return r->state; }
 
 static void header(index_run *r, const hlo_instr *in, bool o2i, long id) {
-  strbuf *b = &r->out;
-  sb_printf(b, "# %s (%s", in->name, o2i ? "out2in" : "in2out");
-  if (id >= 0) sb_printf(b, o2i ? ", output %ld" : ", input operand %ld", id);
-  if (r->o->physical == PHYS_MAJOR) sb_puts(b, ", physical");
-  if (r->o->physical == PHYS_TILED) sb_puts(b, ", tiled");
-  sb_putc(b, ')');
+  hb_strbuf *b = &r->out;
+  hb_sb_printf(b, "# %s (%s", in->name, o2i ? "out2in" : "in2out");
+  if (id >= 0) hb_sb_printf(b, o2i ? ", output %ld" : ", input operand %ld", id);
+  if (r->o->physical == PHYS_MAJOR) hb_sb_puts(b, ", physical");
+  if (r->o->physical == PHYS_TILED) hb_sb_puts(b, ", tiled");
+  hb_sb_putc(b, ')');
 }
 
 static void none(index_run *r, const hlo_instr *in, bool o2i) {
   header(r, in, o2i, -1);
-  sb_puts(&r->out, o2i ? ": no outputs\n" : ": no operands\n");
+  hb_sb_puts(&r->out, o2i ? ": no outputs\n" : ": no operands\n");
 }
 
 static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_status st, const ii_indexing *x,
                   const ii_error *err) {
   verify_state *v = vs(r);
-  strbuf *b = &r->out;
+  hb_strbuf *b = &r->out;
   header(r, in, o2i, id);
   if (st != II_OK) {
-    sb_printf(b, ": not analyzed: %s\n", err->message);
+    hb_sb_printf(b, ": not analyzed: %s\n", err->message);
     v->not_analyzed++;
     return;
   }
-  if (x->n == 0) sb_puts(b, ": no operands");
+  if (x->n == 0) hb_sb_puts(b, ": no operands");
   static const vf_layout layout[] = {[PHYS_NONE] = VF_LOGICAL, [PHYS_MAJOR] = VF_PHYSICAL, [PHYS_TILED] = VF_TILED};
   long lo, hi;
   index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
@@ -64,7 +64,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
     vf_result res;
     if (o2i) vf_check_o2i(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], r->o->verify_seed, &res);
     else vf_check_i2o(r->ctx, in, id, k, &x->sets[k], layout[r->o->physical], r->o->verify_seed, &res);
-    sb_printf(b, "%s%s %u: ", k > (uint32_t)lo ? "; " : ": ", o2i ? "operand" : "output", k);
+    hb_sb_printf(b, "%s%s %u: ", k > (uint32_t)lo ? "; " : ": ", o2i ? "operand" : "output", k);
     v->entries++;
     switch (res.status) {
     case VF_OK: {
@@ -73,38 +73,38 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
       v->sampled += res.sampled;
       v->bound += res.worlds > 0;
       const char *sep = " (";
-      sb_puts(b, "ok");
-      if (res.covering) sb_printf(b, "%scovers", sep), sep = ", ";
+      hb_sb_puts(b, "ok");
+      if (res.covering) hb_sb_printf(b, "%scovers", sep), sep = ", ";
       if (res.sampled)
-        sb_printf(b, "%ssampled %llu of %llu elements, seed %llu", sep, (unsigned long long)res.samples,
+        hb_sb_printf(b, "%ssampled %llu of %llu elements, seed %llu", sep, (unsigned long long)res.samples,
                   (unsigned long long)res.population, (unsigned long long)res.seed), sep = ", ";
       if (res.worlds)
-        sb_printf(b, "%sruntime variables bound%s", sep, res.worlds_only ? ", worlds only" : ""), sep = ", ";
-      if (sep[0] == ',') sb_putc(b, ')');
+        hb_sb_printf(b, "%sruntime variables bound%s", sep, res.worlds_only ? ", worlds only" : ""), sep = ", ";
+      if (sep[0] == ',') hb_sb_putc(b, ')');
       break;
     }
     case VF_MISMATCH:
       v->mismatch++;
-      sb_printf(b, "MISMATCH: %s", res.message);
+      hb_sb_printf(b, "MISMATCH: %s", res.message);
       break;
     case VF_SKIP_UNKNOWN:
       v->unknown++;
-      sb_puts(b, "unknown indexing");
+      hb_sb_puts(b, "unknown indexing");
       break;
     case VF_SKIP_TOO_LARGE:
       v->large++;
-      sb_printf(b, "skipped: %s", res.message);
+      hb_sb_printf(b, "skipped: %s", res.message);
       break;
     case VF_SKIP_NO_REFERENCE:
       v->noref++;
-      sb_printf(b, "skipped: %s", res.message);
+      hb_sb_printf(b, "skipped: %s", res.message);
       break;
     }
   }
-  sb_putc(b, '\n');
+  hb_sb_putc(b, '\n');
 }
 
-static void begin(index_run *r) { r->state = xcalloc(1, sizeof(verify_state)); }
+static void begin(index_run *r) { r->state = hb_calloc(1, sizeof(verify_state)); }
 
 static void instr(index_run *r, const hlo_instr *in) {
   verify_state before = *vs(r);
@@ -114,7 +114,7 @@ static void instr(index_run *r, const hlo_instr *in) {
 
 static void end(index_run *r) {
   verify_state *v = vs(r);
-  sb_printf(&r->out,
+  hb_sb_printf(&r->out,
             "verify: %lu entries, %lu ok (%lu by coverage, %lu sampled, %lu with runtime variables bound), %lu "
             "mismatches; not checked: %lu unknown indexing, %lu without reference, %lu too large, %lu not analyzed\n",
             v->entries, v->ok, v->covering, v->sampled, v->bound, v->mismatch, v->unknown, v->noref, v->large,

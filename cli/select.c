@@ -2,7 +2,7 @@
 
 #include <string.h>
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 
 bool select_walked_instr(const hlo_instr *in) {
   if (in->op == HLO_OP_FUSION) return true;
@@ -13,7 +13,7 @@ bool select_walked_instr(const hlo_instr *in) {
 /* Iterative: call chains can be long. */
 void select_walked_computations(const hlo_module *m, bool *walk) {
   int n = m->n_computations;
-  const hlo_computation **stack = xcalloc((size_t)n + 1, sizeof *stack);
+  const hlo_computation **stack = hb_calloc((size_t)n + 1, sizeof *stack);
   int sp = 0;
   if (m->entry) {
     walk[m->entry->index] = true;
@@ -71,7 +71,7 @@ void select_each(const hloidx_options *o, const hlo_module *m, bool all_walks, s
   bool walks = o->all && all_walks;
   bool *walk = NULL;
   if (walks) {
-    walk = xcalloc((size_t)m->n_computations + 1, sizeof *walk);
+    walk = hb_calloc((size_t)m->n_computations + 1, sizeof *walk);
     select_walked_computations(m, walk);
   }
   for (int i = 0; i < m->n_computations; i++) {

@@ -4,7 +4,7 @@
 
 #include "hlo_ir.h"
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 
 #include <errno.h>
 #include <stdbool.h>
@@ -112,7 +112,7 @@ struct source_memo {
 };
 
 static struct source_memo *memo_new(void) {
-  struct source_memo *m = xrealloc(NULL, sizeof *m);
+  struct source_memo *m = hb_realloc(NULL, sizeof *m);
   memset(m, 0, sizeof *m);
   return m;
 }
@@ -127,7 +127,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
   out->data = NULL;
   out->len = 0;
   out->mapped = 0;
-  hloidx_oom_file = out->name;
+  hb_oom_file = out->name;
   if (!f) {
     if (!quiet) file_error(path, "cannot open", errno);
     return 1;
@@ -153,7 +153,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
     }
     cap = (size_t)st.st_size + 1;
   }
-  char *buf = xrealloc(NULL, cap + SOURCE_PADDING);
+  char *buf = hb_realloc(NULL, cap + SOURCE_PADDING);
   for (;;) {
     size_t n = fread(buf + len, 1, cap - len, f);
     len += n;
@@ -173,7 +173,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
     }
     /* grow, but read at most one byte past the limit */
     cap = cap > SOURCE_MAX_BYTES / 2 ? SOURCE_MAX_BYTES + 1 : cap * 2;
-    buf = xrealloc(buf, cap + SOURCE_PADDING);
+    buf = hb_realloc(buf, cap + SOURCE_PADDING);
   }
   if (!is_stdin) fclose(f);
   memset(buf + len, 0, SOURCE_PADDING);

@@ -5,42 +5,42 @@
 #include <string.h>
 
 #include "backend_config.h"
-#include "ptrmap.h"
+#include "../parser/base/ptrmap.h"
 
 /* Shape texts of the current module, by shape (instructions share shapes,
  * and formatting one is slow); dropped when the module changes, as its
  * shapes are freed with it. */
 static struct {
   const hlo_module *module;
-  ptrmap at; /* shape -> {offset, length} in text */
-  strbuf text;
+  hb_ptrmap at; /* shape -> {offset, length} in text */
+  hb_strbuf text;
 } shapes;
 
 static void shapes_for(const hlo_module *m) {
   if (shapes.module == m) return;
-  if (!shapes.module) ptrmap_init(&shapes.at);
-  else ptrmap_clear(&shapes.at);
-  sb_reset(&shapes.text);
+  if (!shapes.module) hb_ptrmap_init(&shapes.at);
+  else hb_ptrmap_clear(&shapes.at);
+  hb_sb_reset(&shapes.text);
   shapes.module = m;
 }
 
-void tile_put_shape(strbuf *b, const hlo_shape *s) {
-  ptrmap_val *v = shapes.module ? ptrmap_get(&shapes.at, s) : NULL;
+void tile_put_shape(hb_strbuf *b, const hlo_shape *s) {
+  hb_ptrmap_val *v = shapes.module ? hb_ptrmap_get(&shapes.at, s) : NULL;
   if (!v) {
-    strbuf *t = &shapes.text;
+    hb_strbuf *t = &shapes.text;
     size_t start = t->len, need = hlo_shape_format(s, NULL, 0);
-    sb_reserve(t, need + 1);
+    hb_sb_reserve(t, need + 1);
     hlo_shape_format(s, t->data + start, need + 1);
     t->len += need;
     if (!shapes.module) { /* outside a walk: no cache */
-      sb_putn(b, t->data + start, need);
+      hb_sb_putn(b, t->data + start, need);
       t->len = start;
       return;
     }
-    ptrmap_put(&shapes.at, s, (ptrmap_val){(int64_t)start, (int64_t)need});
-    v = ptrmap_get(&shapes.at, s);
+    hb_ptrmap_put(&shapes.at, s, (hb_ptrmap_val){(int64_t)start, (int64_t)need});
+    v = hb_ptrmap_get(&shapes.at, s);
   }
-  sb_putn(b, shapes.text.data + v->a, (size_t)v->b);
+  hb_sb_putn(b, shapes.text.data + v->a, (size_t)v->b);
 }
 
 bool tile_selected(const index_run *r, const hlo_instr *in) { return !r->o->all || in->op == HLO_OP_FUSION; }
@@ -50,7 +50,7 @@ bool tile_selected(const index_run *r, const hlo_instr *in) { return !r->o->all 
 static bool sizes_for(index_run *r, const hlo_instr *in, int64_t out, uint32_t rank, tile_block *b, int64_t **ts,
                       ii_error *err) {
   const hloidx_options *o = r->o;
-  arena *a = ii_ctx_arena(r->ctx);
+  hb_arena *a = ii_ctx_arena(r->ctx);
   b->sized = false;
   if (o->n_tile_sizes && ((uint32_t)o->n_tile_sizes == rank || !r->several_instrs)) {
     if ((uint32_t)o->n_tile_sizes != rank) {
@@ -60,7 +60,7 @@ static bool sizes_for(index_run *r, const hlo_instr *in, int64_t out, uint32_t r
                out, in->name, rank);
       return false;
     }
-    *ts = arena_array(a, rank + 1, sizeof **ts);
+    *ts = hb_arena_array(a, rank + 1, sizeof **ts);
     for (uint32_t i = 0; i < rank; i++) (*ts)[i] = o->tile_sizes[i];
     b->sized = true;
     b->from = "given";
@@ -106,7 +106,7 @@ void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn) {
   int64_t lo = o->output >= 0 ? o->output : 0, hi = o->output >= 0 ? o->output + 1 : nout;
   for (int64_t out = lo; out < hi; out++) {
     ii_ctx_reset(r->ctx);
-    tile_block *b = arena_zalloc(ii_ctx_arena(r->ctx), sizeof *b);
+    tile_block *b = hb_arena_zalloc(ii_ctx_arena(r->ctx), sizeof *b);
     b->status = ft_symbolic(r->ctx, in, out, &b->t, &b->err);
     int64_t *ts = NULL;
     if (b->status == II_OK && !sizes_for(r, in, out, b->t.rank, b, &ts, &b->err)) b->status = II_ERROR;
@@ -122,12 +122,12 @@ void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn) {
   }
 }
 
-void tile_put_ratio(strbuf *b, tf_count num, tf_count den) {
+void tile_put_ratio(hb_strbuf *b, tf_count num, tf_count den) {
   if (den == 0) {
-    sb_puts(b, "n/a");
+    hb_sb_puts(b, "n/a");
     return;
   }
   tf_count hundredths = (num * 100u + den / 2u) / den;
-  sb_put_u128(b, hundredths / 100u);
-  if (hundredths % 100u) sb_printf(b, ".%02u", (unsigned)(hundredths % 100u));
+  hb_sb_put_u128(b, hundredths / 100u);
+  if (hundredths % 100u) hb_sb_printf(b, ".%02u", (unsigned)(hundredths % 100u));
 }

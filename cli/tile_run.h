@@ -37,8 +37,8 @@ bool tile_selected(const index_run *r, const hlo_instr *in);
 void tile_each_output(index_run *r, const hlo_instr *in, tile_block_fn fn);
 
 /* A ratio num / den with two decimals ("20", "1.50"), "n/a" when den is 0. */
-void tile_put_ratio(strbuf *b, tf_count num, tf_count den);
+void tile_put_ratio(hb_strbuf *b, tf_count num, tf_count den);
 /* The shape as XLA prints it. */
-void tile_put_shape(strbuf *b, const hlo_shape *s);
+void tile_put_shape(hb_strbuf *b, const hlo_shape *s);
 
 #endif

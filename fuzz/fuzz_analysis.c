@@ -15,12 +15,12 @@
  * and the output tile sizes of the instruction's backend_config. */
 #include <stdio.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "fuzz_common.h"
 #include "hlo_ir.h"
 #include "instr_indexing.h"
 #include "map_print.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 #include "tiled_layout.h"
 #include "backend_config.h"
 #include "fusion_tiling.h"
@@ -34,7 +34,7 @@ static const hlo_shape *array_of(const hlo_shape *s) {
   return s->type == HLO_TUPLE || s->type == HLO_BUFFER ? NULL : s;
 }
 
-static void print_all(ii_ctx *c, strbuf *b, const ii_indexing *x) {
+static void print_all(ii_ctx *c, hb_strbuf *b, const ii_indexing *x) {
   static const map_print_opts multi = {true, 2}, single = {false, 0};
   ii_print_indexing(c, b, x, &multi);
   ii_print_indexing(c, b, x, &single);
@@ -42,12 +42,12 @@ static void print_all(ii_ctx *c, strbuf *b, const ii_indexing *x) {
 }
 
 /* out2in sets of output `out_id` composed into tiled coordinates. */
-static void tiled(ii_ctx *c, strbuf *b, const hlo_instr *in, int64_t out_id, const ii_indexing *x) {
+static void tiled(ii_ctx *c, hb_strbuf *b, const hlo_instr *in, int64_t out_id, const ii_indexing *x) {
   const hlo_shape *from = array_of(in->shape->type == HLO_TUPLE && out_id < in->shape->n_elems
                                        ? in->shape->elems[out_id]
                                        : in->shape);
   if (!from) return;
-  arena *a = ii_ctx_arena(c);
+  hb_arena *a = ii_ctx_arena(c);
   tl_layout lf;
   tl_error err;
   if (!tl_analyze(a, from, &lf, &err)) return;
@@ -73,7 +73,7 @@ static void tiles(ii_ctx *c, const hlo_instr *in) {
   tg_count_valid(&t, &cnt);
   tg_iter it;
   tg_begin(ii_ctx_arena(c), &t, false, &it);
-  int64_t *ts = arena_array(ii_ctx_arena(c), t.rank + 1, sizeof *ts);
+  int64_t *ts = hb_arena_array(ii_ctx_arena(c), t.rank + 1, sizeof *ts);
   for (int n = 0; n < 2 && tg_next(&it, ts); n++) {
     ft_instantiate(c, &t, ts);
     ft_distinct(c, &t);
@@ -84,7 +84,7 @@ static void tiles(ii_ctx *c, const hlo_instr *in) {
   (void)bc_output_tile(ii_ctx_arena(c), in, 0, &sizes, &ns, why, sizeof why);
 }
 
-static void analyze_instr(ii_ctx *c, strbuf *b, const hlo_instr *in) {
+static void analyze_instr(ii_ctx *c, hb_strbuf *b, const hlo_instr *in) {
   tiles(c, in);
   ii_indexing x;
   ii_error err;
@@ -99,14 +99,14 @@ static void analyze_instr(ii_ctx *c, strbuf *b, const hlo_instr *in) {
       } else if (memchr(err.message, '\0', sizeof err.message) == NULL) {
         abort();
       }
-      sb_reset(b);
+      hb_sb_reset(b);
     }
     for (int64_t k = -1; k <= in->n_operands && k <= MAX_IDS; k++) {
       ii_ctx_reset(c);
       ii_status st = (phys ? ii_i2o_physical : ii_i2o)(c, in, k, &x, &err);
       if (st == II_OK) print_all(c, b, &x);
       else if (memchr(err.message, '\0', sizeof err.message) == NULL) abort();
-      sb_reset(b);
+      hb_sb_reset(b);
     }
   }
 }
@@ -126,7 +126,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   }
   if (rc == 0) {
     ii_ctx *c = ii_ctx_new();
-    strbuf b = STRBUF_INIT;
+    hb_strbuf b = HB_STRBUF_INIT;
     for (int i = 0; i < r.n_modules; i++) {
       const hlo_module *m = r.modules[i];
       for (int ci = 0; ci < m->n_computations; ci++) {
@@ -135,7 +135,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       }
       ii_ctx_end_module(c);
     }
-    sb_free(&b);
+    hb_sb_free(&b);
     ii_ctx_free(c);
     hlo_parse_result_free(&r);
   }

@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "oom.h"
+#include "../parser/base/oom.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -26,7 +26,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 /* A malloc'ed copy of data with FUZZ_PADDING NUL bytes after it. */
 static inline char *fuzz_padded_copy(const uint8_t *data, size_t size) {
-  char *p = xmalloc(size + FUZZ_PADDING);
+  char *p = hb_malloc(size + FUZZ_PADDING);
   if (size) memcpy(p, data, size);
   memset(p + size, 0, FUZZ_PADDING);
   return p;

@@ -13,7 +13,7 @@
 #include "map_relation.h"
 
 static void compare(mrel_ctx *c, const cmp_entry *a, const cmp_entry *b, bool self) {
-  mrel_text *ta = xmalloc((a->n + 1) * sizeof *ta), *tb = xmalloc((b->n + 1) * sizeof *tb);
+  mrel_text *ta = hb_malloc((a->n + 1) * sizeof *ta), *tb = hb_malloc((b->n + 1) * sizeof *tb);
   for (uint32_t i = 0; i < a->n; i++) ta[i] = a->m[i].map;
   for (uint32_t i = 0; i < b->n; i++) tb[i] = b->m[i].map;
   mrel_result r;

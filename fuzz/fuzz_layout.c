@@ -11,21 +11,21 @@
  * a discarded buffer. */
 #include <stdio.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "affine_expr.h"
 #include "fuzz_common.h"
 #include "hlo_ir.h"
 #include "map_print.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 #include "tiled_layout.h"
 
 #define MAX_LEAVES 256 /* array leaves analysed per input */
 
-static void one_array(arena *a, ae_ctx *ctx, strbuf *b, const hlo_shape *s) {
+static void one_array(hb_arena *a, ae_ctx *ctx, hb_strbuf *b, const hlo_shape *s) {
   static const map_print_opts line = {false, 0};
   tl_layout l;
   tl_error err;
-  arena_reset(a);
+  hb_arena_reset(a);
   if (!tl_analyze(a, s, &l, &err)) {
     if (memchr(err.message, '\0', sizeof err.message) == NULL) abort();
     return;
@@ -36,7 +36,7 @@ static void one_array(arena *a, ae_ctx *ctx, strbuf *b, const hlo_shape *s) {
     abort();
   tl_overhead_print(b, &l);
   (void)tl_overhead_compare(&l, &l);
-  sb_puts(b, tl_memory_space_name(l.memory_space));
+  hb_sb_puts(b, tl_memory_space_name(l.memory_space));
   tl_shape_stride f;
   if (tl_shape_stride_form(a, ctx, &l, &f, &err)) tl_shape_stride_print(b, &f);
   imap *m;
@@ -47,10 +47,10 @@ static void one_array(arena *a, ae_ctx *ctx, strbuf *b, const hlo_shape *s) {
     imap *id = imap_identity(a, ctx, (uint32_t)l.rank, l.dims);
     if ((m = tl_compose_tiled(a, &l, id, &l, &err))) map_print(b, m, &line);
   }
-  sb_reset(b);
+  hb_sb_reset(b);
 }
 
-static void leaves(arena *a, ae_ctx *ctx, strbuf *b, const hlo_shape *s, int *budget) {
+static void leaves(hb_arena *a, ae_ctx *ctx, hb_strbuf *b, const hlo_shape *s, int *budget) {
   if (*budget <= 0) return;
   if (s->type == HLO_TUPLE || s->type == HLO_BUFFER) {
     for (int i = 0; i < s->n_elems; i++) leaves(a, ctx, b, s->elems[i], budget);
@@ -62,8 +62,8 @@ static void leaves(arena *a, ae_ctx *ctx, strbuf *b, const hlo_shape *s, int *bu
 
 static void run_modules(const hlo_parse_result *r) {
   ae_ctx *ctx = ae_ctx_new();
-  arena *a = arena_new();
-  strbuf b = STRBUF_INIT;
+  hb_arena *a = hb_arena_new();
+  hb_strbuf b = HB_STRBUF_INIT;
   int budget = MAX_LEAVES;
   for (int i = 0; i < r->n_modules; i++) {
     const hlo_module *m = r->modules[i];
@@ -71,8 +71,8 @@ static void run_modules(const hlo_parse_result *r) {
       for (int k = 0; k < m->computations[c]->n_instrs; k++)
         leaves(a, ctx, &b, m->computations[c]->instrs[k]->shape, &budget);
   }
-  sb_free(&b);
-  arena_free(a);
+  hb_sb_free(&b);
+  hb_arena_free(a);
   ae_ctx_free(ctx);
 }
 
@@ -87,7 +87,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   } else if (memchr(data, '\n', size) == NULL) {
     /* one line: a shape */
     size_t n = sizeof pre - 1 + size + sizeof post - 1;
-    char *w = xmalloc(n + FUZZ_PADDING);
+    char *w = hb_malloc(n + FUZZ_PADDING);
     memcpy(w, pre, sizeof pre - 1);
     if (size) memcpy(w + sizeof pre - 1, data, size);
     memcpy(w + sizeof pre - 1 + size, post, sizeof post - 1);

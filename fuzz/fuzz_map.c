@@ -15,14 +15,14 @@
  * corner, and its first result ranged, over small domains. */
 #include <stdio.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "affine_expr.h"
 #include "fuzz_common.h"
 #include "map_ops.h"
 #include "map_print.h"
 #include "map_read.h"
 #include "simplify.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 #include "symbolic_tile.h"
 
 #define NODE_BUDGET ((size_t)4 << 20) /* as cli/cmd_map.c */
@@ -31,18 +31,18 @@ static bool budgeted_simplify(imap *m, simplify_mode mode) {
   return imap_simplify_budgeted(m, mode, NODE_BUDGET) == SIMPLIFY_OK;
 }
 
-static void print_both(strbuf *b, const imap *m) {
+static void print_both(hb_strbuf *b, const imap *m) {
   map_print(b, m, &(map_print_opts){true, 2});
   map_print(b, m, &(map_print_opts){false, 0});
-  sb_reset(b);
+  hb_sb_reset(b);
 }
 
-static void tile_of(arena *a, strbuf *b, const imap *m, bool xla_compat) {
+static void tile_of(hb_arena *a, hb_strbuf *b, const imap *m, bool xla_compat) {
   st_tile t;
   char why[400];
   if (st_derive(a, m, xla_compat, &t, why, sizeof why) != ST_OK) return;
   st_print(b, a, &t);
-  sb_reset(b);
+  hb_sb_reset(b);
   int64_t ts[64], sizes[64], strides[64], extent[64];
   if (t.ndims > 64 || t.nresults > 64) return;
   for (int v = 1; v <= 3; v++) {
@@ -58,7 +58,7 @@ static void tile_of(arena *a, strbuf *b, const imap *m, bool xla_compat) {
 }
 
 /* The map operations with names (cheap ones; enumeration only over small domains). */
-static void named_ops(arena *a, strbuf *b, mo_map n) {
+static void named_ops(hb_arena *a, hb_strbuf *b, mo_map n) {
   map_print_named(b, n.map, &n.names, &(map_print_opts){true, 0});
   if (n.map->undefined) return;
   uint32_t first = 0;
@@ -67,8 +67,8 @@ static void named_ops(arena *a, strbuf *b, mo_map n) {
   (void)mo_remove_unused(&s, MO_UNUSED_VARS);
   map_print_named(b, s.map, &s.names, NULL);
   uint32_t nv = n.map->ndims + imap_nsyms(n.map);
-  int64_t *pt = arena_array(a, nv + 1, sizeof *pt), *res = arena_array(a, n.map->nresults + 1, sizeof *res);
-  mo_violation *viol = arena_array(a, nv + n.map->ncons + 1, sizeof *viol);
+  int64_t *pt = hb_arena_array(a, nv + 1, sizeof *pt), *res = hb_arena_array(a, n.map->nresults + 1, sizeof *res);
+  mo_violation *viol = hb_arena_array(a, nv + n.map->ncons + 1, sizeof *viol);
   for (uint32_t v = 0; v < nv; v++) pt[v] = v < n.map->ndims ? n.map->dim_iv[v].lo : n.map->sym_iv[v - n.map->ndims].lo;
   uint32_t nviol;
   (void)mo_eval(n.map, pt, res, viol, &nviol);
@@ -80,10 +80,10 @@ static void named_ops(arena *a, strbuf *b, mo_map n) {
     mo_range_info ri;
     mo_range(n.map, 0, 4096, &ri);
   }
-  sb_reset(b);
+  hb_sb_reset(b);
 }
 
-static void one_map(arena *a, ae_ctx *ctx, strbuf *b, const char *s, size_t start, size_t end) {
+static void one_map(hb_arena *a, ae_ctx *ctx, hb_strbuf *b, const char *s, size_t start, size_t end) {
   map_read_error err;
   mo_map named;
   imap *m = map_read_named(a, ctx, s, start, end, &named.names, &err);
@@ -110,15 +110,15 @@ static void one_map(arena *a, ae_ctx *ctx, strbuf *b, const char *s, size_t star
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *s = fuzz_padded_copy(data, size);
   ae_ctx *ctx = ae_ctx_new();
-  arena *a = arena_new();
-  strbuf b = STRBUF_INIT;
+  hb_arena *a = hb_arena_new();
+  hb_strbuf b = HB_STRBUF_INIT;
   size_t pos = 0, start, end;
   while (map_read_next_chunk(s, size, &pos, &start, &end)) {
-    arena_reset(a);
+    hb_arena_reset(a);
     one_map(a, ctx, &b, s, start, end);
   }
-  sb_free(&b);
-  arena_free(a);
+  hb_sb_free(&b);
+  hb_arena_free(a);
   ae_ctx_free(ctx);
   free(s);
   return 0;

@@ -13,7 +13,7 @@
  * layout's own printing gives the offset of its index. */
 #include <stdio.h>
 
-#include "../parser/arena.h"
+#include "../parser/base/arena.h"
 #include "../parser/hlo_ir.h"
 #include "affine_expr.h"
 #include "fuzz_common.h"
@@ -21,13 +21,13 @@
 #include "ss_algebra.h"
 #include "ss_read.h"
 #include "ss_xla.h"
-#include "strbuf.h"
+#include "../parser/base/strbuf.h"
 
 #define MAX_LINES 64
 #define SEARCH_MAX_SIZE 4096
 
 typedef struct {
-  arena *a;
+  hb_arena *a;
   ae_ctx *ctx;
   hlo_parse_result res[MAX_LINES];
   char *text[MAX_LINES];
@@ -45,7 +45,7 @@ static const ss_layout *resolve(void *cl, const char *text, size_t start, size_t
     return NULL;
   }
   size_t n = end - start, np = sizeof pre - 1, len = np + n + sizeof post - 1;
-  char *w = xcalloc(len + FUZZ_PADDING, 1);
+  char *w = hb_calloc(len + FUZZ_PADDING, 1);
   memcpy(w, pre, np);
   memcpy(w + np, text + start, n);
   memcpy(w + np + n, post, sizeof post - 1);
@@ -70,7 +70,7 @@ static const ss_layout *resolve(void *cl, const char *text, size_t start, size_t
   return l;
 }
 
-static void one_layout(arena *a, ae_ctx *ctx, strbuf *b, const ss_layout *l, const xla_cl *x, bool is_xla) {
+static void one_layout(hb_arena *a, ae_ctx *ctx, hb_strbuf *b, const ss_layout *l, const xla_cl *x, bool is_xla) {
   static const map_print_opts line = {false, 0};
   ss_error err;
   ss_print(b, l);
@@ -93,12 +93,12 @@ static void one_layout(arena *a, ae_ctx *ctx, strbuf *b, const ss_layout *l, con
     bool complete;
     ss_offset_indices(l, o, idx, 4, &cnt, &complete);
     if (complete && cnt == 0) abort(); /* o is reached by xs[k] */
-    strbuf t = STRBUF_INIT;
+    hb_strbuf t = HB_STRBUF_INIT;
     ss_print_coord(&t, ss_index_coord(a, l, xs[k]));
-    ss_coord *rc = ss_read_coord(a, sb_str(&t), &err);
+    ss_coord *rc = ss_read_coord(a, hb_sb_str(&t), &err);
     int64_t back;
     if (!rc || !ss_crd2offset(l, rc, &back, &err) || back != o) abort();
-    sb_free(&t);
+    hb_sb_free(&t);
   }
   int64_t tile[SS_MAX_LEAVES];
   for (uint32_t i = 0; i < ss_rank(l); i++) tile[i] = ss_mode_at(l, i)->size;
@@ -115,20 +115,20 @@ static void one_layout(arena *a, ae_ctx *ctx, strbuf *b, const ss_layout *l, con
     ss_compare_xla(a, ctx, l, &x->last, &cmp);
     if (cmp.decided && !cmp.equal) abort(); /* a layout's own shape:stride form */
   }
-  sb_reset(b);
+  hb_sb_reset(b);
 }
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   char *s = fuzz_padded_copy(data, size);
   ae_ctx *ctx = ae_ctx_new();
-  arena *a = arena_new();
-  strbuf b = STRBUF_INIT;
+  hb_arena *a = hb_arena_new();
+  hb_strbuf b = HB_STRBUF_INIT;
   xla_cl x = {a, ctx, {{0}}, {0}, 0, {0}, false};
   size_t pos = 0;
   for (int lines = 0; pos < size && lines < MAX_LINES; lines++) {
     size_t e = pos;
     while (e < size && s[e] != '\n') e++;
-    arena_reset(a);
+    hb_arena_reset(a);
     ss_read_result res;
     ss_read_error err;
     if (ss_read(a, s, pos, e, resolve, &x, &res, &err)) {
@@ -137,21 +137,21 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
       abort();
     }
     /* the line as a coordinate */
-    char *line = xcalloc(e - pos + 1, 1);
+    char *line = hb_calloc(e - pos + 1, 1);
     memcpy(line, s + pos, e - pos);
     ss_error ce;
     ss_coord *c = ss_read_coord(a, line, &ce);
     if (c) ss_print_coord(&b, c);
     free(line);
-    sb_reset(&b);
+    hb_sb_reset(&b);
     pos = e + 1;
   }
   for (int i = 0; i < x.n; i++) {
     hlo_parse_result_free(&x.res[i]);
     free(x.text[i]);
   }
-  sb_free(&b);
-  arena_free(a);
+  hb_sb_free(&b);
+  hb_arena_free(a);
   ae_ctx_free(ctx);
   free(s);
   return 0;

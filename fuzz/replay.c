@@ -34,15 +34,15 @@ static int run_file(const char *path) {
     exit(2);
   }
   size_t cap = 1 << 16, len = 0;
-  uint8_t *buf = xmalloc(cap);
+  uint8_t *buf = hb_malloc(cap);
   size_t n;
   while ((n = fread(buf + len, 1, cap - len, f)) > 0) {
     len += n;
-    if (len == cap) buf = xrealloc(buf, cap *= 2);
+    if (len == cap) buf = hb_realloc(buf, cap *= 2);
   }
   fclose(f);
   /* an exact-size copy, so that ASan sees reads past the end */
-  uint8_t *in = xmalloc(len ? len : 1);
+  uint8_t *in = hb_malloc(len ? len : 1);
   if (len) memcpy(in, buf, len);
   free(buf);
   if (verbose) {
@@ -75,9 +75,9 @@ static int run_path(const char *path) {
   struct dirent *e;
   while ((e = readdir(d))) {
     if (e->d_name[0] == '.') continue;
-    if (nn == cap) names = xrealloc(names, (cap = cap ? cap * 2 : 64) * sizeof *names);
+    if (nn == cap) names = hb_realloc(names, (cap = cap ? cap * 2 : 64) * sizeof *names);
     size_t len = strlen(path) + strlen(e->d_name) + 2;
-    names[nn] = xmalloc(len);
+    names[nn] = hb_malloc(len);
     snprintf(names[nn], len, "%s/%s", path, e->d_name);
     nn++;
   }

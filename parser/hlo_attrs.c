@@ -185,14 +185,14 @@ static int rd_list(rd *r, hlo_tok_kind open, hlo_tok_kind close, const char *ope
 /* Moves the integers pushed on P->ints since BASE into the arena. */
 static hlo_ints take_ints(parse_ctx *P, size_t base) {
   size_t n = P->ints.n - base;
-  int64_t *v = pc_vec_take(P->a, &P->ints, sizeof *v, base, P->ints.n);
+  int64_t *v = hb_vec_take(P->a, &P->ints, sizeof *v, base, P->ints.n);
   return (hlo_ints){(int)n, v};
 }
 
 static int int_item(rd *r, void *allow_neg) {
   int64_t v = 0; /* (set by rd_int when it returns 0) */
   if (rd_int(r, &v, allow_neg != NULL) < 0) return -1;
-  PC_PUSH(r->P->ints, int64_t, v);
+  HB_PUSH(r->P->ints, int64_t, v);
   return 0;
 }
 
@@ -223,22 +223,22 @@ static int rd_ints(rd *r, hlo_ints *out, bool allow_neg) {
 
 /* A growable array in malloc'd memory, moved to the arena at the end. */
 typedef struct grow_buf {
-  pc_vec v;
+  hb_vec v;
   size_t elem;
 } grow_buf;
 
 static void *grow_buf_take(parse_ctx *P, grow_buf *g, int *n) {
-  void *out = arena_array(P->a, g->v.n, g->elem);
+  void *out = hb_arena_array(P->a, g->v.n, g->elem);
   if (g->v.n) memcpy(out, g->v.p, g->v.n * g->elem);
   *n = (int)g->v.n;
-  pc_vec_free(&g->v);
+  hb_vec_free(&g->v);
   return out;
 }
 
 static int ints_item(rd *r, void *ctx) {
   hlo_ints l;
   if (rd_ints(r, &l, false) < 0) return -1;
-  *(hlo_ints *)pc_vec_push_raw(&((grow_buf *)ctx)->v, sizeof l) = l;
+  *(hlo_ints *)hb_vec_push_raw(&((grow_buf *)ctx)->v, sizeof l) = l;
   return 0;
 }
 
@@ -313,7 +313,7 @@ char *pc_decode_string(parse_ctx *P, const char *ptr, size_t len, size_t off) {
     pc_error(P, off, "malformed string");
     return NULL;
   }
-  char *o = arena_alloc(P->a, len * 2 + 1), *w = o;
+  char *o = hb_arena_alloc(P->a, len * 2 + 1), *w = o;
   const char *p = ptr + 1, *e = ptr + len - 1;
   while (p < e) {
     char c = *p++;
@@ -380,7 +380,7 @@ static int slice_item(rd *r, void *ctx) {
     if (d.stride < 1) return pc_error(r->P, soff, "slice stride must be positive");
   }
   if (rd_expect(r, HT_RBRACKET, "']' or ':'") < 0) return -1;
-  *(hlo_slice_dim *)pc_vec_push_raw(&((grow_buf *)ctx)->v, sizeof d) = d;
+  *(hlo_slice_dim *)hb_vec_push_raw(&((grow_buf *)ctx)->v, sizeof d) = d;
   return 0;
 }
 
@@ -402,7 +402,7 @@ static int parse_pad_text(parse_ctx *P, const hlo_token *t, bool allow_interior,
                     allow_interior ? "[_interior]" : "", what);
   int n = 1;
   for (size_t i = 0; i < t->len; i++) n += t->ptr[i] == 'x';
-  hlo_pad_dim *v = arena_array(P->a, (size_t)n, sizeof *v);
+  hlo_pad_dim *v = hb_arena_array(P->a, (size_t)n, sizeof *v);
   const char *p = t->ptr, *e = t->ptr + t->len;
   for (int k = 0; k < n; k++) {
     int64_t parts[3] = {0, 0, 0};
@@ -442,7 +442,7 @@ static int parse_pad_text(parse_ctx *P, const hlo_token *t, bool allow_interior,
 static int parse_dxd(parse_ctx *P, const hlo_token *t, int64_t **out, int *n_out, const char *what) {
   if (t->kind == HT_INT) {
     if (t->neg || t->u > (uint64_t)INT64_MAX) return pc_error(P, t->off, "expected a non-negative size in '%s'", what);
-    int64_t *v = arena_alloc(P->a, sizeof *v);
+    int64_t *v = hb_arena_alloc(P->a, sizeof *v);
     v[0] = (int64_t)t->u;
     *out = v;
     *n_out = 1;
@@ -451,7 +451,7 @@ static int parse_dxd(parse_ctx *P, const hlo_token *t, int64_t **out, int *n_out
   if (t->kind != HT_DXD) return pc_error(P, t->off, "expected sizes like 3x3 in '%s'", what);
   int n = 1;
   for (size_t i = 0; i < t->len; i++) n += t->ptr[i] == 'x';
-  int64_t *v = arena_array(P->a, (size_t)n, sizeof *v);
+  int64_t *v = hb_arena_array(P->a, (size_t)n, sizeof *v);
   const char *p = t->ptr, *e = t->ptr + t->len;
   for (int k = 0; k < n; k++) {
     uint64_t u = 0;
@@ -508,7 +508,7 @@ static int read_window(rd *r, hlo_instr *in) {
       n = counts[f];
     }
   if (n && !counts[0]) return pc_error(r->P, r->t.off, "window without size=");
-  hlo_window_dim *w = arena_array(r->P->a, (size_t)n, sizeof *w);
+  hlo_window_dim *w = hb_arena_array(r->P->a, (size_t)n, sizeof *w);
   for (int i = 0; i < n; i++) {
     w[i].size = vals[0][i];
     w[i].stride = counts[1] ? vals[1][i] : 1;
@@ -547,12 +547,12 @@ static int read_dim_labels(rd *r, hlo_instr *in) {
     return pc_error(P, off, "dim_labels '%.*s': input, kernel and output must have the same number of spatial dimensions (%d, %d, %d)",
                     (int)len, s, nsp[0], nsp[1], nsp[2]);
   int ns = nsp[0];
-  hlo_conv_dims *cd = arena_zalloc(P->a, sizeof *cd);
-  cd->labels = arena_strndup(P->a, s, len);
+  hlo_conv_dims *cd = hb_arena_zalloc(P->a, sizeof *cd);
+  cd->labels = hb_arena_strndup(P->a, s, len);
   cd->n_spatial = ns;
   int64_t *sp[3];
   for (int p = 0; p < 3; p++) {
-    sp[p] = arena_array(P->a, (size_t)ns, sizeof(int64_t));
+    sp[p] = hb_arena_array(P->a, (size_t)ns, sizeof(int64_t));
     for (int k = 0; k < ns; k++) sp[p][k] = -1;
   }
   int64_t role[3][2] = {{-1, -1}, {-1, -1}, {-1, -1}};
@@ -610,7 +610,7 @@ static int read_dim_labels(rd *r, hlo_instr *in) {
 }
 
 static int read_replica_groups(rd *r, hlo_instr *in) {
-  hlo_replica_groups *g = arena_zalloc(r->P->a, sizeof *g);
+  hlo_replica_groups *g = hb_arena_zalloc(r->P->a, sizeof *g);
   static const int64_t none[1] = {0};
   g->iota_reshape.v = none;
   g->iota_transpose.v = none;
@@ -659,7 +659,7 @@ static int name_item(rd *r, void *ctx) {
   if (!(r->t.kind == HT_PCT_NAME || r->t.kind == HT_IDENT || (r->t.kind >= HT_KW_MAXIMAL && r->t.kind <= HT_KW_PARAMETER)))
     return rd_fail(r, "an instruction name");
   pc_operand o = {hlo_intern_get(r->P->in, r->t.ptr, r->t.len), NULL, NULL, r->t.off};
-  PC_PUSH(r->P->operands, pc_operand, o);
+  HB_PUSH(r->P->operands, pc_operand, o);
   rd_next(r);
   return 0;
 }
@@ -670,10 +670,10 @@ static int read_name_list(rd *r, hlo_instr *in) {
   if (n < 0) return -1;
   hlo_instr_ext *x = pc_instr_ext(r->P, in);
   x->n_control_predecessors = n;
-  x->control_predecessors = arena_zalloc(r->P->a, (size_t)(n ? n : 1) * sizeof *x->control_predecessors);
+  x->control_predecessors = hb_arena_zalloc(r->P->a, (size_t)(n ? n : 1) * sizeof *x->control_predecessors);
   for (int i = 0; i < n; i++) {
-    pc_operand *o = &PC_AT(r->P->operands, pc_operand, base + (size_t)i);
-    PC_PUSH(r->P->pending, pc_pending, ((pc_pending){in, 1, i, o->name, o->off, NULL}));
+    pc_operand *o = &HB_AT(r->P->operands, pc_operand, base + (size_t)i);
+    HB_PUSH(r->P->pending, pc_pending, ((pc_pending){in, 1, i, o->name, o->off, NULL}));
   }
   r->P->operands.n = base;
   return 0;
@@ -1012,7 +1012,7 @@ static const int *required_attrs(hlo_opcode op) {
 
 static hlo_dot_dims *dot_of(parse_ctx *P, hlo_instr *in) {
   if (!in->ext->dot) {
-    hlo_dot_dims *d = arena_zalloc(P->a, sizeof *d);
+    hlo_dot_dims *d = hb_arena_zalloc(P->a, sizeof *d);
     static const int64_t none[1] = {0};
     d->lhs_batch.v = d->rhs_batch.v = d->lhs_contracting.v = d->rhs_contracting.v = none;
     d->lhs_ragged.v = d->rhs_group.v = none;
@@ -1023,7 +1023,7 @@ static hlo_dot_dims *dot_of(parse_ctx *P, hlo_instr *in) {
 
 static hlo_gather_dims *gather_of(parse_ctx *P, hlo_instr *in) {
   if (!in->ext->gather) {
-    hlo_gather_dims *g = arena_zalloc(P->a, sizeof *g);
+    hlo_gather_dims *g = hb_arena_zalloc(P->a, sizeof *g);
     static const int64_t none[1] = {0};
     g->offset_dims.v = g->collapsed_slice_dims.v = g->start_index_map.v = none;
     g->operand_batching_dims.v = g->start_indices_batching_dims.v = g->slice_sizes.v = none;
@@ -1034,7 +1034,7 @@ static hlo_gather_dims *gather_of(parse_ctx *P, hlo_instr *in) {
 
 static hlo_scatter_dims *scatter_of(parse_ctx *P, hlo_instr *in) {
   if (!in->ext->scatter) {
-    hlo_scatter_dims *s = arena_zalloc(P->a, sizeof *s);
+    hlo_scatter_dims *s = hb_arena_zalloc(P->a, sizeof *s);
     static const int64_t none[1] = {0};
     s->update_window_dims.v = s->inserted_window_dims.v = s->scatter_dims_to_operand_dims.v = none;
     s->input_batching_dims.v = s->scatter_indices_batching_dims.v = none;
@@ -1048,8 +1048,8 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
     const pc_compref *c = &((const pc_compref *)a->ptr)[i];
     if (in->n_called == *cap) {
       int nc = *cap ? *cap * 2 : 4;
-      in->called = arena_grow(P->a, in->called, (size_t)in->n_called, (size_t)nc, sizeof *in->called);
-      in->called_role = arena_grow(P->a, (void *)in->called_role, (size_t)in->n_called, (size_t)nc,
+      in->called = hb_arena_grow(P->a, in->called, (size_t)in->n_called, (size_t)nc, sizeof *in->called);
+      in->called_role = hb_arena_grow(P->a, (void *)in->called_role, (size_t)in->n_called, (size_t)nc,
                                    sizeof *in->called_role);
       *cap = nc;
     }
@@ -1058,7 +1058,7 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
       in->called[in->n_called] = c->inline_comp;
     } else {
       in->called[in->n_called] = NULL;
-      PC_PUSH(P->called_pending, pc_pending, ((pc_pending){in, 2, in->n_called, c->name, c->off, NULL}));
+      HB_PUSH(P->called_pending, pc_pending, ((pc_pending){in, 2, in->n_called, c->name, c->off, NULL}));
     }
     in->n_called++;
   }
@@ -1111,7 +1111,7 @@ static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
     }
     if (p + 1 != end) return false;
     hlo_instr_ext *x = pc_instr_ext(P, in);
-    x->slice = arena_dup(P->a, d, (size_t)n * sizeof *d);
+    x->slice = hb_arena_dup(P->a, d, (size_t)n * sizeof *d);
     x->n_slice = n;
     x->has_slice = true;
     return true;
@@ -1456,7 +1456,7 @@ static int unknown_attr(parse_ctx *P, const pc_attr *a, hlo_opcode op) {
 
 int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
   uint32_t gen = ++P->attr_gen;
-  hlo_attr *out = arena_array(P->a, (size_t)n, sizeof *out);
+  hlo_attr *out = hb_arena_array(P->a, (size_t)n, sizeof *out);
   uint64_t present[(AT_COUNT + 63) / 64] = {0};
   hlo_opcode check_op = in->op;
   bool async = is_async(in->op);
@@ -1527,7 +1527,7 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
 int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n) {
   hlo_module *m = P->mod;
   uint32_t gen = ++P->attr_gen;
-  hlo_attr *out = arena_array(P->a, (size_t)n, sizeof *out);
+  hlo_attr *out = hb_arena_array(P->a, (size_t)n, sizeof *out);
   for (int i = 0; i < n; i++) {
     const pc_attr *a = &attrs[i];
     const char *nm = hlo_istr_str(a->name);

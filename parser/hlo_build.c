@@ -9,31 +9,10 @@
 
 #include "hlo_parser.h"
 #include "name_table.h"
-#include "oom.h"
+#include "base/oom.h"
 #include "parse_ctx.h"
 
-/* ---- vectors and errors ------------------------------------------------ */
-
-void *pc_vec_grow(pc_vec *v, size_t elem) {
-  size_t cap = v->cap ? v->cap * 2 : 64;
-  v->p = xrealloc(v->p, cap * elem);
-  v->cap = cap;
-  return (char *)v->p + elem * v->n++;
-}
-
-void pc_vec_free(pc_vec *v) {
-  free(v->p);
-  v->p = NULL;
-  v->n = v->cap = 0;
-}
-
-void *pc_vec_take(arena *a, pc_vec *v, size_t elem, size_t b, size_t e) {
-  size_t n = e - b;
-  void *out = arena_array(a, n, elem);
-  if (n) memcpy(out, (char *)v->p + b * elem, n * elem);
-  v->n = b;
-  return out;
-}
+/* ---- errors ---------------------------------------------------------- */
 
 int pc_error(parse_ctx *P, size_t off, const char *fmt, ...) {
   if (P->failed) return -1;
@@ -61,7 +40,7 @@ void pc_warn(parse_ctx *P, size_t off, const char *fmt, ...) {
   va_start(ap, fmt);
   vsnprintf(buf, sizeof buf, fmt, ap);
   va_end(ap);
-  PC_PUSH(P->warnings, hlo_warning, ((hlo_warning){off, arena_strndup(P->a, buf, strlen(buf))}));
+  HB_PUSH(P->warnings, hlo_warning, ((hlo_warning){off, hb_arena_strndup(P->a, buf, strlen(buf))}));
 }
 
 /* ---- options ------------------------------------------------------------------ */
@@ -87,8 +66,8 @@ static int64_t tok_i64(parse_ctx *P, const pc_tok *t, bool *ok) {
 
 void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   if (P->mod) return;
-  arena *a = arena_new();
-  hlo_module *m = arena_zalloc(a, sizeof *m);
+  hb_arena *a = hb_arena_new();
+  hlo_module *m = hb_arena_zalloc(a, sizeof *m);
   m->arena = a;
   m->offset = off;
   m->replica_count = 1;
@@ -124,7 +103,7 @@ int pc_header_done(parse_ctx *P) {
 const bool pc_zero_flags[HLO_MAX_RANK];
 
 static const int64_t *default_m2m(parse_ctx *P, int rank) {
-  int64_t *v = arena_array(P->a, (size_t)rank, sizeof *v);
+  int64_t *v = hb_arena_array(P->a, (size_t)rank, sizeof *v);
   for (int i = 0; i < rank; i++) v[i] = rank - 1 - i;
   return v;
 }
@@ -148,7 +127,7 @@ int pc_push_dim(parse_ctx *P, const pc_tok *t, int form, pc_range *r) {
     if (!ok) return -1;
     d.flags = form == 1 ? 1 : 0;
   }
-  PC_PUSH(P->dims, pc_dim, d);
+  HB_PUSH(P->dims, pc_dim, d);
   if (r) *r = (pc_range){(uint32_t)P->dims.n - 1, (uint32_t)P->dims.n};
   return 0;
 }
@@ -167,7 +146,7 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
     pc_error(P, type->off, "shape has %d dimensions (the limit is %d)", rank, HLO_MAX_RANK);
     return NULL;
   }
-  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  hlo_shape *s = hb_arena_zalloc(P->a, sizeof *s);
   s->type = (hlo_elem_type)type->sub;
   s->rank = rank;
   if ((s->type == HLO_TOKEN || s->type == HLO_OPAQUE) && rank > 0) {
@@ -175,9 +154,9 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
              hlo_elem_type_name(s->type));
     return NULL;
   }
-  int64_t *dv = arena_array(P->a, (size_t)rank, sizeof *dv);
+  int64_t *dv = hb_arena_array(P->a, (size_t)rank, sizeof *dv);
   bool any_dyn = false;
-  const pc_dim *src = rank ? &PC_AT(P->dims, pc_dim, dims.b) : NULL; /* no dims: the vector may be empty (NULL) */
+  const pc_dim *src = rank ? &HB_AT(P->dims, pc_dim, dims.b) : NULL; /* no dims: the vector may be empty (NULL) */
   int64_t elems = 1;
   bool overflow = false;
   for (int i = 0; i < rank; i++) {
@@ -190,8 +169,8 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
   }
   s->dims = dv;
   if (any_dyn) {
-    bool *dyn = arena_array(P->a, (size_t)rank, sizeof *dyn);
-    bool *unb = arena_array(P->a, (size_t)rank, sizeof *unb);
+    bool *dyn = hb_arena_array(P->a, (size_t)rank, sizeof *dyn);
+    bool *unb = hb_arena_array(P->a, (size_t)rank, sizeof *unb);
     for (int i = 0; i < rank; i++) {
       dyn[i] = src[i].flags != 0;
       unb[i] = (src[i].flags & 2) != 0;
@@ -228,7 +207,7 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
   }
   /* permutation check */
   uint64_t small_seen = 0;
-  bool *seen = rank > 64 ? arena_zalloc(P->a, (size_t)rank) : NULL;
+  bool *seen = rank > 64 ? hb_arena_zalloc(P->a, (size_t)rank) : NULL;
   for (int i = 0; i < rank; i++) {
     int64_t d = s->layout.minor_to_major[i];
     bool dup;
@@ -260,11 +239,11 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
 }
 
 hlo_shape *pc_tuple_shape(parse_ctx *P, pc_range elems) {
-  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  hlo_shape *s = hb_arena_zalloc(P->a, sizeof *s);
   s->type = HLO_TUPLE;
   s->n_elems = (int)(elems.e - elems.b);
-  const hlo_shape **e = arena_array(P->a, (size_t)s->n_elems, sizeof *e);
-  if (s->n_elems) memcpy(e, &PC_AT(P->shapes, const hlo_shape *, elems.b), (size_t)s->n_elems * sizeof *e);
+  const hlo_shape **e = hb_arena_array(P->a, (size_t)s->n_elems, sizeof *e);
+  if (s->n_elems) memcpy(e, &HB_AT(P->shapes, const hlo_shape *, elems.b), (size_t)s->n_elems * sizeof *e);
   s->elems = e;
   s->dims = NULL;
   s->dynamic = pc_zero_flags;
@@ -274,10 +253,10 @@ hlo_shape *pc_tuple_shape(parse_ctx *P, pc_range elems) {
 }
 
 hlo_shape *pc_buffer_shape(parse_ctx *P, const hlo_shape *inner) {
-  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  hlo_shape *s = hb_arena_zalloc(P->a, sizeof *s);
   s->type = HLO_BUFFER;
   s->n_elems = 1;
-  const hlo_shape **e = arena_alloc(P->a, sizeof *e);
+  const hlo_shape **e = hb_arena_alloc(P->a, sizeof *e);
   e[0] = inner;
   s->elems = e;
   s->dynamic = pc_zero_flags;
@@ -286,22 +265,22 @@ hlo_shape *pc_buffer_shape(parse_ctx *P, const hlo_shape *inner) {
 }
 
 void pc_push_shape(parse_ctx *P, const hlo_shape *s, pc_range *r) {
-  PC_PUSH(P->shapes, const hlo_shape *, s);
+  HB_PUSH(P->shapes, const hlo_shape *, s);
   if (r) *r = (pc_range){(uint32_t)P->shapes.n - 1, (uint32_t)P->shapes.n};
 }
 
 const hlo_shape **pc_shapes_take(parse_ctx *P, pc_range r) {
-  return pc_vec_take(P->a, &P->shapes, sizeof(const hlo_shape *), r.b, r.e);
+  return hb_vec_take(P->a, &P->shapes, sizeof(const hlo_shape *), r.b, r.e);
 }
 
 hlo_shape *pc_shape_clone_with_type(parse_ctx *P, const hlo_shape *s, hlo_elem_type t) {
-  hlo_shape *c = arena_dup(P->a, s, sizeof *s);
+  hlo_shape *c = hb_arena_dup(P->a, s, sizeof *s);
   c->type = t;
   return c;
 }
 
 const hlo_shape *pc_default_scalar(parse_ctx *P, hlo_elem_type t) {
-  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  hlo_shape *s = hb_arena_zalloc(P->a, sizeof *s);
   s->type = t;
   s->dynamic = pc_zero_flags;
   s->unbounded = pc_zero_flags;
@@ -312,7 +291,7 @@ const hlo_shape *pc_default_scalar(parse_ctx *P, hlo_elem_type t) {
 /* ---- layouts ---------------------------------------------------------------- */
 
 void pc_layout_begin(parse_ctx *P, size_t off) {
-  pc_layout *l = pc_vec_push_raw(&P->lstack, sizeof *l);
+  pc_layout *l = hb_vec_push_raw(&P->lstack, sizeof *l);
   memset(l, 0, sizeof *l);
   l->lay.explicit_layout = true;
   l->lay.tail_padding_alignment = 1;
@@ -320,10 +299,10 @@ void pc_layout_begin(parse_ctx *P, size_t off) {
 }
 
 hlo_layout *pc_layout_end(parse_ctx *P, pc_range m2m) {
-  pc_layout *l = &PC_AT(P->lstack, pc_layout, P->lstack.n - 1);
-  hlo_layout *out = arena_alloc(P->a, sizeof *out);
+  pc_layout *l = &HB_AT(P->lstack, pc_layout, P->lstack.n - 1);
+  hlo_layout *out = hb_arena_alloc(P->a, sizeof *out);
   *out = l->lay;
-  out->minor_to_major = pc_vec_take(P->a, &P->ints, sizeof(int64_t), m2m.b, m2m.e);
+  out->minor_to_major = hb_vec_take(P->a, &P->ints, sizeof(int64_t), m2m.b, m2m.e);
   out->n_minor_to_major = (int)(m2m.e - m2m.b);
   P->lstack.n--;
   return out;
@@ -334,14 +313,14 @@ int pc_push_int(parse_ctx *P, const pc_tok *t, pc_range *r, bool allow_neg) {
   bool ok;
   int64_t v = tok_i64(P, t, &ok);
   if (!ok) return -1;
-  PC_PUSH(P->ints, int64_t, v);
+  HB_PUSH(P->ints, int64_t, v);
   if (r) *r = (pc_range){(uint32_t)P->ints.n - 1, (uint32_t)P->ints.n};
   return 0;
 }
 
 int pc_push_tile_dim(parse_ctx *P, const pc_tok *t, bool star, pc_range *r) {
   if (star) {
-    PC_PUSH(P->ints, int64_t, HLO_TILE_COMBINE);
+    HB_PUSH(P->ints, int64_t, HLO_TILE_COMBINE);
     if (r) *r = (pc_range){(uint32_t)P->ints.n - 1, (uint32_t)P->ints.n};
     return 0;
   }
@@ -352,8 +331,8 @@ int pc_push_tile_dim(parse_ctx *P, const pc_tok *t, bool star, pc_range *r) {
 int pc_push_tile(parse_ctx *P, pc_range dims, pc_range *tiles) {
   hlo_tile tile;
   tile.n_dims = (int)(dims.e - dims.b);
-  tile.dims = pc_vec_take(P->a, &P->ints, sizeof(int64_t), dims.b, dims.e);
-  PC_PUSH(P->tiles, hlo_tile, tile);
+  tile.dims = hb_vec_take(P->a, &P->ints, sizeof(int64_t), dims.b, dims.e);
+  HB_PUSH(P->tiles, hlo_tile, tile);
   if (tiles) *tiles = (pc_range){(uint32_t)P->tiles.n - 1, (uint32_t)P->tiles.n};
   return 0;
 }
@@ -365,8 +344,8 @@ int pc_push_split(parse_ctx *P, const pc_tok *dim, pc_range offs, pc_range *spli
   sc.dimension = tok_i64(P, dim, &ok);
   if (!ok) return -1;
   sc.offsets.n = (int)(offs.e - offs.b);
-  sc.offsets.v = pc_vec_take(P->a, &P->ints, sizeof(int64_t), offs.b, offs.e);
-  PC_PUSH(P->splits, hlo_split_config, sc);
+  sc.offsets.v = hb_vec_take(P->a, &P->ints, sizeof(int64_t), offs.b, offs.e);
+  HB_PUSH(P->splits, hlo_split_config, sc);
   if (splits) *splits = (pc_range){(uint32_t)P->splits.n - 1, (uint32_t)P->splits.n};
   return 0;
 }
@@ -385,13 +364,13 @@ int pc_push_dlt(parse_ctx *P, const pc_tok *letter, int mods, pc_range *r) {
   }
   d.not_unique = (mods & 1) != 0;
   d.not_ordered = (mods & 2) != 0;
-  PC_PUSH(P->dlts, hlo_dim_level, d);
+  HB_PUSH(P->dlts, hlo_dim_level, d);
   if (r) *r = (pc_range){(uint32_t)P->dlts.n - 1, (uint32_t)P->dlts.n};
   return 0;
 }
 
 int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, size_t off, const void *arg, pc_range r) {
-  pc_layout *l = &PC_AT(P->lstack, pc_layout, P->lstack.n - 1);
+  pc_layout *l = &HB_AT(P->lstack, pc_layout, P->lstack.n - 1);
   static const char order[] = "DT L#*ESCPM";
   const char *pos = strchr(order, field);
   unsigned bit = 1u << (pos ? pos - order : 0);
@@ -404,7 +383,7 @@ int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, size_t off, const 
   bool ok = true;
   switch (field) {
   case 'T':
-    L->tiles = pc_vec_take(P->a, &P->tiles, sizeof(hlo_tile), r.b, r.e);
+    L->tiles = hb_vec_take(P->a, &P->tiles, sizeof(hlo_tile), r.b, r.e);
     L->n_tiles = (int)(r.e - r.b);
     break;
   case 'L': case 'E': case 'S': case 'M': {
@@ -420,12 +399,12 @@ int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, size_t off, const 
   case '#': L->index_primitive_type = (hlo_elem_type)t->sub; break;
   case '*': L->pointer_primitive_type = (hlo_elem_type)t->sub; break;
   case 'C':
-    L->split_configs = pc_vec_take(P->a, &P->splits, sizeof(hlo_split_config), r.b, r.e);
+    L->split_configs = hb_vec_take(P->a, &P->splits, sizeof(hlo_split_config), r.b, r.e);
     L->n_split_configs = (int)(r.e - r.b);
     break;
   case 'P': L->physical_shape = arg; break;
   case 'D':
-    L->dim_levels = pc_vec_take(P->a, &P->dlts, sizeof(hlo_dim_level), r.b, r.e);
+    L->dim_levels = hb_vec_take(P->a, &P->dlts, sizeof(hlo_dim_level), r.b, r.e);
     L->n_dim_levels = (int)(r.e - r.b);
     break;
   }
@@ -434,12 +413,12 @@ int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, size_t off, const 
 
 /* ---- computations ------------------------------------------------------------ */
 
-static pc_comp *top_comp(parse_ctx *P) { return &PC_AT(P->cstack, pc_comp, P->cstack.n - 1); }
+static pc_comp *top_comp(parse_ctx *P) { return &HB_AT(P->cstack, pc_comp, P->cstack.n - 1); }
 
 static int comp_open(parse_ctx *P, hlo_istr *name, size_t off, bool entry, const hlo_shape *sig) {
   if (name->comp)
     return pc_error(P, off, "computation '%s' is already defined", hlo_istr_str(name));
-  hlo_computation *c = arena_zalloc(P->a, sizeof *c);
+  hlo_computation *c = hb_arena_zalloc(P->a, sizeof *c);
   c->name = hlo_istr_str(name);
   c->offset = off;
   c->module = P->mod;
@@ -448,7 +427,7 @@ static int comp_open(parse_ctx *P, hlo_istr *name, size_t off, bool entry, const
   c->signature_result = sig;
   name->comp = c;
   pc_comp pc = {c, ++P->gen, P->instrs.n, P->pending.n, P->restore.n, NULL};
-  PC_PUSH(P->cstack, pc_comp, pc);
+  HB_PUSH(P->cstack, pc_comp, pc);
   return 0;
 }
 
@@ -493,8 +472,8 @@ static hlo_computation *comp_close(parse_ctx *P) {
     pc_error(P, c->offset, "computation '%s' has no instructions", c->name);
     return NULL;
   }
-  hlo_instr **v = arena_array(P->a, n, sizeof *v);
-  memcpy(v, &PC_AT(P->instrs, hlo_instr *, cc.instr_base), n * sizeof *v);
+  hlo_instr **v = hb_arena_array(P->a, n, sizeof *v);
+  memcpy(v, &HB_AT(P->instrs, hlo_instr *, cc.instr_base), n * sizeof *v);
   c->instrs = v;
   c->n_instrs = (int)n;
   int64_t max_param = -1;
@@ -509,7 +488,7 @@ static hlo_computation *comp_close(parse_ctx *P) {
   if (max_param >= 0) {
     int count = 0;
     for (size_t i = 0; i < n; i++) count += v[i]->op == HLO_OP_PARAMETER;
-    hlo_instr **params = arena_zalloc(P->a, (size_t)count * sizeof *params);
+    hlo_instr **params = hb_arena_zalloc(P->a, (size_t)count * sizeof *params);
     for (size_t i = 0; i < n; i++) {
       hlo_instr *in = v[i];
       if (in->op != HLO_OP_PARAMETER) continue;
@@ -529,14 +508,14 @@ static hlo_computation *comp_close(parse_ctx *P) {
     c->n_params = count;
     c->params = params;
   } else {
-    c->params = arena_alloc(P->a, sizeof *c->params);
+    c->params = hb_arena_alloc(P->a, sizeof *c->params);
   }
   if (P->failed) return NULL;
   /* operands and control predecessors; those resolved before (pc_rhs_op)
    * were defined before their user */
   c->operands_first = true;
   for (size_t i = cc.pend_base; i < P->pending.n; i++) {
-    pc_pending *pd = &PC_AT(P->pending, pc_pending, i);
+    pc_pending *pd = &HB_AT(P->pending, pc_pending, i);
     hlo_instr *def = pd->name->def_gen == cc.gen ? pd->name->def : NULL;
     if (!def) {
       if (pd->kind == 0)
@@ -550,14 +529,14 @@ static hlo_computation *comp_close(parse_ctx *P) {
     if (pd->kind == 0) {
       pd->in->operands[pd->index] = def;
       if (pd->decl_shape)
-        PC_PUSH(P->declchecks, pc_declcheck, ((pc_declcheck){pd->in, pd->index, pd->decl_shape, pd->off}));
+        HB_PUSH(P->declchecks, pc_declcheck, ((pc_declcheck){pd->in, pd->index, pd->decl_shape, pd->off}));
     } else {
       pd->in->ext->control_predecessors[pd->index] = def;
     }
   }
   /* names shadowed by an inline body get their outer definition back */
   for (size_t i = P->restore.n; i-- > cc.restore_base;) {
-    pc_restore *r = &PC_AT(P->restore, pc_restore, i);
+    pc_restore *r = &HB_AT(P->restore, pc_restore, i);
     r->name->def_gen = r->gen;
     r->name->def = r->def;
   }
@@ -566,7 +545,7 @@ static hlo_computation *comp_close(parse_ctx *P) {
   P->restore.n = cc.restore_base;
   P->cstack.n--;
   c->index = (int)P->comps.n;
-  PC_PUSH(P->comps, hlo_computation *, c);
+  HB_PUSH(P->comps, hlo_computation *, c);
   return c;
 }
 
@@ -620,7 +599,7 @@ hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
 
 static hlo_instr *new_instr(parse_ctx *P, size_t off) {
   static const int64_t none[1] = {0};
-  hlo_instr *in = arena_zalloc(P->a, sizeof *in);
+  hlo_instr *in = hb_arena_zalloc(P->a, sizeof *in);
   in->dimensions.v = none;
   in->ext = &hlo_instr_ext_none;
   in->offset = off;
@@ -629,7 +608,7 @@ static hlo_instr *new_instr(parse_ctx *P, size_t off) {
 }
 
 hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in) {
-  if (in->ext == &hlo_instr_ext_none) in->ext = arena_dup(P->a, &hlo_instr_ext_none, sizeof hlo_instr_ext_none);
+  if (in->ext == &hlo_instr_ext_none) in->ext = hb_arena_dup(P->a, &hlo_instr_ext_none, sizeof hlo_instr_ext_none);
   return (hlo_instr_ext *)in->ext; /* (the instruction's own copy, in the module's arena) */
 }
 
@@ -655,10 +634,10 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
   if (in->op == HLO_OP_UNKNOWN && unknown_opcode(P, opcode, is) < 0) return NULL;
   size_t n = operands.e - operands.b;
   in->n_operands = (int)n;
-  in->operands = arena_array(P->a, n, sizeof *in->operands);
+  in->operands = hb_arena_array(P->a, n, sizeof *in->operands);
   uint32_t gen = top_comp(P)->gen;
   for (size_t i = 0; i < n; i++) {
-    pc_operand *o = &PC_AT(P->operands, pc_operand, operands.b + i);
+    pc_operand *o = &HB_AT(P->operands, pc_operand, operands.b + i);
     /* A name defined before (the usual case) is resolved now, while its
      * definition is in the cache, and so is its declared shape's check when
      * it passes; comp_close resolves the others (later definitions,
@@ -671,7 +650,7 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
       in->operands[i] = def;
     } else {
       in->operands[i] = NULL;
-      PC_PUSH(P->pending, pc_pending, ((pc_pending){in, 0, (int)i, o->name, o->off, o->decl_shape}));
+      HB_PUSH(P->pending, pc_pending, ((pc_pending){in, 0, (int)i, o->name, o->off, o->decl_shape}));
     }
   }
   P->operands.n = operands.b;
@@ -693,7 +672,7 @@ hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
     return NULL;
   }
   in->parameter_number = (int64_t)num->u;
-  in->operands = arena_alloc(P->a, sizeof *in->operands);
+  in->operands = hb_arena_alloc(P->a, sizeof *in->operands);
   return in;
 }
 
@@ -701,12 +680,12 @@ hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit) {
   hlo_instr *in = new_instr(P, kw->off);
   in->op = HLO_OP_CONSTANT;
   in->opcode_text = hlo_istr_str(pc_word(P, kw->ptr, kw->len)); /* "constant" */
-  hlo_literal *l = arena_zalloc(P->a, sizeof *l);
+  hlo_literal *l = hb_arena_zalloc(P->a, sizeof *l);
   l->text = P->data + lit.first;
   l->len = lit.last - lit.first;
   l->n_elements = -1;
   in->literal = l;
-  in->operands = arena_alloc(P->a, sizeof *in->operands);
+  in->operands = hb_arena_alloc(P->a, sizeof *in->operands);
   return in;
 }
 
@@ -718,7 +697,7 @@ int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name) {
                      ? last
                      : hlo_intern_get(P->in, name->ptr, name->len);
   pc_operand o = {is, NULL, decl, name->off};
-  PC_PUSH(P->operands, pc_operand, o);
+  HB_PUSH(P->operands, pc_operand, o);
   return 0;
 }
 
@@ -729,7 +708,7 @@ static int define_name(parse_ctx *P, hlo_istr *name, hlo_instr *in, size_t off) 
     return pc_error(P, off, "instruction '%s' is already defined in computation '%s'", hlo_istr_str(name),
                     cc->comp->name);
   if (P->cstack.n > 1 && name->def_gen != 0)
-    PC_PUSH(P->restore, pc_restore, ((pc_restore){name, name->def_gen, name->def}));
+    HB_PUSH(P->restore, pc_restore, ((pc_restore){name, name->def_gen, name->def}));
   name->def_gen = cc->gen;
   name->def = in;
   in->name = hlo_istr_str(name);
@@ -742,7 +721,7 @@ static int finish_instr(parse_ctx *P, hlo_instr *in, const hlo_shape *shape) {
   in->shape = shape;
   /* what pc_module_finish looks at again: only these instructions */
   P->n_shapeless += !shape;
-  if (in->op == HLO_OP_ASYNC_UPDATE || in->op == HLO_OP_ASYNC_DONE) PC_PUSH(P->async_checks, hlo_instr *, in);
+  if (in->op == HLO_OP_ASYNC_UPDATE || in->op == HLO_OP_ASYNC_DONE) HB_PUSH(P->async_checks, hlo_instr *, in);
   if (in->op == HLO_OP_CONSTANT) {
     if (!shape) return pc_error(P, in->offset, "constant '%s' needs an explicit shape", in->name);
     if (pc_literal_check(P, shape, (size_t)(in->literal->text - P->data),
@@ -751,7 +730,7 @@ static int finish_instr(parse_ctx *P, hlo_instr *in, const hlo_shape *shape) {
   }
   if (in->op == HLO_OP_PARAMETER && !shape)
     return pc_error(P, in->offset, "parameter '%s' needs an explicit shape", in->name);
-  PC_PUSH(P->instrs, hlo_instr *, in);
+  HB_PUSH(P->instrs, hlo_instr *, in);
   return 0;
 }
 
@@ -769,7 +748,7 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in) {
   if (define_name(P, is, in, in->offset) < 0) return -1;
   if (finish_instr(P, in, shape) < 0) return -1;
   pc_operand o = {NULL, in, NULL, in->offset};
-  PC_PUSH(P->operands, pc_operand, o);
+  HB_PUSH(P->operands, pc_operand, o);
   return 0;
 }
 
@@ -786,7 +765,7 @@ int pc_instruction(parse_ctx *P, const pc_def *def, hlo_instr *in, pc_range attr
     in->root_marked = true;
   }
   /* (no attributes: the vector may still be unallocated, and NULL + 0 is undefined) */
-  const pc_attr *av = attrs.e > attrs.b ? &PC_AT(P->attrs, pc_attr, attrs.b) : NULL;
+  const pc_attr *av = attrs.e > attrs.b ? &HB_AT(P->attrs, pc_attr, attrs.b) : NULL;
   if (pc_attrs_apply(P, in, av, (int)(attrs.e - attrs.b)) < 0) return -1;
   P->attrs.n = attrs.b;
   return finish_instr(P, in, def->shape);
@@ -805,27 +784,27 @@ int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void
   a.n = n;
   a.ptr = ptr;
   a.shape2 = shape2;
-  PC_PUSH(P->attrs, pc_attr, a);
+  HB_PUSH(P->attrs, pc_attr, a);
   if (r) *r = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n};
   return 0;
 }
 
 int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_comp, size_t off, pc_range *r) {
   pc_compref c = {name ? hlo_intern_get(P->in, name->ptr, name->len) : NULL, inline_comp, off};
-  PC_PUSH(P->comprefs, pc_compref, c);
+  HB_PUSH(P->comprefs, pc_compref, c);
   if (r) *r = (pc_range){(uint32_t)P->comprefs.n - 1, (uint32_t)P->comprefs.n};
   return 0;
 }
 
 const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r) {
-  return pc_vec_take(P->a, &P->comprefs, sizeof(pc_compref), r.b, r.e);
+  return hb_vec_take(P->a, &P->comprefs, sizeof(pc_compref), r.b, r.e);
 }
 
 /* ---- module completion ------------------------------------------------------------ */
 
 static int check_decl_shapes(parse_ctx *P) {
   for (size_t i = 0; i < P->declchecks.n; i++) {
-    pc_declcheck *d = &PC_AT(P->declchecks, pc_declcheck, i);
+    pc_declcheck *d = &HB_AT(P->declchecks, pc_declcheck, i);
     const hlo_shape *actual = d->in->operands[d->index]->shape;
     if (!actual) continue;
     if (!hlo_shape_compatible(d->decl, actual)) {
@@ -871,11 +850,11 @@ static void sort_warnings(hlo_warning *w, size_t n) {
 int pc_module_finish(parse_ctx *P) {
   hlo_module *m = P->mod;
   m->n_computations = (int)P->comps.n;
-  hlo_computation **cv = arena_array(P->a, P->comps.n, sizeof *cv);
+  hlo_computation **cv = hb_arena_array(P->a, P->comps.n, sizeof *cv);
   memcpy(cv, P->comps.p, P->comps.n * sizeof *cv);
   m->computations = cv;
   for (size_t i = 0; i < P->called_pending.n; i++) {
-    pc_pending *pd = &PC_AT(P->called_pending, pc_pending, i);
+    pc_pending *pd = &HB_AT(P->called_pending, pc_pending, i);
     hlo_computation *c = pd->name->comp;
     if (!c)
       return pc_error(P, pd->off, "computation '%s' is not defined", hlo_istr_str(pd->name));
@@ -889,7 +868,7 @@ int pc_module_finish(parse_ctx *P) {
     m->name = hlo_intern_str(P->in, buf, strlen(buf));
   }
   for (size_t i = 0; i < P->async_checks.n; i++)
-    if (async_thread(P, PC_AT(P->async_checks, hlo_instr *, i)) < 0) return -1;
+    if (async_thread(P, HB_AT(P->async_checks, hlo_instr *, i)) < 0) return -1;
   if (P->n_shapeless && pc_infer_shapes(P, m) < 0) return -1;
   if (check_decl_shapes(P) < 0) return -1;
   if (options.no_verify ? hlo_verify_module_lenient(m, P->err, verify_warning, P) : hlo_verify_module(m, P->err)) {
@@ -900,7 +879,7 @@ int pc_module_finish(parse_ctx *P) {
   if (P->warnings.n) {
     size_t n = P->warnings.n;
     sort_warnings((hlo_warning *)P->warnings.p, n);
-    m->warnings = pc_vec_take(P->a, &P->warnings, sizeof(hlo_warning), 0, n);
+    m->warnings = hb_vec_take(P->a, &P->warnings, sizeof(hlo_warning), 0, n);
     m->n_warnings = (int)n;
   }
   P->mod = NULL;
@@ -913,7 +892,7 @@ int pc_module_finish(parse_ctx *P) {
       return -1;
     }
   } else {
-    PC_PUSH(P->modules, hlo_module *, m);
+    HB_PUSH(P->modules, hlo_module *, m);
   }
   return 0;
 }
@@ -928,14 +907,14 @@ struct hlo_parse_cache {
   pc_shape_ent *scache;
   size_t scache_mask, scache_n;
   uint32_t scache_gen;
-  arena *scache_arena;
+  hb_arena *scache_arena;
 };
 
-hlo_parse_cache *hlo_parse_cache_new(void) { return xcalloc(1, sizeof(hlo_parse_cache)); }
+hlo_parse_cache *hlo_parse_cache_new(void) { return hb_calloc(1, sizeof(hlo_parse_cache)); }
 
 void hlo_parse_cache_free(hlo_parse_cache *c) {
   if (!c) return;
-  if (c->scache_arena) arena_free(c->scache_arena);
+  if (c->scache_arena) hb_arena_free(c->scache_arena);
   free(c->scache);
   free(c);
 }
@@ -947,8 +926,8 @@ void hlo_parse_cache_free(hlo_parse_cache *c) {
  * next span. */
 static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, size_t start, size_t stop,
                       hlo_error *err, int (*each)(hlo_module *, void *), void *ctx, hlo_parse_cache *cache,
-                      pc_vec *modules, int *stopped, size_t *chunk_start) {
-  parse_ctx *P = xcalloc(1, sizeof *P);
+                      hb_vec *modules, int *stopped, size_t *chunk_start) {
+  parse_ctx *P = hb_calloc(1, sizeof *P);
   P->data = data;
   P->len = len;
   P->err = err;
@@ -990,9 +969,9 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   assert(rc != 0 || P->failed || P->stopped || P->operands.n == 0);
   if (P->mod) hlo_module_free(P->mod); /* unfinished, or begun by an empty chunk */
   if (P->failed || P->stopped)
-    for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(PC_AT(P->modules, hlo_module *, i));
+    for (size_t i = 0; i < P->modules.n; i++) hlo_module_free(HB_AT(P->modules, hlo_module *, i));
   else
-    *modules = P->modules, P->modules = (pc_vec){0};
+    *modules = P->modules, P->modules = (hb_vec){0};
   if (cache) {
     cache->scache = P->scache;
     cache->scache_mask = P->scache_mask;
@@ -1002,11 +981,11 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   } else {
     pc_shape_cache_free(P);
   }
-  pc_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
+  hb_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack,
                     &P->warnings};
-  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) pc_vec_free(vecs[i]);
+  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) hb_vec_free(vecs[i]);
   hlo_intern_free(P->in);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
   *stopped = P->stopped;
@@ -1029,7 +1008,7 @@ unsigned long hlo_parse_retries(void) { return atomic_load_explicit(&retries, me
  * handed on already: the second parse starts at that module; otherwise at
  * the start. */
 static int parse_all(const char *data, size_t len, size_t start, size_t stop, hlo_error *err,
-                     int (*each)(hlo_module *, void *), void *ctx, hlo_parse_cache *cache, pc_vec *modules,
+                     int (*each)(hlo_module *, void *), void *ctx, hlo_parse_cache *cache, hb_vec *modules,
                      int *stopped) {
   size_t chunk_start;
   int rc = parse_with(hlo_yyparse, data, len, start, stop, err, each, ctx, cache, modules, stopped, &chunk_start);
@@ -1042,7 +1021,7 @@ static int parse_all(const char *data, size_t len, size_t start, size_t stop, hl
 /* hlo_parse_file, with the coarse tokens (parse_all) or with the grammar
  * alone (GRAMMAR_ONLY). */
 static int parse_file(const char *data, size_t len, bool grammar_only, hlo_parse_result *out, hlo_error *err) {
-  pc_vec mods = {0};
+  hb_vec mods = {0};
   int stopped;
   size_t chunk_start;
   out->n_modules = 0;
@@ -1052,9 +1031,9 @@ static int parse_file(const char *data, size_t len, bool grammar_only, hlo_parse
           : parse_all(data, len, 0, len, err, NULL, NULL, NULL, &mods, &stopped))
     return 1;
   out->n_modules = (int)mods.n;
-  out->modules = xmalloc(mods.n * sizeof *out->modules);
+  out->modules = hb_malloc(mods.n * sizeof *out->modules);
   if (mods.n) memcpy(out->modules, mods.p, mods.n * sizeof *out->modules);
-  pc_vec_free(&mods);
+  hb_vec_free(&mods);
   return 0;
 }
 
@@ -1068,24 +1047,24 @@ int hlo_parse_file_grammar_only(const char *data, size_t len, hlo_parse_result *
 
 int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
                         hlo_error *err) {
-  pc_vec mods = {0};
+  hb_vec mods = {0};
   int stopped;
   int rc = parse_all(data, len, 0, len, err, each, ctx, NULL, &mods, &stopped);
-  pc_vec_free(&mods);
+  hb_vec_free(&mods);
   return rc;
 }
 
 int hlo_parse_span(const char *data, size_t len, size_t start, size_t stop, int (*each)(hlo_module *m, void *ctx),
                    void *ctx, hlo_parse_cache *cache, hlo_error *err) {
-  pc_vec mods = {0};
+  hb_vec mods = {0};
   int stopped;
   int rc = parse_all(data, len, start, stop, err, each, ctx, cache, &mods, &stopped);
-  pc_vec_free(&mods);
+  hb_vec_free(&mods);
   return rc;
 }
 
 void hlo_module_free(hlo_module *m) {
-  if (m) arena_free(m->arena);
+  if (m) hb_arena_free(m->arena);
 }
 
 int hlo_module_drop(hlo_module *m, void *ctx) {

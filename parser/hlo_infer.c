@@ -4,17 +4,17 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "checked.h"
+#include "base/checked.h"
 #include "parse_ctx.h"
 
 static hlo_shape *new_array(parse_ctx *P, hlo_elem_type t, int rank, const int64_t *dims) {
-  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  hlo_shape *s = hb_arena_zalloc(P->a, sizeof *s);
   s->type = t;
   s->rank = rank;
-  int64_t *d = arena_array(P->a, (size_t)rank, sizeof *d);
+  int64_t *d = hb_arena_array(P->a, (size_t)rank, sizeof *d);
   if (rank) memcpy(d, dims, (size_t)rank * sizeof *d);
   s->dims = d;
-  bool *z = arena_zalloc(P->a, (size_t)(rank ? rank : 1));
+  bool *z = hb_arena_zalloc(P->a, (size_t)(rank ? rank : 1));
   s->dynamic = z;
   s->unbounded = z;
   pc_default_layout(P, s);
@@ -22,10 +22,10 @@ static hlo_shape *new_array(parse_ctx *P, hlo_elem_type t, int rank, const int64
 }
 
 static hlo_shape *new_tuple(parse_ctx *P, int n) {
-  hlo_shape *s = arena_zalloc(P->a, sizeof *s);
+  hlo_shape *s = hb_arena_zalloc(P->a, sizeof *s);
   s->type = HLO_TUPLE;
   s->n_elems = n;
-  s->elems = arena_array(P->a, (size_t)n, sizeof *s->elems);
+  s->elems = hb_arena_array(P->a, (size_t)n, sizeof *s->elems);
   static const bool z[1];
   s->dynamic = z;
   s->unbounded = z;
@@ -116,7 +116,7 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
       for (int i = 1; i < n; i++) {
         const hlo_shape *s = in->operands[i]->shape;
         if (!is_array(s) || s->rank != s0->rank) return cannot(P, in, "operand ranks differ"), NULL;
-        if (!ck_add(d[k], s->dims[k], &d[k])) return cannot(P, in, "the size overflows"), NULL;
+        if (!hb_ck_add(d[k], s->dims[k], &d[k])) return cannot(P, in, "the size overflows"), NULL;
       }
       return new_array(P, s0->type, s0->rank, d);
     }
@@ -126,7 +126,7 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
       int64_t d[HLO_MAX_RANK];
       for (int i = 0; i < s0->rank; i++) {
         const hlo_pad_dim *pd = &in->ext->padding[i];
-        if (!ck_pad_size(s0->dims[i], pd->lo, pd->hi, pd->interior, &d[i]))
+        if (!hb_ck_pad_size(s0->dims[i], pd->lo, pd->hi, pd->interior, &d[i]))
           return cannot(P, in, "the size overflows"), NULL;
         if (d[i] < 0) return cannot(P, in, "negative padded size"), NULL;
       }

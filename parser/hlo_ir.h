@@ -31,7 +31,7 @@
 
 #include "elem_types.h"
 
-typedef struct arena arena;
+typedef struct hb_arena hb_arena;
 typedef struct hlo_shape hlo_shape;
 typedef struct hlo_instr hlo_instr;
 typedef struct hlo_computation hlo_computation;
@@ -565,7 +565,7 @@ struct hlo_module {
   int64_t num_partitions;       /* default 1 */
   int n_warnings;               /* what the parser read leniently or guessed, in text order */
   const struct hlo_warning *warnings;
-  arena *arena;                 /* owns everything in the module */
+  hb_arena *arena;                 /* owns everything in the module */
 };
 
 /* The computation named NAME (any C string), or NULL. */
@@ -591,7 +591,7 @@ typedef struct hlo_error {
  * --no-verify) or guessed (instructions without a computation). */
 typedef struct hlo_warning {
   size_t offset;       /* byte offset of the text it is about */
-  const char *message; /* in the module's arena */
+  const char *message; /* in the module's hb_arena */
 } hlo_warning;
 
 /* How the parser treats what XLA's parser rejects. Process-wide: set once

@@ -61,7 +61,7 @@ static int parse_double(parse_ctx *P, const hlo_token *t, double *out) {
   if (pc_decimal_exact(t->ptr, t->len, out)) return 0;
   char buf[512];
   char *s = buf;
-  if (t->len >= sizeof buf) s = arena_strndup(P->a, t->ptr, t->len);
+  if (t->len >= sizeof buf) s = hb_arena_strndup(P->a, t->ptr, t->len);
   else {
     memcpy(buf, t->ptr, t->len);
     buf[t->len] = '\0';

@@ -7,9 +7,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "checked.h"
+#include "base/checked.h"
 #include "hlo_ir.h"
-#include "oom.h"
+#include "base/oom.h"
 
 typedef struct vctx {
   const hlo_module *m;
@@ -233,7 +233,7 @@ static int check_pad(vctx *V, const hlo_instr *in) {
   for (int i = 0; i < o->rank; i++) {
     const hlo_pad_dim *p = &in->ext->padding[i];
     want[i] = -1;
-    if (!o->unbounded[i] && !ck_pad_size(o->dims[i], p->lo, p->hi, p->interior, &want[i]))
+    if (!o->unbounded[i] && !hb_ck_pad_size(o->dims[i], p->lo, p->hi, p->interior, &want[i]))
       return fail(V, in->offset, "pad '%s': the size of dimension %d overflows", in->name, i);
     if (!o->unbounded[i] && want[i] < 0)
       return fail(V, in->offset, "pad '%s': dimension %d would have negative size %lld", in->name, i,
@@ -261,7 +261,7 @@ static int check_concatenate(vctx *V, const hlo_instr *in) {
     if (!ok)
       return fail(V, in->offset, "concatenate '%s': operand %d has shape %s, incompatible with operand 0 %s along dimension %lld",
                   in->name, i, SH(s), SH2(o), (long long)d);
-    if (!ck_add(want[d], s->dims[d], &want[d]))
+    if (!hb_ck_add(want[d], s->dims[d], &want[d]))
       return fail(V, in->offset, "concatenate '%s': the size of dimension %lld overflows", in->name, (long long)d);
   }
   return result_dims(V, in, want, o->rank);
@@ -447,9 +447,9 @@ static int check_tuple(vctx *V, const hlo_instr *in) {
  * -2 when the arithmetic overflows int64. */
 static int64_t window_out(int64_t n, const hlo_window_dim *w) {
   int64_t dilated = 0, padded, wsize = 0;
-  if (n > 0 && !(ck_mul(n - 1, w->lhs_dilate, &dilated) && ck_add(dilated, 1, &dilated))) return -2;
-  if (!(ck_add(dilated, w->pad_lo, &padded) && ck_add(padded, w->pad_hi, &padded))) return -2;
-  if (w->size > 0 && !(ck_mul(w->size - 1, w->rhs_dilate, &wsize) && ck_add(wsize, 1, &wsize))) return -2;
+  if (n > 0 && !(hb_ck_mul(n - 1, w->lhs_dilate, &dilated) && hb_ck_add(dilated, 1, &dilated))) return -2;
+  if (!(hb_ck_add(dilated, w->pad_lo, &padded) && hb_ck_add(padded, w->pad_hi, &padded))) return -2;
+  if (w->size > 0 && !(hb_ck_mul(w->size - 1, w->rhs_dilate, &wsize) && hb_ck_add(wsize, 1, &wsize))) return -2;
   if (padded < wsize || padded < 0) return 0;
   return (padded - wsize) / w->stride + 1;
 }
@@ -1043,8 +1043,8 @@ typedef struct {
 /* True, with *cyc filled, at the first cycle found (nodes are visited in
  * index order, edges in the order next gives them). */
 static bool find_cycle(const void *g, int n, walk_next_fn next, walk_name_fn name, walk_cycle *cyc) {
-  unsigned char *state = xcalloc((size_t)n, 1); /* 0 new, 1 on the path, 2 done */
-  walk_frame *st = xcalloc((size_t)n, sizeof *st);
+  unsigned char *state = hb_calloc((size_t)n, 1); /* 0 new, 1 on the path, 2 done */
+  walk_frame *st = hb_calloc((size_t)n, sizeof *st);
   bool found = false;
   for (int r = 0; r < n && !found; r++) {
     if (state[r]) continue;
@@ -1169,7 +1169,7 @@ static int verify_computations(vctx *V, const hlo_module *m, callee_use **uses, 
       if (!w) continue;
       if (*n_uses == cap) {
         cap = cap ? cap * 2 : 16;
-        *uses = xrealloc(*uses, cap * sizeof **uses);
+        *uses = hb_realloc(*uses, cap * sizeof **uses);
       }
       (*uses)[(*n_uses)++] = (callee_use){w, in};
     }

@@ -86,21 +86,21 @@ static int open_bracket(parse_ctx *P, const hlo_token *t, int ctx) {
     return -1;
   }
   P->depth++;
-  PC_PUSH(P->brackets, pc_bracket, ((pc_bracket){(unsigned char)ctx, t->ptr[0], t->off}));
+  HB_PUSH(P->brackets, pc_bracket, ((pc_bracket){(unsigned char)ctx, t->ptr[0], t->off}));
   return 0;
 }
 
 static int top_ctx(parse_ctx *P) {
-  return P->brackets.n ? PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).ctx : BK_OTHER;
+  return P->brackets.n ? HB_AT(P->brackets, pc_bracket, P->brackets.n - 1).ctx : BK_OTHER;
 }
 
 /* Closes the innermost bracket if OPEN matches it (a mismatch is left for
  * the grammar to report, with the bracket still open). */
 static void close_bracket(parse_ctx *P, char open) {
-  if (P->depth > 0 && PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == open) {
+  if (P->depth > 0 && HB_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == open) {
     P->depth--;
     P->brackets.n--;
-    P->closed_ctx = PC_AT(P->brackets, pc_bracket, P->brackets.n).ctx;
+    P->closed_ctx = HB_AT(P->brackets, pc_bracket, P->brackets.n).ctx;
     P->closed_now = true;
   }
 }
@@ -251,7 +251,7 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, unsigned pend, bool par
     if (prev == HT_RBRACKET && layout_brace_follows(P)) {
       tok = LAYOUT_LBRACE;
       ctx = BK_LAYOUT;
-      PC_PUSH(P->lay_track, pc_lay_track, ((pc_lay_track){false}));
+      HB_PUSH(P->lay_track, pc_lay_track, ((pc_lay_track){false}));
     } else {
       ctx = brace_context(P, prev);
     }
@@ -261,7 +261,7 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, unsigned pend, bool par
     return tok;
   }
   case HT_RBRACE:
-    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT && PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == '{')
+    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT && HB_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == '{')
       P->lay_track.n--;
     if (P->fa_depth > 0) P->fa_depth--;
     close_bracket(P, '{');
@@ -277,12 +277,12 @@ static inline int classify(parse_ctx *P, HLO_YYSTYPE *v, unsigned pend, bool par
     close_bracket(P, '[');
     return RBRACKET;
   case HT_COLON:
-    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT && PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == '{')
-      PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields = true;
+    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT && HB_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == '{')
+      HB_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields = true;
     return COLON;
   case HT_IDENT: /* directly inside a layout's braces, after its ':' */
-    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT && PC_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == '{' &&
-        PC_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields) {
+    if (P->lay_track.n && top_ctx(P) == BK_LAYOUT && HB_AT(P->brackets, pc_bracket, P->brackets.n - 1).open == '{' &&
+        HB_AT(P->lay_track, pc_lay_track, P->lay_track.n - 1).fields) {
       int lf = layout_letter(tp);
       if (lf) {
         P->lex_pending |= PC_PEND_LAYOUT_FIELD;
@@ -376,7 +376,7 @@ const char *pc_bracket_context(parse_ctx *P) {
     if (i == 0) return NULL;
     i--;
   }
-  return bk_names[PC_AT(P->brackets, pc_bracket, i).ctx];
+  return bk_names[HB_AT(P->brackets, pc_bracket, i).ctx];
 }
 
 bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open, bool *body) {
@@ -384,11 +384,11 @@ bool pc_unclosed_bracket(parse_ctx *P, size_t *off, char *open, bool *body) {
   size_t i = P->brackets.n - 1;
   /* a bracket the last token opened is not "unclosed" yet */
   hlo_tok_kind k = P->last->kind;
-  if ((k == HT_LBRACE || k == HT_LPAREN || k == HT_LBRACKET) && PC_AT(P->brackets, pc_bracket, i).off == P->last->off) {
+  if ((k == HT_LBRACE || k == HT_LPAREN || k == HT_LBRACKET) && HB_AT(P->brackets, pc_bracket, i).off == P->last->off) {
     if (i == 0) return false;
     i--;
   }
-  const pc_bracket *b = &PC_AT(P->brackets, pc_bracket, i);
+  const pc_bracket *b = &HB_AT(P->brackets, pc_bracket, i);
   *off = b->off;
   *open = b->open;
   *body = b->ctx == BK_BODY;

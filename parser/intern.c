@@ -4,8 +4,8 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
-#include "oom.h"
+#include "base/arena.h"
+#include "base/oom.h"
 
 /* A slot keeps the entry's hash next to its pointer: a probe that meets
  * another string is decided without loading that string's header, which
@@ -27,7 +27,7 @@ typedef struct {
  * module needed (a large table kept for the small modules would spread
  * their few strings over many cache lines). */
 struct hlo_intern {
-  arena *a;
+  hb_arena *a;
   slot *buf[2];
   size_t cap[2]; /* slots of each buffer */
   int cur;       /* the buffer in use */
@@ -37,12 +37,12 @@ struct hlo_intern {
   uint32_t gen;  /* never 0: calloc'd slots are empty */
 };
 
-hlo_intern *hlo_intern_new(arena *a) {
-  hlo_intern *t = xcalloc(1, sizeof *t);
+hlo_intern *hlo_intern_new(hb_arena *a) {
+  hlo_intern *t = hb_calloc(1, sizeof *t);
   t->a = a;
   t->gen = 1;
   for (int i = 0; i < 2; i++) {
-    t->buf[i] = xcalloc(MIN_SLOTS, sizeof(slot));
+    t->buf[i] = hb_calloc(MIN_SLOTS, sizeof(slot));
     t->cap[i] = MIN_SLOTS;
   }
   t->slots = t->buf[0];
@@ -69,7 +69,7 @@ static uint32_t next_gen(hlo_intern *t, int keep) {
 
 void hlo_intern_set_gen(hlo_intern *t, uint32_t gen) { t->gen = gen; }
 
-void hlo_intern_reset(hlo_intern *t, arena *a) {
+void hlo_intern_reset(hlo_intern *t, hb_arena *a) {
   t->a = a;
   t->gen = next_gen(t, -1);
   t->mask = MIN_SLOTS - 1;
@@ -81,7 +81,7 @@ static void grow(hlo_intern *t) {
   int to = t->cur ^ 1;
   if (t->cap[to] < n) {
     free(t->buf[to]);
-    t->buf[to] = xcalloc(n, sizeof(slot));
+    t->buf[to] = hb_calloc(n, sizeof(slot));
     t->cap[to] = n;
   }
   slot *old = t->slots, *nw = t->buf[to];
@@ -125,7 +125,7 @@ hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
     hlo_istr *e = sl->e;
     if (sl->hash == h && e->len == len && hlo_same_bytes(hlo_istr_str(e), s, len)) return e;
   }
-  hlo_istr *e = arena_alloc(t->a, sizeof *e + len + 1);
+  hlo_istr *e = hb_arena_alloc(t->a, sizeof *e + len + 1);
   memset(e, 0, sizeof *e);
   e->len = (uint32_t)len;
   e->opcode = -1;

@@ -21,7 +21,7 @@
 
 #include "byte_scan.h" /* BS_SSE2 */
 
-typedef struct arena arena;
+typedef struct hb_arena hb_arena;
 typedef struct hlo_intern hlo_intern;
 struct hlo_instr;
 struct hlo_computation;
@@ -41,11 +41,11 @@ typedef struct hlo_istr {
 
 /* An empty table (malloc'd); strings go to A (which may be NULL until the
  * first hlo_intern_reset). */
-hlo_intern *hlo_intern_new(arena *a);
+hlo_intern *hlo_intern_new(hb_arena *a);
 void hlo_intern_free(hlo_intern *t);
 /* Forgets every string (they stay where they are, in their arena); new
  * ones go to A. */
-void hlo_intern_reset(hlo_intern *t, arena *a);
+void hlo_intern_reset(hlo_intern *t, hb_arena *a);
 /* Sets the generation counter, which a reset or a growth advances (tests:
  * its wrap-around, where the slots are emptied). */
 void hlo_intern_set_gen(hlo_intern *t, uint32_t gen);

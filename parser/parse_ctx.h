@@ -8,31 +8,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
-#include "arena.h"
+#include "base/arena.h"
+#include "base/vec.h"
 #include "hlo_ir.h"
 #include "hlo_token.h"
 #include "intern.h"
-
-/* ---- growable scratch vectors (malloc; reused across the whole parse) -- */
-
-typedef struct pc_vec {
-  void *p;
-  size_t n;   /* elements in use */
-  size_t cap; /* elements allocated */
-} pc_vec;
-
-void *pc_vec_grow(pc_vec *v, size_t elem);
-static inline void *pc_vec_push_raw(pc_vec *v, size_t elem) {
-  if (v->n == v->cap) return pc_vec_grow(v, elem);
-  return (char *)v->p + elem * v->n++;
-}
-#define PC_PUSH(v, T, x) (*(T *)pc_vec_push_raw(&(v), sizeof(T)) = (x))
-#define PC_AT(v, T, i) (((T *)(v).p)[i])
-void pc_vec_free(pc_vec *v);
-/* Entries [b, e) of v (the top of the vector) copied into arena a, then
- * popped (v->n = b): how every list the grammar collects on a scratch
- * vector ends up in the IR. Returns the arena copy. */
-void *pc_vec_take(arena *a, pc_vec *v, size_t elem, size_t b, size_t e);
 
 /* the lexer's blanks: ' ' and \t \n \v \f \r (9 to 13) */
 static inline bool pc_blank(char c) { return c == ' ' || (unsigned char)(c - '\t') < 5; }
@@ -61,14 +41,14 @@ static inline const char *pc_plain_uint(const char *p, uint64_t *u) {
  * goes to OUT (when not NULL). Its tokens are the lexer's LBRACE, INTs,
  * COMMAs, RBRACE (hlo_lex reads digits followed by ',' or '}' as an INT),
  * so a value of that text reads as the attribute reader would read it. */
-static inline const char *pc_plain_int_list(const char *p, pc_vec *out) {
+static inline const char *pc_plain_int_list(const char *p, hb_vec *out) {
   if (*p != '{') return NULL;
   p++;
   if (*p == '}') return p + 1;
   for (;;) {
     uint64_t u;
     if (!(p = pc_plain_uint(p, &u))) return NULL;
-    if (out) PC_PUSH(*out, int64_t, (int64_t)u);
+    if (out) HB_PUSH(*out, int64_t, (int64_t)u);
     if (*p == '}') return p + 1;
     if (*p != ',') return NULL;
     p++;
@@ -208,7 +188,7 @@ typedef struct pc_shape_ent {
   uint32_t len;
   uint32_t hash;
   uint32_t gen;     /* shape is valid iff gen == parse_ctx.scache_gen */
-  const hlo_shape *shape; /* in the module's arena */
+  const hlo_shape *shape; /* in the module's hb_arena */
   const hlo_shape *kept;  /* a copy in parse_ctx.scache_arena, for later modules */
   char head[PC_SHAPE_HEAD]; /* the text's first bytes: all of the usual array shape's */
 } pc_shape_ent;
@@ -267,7 +247,7 @@ typedef struct parse_ctx {
   hlo_istr *words[64];       /* pc_word's cache (the module's strings) */
   hlo_istr *last_def;        /* the name defined last in this module (pc_operand_name), or NULL */
   int fa_depth;              /* brace depth inside frontend_attributes (0 = outside) */
-  pc_vec lay_track;          /* pc_lay_track stack */
+  hb_vec lay_track;          /* pc_lay_track stack */
   hlo_token *last;           /* last token returned (for error messages) */
   hlo_token *before_last;    /* the one before it */
   hlo_token tokbuf[2];       /* where they are (swapped, not copied) */
@@ -276,26 +256,26 @@ typedef struct parse_ctx {
   size_t scache_mask;        /* slots - 1 (0 = not allocated) */
   size_t scache_n;           /* entries (texts seen in this parse) */
   uint32_t scache_gen;       /* generation of the current module */
-  arena *scache_arena;       /* the kept copies, for the whole parse */
+  hb_arena *scache_arena;       /* the kept copies, for the whole parse */
   pc_recent_shape scache_recent[2][PC_RECENT_SHAPES]; /* arrays [0] and tuples [1] found last */
-  pc_vec brackets;           /* pc_bracket per open bracket (for messages) */
+  hb_vec brackets;           /* pc_bracket per open bracket (for messages) */
   bool closed_now;           /* the last token closed a bracket ... */
   unsigned char closed_ctx;  /* ... of this context */
 
   /* the module being built */
   hlo_module *mod;
-  arena *a;
+  hb_arena *a;
   hlo_intern *in;
-  pc_vec comps;              /* hlo_computation* of the module */
-  pc_vec called_pending;     /* pc_pending (kind 2) for the module */
-  pc_vec async_checks;       /* hlo_instr *: the module's async-update/-done (async_thread) */
+  hb_vec comps;              /* hlo_computation* of the module */
+  hb_vec called_pending;     /* pc_pending (kind 2) for the module */
+  hb_vec async_checks;       /* hlo_instr *: the module's async-update/-done (async_thread) */
   size_t n_shapeless;        /* the module's instructions without a written shape */
-  pc_vec declchecks;         /* pc_declcheck */
+  hb_vec declchecks;         /* pc_declcheck */
   uint32_t gen;              /* last scope generation handed out */
   uint32_t attr_gen;         /* attribute-list generation (duplicate check) */
   hlo_computation *entry_marked;
-  pc_vec modules;            /* finished hlo_module* (when each == NULL) */
-  pc_vec warnings;           /* hlo_warning of the module being read */
+  hb_vec modules;            /* finished hlo_module* (when each == NULL) */
+  hb_vec warnings;           /* hlo_warning of the module being read */
   int (*each)(hlo_module *, void *); /* per-module callback (hlo_parse_file_each) */
   void *each_ctx;
   int stopped;               /* non-zero value returned by each */
@@ -305,12 +285,12 @@ typedef struct parse_ctx {
   size_t end_off;            /* offset of the token that ended the input */
 
   /* scratch stacks */
-  pc_vec dims, ints, tiles, splits, dlts, shapes, operands, attrs, comprefs;
-  pc_vec instrs;             /* hlo_instr* of open computations */
-  pc_vec pending;            /* pc_pending (kinds 0, 1) of open computations */
-  pc_vec restore;            /* pc_restore */
-  pc_vec cstack;             /* pc_comp */
-  pc_vec lstack;             /* pc_layout */
+  hb_vec dims, ints, tiles, splits, dlts, shapes, operands, attrs, comprefs;
+  hb_vec instrs;             /* hlo_instr* of open computations */
+  hb_vec pending;            /* pc_pending (kinds 0, 1) of open computations */
+  hb_vec restore;            /* pc_restore */
+  hb_vec cstack;             /* pc_comp */
+  hb_vec lstack;             /* pc_layout */
 } parse_ctx;
 
 /* ---- errors ------------------------------------------------------------- */

@@ -19,7 +19,7 @@
 #include <pthread.h>
 
 #include "hlo_ir.h"
-#include "oom.h"
+#include "base/oom.h"
 
 /* The smallest span; a text shorter than 8 of them is not worth a thread. */
 #define MIN_SPAN ((size_t)1 << 18)
@@ -144,7 +144,7 @@ static atomic_ulong fallbacks; /* hlo_check_span_fallbacks */
  * returns whether all of them succeeded (and, with STOP_AT_WARNINGS, had
  * no module with warnings). */
 static bool spans_ok(const char *data, size_t len, int jobs, size_t min_bytes, bool stop_at_warnings) {
-  span *spans = xmalloc(MAX_SPANS * sizeof *spans);
+  span *spans = hb_malloc(MAX_SPANS * sizeof *spans);
   int n = cut_spans(data, len, min_bytes, jobs, spans, MAX_SPANS);
   bool ok = false;
   if (n > 1) {

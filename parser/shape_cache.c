@@ -95,52 +95,52 @@ static const char *scan_tuple(const char *p, const char *lim) {
 
 void pc_shape_cache_reset(parse_ctx *P) {
   P->scache_gen++;
-  if (P->scache_arena && arena_used(P->scache_arena) > KEPT_BYTES_MAX) {
+  if (P->scache_arena && hb_arena_used(P->scache_arena) > KEPT_BYTES_MAX) {
     memset(P->scache, 0, (P->scache_mask + 1) * sizeof *P->scache);
     P->scache_n = 0;
-    arena_free(P->scache_arena);
+    hb_arena_free(P->scache_arena);
     P->scache_arena = NULL;
   }
 }
 
 /* ---- deep copies of shapes ---------------------------------------------------- */
 
-static const hlo_shape *shape_copy(arena *a, const hlo_shape *s);
+static const hlo_shape *shape_copy(hb_arena *a, const hlo_shape *s);
 
-static const int64_t *ints_copy(arena *a, const int64_t *v, int n) {
-  return v ? arena_dup(a, v, (size_t)n * sizeof *v) : NULL;
+static const int64_t *ints_copy(hb_arena *a, const int64_t *v, int n) {
+  return v ? hb_arena_dup(a, v, (size_t)n * sizeof *v) : NULL;
 }
 
-static const bool *flags_copy(arena *a, const bool *f, int n) {
-  return f && f != pc_zero_flags ? arena_dup(a, f, (size_t)n) : f;
+static const bool *flags_copy(hb_arena *a, const bool *f, int n) {
+  return f && f != pc_zero_flags ? hb_arena_dup(a, f, (size_t)n) : f;
 }
 
 /* Every pointer of hlo_layout (hlo_ir.h) is followed here. */
-static void layout_copy(arena *a, hlo_layout *l) {
+static void layout_copy(hb_arena *a, hlo_layout *l) {
   l->minor_to_major = ints_copy(a, l->minor_to_major, l->n_minor_to_major);
   if (l->tiles) {
-    hlo_tile *t = arena_dup(a, l->tiles, (size_t)l->n_tiles * sizeof *t);
+    hlo_tile *t = hb_arena_dup(a, l->tiles, (size_t)l->n_tiles * sizeof *t);
     for (int i = 0; i < l->n_tiles; i++) t[i].dims = ints_copy(a, t[i].dims, t[i].n_dims);
     l->tiles = t;
   }
   if (l->split_configs) {
-    hlo_split_config *c = arena_dup(a, l->split_configs, (size_t)l->n_split_configs * sizeof *c);
+    hlo_split_config *c = hb_arena_dup(a, l->split_configs, (size_t)l->n_split_configs * sizeof *c);
     for (int i = 0; i < l->n_split_configs; i++) c[i].offsets.v = ints_copy(a, c[i].offsets.v, c[i].offsets.n);
     l->split_configs = c;
   }
   if (l->physical_shape) l->physical_shape = shape_copy(a, l->physical_shape);
-  if (l->dim_levels) l->dim_levels = arena_dup(a, l->dim_levels, (size_t)l->n_dim_levels * sizeof *l->dim_levels);
+  if (l->dim_levels) l->dim_levels = hb_arena_dup(a, l->dim_levels, (size_t)l->n_dim_levels * sizeof *l->dim_levels);
 }
 
 /* S and everything it points to, in A. (Recursion: tuples nest at most
  * HLO_MAX_NESTING deep.) */
-static const hlo_shape *shape_copy(arena *a, const hlo_shape *s) {
-  hlo_shape *c = arena_dup(a, s, sizeof *s);
+static const hlo_shape *shape_copy(hb_arena *a, const hlo_shape *s) {
+  hlo_shape *c = hb_arena_dup(a, s, sizeof *s);
   c->dims = ints_copy(a, s->dims, s->rank);
   c->dynamic = flags_copy(a, s->dynamic, s->rank);
   c->unbounded = flags_copy(a, s->unbounded, s->rank);
   if (s->elems) {
-    const hlo_shape **e = arena_array(a, (size_t)s->n_elems, sizeof *e);
+    const hlo_shape **e = hb_arena_array(a, (size_t)s->n_elems, sizeof *e);
     for (int i = 0; i < s->n_elems; i++) e[i] = shape_copy(a, s->elems[i]);
     c->elems = e;
   }
@@ -226,7 +226,7 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
     P->scache = table_new(P->scache_mask + 1);
     if (!P->scache) return;
   }
-  if (!P->scache_arena) P->scache_arena = arena_new();
+  if (!P->scache_arena) P->scache_arena = hb_arena_new();
   const char *text = P->data + loc.first;
   uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_inline(text, len);
   pc_shape_ent *e = slot_of(P, text, len, h);
@@ -278,7 +278,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
 }
 
 void pc_shape_cache_free(parse_ctx *P) {
-  if (P->scache_arena) arena_free(P->scache_arena);
+  if (P->scache_arena) hb_arena_free(P->scache_arena);
   P->scache_arena = NULL;
   free(P->scache);
   P->scache = NULL;

@@ -5,7 +5,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "arena.h"
+#include "base/arena.h"
 #include "hlo_ir.h"
 #include "intern.h"
 #include "test_check.h"
@@ -380,11 +380,11 @@ static void test_shapes_across_modules(void) {
 static void test_intern(void) {
   enum { N = 20000 };
   static const char *p[N], *first[100];
-  arena *a1 = arena_new(), *a2 = arena_new(), *a3 = arena_new();
+  hb_arena *a1 = hb_arena_new(), *a2 = hb_arena_new(), *a3 = hb_arena_new();
   hlo_intern *t = hlo_intern_new(a1);
   char buf[32];
   for (int round = 0; round < 3; round++) {
-    arena *a = round == 0 ? a1 : round == 1 ? a2 : a3;
+    hb_arena *a = round == 0 ? a1 : round == 1 ? a2 : a3;
     int n = round == 1 ? 5 : N; /* a small module after a large one */
     if (round > 0) hlo_intern_reset(t, a);
     for (int i = 0; i < n; i++) {
@@ -433,9 +433,9 @@ static void test_intern(void) {
     CHECK(hlo_intern_str(t, buf, strlen(buf)) == p[i]);
   }
   hlo_intern_free(t);
-  arena_free(a1);
-  arena_free(a2);
-  arena_free(a3);
+  hb_arena_free(a1);
+  hb_arena_free(a2);
+  hb_arena_free(a3);
 }
 
 /* hlo_same_bytes (intern.h): every length up to 80 (the 4-, 8- and

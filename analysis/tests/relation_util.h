@@ -147,7 +147,7 @@ __attribute__((unused)) static interval gen_iv(void) {
   return iv_make(lo, lo + rint_in(0, 4));
 }
 
-__attribute__((unused)) static imap *gen_map(arena *a, ae_ctx *c, uint32_t nd, uint32_t nr, uint32_t nt, uint32_t nres, int depth) {
+__attribute__((unused)) static imap *gen_map(hb_arena *a, ae_ctx *c, uint32_t nd, uint32_t nr, uint32_t nt, uint32_t nres, int depth) {
   interval dv[4], sv[4];
   const ae *res[4];
   for (uint32_t i = 0; i < nd; i++) dv[i] = gen_iv();

@@ -2,7 +2,7 @@
  * (§5.1), DAG walks and the node budget. Expected strings are the doc's. */
 #include <time.h>
 
-#include "checked.h"
+#include "../../parser/base/checked.h"
 #include "test_util.h"
 
 typedef struct {
@@ -244,14 +244,14 @@ static void test_budget(void) {
 
 static void test_checked(void) {
   int64_t v;
-  CHECK(ck_floordiv(-7, 2, &v) && v == -4, "floordiv");
-  CHECK(ck_floordiv(7, -2, &v) && v == -4, "floordiv neg divisor");
-  CHECK(ck_ceildiv(7, -2, &v) && v == -3, "ceildiv neg divisor");
-  CHECK(ck_mod(-7, 3, &v) && v == 2, "mod");
-  CHECK(ck_mod(7, -3, &v) && v == -2, "mod neg divisor");
-  CHECK(!ck_floordiv(INT64_MIN, -1, &v) && !ck_mod(1, 0, &v) && !ck_mul(INT64_MAX, 2, &v), "overflow detected");
-  CHECK(ck_gcd(-12, 18, &v) && v == 6 && ck_gcd(0, -5, &v) && v == 5 && !ck_gcd(INT64_MIN, 0, &v), "gcd");
-  CHECK(ck_lcm(4, 6, &v) && v == 12 && !ck_lcm(INT64_MAX, 2, &v), "lcm");
+  CHECK(hb_ck_floordiv(-7, 2, &v) && v == -4, "floordiv");
+  CHECK(hb_ck_floordiv(7, -2, &v) && v == -4, "floordiv neg divisor");
+  CHECK(hb_ck_ceildiv(7, -2, &v) && v == -3, "ceildiv neg divisor");
+  CHECK(hb_ck_mod(-7, 3, &v) && v == 2, "mod");
+  CHECK(hb_ck_mod(7, -3, &v) && v == -2, "mod neg divisor");
+  CHECK(!hb_ck_floordiv(INT64_MIN, -1, &v) && !hb_ck_mod(1, 0, &v) && !hb_ck_mul(INT64_MAX, 2, &v), "overflow detected");
+  CHECK(hb_ck_gcd(-12, 18, &v) && v == 6 && hb_ck_gcd(0, -5, &v) && v == 5 && !hb_ck_gcd(INT64_MIN, 0, &v), "gcd");
+  CHECK(hb_ck_lcm(4, 6, &v) && v == 12 && !hb_ck_lcm(INT64_MAX, 2, &v), "lcm");
 }
 
 int main(void) {

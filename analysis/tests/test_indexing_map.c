@@ -2,7 +2,7 @@
  * (§5.2, §5.5, §8.2), unused-symbol removal (§6.6), equality (§1.7). */
 #include "test_util.h"
 
-static arena *A;
+static hb_arena *A;
 static ae_ctx *C;
 
 static void test_add_constraint(void) {
@@ -172,7 +172,7 @@ static void test_equality(void) {
 }
 
 int main(void) {
-  A = arena_new();
+  A = hb_arena_new();
   C = ae_ctx_new();
   test_add_constraint();
   test_helpers();
@@ -180,6 +180,6 @@ int main(void) {
   test_remove_unused();
   test_equality();
   ae_ctx_free(C);
-  arena_free(A);
+  hb_arena_free(A);
   return t_finish("indexing_map");
 }

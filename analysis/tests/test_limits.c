@@ -20,13 +20,13 @@ static char *chain_text(void) {
       "  v%d = f32[3,2,2]{2,1,0} transpose(v%d), dimensions={1,0,2}\n",
       "  v%d = f32[2,3,2]{2,1,0} reshape(v%d)\n",
   };
-  strbuf b = STRBUF_INIT;
-  sb_puts(&b, "HloModule chain\nfused {\n  v0 = f32[2,3,2]{2,1,0} parameter(0)\n");
+  hb_strbuf b = HB_STRBUF_INIT;
+  hb_sb_puts(&b, "HloModule chain\nfused {\n  v0 = f32[2,3,2]{2,1,0} parameter(0)\n");
   for (int i = 1; i <= 36; i++) {
-    if (i == 36) sb_puts(&b, "  ROOT");
-    sb_printf(&b, step[(i - 1) % 6], i, i - 1);
+    if (i == 36) hb_sb_puts(&b, "  ROOT");
+    hb_sb_printf(&b, step[(i - 1) % 6], i, i - 1);
   }
-  sb_puts(&b, "}\nENTRY e {\n  p = f32[2,3,2]{2,1,0} parameter(0)\n"
+  hb_sb_puts(&b, "}\nENTRY e {\n  p = f32[2,3,2]{2,1,0} parameter(0)\n"
               "  ROOT f = f32[2,3,2]{2,1,0} fusion(p), kind=kLoop, calls=fused\n}\n");
   return b.data;
 }

@@ -22,14 +22,14 @@
 /* ---- helpers --------------------------------------------------------------------------------------- */
 
 static const char *named_str(const imap *m, const map_names *n, bool mlir) {
-  strbuf b = STRBUF_INIT;
-  if (mlir) sb_puts(&b, "#xla.indexing_map<\"");
+  hb_strbuf b = HB_STRBUF_INIT;
+  if (mlir) hb_sb_puts(&b, "#xla.indexing_map<\"");
   map_print_named(&b, m, n, NULL);
-  if (mlir) sb_puts(&b, "\">");
+  if (mlir) hb_sb_puts(&b, "\">");
   return t_keep(&b);
 }
 
-static mo_map rdn(arena *a, ae_ctx *c, const char *text) {
+static mo_map rdn(hb_arena *a, ae_ctx *c, const char *text) {
   map_read_error err;
   mo_map m;
   m.map = map_read_named(a, c, text, 0, strlen(text), &m.names, &err);
@@ -40,7 +40,7 @@ static mo_map rdn(arena *a, ae_ctx *c, const char *text) {
   return m;
 }
 
-static const char *simplified(arena *a, mo_map m) {
+static const char *simplified(hb_arena *a, mo_map m) {
   (void)a;
   imap_simplify(m.map, SIMPLIFY_REPLACE_POINTS, NULL);
   return named_str(m.map, &m.names, false);
@@ -49,7 +49,7 @@ static const char *simplified(arena *a, mo_map m) {
 /* ---- hand-derived cases ------------------------------------------------------------------------------ */
 
 static void test_names(ae_ctx *c) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   /* names as written come back; default-looking names are positional */
   const char *t = "(th_x, bl_x)[chunk_id]{rt0} -> (th_x * 4 + chunk_id, bl_x + rt0), domain: th_x in [0, 31], "
                   "bl_x in [0, 3], chunk_id in [0, 3], rt0 in [0, 5]";
@@ -89,11 +89,11 @@ static void test_names(ae_ctx *c) {
   CHECK(imap_eval_range(mm.map, mm.map->results[0], true).lo == 4 &&
             imap_eval_range(mm.map, mm.map->results[0], true).hi == 18,
         "range of max(d0, d1 + 2) * 2: max([0,9],[2,6]) = [2, 9], times 2");
-  arena_free(a);
+  hb_arena_free(a);
 }
 
 static void test_ops(ae_ctx *c) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   /* §5.2's example, with names: F = (i)[k] -> (i, k), S = (x, y)[q] -> (y + q, x) */
   mo_map F = rdn(a, c, "(i)[k] -> (i, k), domain: i in [0, 9], k in [0, 7]");
   mo_map S = rdn(a, c, "(x, y)[q] -> (y + q, x), domain: x in [0, 4], y in [0, 5], q in [0, 2]");
@@ -137,11 +137,11 @@ static void test_ops(ae_ctx *c) {
   CHECK(mo_remove_unused(&e, MO_UNUSED_VARS) == 3, "two dims and a symbol removed");
   CHECK_STR(named_str(e.map, &e.names, false), "(d0)[s0] -> (d0 + s0), domain: d0 in [0, 3], s0 in [0, 2]",
             "default names are renumbered");
-  arena_free(a);
+  hb_arena_free(a);
 }
 
 static void test_queries(ae_ctx *c) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   /* a 2x3 window of stride 2 over d0: (d0)[s0] -> (d0 * 2 + s0), s0 in [0, 2] */
   mo_map m = rdn(a, c, "(d0)[s0] -> (d0 * 2 + s0), domain: d0 in [0, 4], s0 in [0, 2], d0 * 2 + s0 in [1, 9]");
   int64_t pt[2] = {0, 0}, res[1];
@@ -166,7 +166,7 @@ static void test_queries(ae_ctx *c) {
   mo_range(q.map, 0, 1000, &ri);
   CHECK(ri.have_exact && ri.exact.lo == 0 && ri.exact.hi == 3 && ri.bound.lo == 0 && ri.bound.hi == 4,
         "d0 mod 4 + d0 floordiv 4 over [0, 5]: values 0..3, 1, 2: [0, 3]; bound [0, 3] + [0, 1] = [0, 4]");
-  arena_free(a);
+  hb_arena_free(a);
 }
 
 /* ---- random cases ------------------------------------------------------------------------------------ */
@@ -181,7 +181,7 @@ static void fail_case(const char *what, const imap *m, const map_names *names, c
 static const char *const pool[] = {"th_x", "bl_x", "i", "j", "chunk", "k0", "d1", "s0", "x.y", "rt0", "d0", "q_1"};
 
 /* Random names: each variable NULL or a distinct name of the pool. */
-static map_names gen_names(arena *a, const imap *m) {
+static map_names gen_names(hb_arena *a, const imap *m) {
   map_names n = map_names_new(a, m->ndims, imap_nsyms(m));
   bool taken[sizeof pool / sizeof *pool] = {false};
   for (uint32_t v = 0; v < m->ndims + imap_nsyms(m); v++) {
@@ -226,7 +226,7 @@ static bool same_relation(const imap *m, const tuples *want) {
 }
 
 static void random_case(ae_ctx *c) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   uint32_t nd = (uint32_t)rint_in(1, 3), nr = (uint32_t)rint_in(0, 2), nt = (uint32_t)rint_in(0, 1);
   imap *m = gen_map(a, c, nd, nr, nt, (uint32_t)rint_in(1, 3), (int)rint_in(1, 3));
   map_names names = gen_names(a, m);
@@ -357,7 +357,7 @@ done:
   free(rel.v);
   free(pw.v);
   free(want.v);
-  arena_free(a);
+  hb_arena_free(a);
 }
 
 int main(int argc, char **argv) {

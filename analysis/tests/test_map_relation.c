@@ -91,15 +91,15 @@ static const row rows[] = {
 };
 
 static void format_witness(const mrel_result *r, char *buf, size_t n) {
-  strbuf b = STRBUF_INIT;
-  sb_putc(&b, '[');
-  for (uint32_t i = 0; i < r->ndims; i++) sb_printf(&b, "%s%lld", i ? ", " : "", (long long)r->witness[i]);
-  sb_puts(&b, "] -> [");
+  hb_strbuf b = HB_STRBUF_INIT;
+  hb_sb_putc(&b, '[');
+  for (uint32_t i = 0; i < r->ndims; i++) hb_sb_printf(&b, "%s%lld", i ? ", " : "", (long long)r->witness[i]);
+  hb_sb_puts(&b, "] -> [");
   for (uint32_t i = 0; i < r->nresults; i++)
-    sb_printf(&b, "%s%lld", i ? ", " : "", (long long)r->witness[r->ndims + i]);
-  sb_printf(&b, "] @%d", r->side);
-  snprintf(buf, n, "%s", sb_str(&b));
-  sb_free(&b);
+    hb_sb_printf(&b, "%s%lld", i ? ", " : "", (long long)r->witness[r->ndims + i]);
+  hb_sb_printf(&b, "] @%d", r->side);
+  snprintf(buf, n, "%s", hb_sb_str(&b));
+  hb_sb_free(&b);
 }
 
 static void table(mrel_ctx *c) {
@@ -191,13 +191,13 @@ static const ae *rand_expr(ae_ctx *c, int depth, uint32_t nd, uint32_t ns) {
 }
 
 static void randomised(mrel_ctx *c) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   ae_ctx *ctx = ae_ctx_new();
   static const map_print_opts one_line = {false, 0};
   int64_t *ra = malloc(4096 * 8 * sizeof *ra), *rb = malloc(4096 * 8 * sizeof *rb);
   rng_state = 28;
   for (int iter = 0; iter < 400; iter++) {
-    arena_reset(a);
+    hb_arena_reset(a);
     uint32_t nd = 1 + (uint32_t)(rnd() % 2), ns = (uint32_t)(rnd() % 3), nres = 1 + (uint32_t)(rnd() % 2);
     interval iv[5];
     for (uint32_t i = 0; i < nd + ns; i++) iv[i] = iv_make(0, (int64_t)(rnd() % 5));
@@ -208,14 +208,14 @@ static void randomised(mrel_ctx *c) {
     /* the simplified map: the same relation */
     imap *s = imap_copy(a, m);
     imap_simplify(s, SIMPLIFY_REPLACE_POINTS, NULL);
-    strbuf tm = STRBUF_INIT, ts = STRBUF_INIT, tc = STRBUF_INIT;
+    hb_strbuf tm = HB_STRBUF_INIT, ts = HB_STRBUF_INIT, tc = HB_STRBUF_INIT;
     map_print(&tm, m, &one_line);
     map_print(&ts, s, &one_line);
     mrel_text x = {tm.data, 0, tm.len}, y = {ts.data, 0, ts.len};
     mrel_result r;
     mrel_compare(c, &x, 1, &y, 1, &r);
-    CHECK(r.verdict <= MREL_EQUAL_ENUMERATED, "%s\n  against its simplified form %s: %s (%s)", sb_str(&tm),
-          sb_str(&ts), verdict_name(r.verdict), r.why);
+    CHECK(r.verdict <= MREL_EQUAL_ENUMERATED, "%s\n  against its simplified form %s: %s (%s)", hb_sb_str(&tm),
+          hb_sb_str(&ts), verdict_name(r.verdict), r.why);
     mrel_result_free(&r);
     /* one result changed: equal exactly when brute force says so */
     imap *chg = imap_copy(a, m);
@@ -225,22 +225,22 @@ static void randomised(mrel_ctx *c) {
     mrel_compare(c, &x, 1, &y, 1, &r);
     size_t na = brute(m, ra, 4096), nb = brute(chg, rb, 4096), w = nd + nres;
     bool equal = na == nb && subset(ra, na, rb, nb, w) && subset(rb, nb, ra, na, w);
-    CHECK((r.verdict <= MREL_EQUAL_ENUMERATED) == equal, "%s\n  against %s: %s (%s), brute force: %s", sb_str(&tm),
-          sb_str(&tc), verdict_name(r.verdict), r.why, equal ? "equal" : "different");
+    CHECK((r.verdict <= MREL_EQUAL_ENUMERATED) == equal, "%s\n  against %s: %s (%s), brute force: %s", hb_sb_str(&tm),
+          hb_sb_str(&tc), verdict_name(r.verdict), r.why, equal ? "equal" : "different");
     if (r.verdict == MREL_DIFFERENT && r.witness) {
       bool in_a = has(ra, na, w, r.witness), in_b = has(rb, nb, w, r.witness);
       CHECK(r.side == 0 ? in_a && !in_b : in_b && !in_a, "%s against %s: the witness is not in one side only",
-            sb_str(&tm), sb_str(&tc));
+            hb_sb_str(&tm), hb_sb_str(&tc));
     }
     mrel_result_free(&r);
-    sb_free(&tm);
-    sb_free(&ts);
-    sb_free(&tc);
+    hb_sb_free(&tm);
+    hb_sb_free(&ts);
+    hb_sb_free(&tc);
   }
   free(ra);
   free(rb);
   ae_ctx_free(ctx);
-  arena_free(a);
+  hb_arena_free(a);
 }
 
 int main(void) {

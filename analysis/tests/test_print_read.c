@@ -106,7 +106,7 @@ static void test_reader_errors(ae_ctx *c) {
       {"(d0) -> (9223372036854775808), domain: d0 in [0, 9]", 9, "integer literal out of range"},
       {"(d0 -> (d0)", 4, "expected ',' or ')', found '->'"},
   };
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
     map_read_error err;
     imap *m = map_read(a, c, rows[i].text, 0, strlen(rows[i].text), &err);
@@ -116,16 +116,16 @@ static void test_reader_errors(ae_ctx *c) {
     CHECK_STR(err.message, rows[i].message, rows[i].text);
   }
   /* nesting limit */
-  strbuf deep = STRBUF_INIT;
-  sb_puts(&deep, "(d0) -> (");
-  for (int i = 0; i < 300; i++) sb_putc(&deep, '(');
-  sb_puts(&deep, "d0");
-  for (int i = 0; i < 300; i++) sb_putc(&deep, ')');
-  sb_puts(&deep, "), domain: d0 in [0, 9]");
+  hb_strbuf deep = HB_STRBUF_INIT;
+  hb_sb_puts(&deep, "(d0) -> (");
+  for (int i = 0; i < 300; i++) hb_sb_putc(&deep, '(');
+  hb_sb_puts(&deep, "d0");
+  for (int i = 0; i < 300; i++) hb_sb_putc(&deep, ')');
+  hb_sb_puts(&deep, "), domain: d0 in [0, 9]");
   map_read_error err;
   CHECK(!map_read(a, c, deep.data, 0, deep.len, &err) && strstr(err.message, "nested too deeply"), "nesting limit");
-  sb_free(&deep);
-  arena_free(a);
+  hb_sb_free(&deep);
+  hb_arena_free(a);
 }
 
 /* Whole maps: the reader accepts the text and the printer reproduces it
@@ -145,7 +145,7 @@ static void test_maps(ae_ctx *c) {
       "(d0, d1)[s0] -> (d0), domain: d0 in [0, 9], d1 in [0, 9], s0 in [0, 3], (d1 - 3) mod 7 in [0, 2], d0 * 2 + s0 in [0, 9], d1 + s0 in [1, 4]",
       "UNDEFINED",
   };
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   for (size_t i = 0; i < sizeof same / sizeof *same; i++) CHECK_STR(mstr(rd(a, c, same[i])), same[i], "map round trip");
   /* constraint order does not depend on insertion order */
   imap *m1 = rd(a, c, "(d0, d1) -> (d0), domain: d0 in [0, 9], d1 in [0, 9], d1 mod 3 in [0, 1], d0 mod 4 in [0, 1]");
@@ -173,25 +173,25 @@ static void test_maps(ae_ctx *c) {
 
   /* multi-line layout: same characters once whitespace is removed */
   imap *m = rd(a, c, "(d0, d1)[s0] -> (d0 + s0, d1), domain: d0 in [0, 9], d1 in [0, 19], s0 in [0, 2], d0 + s0 in [0, 10]");
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   map_print_opts ml = {true, 2};
   map_print(&b, m, &ml);
-  CHECK_STR(sb_str(&b),
+  CHECK_STR(hb_sb_str(&b),
             "  (d0, d1)[s0] -> (d0 + s0, d1),\n  domain:\n  d0 in [0, 9],\n  d1 in [0, 19],\n  s0 in [0, 2],\n  d0 + s0 in [0, 10]",
             "multi-line layout");
-  CHECK_STR(nows(sb_str(&b)), nows(mstr(m)), "multi-line == single-line without whitespace");
-  sb_free(&b);
+  CHECK_STR(nows(hb_sb_str(&b)), nows(mstr(m)), "multi-line == single-line without whitespace");
+  hb_sb_free(&b);
   /* known-empty keeps counts; prints KNOWN EMPTY */
   imap *e = rd(a, c, "(d0, d1)[s0]{rt0} -> (d0, s0), domain: d0 in [0, 9], d1 in [0, -1], s0 in [0, 2], rt0 in [1, 3]");
   CHECK(e->known_empty && e->nresults == 2 && e->ndims == 2 && e->nrange == 1 && e->nrt == 1, "known-empty counts");
   CHECK(e->sym_iv[1].lo == 1 && e->sym_iv[1].hi == 3 && e->sym_iv[0].hi == -1, "rt intervals untouched");
   CHECK_STR(mstr(e), "KNOWN EMPTY", "known-empty print");
-  arena_free(a);
+  hb_arena_free(a);
 }
 
 /* §2.5, §2.6, §8.4 (V2 runtime-variable text). */
 static void test_instruction_indexing(ae_ctx *c) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   imap *op0 = rd(a, c, "(d0, d1){rt0, rt1} -> (d0 + rt0, d1 + rt1), domain: d0 in [0, 2], d1 in [0, 7], rt0 in [0, 7], rt1 in [0, 0]");
   imap *sc = rd(a, c, "(d0, d1) -> (), domain: d0 in [0, 2], d1 in [0, 7]");
   map_rt_desc rts[] = {{"parameter(1)", sc}, {"parameter(2)", sc}};
@@ -199,7 +199,7 @@ static void test_instruction_indexing(ae_ctx *c) {
   imap *empty = rd(a, c, "(d0) -> (d0), domain: d0 in [0, -1]");
   for (int ml = 0; ml < 2; ml++) {
     map_print_opts o = {ml != 0, 0};
-    strbuf b = STRBUF_INIT;
+    hb_strbuf b = HB_STRBUF_INIT;
     map_print_operand_header(&b, 0, &o);
     map_print_indexing(&b, op0, rts, 2, NULL, &o);
     map_print_operand_header(&b, 1, &o);
@@ -217,23 +217,23 @@ static void test_instruction_indexing(ae_ctx *c) {
         "operand id = 1 (d0, d1) -> (), domain: d0 in [0, 2], d1 in [0, 7]\n"
         "operand id = 2 unknown indexing\n"
         "operand id = 3 KNOWN EMPTY\n";
-    if (ml) CHECK_STR(nows(sb_str(&b)), nows(want), "instruction indexing, multi-line");
-    else CHECK_STR(sb_str(&b), want, "instruction indexing, XLA's exact text");
-    sb_free(&b);
+    if (ml) CHECK_STR(nows(hb_sb_str(&b)), nows(want), "instruction indexing, multi-line");
+    else CHECK_STR(hb_sb_str(&b), want, "instruction indexing, XLA's exact text");
+    hb_sb_free(&b);
   }
   /* replica id section (§2.6, late 2025+) */
   imap *ag = rd(a, c, "(d0, d1) -> (d0, d1 mod 128), domain: d0 in [0, 127], d1 in [0, 255]");
   imap *rep = rd(a, c, "(d0, d1) -> (d1 floordiv 128), domain: d0 in [0, 127], d1 in [0, 255]");
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   map_print_opts o = {true, 2};
   map_print_operand_header(&b, 0, NULL);
   map_print_indexing(&b, ag, NULL, 0, rep, &o);
-  CHECK_STR(nows(sb_str(&b)),
+  CHECK_STR(nows(hb_sb_str(&b)),
             nows("operand id = 0 (d0, d1) -> (d0, d1 mod 128), domain: d0 in [0, 127], d1 in [0, 255] replica id: "
                  "(d0, d1) -> (d1 floordiv 128), domain: d0 in [0, 127], d1 in [0, 255]"),
             "replica id");
-  sb_free(&b);
-  arena_free(a);
+  hb_sb_free(&b);
+  hb_arena_free(a);
 }
 
 /* map_text_order: numbers as numbers, an expression that ends first. */

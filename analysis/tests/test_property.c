@@ -45,7 +45,7 @@ static void check_same(const char *what, const imap *orig, const imap *got, cons
 }
 
 static void one_case(ae_ctx *c) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   uint32_t nd = (uint32_t)rint_in(0, 3), nr = (uint32_t)rint_in(0, 2), nt = (uint32_t)rint_in(0, 1);
   if (nd + nr + nt == 0) nd = 1;
   imap *m = gen_map(a, c, nd, nr, nt, (uint32_t)rint_in(1, 2), (int)rint_in(1, 4));
@@ -109,12 +109,12 @@ static void one_case(ae_ctx *c) {
   }
 done:
   free(want.v);
-  arena_free(a);
+  hb_arena_free(a);
 }
 
 /* compose(F, S) against the relational composition. */
 static void compose_case(ae_ctx *c) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   uint32_t snd = (uint32_t)rint_in(1, 2);
   imap *F = gen_map(a, c, (uint32_t)rint_in(1, 2), (uint32_t)rint_in(0, 1), (uint32_t)rint_in(0, 1), snd, 2);
   imap *S = gen_map(a, c, snd, (uint32_t)rint_in(0, 1), (uint32_t)rint_in(0, 1), (uint32_t)rint_in(1, 2), 2);
@@ -186,7 +186,7 @@ static void compose_case(ae_ctx *c) {
   check_same("compose + simplify", F, m, &want);
 done:
   free(want.v);
-  arena_free(a);
+  hb_arena_free(a);
 }
 
 int main(int argc, char **argv) {

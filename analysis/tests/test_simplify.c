@@ -122,7 +122,7 @@ static const row rows[] = {
 };
 
 /* §6.2 range evaluation */
-static void test_eval(arena *a, ae_ctx *c) {
+static void test_eval(hb_arena *a, ae_ctx *c) {
   static const struct {
     const char *map, *expr;
     bool cons;
@@ -156,7 +156,7 @@ static void test_eval(arena *a, ae_ctx *c) {
 }
 
 /* A chain of 200 reshape-like linearise/delinearise steps sharing sub-DAGs. */
-static void test_shared_dag(arena *a, ae_ctx *c) {
+static void test_shared_dag(hb_arena *a, ae_ctx *c) {
   const ae *x = ae_dim(c, 0), *y = ae_dim(c, 1);
   for (int i = 0; i < 200; i++) {
     int64_t p = (i % 2) ? 6 : 4, q = (i % 2) ? 4 : 6;
@@ -186,7 +186,7 @@ static void test_shared_dag(arena *a, ae_ctx *c) {
   CHECK_STR(mstr(m), "(d0, d1) -> (d0, d1), domain: d0 in [0, 3], d1 in [0, 5]", "chain result");
 }
 
-static void test_budget(arena *a) {
+static void test_budget(hb_arena *a) {
   ae_ctx *c = ae_ctx_new();
   imap *m = rd(a, c, "(d0, d1, d2) -> ((16d0 + 4d1 + d2) floordiv 8, (16d0 + 4d1 + d2) mod 8), domain: d0 in [0, 9], d1 in [0, 9], d2 in [0, 9]");
   ae_ctx_set_node_limit(c, ae_ctx_node_count(c) + 1);
@@ -195,7 +195,7 @@ static void test_budget(arena *a) {
 }
 
 int main(void) {
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   ae_ctx *c = ae_ctx_new();
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) {
     imap *m = rd(a, c, rows[i].map);
@@ -208,6 +208,6 @@ int main(void) {
   test_shared_dag(a, c);
   test_budget(a);
   ae_ctx_free(c);
-  arena_free(a);
+  hb_arena_free(a);
   return t_finish("simplify");
 }

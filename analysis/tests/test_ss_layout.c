@@ -78,7 +78,7 @@ static int64_t direct_ext(const ss_layout *l, int64_t x) {
 
 /* ---- random layouts ------------------------------------------------------------------------------------- */
 
-static ss_layout *gen_node(arena *a, int depth, bool zero_ok) {
+static ss_layout *gen_node(hb_arena *a, int depth, bool zero_ok) {
   if (depth == 0 || rnd() % 2) {
     int64_t size = rnd_in(1, 8);
     int64_t stride = rnd() % 5 == 0 && zero_ok ? 0 : rnd_in(1, 12);
@@ -92,7 +92,7 @@ static ss_layout *gen_node(arena *a, int depth, bool zero_ok) {
 }
 
 /* Random layouts of at most 4096 elements. */
-static ss_layout *gen_layout_any(arena *a, bool zero_ok) {
+static ss_layout *gen_layout_any(hb_arena *a, bool zero_ok) {
   uint32_t r = (uint32_t)rnd_in(1, 3);
   if (r == 1 && rnd() % 2) return gen_node(a, 2, zero_ok);
   ss_layout ch[3];
@@ -101,7 +101,7 @@ static ss_layout *gen_layout_any(arena *a, bool zero_ok) {
   return ss_tuple(a, ch, r, &e);
 }
 
-static ss_layout *gen_layout(arena *a, bool zero_ok) {
+static ss_layout *gen_layout(hb_arena *a, bool zero_ok) {
   for (;;) {
     ss_layout *l = gen_layout_any(a, zero_ok);
     if (leaf_product(l) <= 4096) return l;
@@ -110,7 +110,7 @@ static ss_layout *gen_layout(arena *a, bool zero_ok) {
 
 /* A compact layout: a random product of modes, strides a random order of the
  * column-major ones (so that compositions and complements are defined often). */
-static ss_layout *gen_compact(arena *a) {
+static ss_layout *gen_compact(hb_arena *a) {
   ss_mode m[6];
   uint32_t n = (uint32_t)rnd_in(1, 4);
   for (uint32_t i = 0; i < n; i++) m[i].size = rnd_in(1, 6);
@@ -140,7 +140,7 @@ static long n_cases, n_fail;
 static long n_comp, n_comp_def, n_compl_def, n_div_def, n_prod_def, n_inv, n_xla, n_xla_ss, n_xla_found;
 
 static const char *lstr(const ss_layout *l) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   ss_print(&b, l);
   return t_keep(&b);
 }
@@ -158,7 +158,7 @@ static const char *lstr(const ss_layout *l) {
   } while (0)
 
 /* The properties of one layout by itself. */
-static void check_layout(arena *a, ae_ctx *c, const ss_layout *l) {
+static void check_layout(hb_arena *a, ae_ctx *c, const ss_layout *l) {
   int64_t n, *e = elems(l, &n);
   FAILIF(ss_size(l) != n, "size %s", lstr(l));
   int64_t mx = 0;
@@ -199,11 +199,11 @@ static void check_layout(arena *a, ae_ctx *c, const ss_layout *l) {
     ss_index_top(l, i, top);
     FAILIF(ss_top_offset(l, top) != e[i], "top offset %s", lstr(l));
     /* printed and read back */
-    strbuf b = STRBUF_INIT;
+    hb_strbuf b = HB_STRBUF_INIT;
     ss_print_coord(&b, hc);
-    ss_coord *rc = ss_read_coord(a, sb_str(&b), &err);
-    FAILIF(!rc || !ss_crd2offset(l, rc, &off, &err) || off != e[i], "coord read back %s: %s", lstr(l), sb_str(&b));
-    sb_free(&b);
+    ss_coord *rc = ss_read_coord(a, hb_sb_str(&b), &err);
+    FAILIF(!rc || !ss_crd2offset(l, rc, &off, &err) || off != e[i], "coord read back %s: %s", lstr(l), hb_sb_str(&b));
+    hb_sb_free(&b);
   }
   /* the offset map at every top-level coordinate */
   ss_error err;
@@ -239,13 +239,13 @@ static void check_layout(arena *a, ae_ctx *c, const ss_layout *l) {
   }
   /* text: printed and read back */
   {
-    strbuf b = STRBUF_INIT;
+    hb_strbuf b = HB_STRBUF_INIT;
     ss_print(&b, l);
     ss_read_result res;
     ss_read_error rerr;
-    FAILIF(!ss_read(a, sb_str(&b), 0, b.len, NULL, NULL, &res, &rerr) || !ss_equal(res.layout, l), "read back %s",
-           sb_str(&b));
-    sb_free(&b);
+    FAILIF(!ss_read(a, hb_sb_str(&b), 0, b.len, NULL, NULL, &res, &rerr) || !ss_equal(res.layout, l), "read back %s",
+           hb_sb_str(&b));
+    hb_sb_free(&b);
   }
   /* coalesce: the same function of the index, flat, nothing left to merge */
   ss_layout *co = ss_coalesce(a, l, &err);
@@ -271,7 +271,7 @@ static void check_layout(arena *a, ae_ctx *c, const ss_layout *l) {
 }
 
 /* composition(A, B): R(i) = A(B(i)) for every i < size(B); R shaped like B. */
-static void check_composition(arena *a, const ss_layout *A, const ss_layout *B) {
+static void check_composition(hb_arena *a, const ss_layout *A, const ss_layout *B) {
   ss_error err;
   n_comp++;
   ss_layout *R = ss_composition(a, A, B, &err);
@@ -292,7 +292,7 @@ static void check_composition(arena *a, const ss_layout *A, const ss_layout *B) 
 /* complement(A, M): (A*, C) is a bijection onto [0, size(A*) * size(C)) =
  * [0, X * ceil(M / X)), A* = A without its stride-0 and size-1 modes, X its
  * largest extent (stride * size). */
-static void check_complement(arena *a, const ss_layout *A, int64_t M) {
+static void check_complement(hb_arena *a, const ss_layout *A, int64_t M) {
   ss_error err;
   ss_layout *C = ss_complement(a, A, M, &err);
   if (!C) return;
@@ -321,7 +321,7 @@ static void check_complement(arena *a, const ss_layout *A, int64_t M) {
   free(e);
 }
 
-static void check_divide_product(arena *a, const ss_layout *A, const ss_layout *B) {
+static void check_divide_product(hb_arena *a, const ss_layout *A, const ss_layout *B) {
   ss_error err;
   ss_layout *D = ss_logical_divide(a, A, B, &err);
   if (D) {
@@ -350,7 +350,7 @@ static void check_divide_product(arena *a, const ss_layout *A, const ss_layout *
   }
 }
 
-static void check_tile(arena *a, const ss_layout *l) {
+static void check_tile(hb_arena *a, const ss_layout *l) {
   uint32_t r = ss_rank(l);
   int64_t t[3];
   for (uint32_t i = 0; i < r; i++) t[i] = rnd_in(1, 12);
@@ -388,7 +388,7 @@ static int64_t fractal_rule(ss_fractal f, int64_t c0, int64_t fr, int64_t rows, 
   return which * R * C + inside;
 }
 
-static void check_fractal(arena *a) {
+static void check_fractal(hb_arena *a) {
   static const int bits[] = {8, 16, 32, 64};
   ss_fractal f = (ss_fractal)(rnd() % 4);
   int b = bits[rnd() % 4];
@@ -410,10 +410,10 @@ static void check_fractal(arena *a) {
 
 /* ---- XLA layouts ------------------------------------------------------------------------------------------------- */
 
-static hlo_shape *gen_xla(arena *a) {
-  hlo_shape *s = arena_zalloc(a, sizeof *s);
+static hlo_shape *gen_xla(hb_arena *a) {
+  hlo_shape *s = hb_arena_zalloc(a, sizeof *s);
   int r = (int)rnd_in(1, 3);
-  int64_t *dims = arena_array(a, 4, sizeof *dims), *m2m = arena_array(a, 4, sizeof *m2m);
+  int64_t *dims = hb_arena_array(a, 4, sizeof *dims), *m2m = hb_arena_array(a, 4, sizeof *m2m);
   for (int i = 0; i < r; i++) dims[i] = rnd_in(1, 8), m2m[i] = i;
   for (int i = r; i > 1; i--) {
     int j = (int)(rnd() % (uint64_t)i);
@@ -423,17 +423,17 @@ static hlo_shape *gen_xla(arena *a) {
   s->type = HLO_F32;
   s->rank = r;
   s->dims = dims;
-  s->dynamic = arena_zalloc(a, 4);
-  s->unbounded = arena_zalloc(a, 4);
+  s->dynamic = hb_arena_zalloc(a, 4);
+  s->unbounded = hb_arena_zalloc(a, 4);
   s->layout.explicit_layout = true;
   s->layout.n_minor_to_major = r;
   s->layout.minor_to_major = m2m;
   s->layout.tail_padding_alignment = 1;
   int nt = (int)rnd_in(0, 2);
-  hlo_tile *t = arena_array(a, 2, sizeof *t);
+  hlo_tile *t = hb_arena_array(a, 2, sizeof *t);
   for (int k = 0; k < nt; k++) {
     int n = (int)rnd_in(1, r + 1);
-    int64_t *d = arena_array(a, (size_t)n, sizeof *d);
+    int64_t *d = hb_arena_array(a, (size_t)n, sizeof *d);
     for (int i = 0; i < n; i++) d[i] = rnd() % 8 == 0 && i + 1 < n ? HLO_TILE_COMBINE : rnd_in(1, 4);
     t[k] = (hlo_tile){n, d};
   }
@@ -442,7 +442,7 @@ static hlo_shape *gen_xla(arena *a) {
   return s;
 }
 
-static void check_xla(arena *a, ae_ctx *c) {
+static void check_xla(hb_arena *a, ae_ctx *c) {
   hlo_shape *s = gen_xla(a);
   tl_layout tl;
   tl_error te;
@@ -471,7 +471,7 @@ static void check_xla(arena *a, ae_ctx *c) {
   uint32_t k = (uint32_t)(rnd() % nl);
   m[k].stride += 1;
   /* rebuilt with the same profile: one mode per top-level mode when flat */
-  ss_layout *ch = arena_array(a, (size_t)tl.rank, sizeof *ch);
+  ss_layout *ch = hb_arena_array(a, (size_t)tl.rank, sizeof *ch);
   for (int j = 0, at = 0; j < tl.rank; j++) {
     uint32_t cnt = ss_leaf_count(ss_mode_at(l, (uint32_t)j));
     ch[j] = *ss_from_modes(a, m + at, cnt, &err);
@@ -511,7 +511,7 @@ static void check_xla(arena *a, ae_ctx *c) {
     return;
   }
   n_xla_found++;
-  hlo_shape *s2 = arena_zalloc(a, sizeof *s2);
+  hlo_shape *s2 = hb_arena_zalloc(a, sizeof *s2);
   *s2 = *s;
   s2->dims = xl.dims;
   s2->layout.minor_to_major = xl.minor_to_major;
@@ -530,7 +530,7 @@ static void check_xla(arena *a, ae_ctx *c) {
 
 /* ---- worked examples ---------------------------------------------------------------------------------------------- */
 
-static const ss_layout *rd_layout(arena *a, const char *text) {
+static const ss_layout *rd_layout(hb_arena *a, const char *text) {
   ss_read_result res;
   ss_read_error err;
   if (!ss_read(a, text, 0, strlen(text), NULL, NULL, &res, &err)) {
@@ -540,7 +540,7 @@ static const ss_layout *rd_layout(arena *a, const char *text) {
   return res.layout;
 }
 
-static void test_examples(arena *a, ae_ctx *c) {
+static void test_examples(hb_arena *a, ae_ctx *c) {
   const ss_layout *zn = rd_layout(a, "((4,2),(4,3)):((4,16),(1,32))");
   ss_error err;
   ss_coord *at = ss_read_coord(a, "(1,5)", &err);
@@ -585,7 +585,7 @@ static void test_examples(arena *a, ae_ctx *c) {
   /* shape:stride -> XLA */
   ss_xla_layout xl;
   ss_to_xla(a, rd_layout(a, "(2,3):(1,2)"), &xl);
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   if (xl.found) ss_xla_layout_print(&b, &xl);
   CHECK_STR(t_keep(&b), "{0,1}", "column-major (2,3):(1,2) is {0,1}");
   ss_to_xla(a, rd_layout(a, "(2,2):(2,2)"), &xl);
@@ -594,9 +594,9 @@ static void test_examples(arena *a, ae_ctx *c) {
 
 int main(int argc, char **argv) {
   ae_ctx *c = ae_ctx_new();
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   test_examples(a, c);
-  arena_free(a);
+  hb_arena_free(a);
   rng_state = argc > 1 ? strtoull(argv[1], NULL, 0) : 20250401;
 #ifdef __SANITIZE_ADDRESS__
   long count = argc > 2 ? strtol(argv[2], NULL, 0) : 600; /* every arena allocation a malloc: slower */
@@ -604,7 +604,7 @@ int main(int argc, char **argv) {
   long count = argc > 2 ? strtol(argv[2], NULL, 0) : 3000;
 #endif
   for (long i = 0; i < count; i++) {
-    a = arena_new();
+    a = hb_arena_new();
     n_cases++;
     ss_layout *l = gen_layout(a, true);
     check_layout(a, c, l);
@@ -620,7 +620,7 @@ int main(int argc, char **argv) {
     check_divide_product(a, gen_layout(a, false), gen_layout(a, false));
     check_fractal(a);
     check_xla(a, c);
-    arena_free(a);
+    hb_arena_free(a);
     if (ae_ctx_node_count(c) > 2000000) {
       ae_ctx_free(c);
       c = ae_ctx_new();

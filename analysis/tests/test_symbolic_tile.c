@@ -6,13 +6,13 @@
 #include "symbolic_tile.h"
 #include "test_util.h"
 
-static const char *tile_text(arena *a, const imap *m, bool xla_compat) {
+static const char *tile_text(hb_arena *a, const imap *m, bool xla_compat) {
   st_tile t;
   char why[400];
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   st_status st = st_derive(a, m, xla_compat, &t, why, sizeof why);
   if (st == ST_OK) st_print(&b, a, &t);
-  else sb_printf(&b, "%s: %s\n", st == ST_NONE ? "none" : "too large", why);
+  else hb_sb_printf(&b, "%s: %s\n", st == ST_NONE ? "none" : "too large", why);
   return t_keep(&b);
 }
 
@@ -81,7 +81,7 @@ static const char *const rows[][2] = {
     {"UNDEFINED", "none: the map is undefined (unknown indexing)\n"},
 };
 
-static void test_rows(arena *a, ae_ctx *c) {
+static void test_rows(hb_arena *a, ae_ctx *c) {
   for (size_t i = 0; i < sizeof rows / sizeof *rows; i++) CHECK_STR(tile_text(a, rd(a, c, rows[i][0]), false), rows[i][1], rows[i][0]);
   /* Strides of both signs in one sum: -3 * i + j over a 2x3 tile reads
    * 3..8, but the box from the origin's element 8 with stride 1 holds
@@ -101,12 +101,12 @@ static void test_rows(arena *a, ae_ctx *c) {
 /* ---- the constraint algebra (§3.6) --------------------------------------------------------------- */
 
 static const char *dnf_text(const tc_dnf *d) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   tc_dnf_print(&b, d);
   return t_keep(&b);
 }
 
-static void test_constraints(arena *a, ae_ctx *c) {
+static void test_constraints(hb_arena *a, ae_ctx *c) {
   const ae *d0 = ae_dim(c, 0), *d1 = ae_dim(c, 1), *k128 = ae_const(c, 128);
   tc_atom a0 = {d0, iv_point(1)}, a1 = {d1, iv_point(1)}, a11 = {d1, iv_point(11)}, wide = {d1, iv_make(0, 20)};
   tc_dnf x = tc_conjunction(a, &a0, 1), y1 = tc_conjunction(a, &a1, 1), y11 = tc_conjunction(a, &a11, 1);
@@ -250,7 +250,7 @@ static const char *const enum_maps[] = {
     "(d0, d1, d2) -> (d0 * 6 + d1, d2 floordiv 2, d2 mod 2), domain: d0 in [0, 0], d1 in [0, 5], d2 in [0, 7]",
 };
 
-static void test_enumeration(arena *a, ae_ctx *c) {
+static void test_enumeration(hb_arena *a, ae_ctx *c) {
   for (size_t i = 0; i < sizeof enum_maps / sizeof *enum_maps; i++) {
     imap *m = rd(a, c, enum_maps[i]);
     st_tile t;
@@ -280,11 +280,11 @@ static void test_enumeration(arena *a, ae_ctx *c) {
 
 int main(void) {
   ae_ctx *c = ae_ctx_new();
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   test_rows(a, c);
   test_constraints(a, c);
   test_enumeration(a, c);
-  arena_free(a);
+  hb_arena_free(a);
   ae_ctx_free(c);
   return t_finish("symbolic_tile");
 }

@@ -88,7 +88,7 @@ static void brute(const imap *off, const tf_dim *d, tf_count *el, tf_count *ti, 
 
 int main(void) {
   ae_ctx *c = ae_ctx_new();
-  arena *a = arena_new();
+  hb_arena *a = hb_arena_new();
   for (size_t n = 0; n < sizeof cases / sizeof *cases; n++) {
     const fp_case *fc = &cases[n];
     imap *off = rd(a, c, fc->offsets);
@@ -122,7 +122,7 @@ int main(void) {
   const tf_dim *dims[2] = {d, d};
   tf_count u;
   CHECK(tf_union_maps(offs, dims, 2, &u) && u == 4 * 6, "union of two maps differing in one dimension: %llu", (unsigned long long)u);
-  arena_free(a);
+  hb_arena_free(a);
   ae_ctx_free(c);
   return t_finish("tile_footprint");
 }

@@ -19,7 +19,7 @@
 #include <inttypes.h>
 
 #include "hlo_ir.h"
-#include "oom.h"
+#include "../../parser/base/oom.h"
 #include "test_util.h"
 #include "tiled_layout.h"
 
@@ -157,20 +157,20 @@ static bool next_point(int64_t *x, const int64_t *sizes, int n) {
 
 /* ---- maps ----------------------------------------------------------------------------------- */
 
-static arena *A;
+static hb_arena *A;
 static ae_ctx *C;
 
 /* The map printed and read back (what a user of the text sees). */
 static imap *reread(const imap *m) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   map_print(&b, m, NULL);
   map_read_error err;
-  imap *r = map_read(A, C, sb_str(&b), 0, b.len, &err);
+  imap *r = map_read(A, C, hb_sb_str(&b), 0, b.len, &err);
   if (!r) {
-    fprintf(stderr, "printed map does not read back: %s\n  %s\n", sb_str(&b), err.message);
+    fprintf(stderr, "printed map does not read back: %s\n  %s\n", hb_sb_str(&b), err.message);
     exit(2);
   }
-  sb_free(&b);
+  hb_sb_free(&b);
   return r;
 }
 
@@ -254,8 +254,8 @@ static void check_case(const rshape *r, const rshape *other) {
   }
 
   /* every logical element */
-  uint8_t *hit = xcalloc((size_t)total, 1);
-  int64_t *elem_of = xmalloc((size_t)total * MAXR * sizeof *elem_of);
+  uint8_t *hit = hb_calloc((size_t)total, 1);
+  int64_t *elem_of = hb_malloc((size_t)total * MAXR * sizeof *elem_of);
   int64_t x[MAXR] = {0}, coord[MAXP], got[MAXP];
   do {
     n_elements++;
@@ -321,7 +321,7 @@ int main(int argc, char **argv) {
   uint64_t seed = argc > 1 ? strtoull(argv[1], NULL, 0) : 0x7113d1a0u;
   int count = argc > 2 ? atoi(argv[2]) : 10000;
   rng_state = seed;
-  A = arena_new();
+  A = hb_arena_new();
   C = ae_ctx_new();
   for (int i = 0; i < count && t_failures < 20; i++) {
     rshape r, o;
@@ -337,7 +337,7 @@ int main(int argc, char **argv) {
       } while (tiled_size(&o.s) > MAX_PHYS);
     }
     check_case(&r, copy ? &o : NULL);
-    arena_reset(A);
+    hb_arena_reset(A);
     if (i % 200 == 199) { /* keep the expression context small */
       ae_ctx_free(C);
       C = ae_ctx_new();
@@ -347,6 +347,6 @@ int main(int argc, char **argv) {
          n_padded, n_elements, n_expressible, n_not_expressible, n_composed);
   CHECK(n_cases > count / 2 && n_expressible > 0 && n_not_expressible > 0 && n_padded > 0, "coverage");
   ae_ctx_free(C);
-  arena_free(A);
+  hb_arena_free(A);
   return t_finish("tiled_enum");
 }

@@ -7,7 +7,7 @@
 #include "test_util.h"
 #include "tiled_layout.h"
 
-static arena *A;
+static hb_arena *A;
 static ae_ctx *C;
 
 /* ---- helpers --------------------------------------------------------------------------- */
@@ -23,13 +23,13 @@ static const hlo_shape *shp(const char *text) {
     fprintf(stderr, "too many shapes\n");
     exit(2);
   }
-  strbuf b = STRBUF_INIT;
-  sb_printf(&b, "HloModule t\n\nENTRY e {\n  ROOT p = %s parameter(0)\n}\n", text);
+  hb_strbuf b = HB_STRBUF_INIT;
+  hb_sb_printf(&b, "HloModule t\n\nENTRY e {\n  ROOT p = %s parameter(0)\n}\n", text);
   hlo_error err;
   texts[nparsed] = malloc(b.len + 1);
-  memcpy(texts[nparsed], sb_str(&b), b.len + 1);
+  memcpy(texts[nparsed], hb_sb_str(&b), b.len + 1);
   size_t len = b.len;
-  sb_free(&b);
+  hb_sb_free(&b);
   if (hlo_parse_file(texts[nparsed], len, &parsed[nparsed], &err)) {
     fprintf(stderr, "test shape does not parse: %s: %s\n", text, err.message);
     exit(2);
@@ -48,18 +48,18 @@ static tl_layout lay(const char *text) {
 }
 
 static const char *dims_str(const int64_t *v, int n) {
-  strbuf b = STRBUF_INIT;
-  sb_putc(&b, '[');
-  for (int i = 0; i < n; i++) sb_printf(&b, "%s%" PRId64, i ? "," : "", v[i]);
-  sb_putc(&b, ']');
+  hb_strbuf b = HB_STRBUF_INIT;
+  hb_sb_putc(&b, '[');
+  for (int i = 0; i < n; i++) hb_sb_printf(&b, "%s%" PRId64, i ? "," : "", v[i]);
+  hb_sb_putc(&b, ']');
   return t_keep(&b);
 }
 
 static const char *ss_str(const tl_layout *l) {
   tl_shape_stride f;
   tl_error err;
-  strbuf b = STRBUF_INIT;
-  if (!tl_shape_stride_form(A, C, l, &f, &err)) sb_printf(&b, "ERROR %s", err.message);
+  hb_strbuf b = HB_STRBUF_INIT;
+  if (!tl_shape_stride_form(A, C, l, &f, &err)) hb_sb_printf(&b, "ERROR %s", err.message);
   else tl_shape_stride_print(&b, &f);
   return t_keep(&b);
 }
@@ -106,7 +106,7 @@ static tl_status err_of(const char *text) {
 }
 
 static const char *overhead_str(const tl_layout *l) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   tl_overhead_print(&b, l);
   return t_keep(&b);
 }
@@ -367,7 +367,7 @@ static void test_compose_tiled(void) {
 }
 
 int main(void) {
-  A = arena_new();
+  A = hb_arena_new();
   C = ae_ctx_new();
   test_doc_example();
   test_bf16_packed();
@@ -385,6 +385,6 @@ int main(void) {
     free(texts[i]);
   }
   ae_ctx_free(C);
-  arena_free(A);
+  hb_arena_free(A);
   return t_finish("tiled_layout");
 }

@@ -106,24 +106,24 @@ static void test_backend_config(void) {
        "malformed"},
   };
   for (size_t i = 0; i < sizeof configs / sizeof *configs; i++) {
-    strbuf m = STRBUF_INIT;
-    sb_printf(&m, "HloModule m\nf {\n  x = f32[8,32] parameter(0)\n  ROOT n = f32[8,32] negate(x)\n}\nENTRY e {\n"
+    hb_strbuf m = HB_STRBUF_INIT;
+    hb_sb_printf(&m, "HloModule m\nf {\n  x = f32[8,32] parameter(0)\n  ROOT n = f32[8,32] negate(x)\n}\nENTRY e {\n"
                   "  p = f32[8,32] parameter(0)\n  ROOT r = f32[8,32] fusion(p), kind=kCustom, calls=f, %s\n}\n",
               configs[i][0]);
-    const hlo_instr *in = parse(sb_str(&m));
-    arena *a = arena_new();
+    const hlo_instr *in = parse(hb_sb_str(&m));
+    hb_arena *a = hb_arena_new();
     int64_t *sizes;
     uint32_t n = 0;
     char why[200];
     bc_status st = bc_output_tile(a, in, 0, &sizes, &n, why, sizeof why);
-    strbuf got = STRBUF_INIT;
+    hb_strbuf got = HB_STRBUF_INIT;
     if (st == BC_FOUND)
-      for (uint32_t k = 0; k < n; k++) sb_printf(&got, "%s%lld", k ? "," : "", (long long)sizes[k]);
-    else sb_puts(&got, st == BC_ABSENT ? "absent" : "malformed");
-    CHECK_STR(sb_str(&got), configs[i][1], configs[i][0]);
-    sb_free(&got);
-    sb_free(&m);
-    arena_free(a);
+      for (uint32_t k = 0; k < n; k++) hb_sb_printf(&got, "%s%lld", k ? "," : "", (long long)sizes[k]);
+    else hb_sb_puts(&got, st == BC_ABSENT ? "absent" : "malformed");
+    CHECK_STR(hb_sb_str(&got), configs[i][1], configs[i][0]);
+    hb_sb_free(&got);
+    hb_sb_free(&m);
+    hb_arena_free(a);
     hlo_parse_result_free(&pr);
     free(buf);
   }

@@ -12,7 +12,7 @@
 #include "map_print.h"
 #include "map_read.h"
 #include "simplify.h"
-#include "strbuf.h"
+#include "../../parser/base/strbuf.h"
 
 static int t_checks, t_failures;
 
@@ -39,31 +39,31 @@ __attribute__((unused)) static int t_finish(const char *name) {
 }
 
 /* Printed forms in rotating static buffers (enough for one CHECK line). */
-__attribute__((unused)) static const char *t_keep(strbuf *b) {
+__attribute__((unused)) static const char *t_keep(hb_strbuf *b) {
   static char *bufs[8];
   static int next;
   int i = next++ % 8;
   free(bufs[i]);
   bufs[i] = malloc(b->len + 1);
-  memcpy(bufs[i], sb_str(b), b->len + 1);
-  sb_free(b);
+  memcpy(bufs[i], hb_sb_str(b), b->len + 1);
+  hb_sb_free(b);
   return bufs[i];
 }
 
 __attribute__((unused)) static const char *estr(const ae *e, uint32_t nrange) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   map_print_expr(&b, e, nrange);
   return t_keep(&b);
 }
 
 __attribute__((unused)) static const char *mstr(const imap *m) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   map_print(&b, m, NULL);
   return t_keep(&b);
 }
 
 /* Reads a map; aborts the test on a reader error (tables must be valid). */
-__attribute__((unused)) static imap *rd(arena *a, ae_ctx *c, const char *text) {
+__attribute__((unused)) static imap *rd(hb_arena *a, ae_ctx *c, const char *text) {
   map_read_error err;
   imap *m = map_read(a, c, text, 0, strlen(text), &err);
   if (!m) {
@@ -134,9 +134,9 @@ __attribute__((unused)) static const ae *sx(ae_ctx *c, const char *s) { return s
 
 /* Text with every whitespace character removed. */
 __attribute__((unused)) static const char *nows(const char *s) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   for (; *s; s++)
-    if (!isspace((unsigned char)*s)) sb_putc(&b, *s);
+    if (!isspace((unsigned char)*s)) hb_sb_putc(&b, *s);
   return t_keep(&b);
 }
 

@@ -53,10 +53,10 @@ static ii_set o2i_set(ii_ctx *c, const hlo_instr *in, uint32_t k, vf_layout l) {
 
 /* A copy of member i's map (so the set's own map is not changed). */
 static imap *member_copy(ii_ctx *c, ii_set *s, uint32_t i) {
-  ii_operand *x = arena_zalloc(ii_ctx_arena(c), sizeof *x);
+  ii_operand *x = hb_arena_zalloc(ii_ctx_arena(c), sizeof *x);
   *x = *s->items[i];
   x->map = imap_copy(ii_ctx_arena(c), x->map);
-  ii_operand **items = arena_array(ii_ctx_arena(c), s->n, sizeof *items);
+  ii_operand **items = hb_arena_array(ii_ctx_arena(c), s->n, sizeof *items);
   memcpy(items, s->items, s->n * sizeof *items);
   items[i] = x;
   s->items = items;
@@ -110,7 +110,7 @@ int main(void) {
   CHECK(strstr(r.message, "not an element of the indexed-from tensor") != NULL, "message: %s", r.message);
   /* an extra member: pairs the op does not read */
   bad = s;
-  ii_operand *extra = arena_zalloc(ii_ctx_arena(c), sizeof *extra);
+  ii_operand *extra = hb_arena_zalloc(ii_ctx_arena(c), sizeof *extra);
   extra->map = imap_copy(ii_ctx_arena(c), s.items[0]->map);
   imap_set_result(extra->map, 0, ae_add_const(ax, extra->map->results[0], 1));
   ii_set two = {0};
@@ -212,7 +212,7 @@ int main(void) {
   bad = s;
   member_copy(c, &bad, 0);
   ii_operand *swapped = bad.items[0];
-  ii_rtvar *rts = arena_array(ii_ctx_arena(c), 2, sizeof *rts);
+  ii_rtvar *rts = hb_arena_array(ii_ctx_arena(c), 2, sizeof *rts);
   rts[0] = swapped->rt[1];
   rts[1] = swapped->rt[0];
   swapped->rt = rts;
@@ -222,7 +222,7 @@ int main(void) {
   /* a description reading the wrong element of its instruction */
   bad = s;
   member_copy(c, &bad, 0);
-  rts = arena_array(ii_ctx_arena(c), 2, sizeof *rts);
+  rts = hb_arena_array(ii_ctx_arena(c), 2, sizeof *rts);
   rts[0] = bad.items[0]->rt[0];
   rts[1] = bad.items[0]->rt[1];
   rts[0].instr = rts[1].instr;

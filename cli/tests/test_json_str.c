@@ -7,10 +7,10 @@
 #include "json_str.h"
 
 static void row(const char *in, size_t n, const char *want) {
-  strbuf b = STRBUF_INIT;
+  hb_strbuf b = HB_STRBUF_INIT;
   json_str(&b, in, n);
-  CHECK_STR(sb_str(&b), want, "json_str");
-  sb_free(&b);
+  CHECK_STR(hb_sb_str(&b), want, "json_str");
+  hb_sb_free(&b);
 }
 
 /* Strict UTF-8 decoding of one code point; -1 if invalid. */
@@ -111,14 +111,14 @@ int main(void) {
         want[nw++] = cp;
         i += l;
       }
-      strbuf b = STRBUF_INIT;
+      hb_strbuf b = HB_STRBUF_INIT;
       json_str(&b, (const char *)in, len);
       long got[32];
-      int ng = dec_json(sb_str(&b), got, 32);
+      int ng = dec_json(hb_sb_str(&b), got, 32);
       bool same = ng == nw;
       for (int i = 0; same && i < nw; i++) same = got[i] == want[i];
-      CHECK(same, "round trip of a %zu-byte string (code %zu): %s", len, code, sb_str(&b));
-      sb_free(&b);
+      CHECK(same, "round trip of a %zu-byte string (code %zu): %s", len, code, hb_sb_str(&b));
+      hb_sb_free(&b);
       strings++;
     }
   }

@@ -6,40 +6,37 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ARENA_BLOCK_MIN ((size_t)64 * 1024)
+#define HB_ARENA_BLOCK_MIN ((size_t)64 * 1024)
 
-typedef struct arena_block {
-  struct arena_block *next;
+typedef struct hb_arena_block {
+  struct hb_arena_block *next;
   size_t size;        /* usable bytes after the header */
   max_align_t data[]; /* aligned start of the payload */
 } block;
 
-_Noreturn void arena_oom(void) { hloidx_oom(); }
-
-
 #ifndef HLOIDX_ARENA_MALLOC
 static size_t align_up(size_t n) {
-  if (n > SIZE_MAX - (ARENA_ALIGN - 1)) arena_oom();
-  return (n + ARENA_ALIGN - 1) & ~(size_t)(ARENA_ALIGN - 1);
+  if (n > SIZE_MAX - (HB_ARENA_ALIGN - 1)) hb_oom();
+  return (n + HB_ARENA_ALIGN - 1) & ~(size_t)(HB_ARENA_ALIGN - 1);
 }
 #endif
 
 static block *block_new(size_t size) {
-  if (size > SIZE_MAX - sizeof(block)) arena_oom();
+  if (size > SIZE_MAX - sizeof(block)) hb_oom();
   block *b = malloc(sizeof(block) + size);
-  if (!b) arena_oom();
+  if (!b) hb_oom();
   b->next = NULL;
   b->size = size;
   return b;
 }
 
-arena *arena_new(void) {
-  arena *a = calloc(1, sizeof *a);
-  if (!a) arena_oom();
+hb_arena *hb_arena_new(void) {
+  hb_arena *a = calloc(1, sizeof *a);
+  if (!a) hb_oom();
   return a;
 }
 
-void arena_free(arena *a) {
+void hb_arena_free(hb_arena *a) {
   if (!a) return;
   for (block *b = a->head, *n; b; b = n) {
     n = b->next;
@@ -48,7 +45,7 @@ void arena_free(arena *a) {
   free(a);
 }
 
-void arena_reset(arena *a) {
+void hb_arena_reset(hb_arena *a) {
   block *keep = NULL;
   for (block *b = a->head, *n; b; b = n) {
     n = b->next;
@@ -67,7 +64,7 @@ void arena_reset(arena *a) {
   a->total = 0;
 }
 
-void *arena_alloc_slow(arena *a, size_t size) {
+void *hb_arena_alloc_slow(hb_arena *a, size_t size) {
   if (size == 0) size = 1;
 #ifdef HLOIDX_ARENA_MALLOC
   /* Exact-size block so ASan flags any access past the object. */
@@ -80,7 +77,7 @@ void *arena_alloc_slow(arena *a, size_t size) {
   size_t need = align_up(size);
   block *b = a->head;
   if (!b || (uintptr_t)a->end - (uintptr_t)a->cur < need) {
-    size_t bsize = ARENA_BLOCK_MIN;
+    size_t bsize = HB_ARENA_BLOCK_MIN;
     if (b && b->size < ((size_t)64 << 20)) bsize = b->size * 2; /* geometric growth */
     if (bsize < need) bsize = need;
     if (b && a->cur == (char *)b->data) { /* never leave an empty block behind */
@@ -100,25 +97,25 @@ void *arena_alloc_slow(arena *a, size_t size) {
 #endif
 }
 
-void *arena_dup(arena *a, const void *src, size_t size) {
-  void *p = arena_alloc(a, size);
+void *hb_arena_dup(hb_arena *a, const void *src, size_t size) {
+  void *p = hb_arena_alloc(a, size);
   if (size) memcpy(p, src, size);
   return p;
 }
 
-char *arena_strndup(arena *a, const char *s, size_t len) {
-  if (len == SIZE_MAX) arena_oom();
-  char *p = arena_alloc(a, len + 1);
+char *hb_arena_strndup(hb_arena *a, const char *s, size_t len) {
+  if (len == SIZE_MAX) hb_oom();
+  char *p = hb_arena_alloc(a, len + 1);
   if (len) memcpy(p, s, len);
   p[len] = '\0';
   return p;
 }
 
-void *arena_grow(arena *a, void *old, size_t old_count, size_t new_count, size_t elem_size) {
-  void *p = arena_array(a, new_count, elem_size);
+void *hb_arena_grow(hb_arena *a, void *old, size_t old_count, size_t new_count, size_t elem_size) {
+  void *p = hb_arena_array(a, new_count, elem_size);
   size_t keep = old_count < new_count ? old_count : new_count;
   if (old && keep) memcpy(p, old, keep * elem_size);
   return p;
 }
 
-size_t arena_used(const arena *a) { return a->total; }
+size_t hb_arena_used(const hb_arena *a) { return a->total; }

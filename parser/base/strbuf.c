@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-void sb_reserve(strbuf *b, size_t extra) {
+void hb_sb_reserve(hb_strbuf *b, size_t extra) {
   if (extra >= SIZE_MAX - b->len - 1) goto oom;
   size_t need = b->len + extra + 1;
   if (need <= b->cap) return;
@@ -25,52 +25,52 @@ void sb_reserve(strbuf *b, size_t extra) {
   b->cap = ncap;
   return;
 oom:
-  hloidx_oom();
+  hb_oom();
 }
 
-void sb_init(strbuf *b) { memset(b, 0, sizeof *b); }
-void sb_free(strbuf *b) {
+void hb_sb_init(hb_strbuf *b) { memset(b, 0, sizeof *b); }
+void hb_sb_free(hb_strbuf *b) {
   free(b->data);
   memset(b, 0, sizeof *b);
 }
-void sb_reset(strbuf *b) {
+void hb_sb_reset(hb_strbuf *b) {
   b->len = 0;
   if (b->data) b->data[0] = '\0';
 }
 /* Decimal digits without snprintf (the printers call these for every
  * index and bound). */
-void sb_put_u64(strbuf *b, uint64_t v) {
+void hb_sb_put_u64(hb_strbuf *b, uint64_t v) {
   char tmp[24];
   size_t n = sizeof tmp;
   do {
     tmp[--n] = (char)('0' + v % 10);
     v /= 10;
   } while (v);
-  sb_putn(b, tmp + n, sizeof tmp - n);
+  hb_sb_putn(b, tmp + n, sizeof tmp - n);
 }
-void sb_put_u128(strbuf *b, unsigned __int128 v) {
-  if (v <= UINT64_MAX) return sb_put_u64(b, (uint64_t)v); /* no 128-bit divisions */
+void hb_sb_put_u128(hb_strbuf *b, unsigned __int128 v) {
+  if (v <= UINT64_MAX) return hb_sb_put_u64(b, (uint64_t)v); /* no 128-bit divisions */
   char tmp[40];
   size_t n = sizeof tmp;
   do {
     tmp[--n] = (char)('0' + (int)(v % 10u));
     v /= 10u;
   } while (v);
-  sb_putn(b, tmp + n, sizeof tmp - n);
+  hb_sb_putn(b, tmp + n, sizeof tmp - n);
 }
-void sb_put_i64(strbuf *b, int64_t v) {
+void hb_sb_put_i64(hb_strbuf *b, int64_t v) {
   if (v < 0) {
-    sb_putc(b, '-');
-    sb_put_u64(b, (uint64_t)0 - (uint64_t)v);
+    hb_sb_putc(b, '-');
+    hb_sb_put_u64(b, (uint64_t)0 - (uint64_t)v);
   } else {
-    sb_put_u64(b, (uint64_t)v);
+    hb_sb_put_u64(b, (uint64_t)v);
   }
 }
-void sb_indent(strbuf *b, int n) {
+void hb_sb_indent(hb_strbuf *b, int n) {
   static const char spaces[] = "                                ";
-  for (; n > 0; n -= 32) sb_putn(b, spaces, n < 32 ? (size_t)n : 32);
+  for (; n > 0; n -= 32) hb_sb_putn(b, spaces, n < 32 ? (size_t)n : 32);
 }
-void sb_printf(strbuf *b, const char *fmt, ...) {
+void hb_sb_printf(hb_strbuf *b, const char *fmt, ...) {
   /* Formatted into a buffer first, not measured with vsnprintf(NULL, 0,
    * ...): some compilers' -Wformat-truncation reads that as a null format
    * string under the sanitizers. */
@@ -82,12 +82,12 @@ void sb_printf(strbuf *b, const char *fmt, ...) {
   int n = vsnprintf(small, sizeof small, fmt, ap);
   va_end(ap);
   if (n > 0 && (size_t)n < sizeof small) {
-    sb_putn(b, small, (size_t)n);
+    hb_sb_putn(b, small, (size_t)n);
   } else if (n > 0) {
-    sb_reserve(b, (size_t)n);
+    hb_sb_reserve(b, (size_t)n);
     vsnprintf(b->data + b->len, (size_t)n + 1, fmt, ap2);
     b->len += (size_t)n;
   }
   va_end(ap2);
 }
-const char *sb_str(const strbuf *b) { return b->data ? b->data : ""; }
+const char *hb_sb_str(const hb_strbuf *b) { return b->data ? b->data : ""; }

@@ -15,50 +15,50 @@ static size_t slot_of(const void *key, size_t cap) {
 }
 
 /* The slots (in the map itself while small, so a copied map stays valid). */
-static const void **keys_of(ptrmap *m) { return m->cap > PTRMAP_SMALL ? m->keys : m->small_keys; }
-static ptrmap_val *vals_of(ptrmap *m) { return m->cap > PTRMAP_SMALL ? m->vals : m->small_vals; }
+static const void **keys_of(hb_ptrmap *m) { return m->cap > HB_PTRMAP_SMALL ? m->keys : m->small_keys; }
+static hb_ptrmap_val *vals_of(hb_ptrmap *m) { return m->cap > HB_PTRMAP_SMALL ? m->vals : m->small_vals; }
 
-void ptrmap_init(ptrmap *m) {
+void hb_ptrmap_init(hb_ptrmap *m) {
   m->keys = NULL;
   m->vals = NULL;
   m->cap = 0;
   m->len = 0;
 }
 
-void ptrmap_free(ptrmap *m) {
-  if (m->cap > PTRMAP_SMALL) {
+void hb_ptrmap_free(hb_ptrmap *m) {
+  if (m->cap > HB_PTRMAP_SMALL) {
     free(m->keys);
     free(m->vals);
   }
-  ptrmap_init(m);
+  hb_ptrmap_init(m);
 }
 
-void ptrmap_clear(ptrmap *m) {
+void hb_ptrmap_clear(hb_ptrmap *m) {
   if (m->len == 0) return;
   memset(keys_of(m), 0, m->cap * sizeof *m->keys);
   m->len = 0;
 }
 
-ptrmap_val *ptrmap_get(const ptrmap *m, const void *key) {
+hb_ptrmap_val *hb_ptrmap_get(const hb_ptrmap *m, const void *key) {
   if (!m->cap) return NULL;
-  const void *const *keys = m->cap > PTRMAP_SMALL ? m->keys : m->small_keys;
+  const void *const *keys = m->cap > HB_PTRMAP_SMALL ? m->keys : m->small_keys;
   for (size_t i = slot_of(key, m->cap);; i = (i + 1) & (m->cap - 1)) {
-    if (keys[i] == key) return (ptrmap_val *)(m->cap > PTRMAP_SMALL ? &m->vals[i] : &m->small_vals[i]);
+    if (keys[i] == key) return (hb_ptrmap_val *)(m->cap > HB_PTRMAP_SMALL ? &m->vals[i] : &m->small_vals[i]);
     if (!keys[i]) return NULL;
   }
 }
 
-static void grow(ptrmap *m) {
+static void grow(hb_ptrmap *m) {
   if (m->cap == 0) {
     memset(m->small_keys, 0, sizeof m->small_keys);
-    m->cap = PTRMAP_SMALL;
+    m->cap = HB_PTRMAP_SMALL;
     return;
   }
   size_t ocap = m->cap, ncap = ocap * 2;
   const void **ok = keys_of(m);
-  ptrmap_val *ov = vals_of(m);
-  const void **nk = xcalloc(ncap, sizeof *nk);
-  ptrmap_val *nv = xcalloc(ncap, sizeof *nv);
+  hb_ptrmap_val *ov = vals_of(m);
+  const void **nk = hb_calloc(ncap, sizeof *nk);
+  hb_ptrmap_val *nv = hb_calloc(ncap, sizeof *nv);
   for (size_t i = 0; i < ocap; i++) {
     if (!ok[i]) continue;
     size_t j = slot_of(ok[i], ncap);
@@ -66,7 +66,7 @@ static void grow(ptrmap *m) {
     nk[j] = ok[i];
     nv[j] = ov[i];
   }
-  if (ocap > PTRMAP_SMALL) {
+  if (ocap > HB_PTRMAP_SMALL) {
     free(ok);
     free(ov);
   }
@@ -75,7 +75,7 @@ static void grow(ptrmap *m) {
   m->cap = ncap;
 }
 
-void ptrmap_put(ptrmap *m, const void *key, ptrmap_val v) {
+void hb_ptrmap_put(hb_ptrmap *m, const void *key, hb_ptrmap_val v) {
   if ((m->len + 1) * 4 > m->cap * 3) grow(m);
   const void **keys = keys_of(m);
   size_t i = slot_of(key, m->cap);

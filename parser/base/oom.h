@@ -2,29 +2,29 @@
  * like an unreadable input, `hloidx: error: FILE: out of memory` (FILE:
  * the input being read or analysed on this thread, which the cli sets)
  * and exit status 1. Callers never see NULL from these helpers. */
-#ifndef HLOIDX_OOM_H
-#define HLOIDX_OOM_H
+#ifndef HB_OOM_H
+#define HB_OOM_H
 
 #include <stdlib.h>
 
 /* The input the current thread works on (NULL: none); the cli sets it. */
-extern _Thread_local const char *hloidx_oom_file;
+extern _Thread_local const char *hb_oom_file;
 
-_Noreturn void hloidx_oom(void);
+_Noreturn void hb_oom(void);
 
-static inline void *xmalloc(size_t n) {
+static inline void *hb_malloc(size_t n) {
   void *p = malloc(n ? n : 1);
-  if (!p) hloidx_oom();
+  if (!p) hb_oom();
   return p;
 }
-static inline void *xcalloc(size_t n, size_t size) {
+static inline void *hb_calloc(size_t n, size_t size) {
   void *p = calloc(n ? n : 1, size ? size : 1);
-  if (!p) hloidx_oom();
+  if (!p) hb_oom();
   return p;
 }
-static inline void *xrealloc(void *old, size_t n) {
+static inline void *hb_realloc(void *old, size_t n) {
   void *p = realloc(old, n ? n : 1);
-  if (!p) hloidx_oom();
+  if (!p) hb_oom();
   return p;
 }
 
