@@ -59,7 +59,7 @@ typedef struct {
 
 typedef struct {
   cmp_doc *doc;
-  const char *module; /* the current module's name, in doc's hb_arena */
+  const char *module; /* the current module's name, in doc's arena */
   bool shapes;        /* dump mode: record every instruction's shape */
   instr_shape *sh;
   size_t nsh, capsh;

@@ -188,7 +188,7 @@ typedef struct pc_shape_ent {
   uint32_t len;
   uint32_t hash;
   uint32_t gen;     /* shape is valid iff gen == parse_ctx.scache_gen */
-  const hlo_shape *shape; /* in the module's hb_arena */
+  const hlo_shape *shape; /* in the module's arena */
   const hlo_shape *kept;  /* a copy in parse_ctx.scache_arena, for later modules */
   char head[PC_SHAPE_HEAD]; /* the text's first bytes: all of the usual array shape's */
 } pc_shape_ent;
