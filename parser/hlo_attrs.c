@@ -228,9 +228,8 @@ typedef struct grow_buf {
 } grow_buf;
 
 static void *grow_buf_take(parse_ctx *P, grow_buf *g, int *n) {
-  void *out = hb_arena_array(P->a, g->v.n, g->elem);
-  if (g->v.n) memcpy(out, g->v.p, g->v.n * g->elem);
   *n = (int)g->v.n;
+  void *out = hb_vec_take(P->a, &g->v, g->elem, 0, g->v.n);
   hb_vec_free(&g->v);
   return out;
 }

@@ -591,7 +591,7 @@ typedef struct hlo_error {
  * --no-verify) or guessed (instructions without a computation). */
 typedef struct hlo_warning {
   size_t offset;       /* byte offset of the text it is about */
-  const char *message; /* in the module's hb_arena */
+  const char *message; /* in the module's arena */
 } hlo_warning;
 
 /* How the parser treats what XLA's parser rejects. Process-wide: set once

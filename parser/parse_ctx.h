@@ -9,30 +9,10 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/vec.h"
 #include "hlo_ir.h"
 #include "hlo_token.h"
 #include "intern.h"
-
-/* ---- growable scratch vectors (malloc; reused across the whole parse) -- */
-
-typedef struct hb_vec {
-  void *p;
-  size_t n;   /* elements in use */
-  size_t cap; /* elements allocated */
-} hb_vec;
-
-void *hb_vec_grow(hb_vec *v, size_t elem);
-static inline void *hb_vec_push_raw(hb_vec *v, size_t elem) {
-  if (v->n == v->cap) return hb_vec_grow(v, elem);
-  return (char *)v->p + elem * v->n++;
-}
-#define HB_PUSH(v, T, x) (*(T *)hb_vec_push_raw(&(v), sizeof(T)) = (x))
-#define HB_AT(v, T, i) (((T *)(v).p)[i])
-void hb_vec_free(hb_vec *v);
-/* Entries [b, e) of v (the top of the vector) copied into arena a, then
- * popped (v->n = b): how every list the grammar collects on a scratch
- * vector ends up in the IR. Returns the arena copy. */
-void *hb_vec_take(hb_arena *a, hb_vec *v, size_t elem, size_t b, size_t e);
 
 /* the lexer's blanks: ' ' and \t \n \v \f \r (9 to 13) */
 static inline bool pc_blank(char c) { return c == ' ' || (unsigned char)(c - '\t') < 5; }
@@ -209,7 +189,7 @@ typedef struct pc_shape_ent {
   uint32_t hash;
   uint32_t gen;     /* shape is valid iff gen == parse_ctx.scache_gen */
   uint32_t depth;   /* brackets nested in the text: a hit must keep within HLO_MAX_NESTING */
-  const hlo_shape *shape; /* in the module's hb_arena */
+  const hlo_shape *shape; /* in the module's arena */
   const hlo_shape *kept;  /* a copy in parse_ctx.scache_arena, for later modules */
   char head[PC_SHAPE_HEAD]; /* the text's first bytes: all of the usual array shape's */
 } pc_shape_ent;

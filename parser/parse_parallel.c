@@ -105,9 +105,8 @@ static bool next_separator(const char *data, size_t len, size_t from, size_t *at
  * that take the next span when done with one. Each span is a share of the
  * text still left, 1 / (2 JOBS) of it but at least MIN_BYTES: the spans get
  * smaller toward the end, so the threads finish at about the same time
- * (equal spans left one thread idle while another parsed the last one: 5
- * to 10 ms of 140 on the bench input with two threads). Returns the number
- * of spans (1: no cut was found). */
+ * (with equal spans one thread idles while another parses the last one).
+ * Returns the number of spans (1: no cut was found). */
 static int cut_spans(const char *data, size_t len, size_t min_bytes, int jobs, span *spans, int max) {
   int n = 0;
   size_t start = 0, at, end;

@@ -14,9 +14,6 @@ typedef struct hb_arena_block {
   max_align_t data[]; /* aligned start of the payload */
 } block;
 
-_Noreturn void hb_oom(void) { hb_oom(); }
-
-
 #ifndef HLOIDX_ARENA_MALLOC
 static size_t align_up(size_t n) {
   if (n > SIZE_MAX - (HB_ARENA_ALIGN - 1)) hb_oom();

@@ -10,6 +10,8 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "oom.h"
+
 typedef struct hb_arena hb_arena;
 
 /* Only cur and end are for the inline allocation below; the rest belongs to
@@ -28,11 +30,10 @@ void hb_arena_free(hb_arena *a);
 void hb_arena_reset(hb_arena *a);
 
 /* Allocations are aligned for any object type. On out-of-memory the process
- * exits with status 1 (parser/oom.h): callers never see NULL. The usual
+ * exits with status 1 (oom.h): callers never see NULL. The usual
  * case (room in the current block) is inline; parsing allocates a lot. */
 #define HB_ARENA_ALIGN _Alignof(max_align_t)
 void *hb_arena_alloc_slow(hb_arena *a, size_t size);
-_Noreturn void hb_oom(void);
 
 static inline void *hb_arena_alloc(hb_arena *a, size_t size) {
   size_t need = (size + HB_ARENA_ALIGN - 1) & ~(size_t)(HB_ARENA_ALIGN - 1);

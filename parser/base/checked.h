@@ -1,4 +1,4 @@
-/* Checked 64-bit integer helpers with floor semantics.
+/* Checked 64-bit integer arithmetic (hb_ck_*), floor semantics for division.
  *
  * Every function returns false (and leaves *out unspecified) when the exact
  * mathematical result does not fit in int64_t or is undefined (division by
@@ -92,6 +92,14 @@ static inline bool hb_ck_lcm(int64_t a, int64_t b, int64_t *out) {
   uint64_t ub = hb_ck_uabs(b);
   if (ub > (uint64_t)INT64_MAX) return false;
   return hb_ck_mul(x, (int64_t)ub, out);
+}
+
+/* Size of dimension N after padding lo/hi with INTERIOR between elements
+ * (pad semantics); false on overflow. */
+static inline bool hb_ck_pad_size(int64_t n, int64_t lo, int64_t hi, int64_t interior, int64_t *r) {
+  int64_t x = 0, t;
+  if (n > 0 && !hb_ck_mul(n - 1, interior, &x)) return false;
+  return hb_ck_add(x, n, &t) && hb_ck_add(t, lo, &t) && hb_ck_add(t, hi, r);
 }
 
 #endif

@@ -40,13 +40,20 @@ void hb_sb_reset(hb_strbuf *b) {
 /* Decimal digits without snprintf (the printers call these for every
  * index and bound). */
 void hb_sb_put_u64(hb_strbuf *b, uint64_t v) {
-  char tmp[24];
-  size_t n = sizeof tmp;
+  if (v < 10) { /* most indices and bounds */
+    hb_sb_putc(b, (char)('0' + v));
+    return;
+  }
+  size_t n = 2; /* digits */
+  for (uint64_t t = v / 100; t; t /= 10) n++;
+  if (b->cap - b->len <= n) hb_sb_reserve(b, n);
+  char *p = b->data + b->len + n; /* written in place, last digit first */
+  *p = '\0';
   do {
-    tmp[--n] = (char)('0' + v % 10);
+    *--p = (char)('0' + v % 10);
     v /= 10;
   } while (v);
-  hb_sb_putn(b, tmp + n, sizeof tmp - n);
+  b->len += n;
 }
 void hb_sb_put_u128(hb_strbuf *b, unsigned __int128 v) {
   if (v <= UINT64_MAX) return hb_sb_put_u64(b, (uint64_t)v); /* no 128-bit divisions */

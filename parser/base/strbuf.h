@@ -1,5 +1,5 @@
 /* Growable NUL-terminated string buffer (malloc-backed; out of memory ends
- * the run as the arena does, parser/oom.h). Reusable by the CLI. */
+ * the run as the arena does, oom.h). Reusable by the CLI. */
 #ifndef HB_STRBUF_H
 #define HB_STRBUF_H
 
