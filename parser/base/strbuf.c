@@ -40,6 +40,9 @@ void hb_sb_reset(hb_strbuf *b) {
 /* Decimal digits without snprintf (the printers call these for every
  * index and bound). */
 void hb_sb_put_u64(hb_strbuf *b, uint64_t v) {
+  static const char pairs[] = "00010203040506070809101112131415161718192021222324252627282930313233343536373839"
+                              "40414243444546474849505152535455565758596061626364656667686970717273747576777879"
+                              "8081828384858687888990919293949596979899";
   if (v < 10) { /* most indices and bounds */
     hb_sb_putc(b, (char)('0' + v));
     return;
@@ -47,12 +50,17 @@ void hb_sb_put_u64(hb_strbuf *b, uint64_t v) {
   size_t n = 2; /* digits */
   for (uint64_t t = v / 100; t; t /= 10) n++;
   if (b->cap - b->len <= n) hb_sb_reserve(b, n);
-  char *p = b->data + b->len + n; /* written in place, last digit first */
+  char *p = b->data + b->len + n; /* written in place, last digits first, two at a time */
   *p = '\0';
-  do {
-    *--p = (char)('0' + v % 10);
-    v /= 10;
-  } while (v);
+  for (; v >= 100; v /= 100) {
+    p -= 2;
+    memcpy(p, pairs + 2 * (v % 100), 2);
+  }
+  if (v >= 10) {
+    memcpy(p - 2, pairs + 2 * v, 2);
+  } else {
+    p[-1] = (char)('0' + v);
+  }
   b->len += n;
 }
 void hb_sb_put_u128(hb_strbuf *b, unsigned __int128 v) {
@@ -72,10 +80,6 @@ void hb_sb_put_i64(hb_strbuf *b, int64_t v) {
   } else {
     hb_sb_put_u64(b, (uint64_t)v);
   }
-}
-void hb_sb_indent(hb_strbuf *b, int n) {
-  static const char spaces[] = "                                ";
-  for (; n > 0; n -= 32) hb_sb_putn(b, spaces, n < 32 ? (size_t)n : 32);
 }
 void hb_sb_printf(hb_strbuf *b, const char *fmt, ...) {
   /* Formatted into a buffer first, not measured with vsnprintf(NULL, 0,

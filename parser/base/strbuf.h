@@ -33,11 +33,17 @@ static inline void hb_sb_putc(hb_strbuf *b, char c) {
   b->data[b->len++] = c;
   b->data[b->len] = '\0';
 }
+static inline void hb_sb_indent(hb_strbuf *b, int n) { /* n spaces */
+  if (n <= 0) return;
+  if (b->cap - b->len <= (size_t)n) hb_sb_reserve(b, (size_t)n);
+  memset(b->data + b->len, ' ', (size_t)n);
+  b->len += (size_t)n;
+  b->data[b->len] = '\0';
+}
 static inline void hb_sb_puts(hb_strbuf *b, const char *s) { hb_sb_putn(b, s, strlen(s)); }
 void hb_sb_put_i64(hb_strbuf *b, int64_t v);
 void hb_sb_put_u64(hb_strbuf *b, uint64_t v);
 __extension__ void hb_sb_put_u128(hb_strbuf *b, unsigned __int128 v);
-void hb_sb_indent(hb_strbuf *b, int n); /* n spaces */
 __attribute__((format(printf, 2, 3))) void hb_sb_printf(hb_strbuf *b, const char *fmt, ...);
 /* The contents ("" when empty). */
 const char *hb_sb_str(const hb_strbuf *b);
