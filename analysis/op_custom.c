@@ -163,6 +163,13 @@ ii_status ii_custom_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
   if (!strcmp(t, "__cublas$gemm") || !strcmp(t, "__cublas$lt$matmul")) return gemm(c, in, id, out, err);
   if (!strcmp(t, "__cudnn$convForward") || !strcmp(t, "__cudnn$convBiasActivationForward"))
     return conv(c, in, id, out, err);
-  all_unknown(c, in, out, ii_why(c, "custom-call target '%s' has no known semantics", t));
+  /* the target quoted as printable ASCII: its bytes come from the input
+   * as they are (a truncated UTF-8 sequence would make the output invalid
+   * text), and targets are ASCII names */
+  char name[128];
+  size_t n = 0;
+  for (; t[n] && n < sizeof name - 1; n++) name[n] = t[n] >= 0x20 && t[n] < 0x7f ? t[n] : '?';
+  name[n] = '\0';
+  all_unknown(c, in, out, ii_why(c, "custom-call target '%s%s' has no known semantics", name, t[n] ? "..." : ""));
   return II_OK;
 }
