@@ -1254,17 +1254,22 @@ static void reads_bitcast(ref *R, const hlo_instr *in, int64_t output_id, int k,
   emit(cl, idx);
 }
 
+/* The second half of a reduce's or reduce-window's operands are init
+ * values: every output reads the scalar. True when K is one of them. */
+static bool reads_init_value(const hlo_instr *in, int k, emit_fn emit, void *cl) {
+  if (k < in->n_operands / 2) return false;
+  int64_t idx[MAXR] = {0};
+  emit(cl, idx);
+  return true;
+}
+
 static void reads_reduce(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                          void *cl) {
   (void)output_id;
+  if (reads_init_value(in, k, emit, cl)) return;
   const hlo_shape *xs = in->operands[k]->shape;
-  int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
+  int64_t v[MAXR], lo[MAXR], hi[MAXR];
   int r = xs->rank;
-  int n = in->n_operands / 2;
-  if (k >= n) {
-    emit(cl, idx);
-    return;
-  }
   int oi = 0;
   for (int i = 0; i < r; i++) {
     bool red = in_ints(&in->dimensions, i);
@@ -1280,14 +1285,10 @@ static void reads_reduce(ref *R, const hlo_instr *in, int64_t output_id, int k, 
 static void reads_reduce_window(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                                 void *cl) {
   (void)output_id;
+  if (reads_init_value(in, k, emit, cl)) return;
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
   int r = xs->rank;
-  int n = in->n_operands / 2;
-  if (k >= n) {
-    emit(cl, idx);
-    return;
-  }
   for (int i = 0; i < r; i++) {
     lo[i] = 0;
     hi[i] = in->ext->window[i].size - 1;
