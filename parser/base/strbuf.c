@@ -64,7 +64,10 @@ void hb_sb_put_u64(hb_strbuf *b, uint64_t v) {
   b->len += n;
 }
 void hb_sb_put_u128(hb_strbuf *b, unsigned __int128 v) {
-  if (v <= UINT64_MAX) return hb_sb_put_u64(b, (uint64_t)v); /* no 128-bit divisions */
+  if (v <= UINT64_MAX) { /* no 128-bit divisions */
+    hb_sb_put_u64(b, (uint64_t)v);
+    return;
+  }
   char tmp[40];
   size_t n = sizeof tmp;
   do {
