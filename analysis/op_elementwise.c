@@ -59,16 +59,23 @@ static ii_status bconv_kind(const hlo_instr *in, bc_kind *kind, ii_error *err) {
   return II_OK;
 }
 
+/* FROM's index to TO's: the shared dimensions as they are; a minor-most
+ * dimension TO has beyond FROM is one symbol over its range (SPLIT: a FROM
+ * element is several TO elements); one FROM has beyond TO is dropped (a
+ * FROM element is part of one TO element). */
+static void bconv_map(ii_ctx *c, const hlo_shape *from, const hlo_shape *to, bool split, ii_indexing *out) {
+  uint32_t rf = ii_rank(from), rt = ii_rank(to);
+  const ae **res = ii_exprs(c, rt);
+  for (uint32_t i = 0; i < rt; i++) res[i] = i < rf ? D(c, i) : S(c, 0);
+  ii_indexing_init(c, out, 1);
+  ii_add(c, out, 0, ii_map(c, rf, from->dims, split, to->dims + rf, rt, res));
+}
+
 ii_status ii_bitcast_convert_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   bc_kind kind;
   if (bconv_kind(in, &kind, err) != II_OK) return II_ERROR;
   if (kind == BC_SAME) return ii_elementwise_o2i(c, in, id, out, err);
-  const hlo_shape *o = in->shape, *x = in->operands[0]->shape;
-  uint32_t ro = ii_rank(o), rx = ii_rank(x);
-  const ae **res = ii_exprs(c, rx);
-  for (uint32_t i = 0; i < rx; i++) res[i] = i < ro ? D(c, i) : S(c, 0);
-  ii_indexing_init(c, out, 1);
-  ii_add(c, out, 0, ii_map(c, ro, o->dims, kind == BC_WIDER, x->dims + ro, rx, res));
+  bconv_map(c, in->shape, in->operands[0]->shape, kind == BC_WIDER, out);
   return II_OK;
 }
 
@@ -76,11 +83,6 @@ ii_status ii_bitcast_convert_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_
   bc_kind kind;
   if (bconv_kind(in, &kind, err) != II_OK) return II_ERROR;
   if (kind == BC_SAME) return ii_elementwise_i2o(c, in, id, out, err);
-  const hlo_shape *o = in->shape, *x = in->operands[0]->shape;
-  uint32_t ro = ii_rank(o), rx = ii_rank(x);
-  const ae **res = ii_exprs(c, ro);
-  for (uint32_t i = 0; i < ro; i++) res[i] = i < rx ? D(c, i) : S(c, 0);
-  ii_indexing_init(c, out, 1);
-  ii_add(c, out, 0, ii_map(c, rx, x->dims, kind == BC_NARROWER, o->dims + rx, ro, res));
+  bconv_map(c, in->operands[0]->shape, in->shape, kind == BC_NARROWER, out);
   return II_OK;
 }
