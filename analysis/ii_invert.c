@@ -481,8 +481,10 @@ struct ii_inst_memo {
   const hlo_instr *in;
   ii_status st;       /* II_OK, or the first status that stops every in2out query (then err) */
   ii_error err;
-  ii_indexing *o2i;   /* per output, in c->inst (n == 0: not analyzed, see failed) */
+  ii_indexing *o2i;   /* per output, in c->inst (n == 0: not analyzed, see failed, or not kept, see again) */
   bool *failed;       /* per output: its out2in query failed with an input error */
+  bool *again;        /* per output: not kept, its one map is computed again by its one reader */
+  uint32_t *only;     /* per output with again: the operand that map reads (nops: none) */
   uint32_t *start;    /* per operand k: its outputs are readers[start[k], start[k + 1]) */
   uint32_t *readers;  /* output ids, increasing: those whose maps read k, and the failed ones */
 };
@@ -500,6 +502,8 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
   m->in = in;
   m->o2i = hb_arena_zalloc(c->inst, (nout ? nout : 1) * sizeof *m->o2i);
   m->failed = hb_arena_zalloc(c->inst, nout ? nout : 1);
+  m->again = hb_arena_zalloc(c->inst, nout ? nout : 1);
+  m->only = hb_arena_array(c->inst, nout ? nout : 1, sizeof *m->only);
   m->start = hb_arena_zalloc(c->inst, ((size_t)nops + 1) * sizeof *m->start);
   uint32_t nfailed = 0;
   for (uint32_t n = 0; n < nout && m->st == II_OK; n++) {
@@ -514,9 +518,21 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
       m->st = st;
       break;
     }
-    ii_indexing_copy(c->inst, x, &m->o2i[n], NULL, NULL);
-    for (uint32_t i = 0; i < ii_nstored(x); i++)
-      if (x->sets[i].n && ii_stored_id(x, i) < nops) m->start[ii_stored_id(x, i) + 1]++;
+    /* An output of one map (a tuple's element, an elementwise op's
+     * output) has one reader, which computes it again instead: a tuple of
+     * 100,000 keeps no maps. Those of several entries are kept: computed
+     * again by each reader they would cost N * N (a concatenate). */
+    uint32_t nmaps = 0;
+    m->only[n] = nops;
+    for (uint32_t i = 0; i < ii_nstored(x); i++) {
+      nmaps += x->sets[i].n;
+      if (x->sets[i].n && ii_stored_id(x, i) < nops) {
+        m->start[ii_stored_id(x, i) + 1]++;
+        m->only[n] = ii_stored_id(x, i);
+      }
+    }
+    if (nmaps <= 1) m->again[n] = true;
+    else ii_indexing_copy(c->inst, x, &m->o2i[n], NULL, NULL);
     /* the copy is kept: the scratch arena may go (this query holds nothing
      * in it yet), so that memory holds the results once, not twice */
     ii_ctx_reset(c);
@@ -529,6 +545,10 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
   for (uint32_t n = 0; n < nout && m->st == II_OK; n++) {
     if (m->failed[n]) {
       for (uint32_t k = 0; k < nops; k++) m->readers[fill[k]++] = n;
+      continue;
+    }
+    if (m->again[n]) {
+      if (m->only[n] < nops) m->readers[fill[m->only[n]]++] = n;
       continue;
     }
     const ii_indexing *x = &m->o2i[n];
@@ -562,7 +582,12 @@ ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
       ii_add_unknown(c, out, n, ii_why(c, "no out2in maps to invert: output %u is not analyzed", n));
       continue;
     }
-    const ii_set *s = ii_entry(&m->o2i[n], (uint32_t)input_id);
+    const ii_indexing *x = &m->o2i[n];
+    if (m->again[n]) {
+      ii_status st = ii_o2i_memo(c, in, n, &x, err);
+      if (st != II_OK) return st;
+    }
+    const ii_set *s = ii_entry(x, (uint32_t)input_id);
     const hlo_shape *xs = ii_set_operand_shape(in, input_id, s);
     ii_set *dst = &out->sets[r - lo];
     dst->in_elem = s->in_elem;

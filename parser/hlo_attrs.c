@@ -1455,7 +1455,8 @@ static int unknown_attr(parse_ctx *P, const pc_attr *a, hlo_opcode op) {
 
 int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
   uint32_t gen = ++P->attr_gen;
-  hlo_attr *out = hb_arena_array(P->a, (size_t)n, sizeof *out);
+  static hlo_attr no_attrs[1]; /* (most instructions: never written) */
+  hlo_attr *out = n ? hb_arena_array(P->a, (size_t)n, sizeof *out) : no_attrs;
   uint64_t present[(AT_COUNT + 63) / 64] = {0};
   hlo_opcode check_op = in->op;
   bool async = is_async(in->op);

@@ -603,7 +603,7 @@ static hlo_instr *no_operands[1];
 
 static hlo_instr *new_instr(parse_ctx *P, size_t off) {
   static const int64_t none[1] = {0};
-  hlo_instr *in = hb_arena_zalloc(P->a, sizeof *in);
+  hlo_instr *in = hb_arena_zalloc_small(P->a, sizeof *in);
   in->dimensions.v = none;
   in->ext = &hlo_instr_ext_none;
   in->offset = off;
@@ -638,7 +638,7 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
   if (in->op == HLO_OP_UNKNOWN && unknown_opcode(P, opcode, is) < 0) return NULL;
   size_t n = operands.e - operands.b;
   in->n_operands = (int)n;
-  in->operands = n ? hb_arena_array(P->a, n, sizeof *in->operands) : no_operands;
+  in->operands = n ? hb_arena_array_small(P->a, n, sizeof *in->operands) : no_operands;
   uint32_t gen = top_comp(P)->gen;
   for (size_t i = 0; i < n; i++) {
     pc_operand *o = &HB_AT(P->operands, pc_operand, operands.b + i);

@@ -18,6 +18,10 @@ typedef struct {
 } slot;
 
 #define MIN_SLOTS 512
+/* A buffer this large (1 MiB) is freed once the table has grown past it:
+ * a large module's peak does not hold the one before, and many small
+ * modules still reuse their two buffers. */
+#define KEEP_SLOTS_MAX ((size_t)64 * 1024)
 
 /* The slots live in one of two buffers, kept from module to module: a
  * module starts on the first MIN_SLOTS slots of one (its other slots hold
@@ -63,7 +67,7 @@ void hlo_intern_free(hlo_intern *t) {
 static uint32_t next_gen(hlo_intern *t, int keep) {
   if (t->gen + 1 != 0) return t->gen + 1;
   for (int i = 0; i < 2; i++)
-    if (i != keep) memset(t->buf[i], 0, t->cap[i] * sizeof(slot));
+    if (i != keep && t->buf[i]) memset(t->buf[i], 0, t->cap[i] * sizeof(slot));
   return 1;
 }
 
@@ -93,6 +97,11 @@ static void grow(hlo_intern *t) {
     nw[j] = (slot){old[i].hash, ngen, old[i].e};
   }
   if (ngen == 1) memset(old, 0, t->cap[t->cur] * sizeof(slot)); /* (wrapped around) */
+  if (t->cap[t->cur] >= KEEP_SLOTS_MAX) { /* a large table: the peak holds one buffer, not two */
+    free(t->buf[t->cur]);
+    t->buf[t->cur] = NULL;
+    t->cap[t->cur] = 0;
+  }
   t->cur = to;
   t->slots = nw;
   t->mask = n - 1;
@@ -125,7 +134,7 @@ hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
     hlo_istr *e = sl->e;
     if (sl->hash == h && e->len == len && hlo_same_bytes(hlo_istr_str(e), s, len)) return e;
   }
-  hlo_istr *e = hb_arena_alloc(t->a, sizeof *e + len + 1);
+  hlo_istr *e = hb_arena_alloc_small(t->a, sizeof *e + len + 1);
   memset(e, 0, sizeof *e);
   e->len = (uint32_t)len;
   e->opcode = -1;
@@ -134,7 +143,7 @@ hlo_istr *hlo_intern_get(hlo_intern *t, const char *s, size_t len) {
   copy_short(p, s, len);
   p[len] = '\0';
   t->slots[i] = (slot){h, gen, e};
-  if (++t->count * 2 > t->mask + 1) grow(t);
+  if (++t->count * 4 > (t->mask + 1) * 3) grow(t); /* load 3/4: the hash in the slot keeps probes cheap */
   return e;
 }
 

@@ -15,9 +15,9 @@ typedef struct hb_arena_block {
 } block;
 
 #ifndef HLOIDX_ARENA_MALLOC
-static size_t align_up(size_t n) {
-  if (n > SIZE_MAX - (HB_ARENA_ALIGN - 1)) hb_oom();
-  return (n + HB_ARENA_ALIGN - 1) & ~(size_t)(HB_ARENA_ALIGN - 1);
+static size_t align_up(size_t n, size_t align) {
+  if (n > SIZE_MAX - (align - 1)) hb_oom();
+  return (n + align - 1) & ~(align - 1);
 }
 #endif
 
@@ -64,19 +64,21 @@ void hb_arena_reset(hb_arena *a) {
   a->total = 0;
 }
 
-void *hb_arena_alloc_slow(hb_arena *a, size_t size) {
+void *hb_arena_alloc_slow(hb_arena *a, size_t size, size_t align) {
   if (size == 0) size = 1;
 #ifdef HLOIDX_ARENA_MALLOC
   /* Exact-size block so ASan flags any access past the object. */
+  (void)align;
   block *b = block_new(size);
   b->next = a->head;
   a->head = b;
   a->total += size;
   return b->data;
 #else
-  size_t need = align_up(size);
+  size_t need = align_up(size, HB_ARENA_SMALL_ALIGN);
   block *b = a->head;
-  if (!b || (uintptr_t)a->end - (uintptr_t)a->cur < need) {
+  uintptr_t p = b ? align_up((uintptr_t)a->cur, align) : 0;
+  if (!b || p > (uintptr_t)a->end || (uintptr_t)a->end - p < need) {
     size_t bsize = HB_ARENA_BLOCK_MIN;
     if (b && b->size < ((size_t)64 << 20)) bsize = b->size * 2; /* geometric growth */
     if (bsize < need) bsize = need;
@@ -89,11 +91,11 @@ void *hb_arena_alloc_slow(hb_arena *a, size_t size) {
     a->head = b;
     a->cur = (char *)b->data;
     a->end = a->cur + bsize;
+    p = (uintptr_t)a->cur; /* (a block's data is aligned for any object) */
   }
-  void *p = a->cur;
-  a->cur += need;
+  a->cur = (char *)p + need;
   a->total += size;
-  return p;
+  return (void *)p;
 #endif
 }
 

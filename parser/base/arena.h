@@ -31,19 +31,28 @@ void hb_arena_reset(hb_arena *a);
 
 /* Allocations are aligned for any object type. On out-of-memory the process
  * exits with status 1 (oom.h): callers never see NULL. The usual
- * case (room in the current block) is inline; parsing allocates a lot. */
+ * case (room in the current block) is inline; parsing allocates a lot.
+ * The _small variants align to 8 bytes only, for the many small objects
+ * of the IR that hold no 16-byte member (instructions, names, operand
+ * and integer arrays): their sizes round up to 8, not 16. */
 #define HB_ARENA_ALIGN _Alignof(max_align_t)
-void *hb_arena_alloc_slow(hb_arena *a, size_t size);
+#define HB_ARENA_SMALL_ALIGN ((size_t)8)
+void *hb_arena_alloc_slow(hb_arena *a, size_t size, size_t align);
 
-static inline void *hb_arena_alloc(hb_arena *a, size_t size) {
-  size_t need = (size + HB_ARENA_ALIGN - 1) & ~(size_t)(HB_ARENA_ALIGN - 1);
-  if (size - 1 < need && need <= (uintptr_t)a->end - (uintptr_t)a->cur) { /* size > 0, no overflow, room */
-    void *p = a->cur;
-    a->cur += need;
+static inline void *hb_arena_alloc_aligned_(hb_arena *a, size_t size, size_t align) {
+  size_t need = (size + HB_ARENA_SMALL_ALIGN - 1) & ~(HB_ARENA_SMALL_ALIGN - 1);
+  uintptr_t p = ((uintptr_t)a->cur + (align - 1)) & ~(uintptr_t)(align - 1);
+  if (size - 1 < need && p >= (uintptr_t)a->cur && p <= (uintptr_t)a->end && need <= (uintptr_t)a->end - p) {
+    a->cur = (char *)p + need; /* (size > 0, no overflow, room) */
     a->total += size;
-    return p;
+    return (void *)p;
   }
-  return hb_arena_alloc_slow(a, size);
+  return hb_arena_alloc_slow(a, size, align);
+}
+
+static inline void *hb_arena_alloc(hb_arena *a, size_t size) { return hb_arena_alloc_aligned_(a, size, HB_ARENA_ALIGN); }
+static inline void *hb_arena_alloc_small(hb_arena *a, size_t size) {
+  return hb_arena_alloc_aligned_(a, size, HB_ARENA_SMALL_ALIGN);
 }
 
 static inline void *hb_arena_zalloc(hb_arena *a, size_t size) {
@@ -52,10 +61,20 @@ static inline void *hb_arena_zalloc(hb_arena *a, size_t size) {
   return p;
 }
 
+static inline void *hb_arena_zalloc_small(hb_arena *a, size_t size) {
+  void *p = hb_arena_alloc_small(a, size);
+  memset(p, 0, size ? size : 1);
+  return p;
+}
+
 /* Array allocation with overflow check on count * size. */
 static inline void *hb_arena_array(hb_arena *a, size_t count, size_t size) {
   if (size && count > SIZE_MAX / size) hb_oom();
   return hb_arena_alloc(a, count * size);
+}
+static inline void *hb_arena_array_small(hb_arena *a, size_t count, size_t size) {
+  if (size && count > SIZE_MAX / size) hb_oom();
+  return hb_arena_alloc_small(a, count * size);
 }
 void *hb_arena_dup(hb_arena *a, const void *src, size_t size);
 /* NUL-terminated copy of len bytes. */

@@ -20,7 +20,7 @@ void hb_vec_free(hb_vec *v) {
 
 void *hb_vec_take(hb_arena *a, hb_vec *v, size_t elem, size_t b, size_t e) {
   size_t n = e - b;
-  void *out = hb_arena_array(a, n, elem);
+  void *out = hb_arena_array_small(a, n, elem);
   if (n) memcpy(out, (char *)v->p + b * elem, n * elem);
   v->n = b;
   return out;

@@ -23,7 +23,8 @@ static inline void *hb_vec_push_raw(hb_vec *v, size_t elem) {
 void hb_vec_free(hb_vec *v);
 /* Entries [b, e) of v (the top of the vector) copied into arena a, then
  * popped (v->n = b): how a list collected on a scratch vector ends up in
- * the IR. Returns the arena copy. */
+ * the IR. Returns the arena copy, 8-byte aligned (hb_arena_alloc_small:
+ * for elements without 16-byte members). */
 void *hb_vec_take(hb_arena *a, hb_vec *v, size_t elem, size_t b, size_t e);
 
 #endif
