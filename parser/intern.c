@@ -18,9 +18,10 @@ typedef struct {
 } slot;
 
 #define MIN_SLOTS 512
-/* A buffer this large (1 MiB) is freed once the table has grown past it:
- * a large module's peak does not hold the one before, and many small
- * modules still reuse their two buffers. */
+/* A buffer of this many slots (1 MiB) or more that the table has grown
+ * out of, too small for its next growth, is freed at once: a large
+ * module's peak does not hold it, and many small modules still reuse
+ * their two buffers. */
 #define KEEP_SLOTS_MAX ((size_t)64 * 1024)
 
 /* The slots live in one of two buffers, kept from module to module: a
@@ -97,7 +98,7 @@ static void grow(hlo_intern *t) {
     nw[j] = (slot){old[i].hash, ngen, old[i].e};
   }
   if (ngen == 1) memset(old, 0, t->cap[t->cur] * sizeof(slot)); /* (wrapped around) */
-  if (t->cap[t->cur] >= KEEP_SLOTS_MAX) { /* a large table: the peak holds one buffer, not two */
+  if (t->cap[t->cur] >= KEEP_SLOTS_MAX && t->cap[t->cur] < 2 * n) { /* (the next growth would replace it) */
     free(t->buf[t->cur]);
     t->buf[t->cur] = NULL;
     t->cap[t->cur] = 0;

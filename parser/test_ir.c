@@ -375,10 +375,11 @@ static void test_shapes_across_modules(void) {
 /* The intern table (intern.c) across resets: within a generation one
  * pointer per string, in the arena given at the reset; after a reset the
  * old strings are gone from the table (and untouched in their arena); the
- * table grows for many strings and starts small again for few after them;
- * the generation counter wraps around. */
+ * table grows for many strings (past the size where it frees the buffer
+ * it grew out of) and starts small again for few after them; the
+ * generation counter wraps around, also with a buffer freed. */
 static void test_intern(void) {
-  enum { N = 20000 };
+  enum { N = 100000 };
   static const char *p[N], *first[100];
   hb_arena *a1 = hb_arena_new(), *a2 = hb_arena_new(), *a3 = hb_arena_new();
   hlo_intern *t = hlo_intern_new(a1);
@@ -399,6 +400,18 @@ static void test_intern(void) {
       CHECK(hlo_intern_str(t, buf, strlen(buf)) == p[i]);
     }
     CHECK(hlo_istr_of(p[0])->opcode == -1 && hlo_istr_of(p[0])->len == 6);
+  }
+  hlo_intern_set_gen(t, UINT32_MAX); /* (one of the two buffers was freed: nothing to empty there) */
+  hlo_intern_reset(t, a1);
+  for (int i = 0; i < N; i++) {
+    snprintf(buf, sizeof buf, "name.%d", i);
+    const char *s = hlo_intern_str(t, buf, strlen(buf));
+    CHECK(s != p[i] && strcmp(s, buf) == 0);
+    p[i] = s;
+  }
+  for (int i = 0; i < N; i++) {
+    snprintf(buf, sizeof buf, "name.%d", i);
+    CHECK(hlo_intern_str(t, buf, strlen(buf)) == p[i]);
   }
   CHECK(strcmp(hlo_intern_str(t, "", 0), "") == 0);
   static const char abc[] = "abcdefghijklmnopqrstuvwxyz0123456789ABCDEFG";
