@@ -1,0 +1,46 @@
+/* The arena's two alignments (arena.h): hb_arena_alloc aligns for any
+ * object, hb_arena_alloc_small to 8 bytes; mixed in one arena, across
+ * block boundaries and resets, every object is aligned as asked, holds
+ * its bytes (none overlaps another) and the zero-size ones are distinct. */
+#include <stdbool.h>
+#include <stdint.h>
+#include <string.h>
+
+#include "arena.h"
+#include "../test_check.h"
+
+enum { N = 20000 };
+
+static void check_mixed(hb_arena *a) {
+  static unsigned char *p[N];
+  static size_t len[N];
+  for (int i = 0; i < N; i++) {
+    bool small = i % 3 != 0;
+    len[i] = (size_t)(i * 7 % 61); /* 0..60 bytes: odd sizes, some zero */
+    if (i % 997 == 0) len[i] = 70000; /* larger than the first block */
+    p[i] = small ? hb_arena_alloc_small(a, len[i]) : hb_arena_alloc(a, len[i]);
+    CHECK((uintptr_t)p[i] % (small ? 8 : _Alignof(max_align_t)) == 0);
+    memset(p[i], i & 0xff, len[i]);
+  }
+  for (int i = 0; i < N; i++) {
+    for (size_t j = 0; j < len[i]; j++)
+      if (p[i][j] != (unsigned char)(i & 0xff)) {
+        CHECK(!"an object's bytes were overwritten");
+        return;
+      }
+    if (i && len[i] == 0 && len[i - 1] == 0) CHECK(p[i] != p[i - 1]);
+  }
+}
+
+int main(void) {
+  hb_arena *a = hb_arena_new();
+  check_mixed(a);
+  hb_arena_reset(a);
+  check_mixed(a);
+  int64_t *v = hb_arena_array_small(a, 3, sizeof *v);
+  CHECK((uintptr_t)v % 8 == 0);
+  long double *d = hb_arena_zalloc(a, sizeof *d); /* (an object that needs max_align_t) */
+  CHECK((uintptr_t)d % _Alignof(max_align_t) == 0 && *d == 0);
+  hb_arena_free(a);
+  return failures != 0;
+}
