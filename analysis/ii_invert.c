@@ -583,8 +583,10 @@ ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
       continue;
     }
     const ii_indexing *x = &m->o2i[n];
-    if (m->again[n]) {
+    if (m->again[n]) { /* work the memo's query already counted: not counted again */
+      uint64_t composed = c->composed;
       ii_status st = ii_o2i_memo(c, in, n, &x, err);
+      c->composed = composed;
       if (st != II_OK) return st;
     }
     const ii_set *s = ii_entry(x, (uint32_t)input_id);
