@@ -225,8 +225,8 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
                                  ii_error *err) {
   *res = NULL;
   if (comp->n_params != nargs)
-    return ii_fail(err, at, "%s '%s' has %d operands, but '%s' has %d parameters", at->opcode_text, at->name, nargs,
-                   comp->name, comp->n_params);
+    return ii_fail(err, at, "%s '%s' has %d operands, but '%s' has %d parameters", hlo_instr_opcode_text(at), at->name,
+                   nargs, comp->name, comp->n_params);
   if (c->nest >= II_MAX_NESTING)
     return too_large(err, at, "fused or called computations nested more than " II_STR(II_MAX_NESTING) " deep");
 
@@ -254,8 +254,8 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
     tout = c->xla_compat ? 0 : output_id;
   } else {
     return ii_fail(err, at, "%s '%s': output %lld is out of range (the %s computation has %u root%s)",
-                   at->opcode_text, at->name, (long long)output_id, at->op == HLO_OP_FUSION ? "fused" : "called",
-                   nroots, nroots == 1 ? "" : "s");
+                   hlo_instr_opcode_text(at), at->name, (long long)output_id,
+                   at->op == HLO_OP_FUSION ? "fused" : "called", nroots, nroots == 1 ? "" : "s");
   }
   ii_groups *g = hb_arena_zalloc(c->scratch, sizeof *g);
   hb_ptrmap_init(&g->index);
@@ -407,26 +407,26 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
 
 const hlo_instr *ii_computation_instr(ii_ctx *c, const hlo_computation *comp) {
   hlo_instr *in = hb_arena_zalloc(c->keep, sizeof *in);
+  hlo_instr_cold *cold = hb_arena_dup(c->keep, &hlo_instr_cold_none, sizeof *cold);
   hlo_computation **called = hb_arena_alloc(c->keep, sizeof *called);
   hlo_call_role *role = hb_arena_alloc(c->keep, sizeof *role);
   *called = (hlo_computation *)comp;
   *role = HLO_CALL_CALLS;
+  cold->opcode_text = "computation";
+  cold->called = called;
+  cold->called_role = role;
+  cold->n_called = 1;
+  cold->fusion_kind = HLO_FUSION_LOOP;
   in->name = comp->name;
-  in->opcode_text = "computation";
   in->op = HLO_OP_FUSION;
   in->shape = comp->root ? comp->root->shape : comp->signature_result;
   in->operands = comp->params;
   in->n_operands = comp->n_params;
-  in->called = called;
-  in->called_role = role;
-  in->n_called = 1;
+  in->cold = cold;
   in->parent = (hlo_computation *)comp;
-  in->offset = comp->offset;
+  in->offset = (uint32_t)comp->offset;
   in->parameter_number = -1;
-  in->ext = &hlo_instr_ext_none;
   in->index = -1;
-  in->fusion_kind = HLO_FUSION_LOOP;
-  in->async_wrapped = HLO_OP_UNKNOWN;
   return in;
 }
 

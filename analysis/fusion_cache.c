@@ -70,7 +70,7 @@ static uint64_t hash_comp(const hlo_computation *c) {
   h = mix(h, c->root ? (uint64_t)c->root->index : UINT64_MAX);
   for (int i = 0; i < c->n_instrs; i++) {
     const hlo_instr *in = c->instrs[i];
-    h = mix(h, (uint64_t)in->op | (uint64_t)in->n_operands << 16 | (uint64_t)in->n_called << 32);
+    h = mix(h, (uint64_t)in->op | (uint64_t)in->n_operands << 16 | (uint64_t)in->cold->n_called << 32);
     for (int k = 0; k < in->n_operands; k++) h = mix(h, (uint64_t)in->operands[k]->index);
     if (in->parameter_number >= 0) h = mix(h, (uint64_t)in->parameter_number);
     /* the dims too: computations of one structure at other sizes are common */
@@ -85,26 +85,31 @@ static uint64_t hash_comp(const hlo_computation *c) {
 static bool same_comp(const hlo_computation *a, const hlo_computation *b, int depth);
 
 static bool same_instr(const hlo_instr *x, const hlo_instr *y, int depth) {
-  if (x->op != y->op || x->opcode_text != y->opcode_text || x->async_wrapped != y->async_wrapped) return false;
+  if (x->op != y->op || hlo_instr_opcode_text(x) != hlo_instr_opcode_text(y) ||
+      x->cold->async_wrapped != y->cold->async_wrapped)
+    return false;
   if (!hlo_shape_equal(x->shape, y->shape)) return false;
   if (x->n_operands != y->n_operands || x->parameter_number != y->parameter_number) return false;
   for (int k = 0; k < x->n_operands; k++) {
     const hlo_instr *p = x->operands[k], *q = y->operands[k];
     if (p->index != q->index || (p->parent == x->parent) != (q->parent == y->parent)) return false;
   }
-  if (!x->literal != !y->literal) return false;
-  if (x->literal && (x->literal->len != y->literal->len || memcmp(x->literal->text, y->literal->text, x->literal->len)))
+  if (!x->cold->literal != !y->cold->literal) return false;
+  if (x->cold->literal && (x->cold->literal->len != y->cold->literal->len ||
+                           memcmp(x->cold->literal->text, y->cold->literal->text, x->cold->literal->len)))
     return false;
-  if (x->n_attrs != y->n_attrs) return false;
-  for (int a = 0; a < x->n_attrs; a++) {
-    const hlo_attr *p = &x->attrs[a], *q = &y->attrs[a];
+  if (x->cold->n_attrs != y->cold->n_attrs) return false;
+  for (int a = 0; a < x->cold->n_attrs; a++) {
+    const hlo_attr *p = &x->cold->attrs[a], *q = &y->cold->attrs[a];
     if (p->name != q->name) return false;
     if (ignored_attr(p->name)) continue;
     if (p->value_len != q->value_len || memcmp(p->value, q->value, p->value_len)) return false;
   }
-  if (x->n_called != y->n_called) return false;
-  for (int k = 0; k < x->n_called; k++)
-    if (x->called_role[k] != y->called_role[k] || !same_comp(x->called[k], y->called[k], depth + 1)) return false;
+  if (x->cold->n_called != y->cold->n_called) return false;
+  for (int k = 0; k < x->cold->n_called; k++)
+    if (x->cold->called_role[k] != y->cold->called_role[k] ||
+        !same_comp(x->cold->called[k], y->cold->called[k], depth + 1))
+      return false;
   return true;
 }
 

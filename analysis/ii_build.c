@@ -43,8 +43,8 @@ const hlo_shape *ii_output_shape(const hlo_instr *in, int64_t output_id) {
 /* ---- building blocks ---------------------------------------------------------------------------- */
 
 const hlo_computation *ii_called(const hlo_instr *in, hlo_call_role role) {
-  for (int i = 0; i < in->n_called; i++)
-    if (in->called_role[i] == role) return in->called[i];
+  for (int i = 0; i < in->cold->n_called; i++)
+    if (in->cold->called_role[i] == role) return in->cold->called[i];
   return NULL;
 }
 

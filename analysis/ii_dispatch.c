@@ -100,19 +100,21 @@ static ii_status check_shape(const hlo_instr *in, const hlo_shape *s, const char
 static bool big(int64_t v) { return v > II_MAX_DIM || v < -II_MAX_DIM; }
 
 static ii_status check_attrs(const hlo_instr *in, ii_error *err) {
-  bool bad = big(in->ext->feature_group_count) || big(in->ext->batch_group_count);
-  for (int i = 0; i < in->ext->n_slice; i++)
-    bad |= big(in->ext->slice[i].start) || big(in->ext->slice[i].limit) || big(in->ext->slice[i].stride);
-  for (int i = 0; i < in->ext->n_padding; i++)
-    bad |= big(in->ext->padding[i].lo) || big(in->ext->padding[i].hi) || big(in->ext->padding[i].interior);
-  for (int i = 0; i < in->ext->n_window; i++) {
-    const hlo_window_dim *w = &in->ext->window[i];
+  bool bad = big(in->cold->ext->feature_group_count) || big(in->cold->ext->batch_group_count);
+  for (int i = 0; i < in->cold->ext->n_slice; i++)
+    bad |=
+        big(in->cold->ext->slice[i].start) || big(in->cold->ext->slice[i].limit) || big(in->cold->ext->slice[i].stride);
+  for (int i = 0; i < in->cold->ext->n_padding; i++)
+    bad |= big(in->cold->ext->padding[i].lo) || big(in->cold->ext->padding[i].hi) ||
+           big(in->cold->ext->padding[i].interior);
+  for (int i = 0; i < in->cold->ext->n_window; i++) {
+    const hlo_window_dim *w = &in->cold->ext->window[i];
     bad |= big(w->size) || big(w->stride) || big(w->pad_lo) || big(w->pad_hi) || big(w->lhs_dilate) ||
            big(w->rhs_dilate);
   }
-  for (int i = 0; i < in->ext->dynamic_slice_sizes.n; i++) bad |= big(in->ext->dynamic_slice_sizes.v[i]);
-  if (in->ext->gather)
-    for (int i = 0; i < in->ext->gather->slice_sizes.n; i++) bad |= big(in->ext->gather->slice_sizes.v[i]);
+  for (int i = 0; i < in->cold->ext->dynamic_slice_sizes.n; i++) bad |= big(in->cold->ext->dynamic_slice_sizes.v[i]);
+  if (in->cold->ext->gather)
+    for (int i = 0; i < in->cold->ext->gather->slice_sizes.n; i++) bad |= big(in->cold->ext->gather->slice_sizes.v[i]);
   if (bad)
     return ii_fail(err, in, "analysis too large for '%s': an attribute value is beyond +-2^40", in->name);
   return II_OK;
@@ -121,7 +123,7 @@ static ii_status check_attrs(const hlo_instr *in, ii_error *err) {
 static ii_status check_shapes(const hlo_instr *in, ii_error *err) {
   int need = nops[in->op];
   if (in->n_operands < need)
-    return ii_fail(err, in, "%s '%s' needs at least %d operand%s, it has %d", in->opcode_text, in->name, need,
+    return ii_fail(err, in, "%s '%s' needs at least %d operand%s, it has %d", hlo_instr_opcode_text(in), in->name, need,
                    need == 1 ? "" : "s", in->n_operands);
   if (check_shape(in, in->shape, "its result", err) != II_OK) return II_ERROR;
   for (int k = 0; k < in->n_operands; k++)
@@ -137,7 +139,7 @@ static ii_status run(ii_ctx *c, ii_rule rule, const hlo_instr *in, int64_t id, u
                      ii_error *err) {
   memset(out, 0, sizeof *out);
   if (!rule) {
-    ii_unknown_why(c, out, nunknown, ii_why(c, "no indexing rule for %s", in->opcode_text));
+    ii_unknown_why(c, out, nunknown, ii_why(c, "no indexing rule for %s", hlo_instr_opcode_text(in)));
     return II_OK;
   }
   /* once per instruction: a tuple of N elements checked for each of its N

@@ -77,13 +77,13 @@ ii_status ii_cond_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   const hlo_computation *br[2] = {ii_called(in, HLO_CALL_TRUE_COMPUTATION), ii_called(in, HLO_CALL_FALSE_COMPUTATION)};
   bool pred = br[0] && br[1];
   int nb = 0;
-  const hlo_computation **branches = hb_arena_array(c->scratch, (size_t)in->n_called + 2, sizeof *branches);
+  const hlo_computation **branches = hb_arena_array(c->scratch, (size_t)in->cold->n_called + 2, sizeof *branches);
   if (pred) {
     branches[nb++] = br[0];
     branches[nb++] = br[1];
   } else {
-    for (int i = 0; i < in->n_called; i++)
-      if (in->called_role[i] == HLO_CALL_BRANCH_COMPUTATIONS) branches[nb++] = in->called[i];
+    for (int i = 0; i < in->cold->n_called; i++)
+      if (in->cold->called_role[i] == HLO_CALL_BRANCH_COMPUTATIONS) branches[nb++] = in->cold->called[i];
   }
   if (nb == 0 || in->n_operands != nb + 1)
     return ii_fail(err, in, "conditional '%s' needs a branch index and one operand per branch (%d branches, %d "
@@ -125,7 +125,8 @@ ii_status ii_while_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *
   bool same = root == param;
   if (!same && tuple && root->op == HLO_OP_TUPLE && id < root->n_operands) {
     const hlo_instr *e = root->operands[id];
-    same = e->op == HLO_OP_GET_TUPLE_ELEMENT && e->n_operands == 1 && e->operands[0] == param && e->tuple_index == id;
+    same = e->op == HLO_OP_GET_TUPLE_ELEMENT && e->n_operands == 1 && e->operands[0] == param &&
+           e->cold->tuple_index == id;
   }
   if (!same) {
     ii_add_unknown(c, out, 0, ii_why(c, "the while body changes element %lld of the state", (long long)id));
@@ -166,13 +167,15 @@ ii_status ii_async_start_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_inde
   const hlo_computation *comp = ii_called(in, HLO_CALL_CALLS);
   if (comp && comp->root)
     return compose_into_sets(c, in, comp, (const hlo_instr *const *)in->operands, in->n_operands, 0, out, 0, err);
-  if (in->async_wrapped == HLO_OP_UNKNOWN)
+  if (in->cold->async_wrapped == HLO_OP_UNKNOWN)
     return ii_fail(err, in, "async-start '%s' wraps neither a computation nor an op", in->name);
   /* the wrapped op with the start's operands and attributes, and output 1's shape */
   hlo_instr *w = hb_arena_alloc(c->scratch, sizeof *w);
+  hlo_instr_cold *wc = hb_arena_dup(c->scratch, in->cold, sizeof *wc);
+  wc->opcode_text = NULL; /* (the wrapped op's name) */
   *w = *in;
-  w->op = in->async_wrapped;
-  w->opcode_text = hlo_opcode_name(in->async_wrapped);
+  w->op = in->cold->async_wrapped;
+  w->cold = wc;
   w->shape = s->elems[1];
   return ii_o2i_logical(c, w, 0, out, err);
 }

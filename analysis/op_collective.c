@@ -36,7 +36,7 @@
 /* Devices per replica group; -1 when the groups do not say (empty: every
  * device, whose count the module does not always tell). */
 static int64_t group_size(const hlo_instr *in) {
-  const hlo_replica_groups *g = in->ext->replica_groups;
+  const hlo_replica_groups *g = in->cold->ext->replica_groups;
   if (!g) return -1;
   if (g->iota) return g->iota_group_size > 0 ? g->iota_group_size : -1;
   if (g->n_groups == 0 || g->groups[0].n == 0) return -1;
@@ -52,7 +52,8 @@ static const hlo_shape *paired_output(ii_ctx *c, const hlo_instr *in, int64_t id
   if (in->shape->type != HLO_TUPLE) o = in->n_operands == 1 && id == 0 ? in->shape : NULL;
   else if (in->shape->n_elems == in->n_operands && id < in->n_operands) o = in->shape->elems[id];
   for (int k = 0; !o && k < in->n_operands; k++)
-    ii_add_unknown(c, out, (uint32_t)k, ii_why(c, "%s whose operands and results do not pair up", in->opcode_text));
+    ii_add_unknown(c, out, (uint32_t)k,
+                   ii_why(c, "%s whose operands and results do not pair up", hlo_instr_opcode_text(in)));
   return o;
 }
 
@@ -62,7 +63,8 @@ ii_status ii_paired_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
   const hlo_shape *o = paired_output(c, in, id, out);
   if (!o) return II_OK;
   if (!ii_same_dims(o, in->operands[id]->shape))
-    ii_add_unknown(c, out, (uint32_t)id, ii_why(c, "%s whose result has other dims than its operand", in->opcode_text));
+    ii_add_unknown(c, out, (uint32_t)id,
+                   ii_why(c, "%s whose result has other dims than its operand", hlo_instr_opcode_text(in)));
   else
     ii_add(c, out, (uint32_t)id, ii_identity(c, o));
   return II_OK;
@@ -72,11 +74,12 @@ ii_status ii_paired_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
  * it (dims= with one entry); false with set K unknown otherwise. */
 static bool one_dim(ii_ctx *c, const hlo_instr *in, uint32_t k, const hlo_shape *o, int64_t *g, ii_indexing *out) {
   const hlo_shape *x = in->operands[k]->shape;
-  bool ok = in->dimensions.n == 1 && ii_is_array(o) && ii_is_array(x) && o->rank == x->rank;
-  *g = ok ? in->dimensions.v[0] : -1;
+  bool ok = in->cold->dimensions.n == 1 && ii_is_array(o) && ii_is_array(x) && o->rank == x->rank;
+  *g = ok ? in->cold->dimensions.v[0] : -1;
   ok = ok && *g >= 0 && *g < o->rank;
   for (int i = 0; ok && i < o->rank; i++) ok = i == *g || o->dims[i] == x->dims[i];
-  if (!ok) ii_add_unknown(c, out, k, ii_why(c, "%s whose dimensions= or shapes do not match", in->opcode_text));
+  if (!ok)
+    ii_add_unknown(c, out, k, ii_why(c, "%s whose dimensions= or shapes do not match", hlo_instr_opcode_text(in)));
   return ok;
 }
 
@@ -87,7 +90,8 @@ static void gathered(ii_ctx *c, const hlo_instr *in, uint32_t k, const hlo_shape
   if (!one_dim(c, in, k, o, &g, out)) return;
   int64_t n = in->operands[k]->shape->dims[g];
   if (n == 0 || o->dims[g] % n) {
-    ii_add_unknown(c, out, k, ii_why(c, "%s whose result is not a whole number of operands", in->opcode_text));
+    ii_add_unknown(c, out, k,
+                   ii_why(c, "%s whose result is not a whole number of operands", hlo_instr_opcode_text(in)));
     return;
   }
   uint32_t r = ii_rank(o);
@@ -153,7 +157,7 @@ ii_status ii_rscatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexin
 ii_status ii_alltoall_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   (void)err;
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
-  if (!in->has_dimensions) {
+  if (!in->cold->has_dimensions) {
     /* the tuple form: output id is operand (this device's position) of device id */
     const hlo_shape *o = ii_output_shape(in, id);
     for (int k = 0; k < in->n_operands; k++) {

@@ -12,12 +12,12 @@ static bool in_list(const hlo_ints *l, int64_t v) {
 /* The lhs and rhs maps of a dot (shared by scaled-dot). */
 static ii_status dot_maps(ii_ctx *c, const hlo_instr *in, imap **lhs_map, imap **rhs_map, ii_error *err) {
   static const hlo_dot_dims none = {{0, NULL}, {0, NULL}, {0, NULL}, {0, NULL}, {0, NULL}, {0, NULL}};
-  const hlo_dot_dims *dd = in->ext->dot ? in->ext->dot : &none;
+  const hlo_dot_dims *dd = in->cold->ext->dot ? in->cold->ext->dot : &none;
   const hlo_shape *a = in->operands[0]->shape, *b = in->operands[1]->shape, *o = in->shape;
   uint32_t ra = ii_rank(a), rb = ii_rank(b), ro = ii_rank(o);
   if (!ii_is_array(a) || !ii_is_array(b) || !ii_is_array(o) || dd->lhs_batch.n != dd->rhs_batch.n ||
       dd->lhs_contracting.n != dd->rhs_contracting.n)
-    return ii_fail(err, in, "%s '%s': invalid dimension numbers", in->opcode_text, in->name);
+    return ii_fail(err, in, "%s '%s': invalid dimension numbers", hlo_instr_opcode_text(in), in->name);
   const ae **lr = ii_exprs(c, ra), **rr = ii_exprs(c, rb);
   for (uint32_t i = 0; i < ra; i++) lr[i] = NULL;
   for (uint32_t i = 0; i < rb; i++) rr[i] = NULL;
@@ -48,7 +48,7 @@ static ii_status dot_maps(ii_ctx *c, const hlo_instr *in, imap **lhs_map, imap *
   return II_OK;
 bad:
   return ii_fail(err, in, "%s '%s': the dimension numbers do not match the operand and result shapes",
-                 in->opcode_text, in->name);
+                 hlo_instr_opcode_text(in), in->name);
 }
 
 ii_status ii_dot_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
@@ -104,14 +104,14 @@ static bool dim_ok(int64_t d, uint32_t rank) { return d >= 0 && d < (int64_t)ran
 
 ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   (void)id;
-  const hlo_conv_dims *cd = in->ext->conv_dims;
+  const hlo_conv_dims *cd = in->cold->ext->conv_dims;
   const hlo_shape *xs = in->operands[0]->shape, *ks = in->operands[1]->shape, *os = in->shape;
   uint32_t rank = ii_rank(os);
   if (!cd || cd->n_spatial < 0 || (uint32_t)cd->n_spatial + 2 != rank || ii_rank(xs) != rank || ii_rank(ks) != rank)
     return ii_fail(err, in, "convolution '%s' needs dim_labels= matching the ranks of its operands and result",
                    in->name);
   uint32_t k = (uint32_t)cd->n_spatial;
-  if ((uint32_t)in->ext->n_window != k)
+  if ((uint32_t)in->cold->ext->n_window != k)
     return ii_fail(err, in, "convolution '%s' needs a window with one entry per spatial dimension", in->name);
   bool ok = dim_ok(cd->input_batch, rank) && dim_ok(cd->input_feature, rank) &&
             dim_ok(cd->kernel_input_feature, rank) && dim_ok(cd->kernel_output_feature, rank) &&
@@ -119,9 +119,10 @@ ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   for (uint32_t i = 0; i < k; i++) {
     ok &= dim_ok(cd->input_spatial[i], rank) && dim_ok(cd->kernel_spatial[i], rank) &&
           dim_ok(cd->output_spatial[i], rank);
-    ok &= in->ext->window[i].stride >= 1 && in->ext->window[i].lhs_dilate >= 1 && in->ext->window[i].rhs_dilate >= 1;
+    ok &= in->cold->ext->window[i].stride >= 1 && in->cold->ext->window[i].lhs_dilate >= 1 &&
+          in->cold->ext->window[i].rhs_dilate >= 1;
   }
-  int64_t fgc = in->ext->feature_group_count, bgc = in->ext->batch_group_count;
+  int64_t fgc = in->cold->ext->feature_group_count, bgc = in->cold->ext->batch_group_count;
   int64_t out_features = os->dims[cd->output_feature];
   ok &= fgc >= 1 && bgc >= 1 && out_features % fgc == 0 && out_features % bgc == 0;
   if (!ok) return ii_fail(err, in, "convolution '%s': invalid dimension labels, window or group counts", in->name);
@@ -138,7 +139,7 @@ ii_status ii_conv_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   /* Input: the spatial window map with its dims renamed to the output's
    * spatial dims, then the feature and batch parts. */
   imap *wsp;
-  ii_status st = ii_window_map(c, k, in_sp, out_sp, in->ext->window, &wsp);
+  ii_status st = ii_window_map(c, k, in_sp, out_sp, in->cold->ext->window, &wsp);
   if (st != II_OK) return st;
   const ae **ren = ii_exprs(c, k);
   for (uint32_t i = 0; i < k; i++) ren[i] = D(c, (uint32_t)cd->output_spatial[i]);

@@ -24,7 +24,7 @@
 #include "ii_internal.h"
 
 static bool target_is(const hlo_instr *in, const char *t) {
-  return in->ext->custom_call_target && strcmp(in->ext->custom_call_target, t) == 0;
+  return in->cold->ext->custom_call_target && strcmp(in->cold->ext->custom_call_target, t) == 0;
 }
 
 static void all_unknown(ii_ctx *c, const hlo_instr *in, ii_indexing *out, const char *why) {
@@ -35,9 +35,11 @@ static void all_unknown(ii_ctx *c, const hlo_instr *in, ii_indexing *out, const 
  * output O. In the scratch arena, so that an error may point to it. */
 static hlo_instr *as_op(ii_ctx *c, const hlo_instr *in, hlo_opcode op, const hlo_shape *o, int n) {
   hlo_instr *w = hb_arena_alloc(c->scratch, sizeof *w);
+  hlo_instr_cold *wc = hb_arena_dup(c->scratch, in->cold, sizeof *wc);
+  wc->opcode_text = NULL; /* (OP's name) */
   *w = *in;
   w->op = op;
-  w->opcode_text = hlo_opcode_name(op);
+  w->cold = wc;
   w->shape = o;
   w->n_operands = n;
   return w;
@@ -47,7 +49,7 @@ static ii_status sharding(ii_ctx *c, const hlo_instr *in, ii_indexing *out) {
   const hlo_shape *x = in->operands[0]->shape, *o = in->shape;
   if (in->n_operands != 1 || !ii_is_array(x) || !ii_is_array(o) || x->rank != o->rank) {
     all_unknown(c, in, out, ii_why(c, "custom-call %s whose operand and result differ in rank",
-                                   in->ext->custom_call_target));
+                                   in->cold->ext->custom_call_target));
     return II_OK;
   }
   bool to_shard = target_is(in, "SPMDFullToShardShape");
@@ -59,7 +61,8 @@ static ii_status sharding(ii_ctx *c, const hlo_instr *in, ii_indexing *out) {
     res[i] = D(c, i);
     if (full == shard) continue;
     if (shard == 0 || full % shard || target_is(in, "Sharding")) {
-      all_unknown(c, in, out, ii_why(c, "custom-call %s whose sizes are not whole shards", in->ext->custom_call_target));
+      all_unknown(c, in, out,
+                  ii_why(c, "custom-call %s whose sizes are not whole shards", in->cold->ext->custom_call_target));
       return II_OK;
     }
     nsplit++;
@@ -91,7 +94,7 @@ static ii_status gemm(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   for (int t = 0; t < 4; t++) n[t] = ii_backend_ints(in, keys[t], v[t], 16);
   if (!o || in->n_operands < 2 || in->n_operands > 3 || n[0] < 0 || n[1] < 0 || n[2] < 0 || n[3] < 0) {
     all_unknown(c, in, out, ii_why(c, "custom-call %s without two or three operands and dot_dimension_numbers in "
-                                      "its backend_config", in->ext->custom_call_target));
+                                      "its backend_config", in->cold->ext->custom_call_target));
     return II_OK;
   }
   if (id != 0) return II_OK; /* the workspace */
@@ -101,10 +104,10 @@ static ii_status gemm(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
     lists[t]->n = n[t];
     lists[t]->v = hb_arena_dup(c->scratch, v[t], (size_t)(n[t] ? n[t] : 1) * sizeof *v[t]);
   }
-  hlo_instr_ext *ext = hb_arena_dup(c->scratch, in->ext, sizeof *ext);
+  hlo_instr_ext *ext = hb_arena_dup(c->scratch, in->cold->ext, sizeof *ext);
   ext->dot = dd;
   hlo_instr *w = as_op(c, in, HLO_OP_DOT, o, 2);
-  w->ext = ext;
+  ((hlo_instr_cold *)w->cold)->ext = ext; /* (as_op's own copy) */
   ii_indexing dot;
   ii_status st = ii_dot_o2i(c, w, 0, &dot, err);
   if (st != II_OK) return st;
@@ -122,10 +125,10 @@ static ii_status gemm(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
 static ii_status conv(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   const hlo_shape *o = result_of(in);
   bool bias = target_is(in, "__cudnn$convBiasActivationForward");
-  const hlo_conv_dims *cd = in->ext->conv_dims;
+  const hlo_conv_dims *cd = in->cold->ext->conv_dims;
   if (!o || !cd || in->n_operands < 2 || in->n_operands > (bias ? 4 : 2)) {
     all_unknown(c, in, out, ii_why(c, "custom-call %s without dim_labels or with unexpected operands",
-                                   in->ext->custom_call_target));
+                                   in->cold->ext->custom_call_target));
     return II_OK;
   }
   if (id != 0) return II_OK; /* the scratch buffer */
@@ -153,7 +156,7 @@ static ii_status conv(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
 
 ii_status ii_custom_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
-  const char *t = in->ext->custom_call_target;
+  const char *t = in->cold->ext->custom_call_target;
   if (!t) {
     all_unknown(c, in, out, ii_why(c, "a custom-call without custom_call_target"));
     return II_OK;

@@ -61,13 +61,13 @@ static bool constant_offset(const hlo_instr *in, int64_t *v) {
 static ii_status scalar_starts(const hlo_instr *in, int first, uint32_t rank, ii_error *err) {
   if ((uint32_t)(in->n_operands - first) != rank)
     return ii_fail(err, in, "%s '%s' needs one scalar start index per dimension (%u), it has %d operand%s after %s",
-                   in->opcode_text, in->name, rank, in->n_operands - first,
+                   hlo_instr_opcode_text(in), in->name, rank, in->n_operands - first,
                    in->n_operands - first == 1 ? "" : "s", first == 1 ? "the operand" : "the update");
   for (int k = first; k < in->n_operands; k++) {
     const hlo_shape *s = in->operands[k]->shape;
     if (!ii_is_array(s) || s->rank != 0)
       return ii_fail(err, in, "%s '%s': start index operand %d is not a scalar (XLA's indexing analysis requires "
-                     "scalar start indices)", in->opcode_text, in->name, k);
+                     "scalar start indices)", hlo_instr_opcode_text(in), in->name, k);
   }
   return II_OK;
 }
@@ -206,7 +206,7 @@ ii_status ii_dus_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexi
  * rank 2 with index_vector_dim = 1, no collapsed or batching dims, and
  * offset_dims = {1, ..., rank(operand)}; output = [batch, slice sizes]. */
 static ii_status gather_check(const hlo_instr *in, ii_error *err) {
-  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_gather_dims *g = in->cold->ext->gather;
   const hlo_shape *x = in->operands[0]->shape, *ind = in->operands[1]->shape, *o = in->shape;
   uint32_t r = ii_rank(x);
   bool ok = g && ii_is_array(x) && ii_is_array(ind) && ii_is_array(o) && ind->rank == 2 && g->index_vector_dim == 1 &&
@@ -227,7 +227,7 @@ static ii_status gather_check(const hlo_instr *in, ii_error *err) {
 ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   (void)id;
   if (gather_check(in, err) != II_OK) return II_ERROR;
-  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_gather_dims *g = in->cold->ext->gather;
   const hlo_instr *indices = in->operands[1];
   const hlo_shape *x = in->operands[0]->shape, *o = in->shape;
   uint32_t r = ii_rank(x), ro = ii_rank(o);
@@ -246,9 +246,9 @@ ii_status ii_gather_o2i_xla(ii_ctx *c, const hlo_instr *in, int64_t id, ii_index
     dr[0] = D(c, 0);
     dr[1] = K(c, t);
     const ae *off;
-    if (indices->op == HLO_OP_IOTA && indices->ext->has_iota_dimension && indices->ext->iota_dimension >= 0 &&
-        indices->ext->iota_dimension < 2) {
-      off = dr[indices->ext->iota_dimension]; /* an iota holds its own index along iota_dimension */
+    if (indices->op == HLO_OP_IOTA && indices->cold->ext->has_iota_dimension &&
+        indices->cold->ext->iota_dimension >= 0 && indices->cold->ext->iota_dimension < 2) {
+      off = dr[indices->cold->ext->iota_dimension]; /* an iota holds its own index along iota_dimension */
     } else {
       imap *dm = ii_map(c, ro, ii_dims(o), 0, NULL, 2, dr);
       off = rt_new(c, &l, iv_make(0, x->dims[i] - g->slice_sizes.v[i]), indices, dm);
@@ -280,21 +280,21 @@ ii_status ii_all_gather_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_index
       return ii_fail(err, in, "all-gather-start '%s' must have a tuple shape (operands, outputs)", in->name);
     outs = outs->elems[1];
   }
-  if (in->dimensions.n != 1)
-    return ii_fail(err, in, "%s '%s' needs dimensions= with one entry", in->opcode_text, in->name);
-  int64_t g = in->dimensions.v[0];
+  if (in->cold->dimensions.n != 1)
+    return ii_fail(err, in, "%s '%s' needs dimensions= with one entry", hlo_instr_opcode_text(in), in->name);
+  int64_t g = in->cold->dimensions.v[0];
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
   for (int k = 0; k < in->n_operands; k++) {
     const hlo_shape *x = in->operands[k]->shape;
     const hlo_shape *o = outs->type == HLO_TUPLE ? (k < outs->n_elems ? outs->elems[k] : NULL) : outs;
     if (!o || !ii_is_array(o) || !ii_is_array(x) || ii_rank(o) != ii_rank(x) || g < 0 || g >= (int64_t)ii_rank(x))
-      return ii_fail(err, in, "%s '%s': operand %d does not match its output along dimension %lld", in->opcode_text,
-                     in->name, k, (long long)g);
+      return ii_fail(err, in, "%s '%s': operand %d does not match its output along dimension %lld",
+                     hlo_instr_opcode_text(in), in->name, k, (long long)g);
     uint32_t r = ii_rank(o);
     int64_t n = x->dims[g];
     if (n == 0 && o->dims[g] != 0)
-      return ii_fail(err, in, "%s '%s': operand %d is empty along dimension %lld", in->opcode_text, in->name, k,
-                     (long long)g);
+      return ii_fail(err, in, "%s '%s': operand %d is empty along dimension %lld", hlo_instr_opcode_text(in), in->name,
+                     k, (long long)g);
     const ae **res = ii_exprs(c, r);
     for (uint32_t i = 0; i < r; i++) res[i] = D(c, i);
     const ae **rep = ii_exprs(c, 1);

@@ -68,7 +68,8 @@ typedef struct {
 } dimnums;
 
 static ii_status bad(const hlo_instr *in, const char *why, ii_error *err) {
-  return ii_fail(err, in, "%s '%s': its dimension numbers do not fit its shapes: %s", in->opcode_text, in->name, why);
+  return ii_fail(err, in, "%s '%s': its dimension numbers do not fit its shapes: %s", hlo_instr_opcode_text(in),
+                 in->name, why);
 }
 
 static ii_status geom_build(ii_ctx *c, const hlo_instr *in, const hlo_shape *x, const hlo_shape *is,
@@ -174,9 +175,9 @@ static const ae *start_of(ii_ctx *c, const geom *g, const hlo_instr *ind, uint32
   interval er = iv_make(0, -1);
   if (ind->op == HLO_OP_CONSTANT && g->ri == 0 && hlo_constant_scalar_int(ind, &v)) {
     e = K(c, v), er = iv_point(v);
-  } else if (ind->op == HLO_OP_IOTA && ind->ext->has_iota_dimension && ind->ext->iota_dimension >= 0 &&
-             ind->ext->iota_dimension < (int64_t)g->ri) {
-    int64_t j = ind->ext->iota_dimension;
+  } else if (ind->op == HLO_OP_IOTA && ind->cold->ext->has_iota_dimension && ind->cold->ext->iota_dimension >= 0 &&
+             ind->cold->ext->iota_dimension < (int64_t)g->ri) {
+    int64_t j = ind->cold->ext->iota_dimension;
     e = j == g->ivd ? K(c, t) : pos[j];
     er = j == g->ivd ? iv_point(t) : pr[j];
   }
@@ -233,7 +234,7 @@ static imap *every_element(ii_ctx *c, uint32_t ndims, const int64_t *dims, const
 /* ---- gather ------------------------------------------------------------------------------------------------ */
 
 static ii_status gather_geom(ii_ctx *c, const hlo_instr *in, geom *g, ii_error *err) {
-  const hlo_gather_dims *gd = in->ext->gather;
+  const hlo_gather_dims *gd = in->cold->ext->gather;
   if (!gd) return ii_fail(err, in, "gather '%s' has no dimension numbers", in->name);
   dimnums dn = {&gd->start_index_map, &gd->collapsed_slice_dims, &gd->operand_batching_dims,
                 &gd->start_indices_batching_dims, &gd->offset_dims, &gd->slice_sizes, gd->index_vector_dim,
@@ -352,7 +353,7 @@ ii_status ii_gather_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
 /* ---- scatter ----------------------------------------------------------------------------------------------- */
 
 static ii_status scatter_geom(ii_ctx *c, const hlo_instr *in, geom *g, uint32_t *nout, ii_error *err) {
-  const hlo_scatter_dims *sd = in->ext->scatter;
+  const hlo_scatter_dims *sd = in->cold->ext->scatter;
   int n = in->n_operands / 2;
   if (!sd || in->n_operands % 2 != 1 || n < 1)
     return ii_fail(err, in, "scatter '%s' needs operands, indices and as many updates, and dimension numbers",

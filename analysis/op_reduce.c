@@ -6,17 +6,18 @@
 /* ---- reduce --------------------------------------------------------------------------------------- */
 
 static bool is_reduced(const hlo_instr *in, uint32_t d) {
-  for (int j = 0; j < in->dimensions.n; j++)
-    if (in->dimensions.v[j] == (int64_t)d) return true;
+  for (int j = 0; j < in->cold->dimensions.n; j++)
+    if (in->cold->dimensions.v[j] == (int64_t)d) return true;
   return false;
 }
 
 /* Input shape, output shape (tuple element 0 when variadic), and checks. */
 static ii_status reduce_shapes(const hlo_instr *in, const hlo_shape **pin, const hlo_shape **pout, ii_error *err) {
   if (in->n_operands < 2 || in->n_operands % 2)
-    return ii_fail(err, in, "%s '%s' needs inputs and as many init values", in->opcode_text, in->name);
+    return ii_fail(err, in, "%s '%s' needs inputs and as many init values", hlo_instr_opcode_text(in), in->name);
   const hlo_shape *x = in->operands[0]->shape, *o = ii_array_shape(in->shape);
-  if (!ii_is_array(x) || !ii_is_array(o)) return ii_fail(err, in, "%s '%s' needs array inputs", in->opcode_text, in->name);
+  if (!ii_is_array(x) || !ii_is_array(o))
+    return ii_fail(err, in, "%s '%s' needs array inputs", hlo_instr_opcode_text(in), in->name);
   *pin = x;
   *pout = o;
   return II_OK;
@@ -83,13 +84,14 @@ ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_in
   const hlo_shape *x = NULL, *o = NULL;
   if (reduce_shapes(in, &x, &o, err) != II_OK) return II_ERROR;
   uint32_t rank = ii_rank(x);
-  if ((uint32_t)in->ext->n_window != rank || ii_rank(o) != rank)
+  if ((uint32_t)in->cold->ext->n_window != rank || ii_rank(o) != rank)
     return ii_fail(err, in, "reduce-window '%s' needs a window with one entry per dimension", in->name);
   for (uint32_t i = 0; i < rank; i++)
-    if (in->ext->window[i].stride < 1 || in->ext->window[i].lhs_dilate < 1 || in->ext->window[i].rhs_dilate < 1)
+    if (in->cold->ext->window[i].stride < 1 || in->cold->ext->window[i].lhs_dilate < 1 ||
+        in->cold->ext->window[i].rhs_dilate < 1)
       return ii_fail(err, in, "reduce-window '%s': strides and dilations must be positive", in->name);
   imap *w;
-  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(o), in->ext->window, &w);
+  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(o), in->cold->ext->window, &w);
   if (st != II_OK) return st;
   inputs_and_inits(c, in, o, w, out);
   return II_OK;
@@ -103,7 +105,7 @@ ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_in
 ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
   (void)err;
   const hlo_shape *o = ii_array_shape(ii_output_shape(in, output_id));
-  int64_t nc = in->ext->has_num_carries ? in->ext->num_carries : 0;
+  int64_t nc = in->cold->ext->has_num_carries ? in->cold->ext->num_carries : 0;
   if (nc < 0 || nc > in->n_operands) nc = 0;
   uint32_t n = (uint32_t)in->n_operands;
   ii_indexing_init(c, out, n);
@@ -127,14 +129,15 @@ ii_status ii_select_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_i
   (void)id;
   const hlo_shape *x = in->operands[0]->shape, *src = in->operands[1]->shape, *o = in->shape;
   uint32_t rank = ii_rank(x);
-  if (in->n_operands != 3 || !ii_is_array(src) || ii_rank(src) != rank || (uint32_t)in->ext->n_window != rank ||
+  if (in->n_operands != 3 || !ii_is_array(src) || ii_rank(src) != rank || (uint32_t)in->cold->ext->n_window != rank ||
       !ii_same_dims(x, o))
     return ii_fail(err, in, "select-and-scatter '%s' needs an operand, a source and a window of its rank", in->name);
   for (uint32_t i = 0; i < rank; i++)
-    if (in->ext->window[i].stride < 1 || in->ext->window[i].lhs_dilate < 1 || in->ext->window[i].rhs_dilate < 1)
+    if (in->cold->ext->window[i].stride < 1 || in->cold->ext->window[i].lhs_dilate < 1 ||
+        in->cold->ext->window[i].rhs_dilate < 1)
       return ii_fail(err, in, "select-and-scatter '%s': strides and dilations must be positive", in->name);
   imap *w;
-  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(src), in->ext->window, &w);
+  ii_status st = ii_window_map(c, rank, ii_dims(x), ii_dims(src), in->cold->ext->window, &w);
   if (st != II_OK) return st;
   ii_operand *winv, *wop = ii_wrap(c, w);
   st = ii_invert(c, wop, x, &winv);

@@ -23,7 +23,8 @@ static void rows(ii_ctx *c, const hlo_instr *in, uint32_t k, const hlo_shape *o,
   bool ok = ii_is_array(o) && ii_is_array(x) && ii_rank(o) == r;
   for (uint32_t i = 0; ok && i < r; i++) ok = read[i] || o->dims[i] == x->dims[i];
   if (!ok) {
-    ii_add_unknown(c, out, k, ii_why(c, "%s whose operand %u and result differ in shape", in->opcode_text, k));
+    ii_add_unknown(c, out, k,
+                   ii_why(c, "%s whose operand %u and result differ in shape", hlo_instr_opcode_text(in), k));
     return;
   }
   const ae **res = ii_exprs(c, r);
@@ -56,11 +57,12 @@ static bool param_used(const hlo_computation *comp, int64_t p) {
 ii_status ii_sort_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
   const hlo_shape *o = ii_output_shape(in, id);
   uint32_t r = ii_rank(o);
-  if (in->dimensions.n != 1 || in->dimensions.v[0] < 0 || in->dimensions.v[0] >= (int64_t)r || id >= in->n_operands)
+  if (in->cold->dimensions.n != 1 || in->cold->dimensions.v[0] < 0 || in->cold->dimensions.v[0] >= (int64_t)r ||
+      id >= in->n_operands)
     return ii_fail(err, in, "sort '%s' needs dimensions= with one dimension of its result", in->name);
   const hlo_computation *cmp = ii_called(in, HLO_CALL_TO_APPLY);
   bool *read = dim_flags(c, r);
-  read[in->dimensions.v[0]] = true;
+  read[in->cold->dimensions.v[0]] = true;
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
   for (int k = 0; k < in->n_operands; k++)
     if (k == id || !cmp || param_used(cmp, 2 * k) || param_used(cmp, 2 * k + 1)) rows(c, in, (uint32_t)k, o, read, out);

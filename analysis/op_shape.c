@@ -8,12 +8,12 @@
 
 static ii_status broadcast_dims(const hlo_instr *in, ii_error *err) {
   const hlo_shape *o = in->operands[0]->shape;
-  if (in->dimensions.n != (int)ii_rank(o))
+  if (in->cold->dimensions.n != (int)ii_rank(o))
     return ii_fail(err, in, "broadcast '%s': dimensions= must have one entry per operand dimension", in->name);
-  for (int j = 0; j < in->dimensions.n; j++)
-    if (in->dimensions.v[j] < 0 || in->dimensions.v[j] >= (int64_t)ii_rank(in->shape))
+  for (int j = 0; j < in->cold->dimensions.n; j++)
+    if (in->cold->dimensions.v[j] < 0 || in->cold->dimensions.v[j] >= (int64_t)ii_rank(in->shape))
       return ii_fail(err, in, "broadcast '%s': dimension %lld is out of range", in->name,
-                     (long long)in->dimensions.v[j]);
+                     (long long)in->cold->dimensions.v[j]);
   return II_OK;
 }
 
@@ -21,9 +21,9 @@ ii_status ii_broadcast_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexi
   (void)id;
   if (broadcast_dims(in, err) != II_OK) return II_ERROR;
   const hlo_shape *r = in->shape;
-  uint32_t n = (uint32_t)in->dimensions.n;
+  uint32_t n = (uint32_t)in->cold->dimensions.n;
   const ae **res = ii_exprs(c, n);
-  for (uint32_t j = 0; j < n; j++) res[j] = D(c, (uint32_t)in->dimensions.v[j]);
+  for (uint32_t j = 0; j < n; j++) res[j] = D(c, (uint32_t)in->cold->dimensions.v[j]);
   ii_indexing_init(c, out, 1);
   ii_add(c, out, 0, ii_map(c, ii_rank(r), ii_dims(r), 0, NULL, n, res));
   return II_OK;
@@ -39,8 +39,8 @@ ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexi
   uint32_t nsym = 0;
   for (uint32_t d = 0; d < rr; d++) {
     int pos = -1;
-    for (int j = 0; j < in->dimensions.n; j++)
-      if (in->dimensions.v[j] == (int64_t)d) pos = j;
+    for (int j = 0; j < in->cold->dimensions.n; j++)
+      if (in->cold->dimensions.v[j] == (int64_t)d) pos = j;
     if (pos >= 0) {
       res[d] = D(c, (uint32_t)pos);
     } else {
@@ -57,14 +57,14 @@ ii_status ii_broadcast_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexi
 
 static ii_status transpose_perm(ii_ctx *c, const hlo_instr *in, uint32_t **perm, uint32_t **inv, ii_error *err) {
   uint32_t r = ii_rank(in->operands[0]->shape);
-  if (in->dimensions.n != (int)r || ii_rank(in->shape) != r)
+  if (in->cold->dimensions.n != (int)r || ii_rank(in->shape) != r)
     return ii_fail(err, in, "transpose '%s': dimensions= must be a permutation of the operand's dimensions",
                    in->name);
   *perm = hb_arena_array(c->scratch, r ? r : 1, sizeof **perm);
   *inv = hb_arena_array(c->scratch, r ? r : 1, sizeof **inv);
   for (uint32_t i = 0; i < r; i++) (*inv)[i] = UINT32_MAX;
   for (uint32_t i = 0; i < r; i++) {
-    int64_t p = in->dimensions.v[i];
+    int64_t p = in->cold->dimensions.v[i];
     if (p < 0 || p >= (int64_t)r || (*inv)[p] != UINT32_MAX)
       return ii_fail(err, in, "transpose '%s': dimensions= is not a permutation", in->name);
     (*perm)[i] = (uint32_t)p;
@@ -102,8 +102,8 @@ static ii_status reverse_map(ii_ctx *c, const hlo_instr *in, ii_indexing *out, i
   uint32_t n = ii_rank(r);
   const ae **res = ii_exprs(c, n);
   for (uint32_t i = 0; i < n; i++) res[i] = D(c, i);
-  for (int j = 0; j < in->dimensions.n; j++) {
-    int64_t d = in->dimensions.v[j];
+  for (int j = 0; j < in->cold->dimensions.n; j++) {
+    int64_t d = in->cold->dimensions.v[j];
     if (d < 0 || d >= (int64_t)n) return ii_fail(err, in, "reverse '%s': dimension %lld is out of range", in->name, (long long)d);
     const ae *x = ae_add(c->ae, ae_mul(c->ae, D(c, (uint32_t)d), K(c, -1)), K(c, r->dims[d]));
     res[d] = ae_add(c->ae, x, K(c, -1));
@@ -126,10 +126,10 @@ ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing
 
 static ii_status slice_check(const hlo_instr *in, ii_error *err) {
   uint32_t r = ii_rank(in->operands[0]->shape);
-  if (in->ext->n_slice != (int)r || ii_rank(in->shape) != r)
+  if (in->cold->ext->n_slice != (int)r || ii_rank(in->shape) != r)
     return ii_fail(err, in, "slice '%s' needs one range per operand dimension", in->name);
   for (uint32_t i = 0; i < r; i++)
-    if (in->ext->slice[i].stride < 1) return ii_fail(err, in, "slice '%s': strides must be positive", in->name);
+    if (in->cold->ext->slice[i].stride < 1) return ii_fail(err, in, "slice '%s': strides must be positive", in->name);
   return II_OK;
 }
 
@@ -140,7 +140,8 @@ ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *
   uint32_t n = ii_rank(r);
   const ae **res = ii_exprs(c, n);
   for (uint32_t i = 0; i < n; i++)
-    res[i] = ae_add(c->ae, ae_mul(c->ae, D(c, i), K(c, in->ext->slice[i].stride)), K(c, in->ext->slice[i].start));
+    res[i] = ae_add(c->ae, ae_mul(c->ae, D(c, i), K(c, in->cold->ext->slice[i].stride)),
+                    K(c, in->cold->ext->slice[i].start));
   ii_indexing_init(c, out, 1);
   ii_add(c, out, 0, ii_map(c, n, ii_dims(r), 0, NULL, n, res));
   return II_OK;
@@ -155,12 +156,12 @@ ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *
   uint32_t n = ii_rank(o);
   const ae **res = ii_exprs(c, n);
   for (uint32_t i = 0; i < n; i++) {
-    const ae *x = ae_add(c->ae, D(c, i), K(c, -in->ext->slice[i].start));
-    res[i] = ae_floordiv(c->ae, x, K(c, in->ext->slice[i].stride));
+    const ae *x = ae_add(c->ae, D(c, i), K(c, -in->cold->ext->slice[i].start));
+    res[i] = ae_floordiv(c->ae, x, K(c, in->cold->ext->slice[i].stride));
   }
   imap *m = ii_map(c, n, ii_dims(o), 0, NULL, n, res);
   for (uint32_t i = 0; i < n; i++) {
-    int64_t start = in->ext->slice[i].start, stride = in->ext->slice[i].stride;
+    int64_t start = in->cold->ext->slice[i].start, stride = in->cold->ext->slice[i].stride;
     /* (out-1)*stride + start stays within the operand's size: no overflow */
     imap_add_constraint(m, D(c, i), iv_make(start, (r->dims[i] - 1) * stride + start));
     imap_add_constraint(m, ae_mod(c->ae, ae_add(c->ae, D(c, i), K(c, -start)), K(c, stride)), iv_make(0, 0));
@@ -176,11 +177,11 @@ ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *
  * concatenate of N operands is queried N + 1 times (its in2out blocks). */
 const int64_t *ii_concat_offsets(ii_ctx *c, const hlo_instr *in, uint32_t *cd, ii_error *err) {
   uint32_t r = ii_rank(in->shape);
-  if (in->dimensions.n != 1 || in->dimensions.v[0] < 0 || in->dimensions.v[0] >= (int64_t)r) {
+  if (in->cold->dimensions.n != 1 || in->cold->dimensions.v[0] < 0 || in->cold->dimensions.v[0] >= (int64_t)r) {
     ii_fail(err, in, "concatenate '%s' needs one dimension in range", in->name);
     return NULL;
   }
-  *cd = (uint32_t)in->dimensions.v[0];
+  *cd = (uint32_t)in->cold->dimensions.v[0];
   bool found;
   const int64_t *memo = hb_ptrmap_get_ptr(&c->concat_offsets, in, &found);
   if (found) return memo;
@@ -241,15 +242,15 @@ ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *ou
   (void)id;
   const hlo_shape *r = in->shape;
   uint32_t n = ii_rank(r);
-  if (in->ext->n_padding != (int)n || ii_rank(in->operands[0]->shape) != n)
+  if (in->cold->ext->n_padding != (int)n || ii_rank(in->operands[0]->shape) != n)
     return ii_fail(err, in, "pad '%s' needs one padding entry per dimension", in->name);
   int64_t *lo = hb_arena_array(c->scratch, n ? n : 1, sizeof *lo);
   int64_t *hi = hb_arena_array(c->scratch, n ? n : 1, sizeof *hi);
   int64_t *inr = hb_arena_array(c->scratch, n ? n : 1, sizeof *inr);
   for (uint32_t i = 0; i < n; i++) {
-    lo[i] = in->ext->padding[i].lo;
-    hi[i] = in->ext->padding[i].hi;
-    inr[i] = in->ext->padding[i].interior;
+    lo[i] = in->cold->ext->padding[i].lo;
+    hi[i] = in->cold->ext->padding[i].hi;
+    inr[i] = in->cold->ext->padding[i].interior;
     if (inr[i] < 0) return ii_fail(err, in, "pad '%s': interior padding must not be negative", in->name);
   }
   ii_indexing_init(c, out, 2);
@@ -276,8 +277,8 @@ ii_status ii_gte_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *ou
   for (int k = 0; k < in->n_operands; k++) {
     ii_add(c, out, (uint32_t)k, ii_identity(c, in->shape));
     const hlo_shape *x = in->operands[k]->shape;
-    out->sets[k].in_elem = x->type == HLO_TUPLE && in->tuple_index >= 0 && in->tuple_index < x->n_elems;
-    out->sets[k].elem = in->tuple_index;
+    out->sets[k].in_elem = x->type == HLO_TUPLE && in->cold->tuple_index >= 0 && in->cold->tuple_index < x->n_elems;
+    out->sets[k].elem = in->cold->tuple_index;
   }
   return II_OK;
 }

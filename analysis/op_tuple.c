@@ -74,7 +74,7 @@ ii_status ii_start_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
   if (in->n_operands != 1) {
     for (int k = 0; k < in->n_operands; k++)
-      ii_add_unknown(c, out, (uint32_t)k, ii_why(c, "%s with %d operands", in->opcode_text, in->n_operands));
+      ii_add_unknown(c, out, (uint32_t)k, ii_why(c, "%s with %d operands", hlo_instr_opcode_text(in), in->n_operands));
     return II_OK;
   }
   if (id <= 1) pass(c, in, out, 0, -1, ii_output_shape(in, id));

@@ -201,12 +201,12 @@ static bool const_offset(const hlo_instr *idx, int64_t *v) {
 static bool known_value(const hlo_instr *x, int64_t elem, int64_t *v) {
   if (const_offset(x, v)) return true;
   const hlo_shape *s = x->shape;
-  if (x->op != HLO_OP_IOTA || !is_array(s) || s->rank > MAXR || !x->ext->has_iota_dimension ||
-      x->ext->iota_dimension < 0 || x->ext->iota_dimension >= s->rank)
+  if (x->op != HLO_OP_IOTA || !is_array(s) || s->rank > MAXR || !x->cold->ext->has_iota_dimension ||
+      x->cold->ext->iota_dimension < 0 || x->cold->ext->iota_dimension >= s->rank)
     return false;
   int64_t idx[MAXR];
   delin(s, elem, idx);
-  *v = idx[x->ext->iota_dimension];
+  *v = idx[x->cold->ext->iota_dimension];
   return true;
 }
 
@@ -262,8 +262,8 @@ typedef struct {
 } callee;
 
 static const hlo_computation *called(const hlo_instr *in, hlo_call_role role) {
-  for (int i = 0; i < in->n_called; i++)
-    if (in->called_role[i] == role) return in->called[i];
+  for (int i = 0; i < in->cold->n_called; i++)
+    if (in->cold->called_role[i] == role) return in->cold->called[i];
   return NULL;
 }
 
@@ -282,8 +282,8 @@ static bool callee_of(const hlo_instr *in, int64_t output_id, int k, callee *ce)
   case HLO_OP_CONDITIONAL: {
     const hlo_computation *t = called(in, HLO_CALL_TRUE_COMPUTATION), *f = called(in, HLO_CALL_FALSE_COMPUTATION);
     int b = 0;
-    for (int i = 0; !t && i < in->n_called; i++)
-      if (in->called_role[i] == HLO_CALL_BRANCH_COMPUTATIONS && ++b == k) ce->comp = in->called[i];
+    for (int i = 0; !t && i < in->cold->n_called; i++)
+      if (in->cold->called_role[i] == HLO_CALL_BRANCH_COMPUTATIONS && ++b == k) ce->comp = in->cold->called[i];
     if (t && f && (k == 1 || k == 2)) ce->comp = k == 1 ? t : f;
     if (k >= 1 && k < in->n_operands) ce->args = (const hlo_instr *const *)&in->operands[k], ce->nargs = 1;
     break;
@@ -445,10 +445,10 @@ static edge edge_pad(const hlo_instr *in, int64_t output_id, int k, int depth, b
 
 static edge edge_conv(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
   (void)output_id, (void)depth;
-  if (!in->ext->conv_dims || in->ext->conv_dims->n_spatial > MAXR)
+  if (!in->cold->ext->conv_dims || in->cold->ext->conv_dims->n_spatial > MAXR)
     return (edge){"a convolution without dim_labels", false, false};
   /* XLA's batch-group map ranges over every group (--xla-compat) */
-  return (edge){NULL, compat && k == 0 && in->ext->batch_group_count > 1, false};
+  return (edge){NULL, compat && k == 0 && in->cold->ext->batch_group_count > 1, false};
 }
 
 static edge edge_dynamic(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
@@ -516,7 +516,7 @@ static bool index_fits(const hlo_shape *x, const hlo_shape *is, int64_t ivd, con
 }
 
 static bool gather_fits(const hlo_instr *in) {
-  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_gather_dims *g = in->cold->ext->gather;
   if (!g || in->n_operands != 2) return false;
   const hlo_shape *x = in->operands[0]->shape, *is = in->operands[1]->shape, *os = in->shape;
   if (!rank_ok(x) || !rank_ok(is) || !rank_ok(os) || g->slice_sizes.n != x->rank ||
@@ -540,19 +540,19 @@ static bool gather_fits(const hlo_instr *in) {
 
 /* XLA folds an iota of indices without clamping (simplified form only). */
 static bool gather_iota_unclamped(const hlo_instr *in) {
-  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_gather_dims *g = in->cold->ext->gather;
   const hlo_instr *ind = in->operands[1];
   if (ind->op != HLO_OP_IOTA || ind->shape->rank != 2) return false;
   for (int t = 0; t < g->start_index_map.n; t++) {
     int64_t i = g->start_index_map.v[t], mx = in->operands[0]->shape->dims[i] - g->slice_sizes.v[i];
-    int64_t top = ind->ext->iota_dimension == 0 ? ind->shape->dims[0] - 1 : t;
+    int64_t top = ind->cold->ext->iota_dimension == 0 ? ind->shape->dims[0] - 1 : t;
     if (top > mx) return true;
   }
   return false;
 }
 
 static bool scatter_fits(const hlo_instr *in) {
-  const hlo_scatter_dims *sd = in->ext->scatter;
+  const hlo_scatter_dims *sd = in->cold->ext->scatter;
   int n = in->n_operands / 2;
   if (!sd || in->n_operands % 2 != 1 || n < 1) return false;
   const hlo_shape *x = in->operands[0]->shape, *is = in->operands[n]->shape, *us = in->operands[n + 1]->shape;
@@ -601,8 +601,8 @@ static edge edge_scatter(const hlo_instr *in, int64_t output_id, int k, int dept
 static edge edge_all_gather(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
   (void)compat;
   (void)output_id, (void)k, (void)depth;
-  if (in->op != HLO_OP_ALL_GATHER) return (edge){in->opcode_text, false, false};
-  if (in->dimensions.n != 1) return (edge){"an all-gather without one dimension", false, false};
+  if (in->op != HLO_OP_ALL_GATHER) return (edge){hlo_instr_opcode_text(in), false, false};
+  if (in->cold->dimensions.n != 1) return (edge){"an all-gather without one dimension", false, false};
   return (edge){NULL, false, false};
 }
 
@@ -643,24 +643,28 @@ static edge edge_of(const hlo_instr *in, int64_t output_id, int k, int depth, bo
   if (in->op != HLO_OP_FUSION && (!rank_ok(os) || !rank_ok(xs)))
     return (edge){"a tuple-shaped or very high-rank value", false, false};
   if (in->shape->type == HLO_TUPLE && !f->tuple_ok) return (edge){"a tuple-shaped op", false, false};
-  if (!f->reads) return (edge){in->opcode_text, false, false};
+  if (!f->reads) return (edge){hlo_instr_opcode_text(in), false, false};
   return f->edge ? f->edge(in, output_id, k, depth, compat) : (edge){NULL, false, false};
 }
 
 /* ---- per-op reads (what output element o of output output_id reads of operand k) ---- */
 
 static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_fn emit, void *cl) {
-  const hlo_conv_dims *cd = in->ext->conv_dims;
+  const hlo_conv_dims *cd = in->cold->ext->conv_dims;
   const hlo_shape *xs = in->operands[0]->shape, *ks = in->operands[1]->shape, *os = in->shape;
   int sp = cd->n_spatial;
   int64_t b = o[cd->output_batch], f = o[cd->output_feature];
   int64_t gin = ks->dims[cd->kernel_input_feature], fout = os->dims[cd->output_feature];
-  int64_t fg = in->ext->feature_group_count > 0 && fout >= in->ext->feature_group_count ? f / (fout / in->ext->feature_group_count) : 0;
-  int64_t bg = in->ext->batch_group_count > 0 && fout >= in->ext->batch_group_count ? f / (fout / in->ext->batch_group_count) : 0;
+  int64_t fg = in->cold->ext->feature_group_count > 0 && fout >= in->cold->ext->feature_group_count
+                   ? f / (fout / in->cold->ext->feature_group_count)
+                   : 0;
+  int64_t bg = in->cold->ext->batch_group_count > 0 && fout >= in->cold->ext->batch_group_count
+                   ? f / (fout / in->cold->ext->batch_group_count)
+                   : 0;
   int64_t w[MAXR], wlo[MAXR], whi[MAXR], idx[MAXR];
   for (int i = 0; i < sp; i++) {
     wlo[i] = 0;
-    whi[i] = in->ext->window[i].size - 1;
+    whi[i] = in->cold->ext->window[i].size - 1;
   }
   if (!first_point(sp, w, wlo, whi)) return;
   do {
@@ -674,7 +678,7 @@ static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_
       }
       bool pad = false;
       for (int i = 0; i < sp; i++) {
-        const hlo_window_dim *wd = &in->ext->window[i];
+        const hlo_window_dim *wd = &in->cold->ext->window[i];
         int64_t p = o[cd->output_spatial[i]] * wd->stride + w[i] * wd->rhs_dilate - wd->pad_lo;
         if (p < 0 || p % wd->lhs_dilate) {
           pad = true;
@@ -689,7 +693,7 @@ static void ref_conv(ref *R, const hlo_instr *in, int k, const int64_t *o, emit_
       }
       if (pad) continue;
       idx[cd->input_feature] = fg * gin + c;
-      idx[cd->input_batch] = in->ext->batch_group_count > 1 ? bg * os->dims[cd->output_batch] + b : b;
+      idx[cd->input_batch] = in->cold->ext->batch_group_count > 1 ? bg * os->dims[cd->output_batch] + b : b;
       emit(cl, idx);
     }
   } while (!R->over && next_point(sp, w, wlo, whi));
@@ -1147,7 +1151,7 @@ static void reads_broadcast(ref *R, const hlo_instr *in, int64_t output_id, int 
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0};
   int r = xs->rank;
-  for (int j = 0; j < r; j++) idx[j] = o[in->dimensions.v[j]];
+  for (int j = 0; j < r; j++) idx[j] = o[in->cold->dimensions.v[j]];
   emit(cl, idx);
 }
 
@@ -1157,7 +1161,7 @@ static void reads_transpose(ref *R, const hlo_instr *in, int64_t output_id, int 
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0};
   int r = xs->rank;
-  for (int i = 0; i < r; i++) idx[in->dimensions.v[i]] = o[i];
+  for (int i = 0; i < r; i++) idx[in->cold->dimensions.v[i]] = o[i];
   emit(cl, idx);
 }
 
@@ -1167,7 +1171,7 @@ static void reads_reverse(ref *R, const hlo_instr *in, int64_t output_id, int k,
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0};
   int r = xs->rank;
-  for (int i = 0; i < r; i++) idx[i] = in_ints(&in->dimensions, i) ? xs->dims[i] - 1 - o[i] : o[i];
+  for (int i = 0; i < r; i++) idx[i] = in_ints(&in->cold->dimensions, i) ? xs->dims[i] - 1 - o[i] : o[i];
   emit(cl, idx);
 }
 
@@ -1177,7 +1181,7 @@ static void reads_slice(ref *R, const hlo_instr *in, int64_t output_id, int k, c
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0};
   int r = xs->rank;
-  for (int i = 0; i < r; i++) idx[i] = in->ext->slice[i].start + o[i] * in->ext->slice[i].stride;
+  for (int i = 0; i < r; i++) idx[i] = in->cold->ext->slice[i].start + o[i] * in->cold->ext->slice[i].stride;
   emit(cl, idx);
 }
 
@@ -1187,7 +1191,7 @@ static int64_t concat_offset(ref *R, const hlo_instr *in, int k) {
   uint32_t cd;
   const int64_t *offs = R->c ? ii_concat_offsets(R->c, in, &cd, NULL) : NULL;
   if (offs) return offs[k];
-  int64_t c = in->dimensions.v[0], off = 0;
+  int64_t c = in->cold->dimensions.v[0], off = 0;
   for (int j = 0; j < k; j++) off += in->operands[j]->shape->dims[c];
   return off;
 }
@@ -1198,7 +1202,7 @@ static void reads_concat(ref *R, const hlo_instr *in, int64_t output_id, int k, 
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0};
   int r = xs->rank;
-  int64_t c = in->dimensions.v[0], off = concat_offset(R, in, k);
+  int64_t c = in->cold->dimensions.v[0], off = concat_offset(R, in, k);
   if (o[c] < off || o[c] >= off + xs->dims[c]) return;
   for (int i = 0; i < r; i++) idx[i] = o[i];
   idx[c] -= off;
@@ -1212,7 +1216,7 @@ static void reads_pad(ref *R, const hlo_instr *in, int64_t output_id, int k, con
   const hlo_shape *x = in->operands[0]->shape;
   bool padding = false;
   for (int i = 0; i < x->rank; i++) {
-    const hlo_pad_dim *p = &in->ext->padding[i];
+    const hlo_pad_dim *p = &in->cold->ext->padding[i];
     int64_t q = o[i] - p->lo;
     if (q < 0 || q % (p->interior + 1)) {
       padding = true;
@@ -1272,7 +1276,7 @@ static void reads_reduce(ref *R, const hlo_instr *in, int64_t output_id, int k, 
   int r = xs->rank;
   int oi = 0;
   for (int i = 0; i < r; i++) {
-    bool red = in_ints(&in->dimensions, i);
+    bool red = in_ints(&in->cold->dimensions, i);
     lo[i] = red ? 0 : o[oi];
     hi[i] = red ? xs->dims[i] - 1 : o[oi];
     if (!red) oi++;
@@ -1291,13 +1295,13 @@ static void reads_reduce_window(ref *R, const hlo_instr *in, int64_t output_id, 
   int r = xs->rank;
   for (int i = 0; i < r; i++) {
     lo[i] = 0;
-    hi[i] = in->ext->window[i].size - 1;
+    hi[i] = in->cold->ext->window[i].size - 1;
   }
   if (!first_point(r, v, lo, hi)) return;
   do {
     bool ok = true;
     for (int i = 0; i < r && ok; i++) {
-      const hlo_window_dim *w = &in->ext->window[i];
+      const hlo_window_dim *w = &in->cold->ext->window[i];
       /* position in the padded, dilated operand; then in the operand */
       int64_t pp = o[i] * w->stride + v[i] * w->rhs_dilate;
       int64_t padded = w->pad_lo + (xs->dims[i] - 1) * w->lhs_dilate + 1 + w->pad_hi;
@@ -1314,7 +1318,7 @@ static void reads_dot(ref *R, const hlo_instr *in, int64_t output_id, int k, con
   (void)output_id;
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
-  const hlo_dot_dims *dd = in->ext->dot;
+  const hlo_dot_dims *dd = in->cold->ext->dot;
   int side = k % 2; /* scaled-dot: 2 = lhs scale, 3 = rhs scale */
   const hlo_shape *a = in->operands[side]->shape;
   const hlo_ints *bt = side ? &dd->rhs_batch : &dd->lhs_batch, *ct = side ? &dd->rhs_contracting : &dd->lhs_contracting;
@@ -1387,7 +1391,7 @@ static void reads_dus(ref *R, const hlo_instr *in, int64_t output_id, int k, con
 static void reads_gather(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                          void *cl) {
   (void)output_id;
-  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_gather_dims *g = in->cold->ext->gather;
   const hlo_instr *ind = in->operands[1];
   const hlo_shape *x = in->operands[0]->shape, *is = ind->shape, *os = in->shape;
   int ri = is->rank;
@@ -1427,7 +1431,7 @@ static void reads_gather(ref *R, const hlo_instr *in, int64_t output_id, int k, 
 static void reads_scatter(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                           void *cl) {
   (void)output_id;
-  const hlo_scatter_dims *sd = in->ext->scatter;
+  const hlo_scatter_dims *sd = in->cold->ext->scatter;
   int n = in->n_operands / 2;
   if (k < n) {
     emit(cl, o);
@@ -1489,7 +1493,7 @@ static void reads_all_gather(ref *R, const hlo_instr *in, int64_t output_id, int
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0};
   int r = xs->rank;
-  int64_t gd = in->dimensions.v[0];
+  int64_t gd = in->cold->dimensions.v[0];
   for (int i = 0; i < r; i++) idx[i] = o[i];
   idx[gd] = xs->dims[gd] ? o[gd] % xs->dims[gd] : 0;
   emit(cl, idx);
@@ -1518,7 +1522,7 @@ static int64_t part_done1(const hlo_instr *in, int64_t output_id, int k) {
 }
 static int64_t part_gte(const hlo_instr *in, int64_t output_id, int k) {
   (void)output_id;
-  return in->operands[k]->shape->type == HLO_TUPLE ? in->tuple_index : -1;
+  return in->operands[k]->shape->type == HLO_TUPLE ? in->cold->tuple_index : -1;
 }
 
 /* The same element of what is passed along, when this output passes it. */
@@ -1581,7 +1585,7 @@ static void reads_allgather(ref *R, const hlo_instr *in, int64_t output_id, int 
     emit(cl, o);
     return;
   }
-  int64_t g = in->dimensions.v[0];
+  int64_t g = in->cold->dimensions.v[0];
   emit_along(o, xs->rank, g, o[g] % xs->dims[g], emit, cl);
 }
 
@@ -1589,12 +1593,12 @@ static void reads_rscatter(ref *R, const hlo_instr *in, int64_t output_id, int k
                            void *cl) {
   const hlo_shape *xs = in->operands[k]->shape, *os = elem_shape(in->shape, output_id);
   if (k != output_id) return;
-  int64_t g = in->dimensions.v[0], m = os->dims[g];
+  int64_t g = in->cold->dimensions.v[0], m = os->dims[g];
   for (int64_t s = 0; s < xs->dims[g] / m && work(R, 1); s++) emit_along(o, xs->rank, g, o[g] + s * m, emit, cl);
 }
 
 static int64_t group_of(const hlo_instr *in) {
-  const hlo_replica_groups *g = in->ext->replica_groups;
+  const hlo_replica_groups *g = in->cold->ext->replica_groups;
   if (!g) return -1;
   if (g->iota) return g->iota_group_size;
   if (g->n_groups == 0) return -1;
@@ -1606,12 +1610,12 @@ static int64_t group_of(const hlo_instr *in) {
 static void reads_alltoall(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                            void *cl) {
   const hlo_shape *xs = in->operands[k]->shape;
-  if (!in->has_dimensions) { /* tuple form: any operand, element for element */
+  if (!in->cold->has_dimensions) { /* tuple form: any operand, element for element */
     emit(cl, o);
     return;
   }
   if (k != output_id) return;
-  int64_t g = in->dimensions.v[0], n = xs->dims[g], groups = group_of(in);
+  int64_t g = in->cold->dimensions.v[0], n = xs->dims[g], groups = group_of(in);
   if (groups <= 0 || n % groups) {
     for (int64_t j = 0; j < n && work(R, 1); j++) emit_along(o, xs->rank, g, j, emit, cl);
     return;
@@ -1638,8 +1642,8 @@ static void reads_ragged(ref *R, const hlo_instr *in, int64_t output_id, int k, 
 static edge edge_collective(const hlo_instr *in, int64_t output_id, int k, int depth, bool compat) {
   (void)compat;
   (void)output_id, (void)k, (void)depth;
-  if (in->op == HLO_OP_ALL_TO_ALL && !in->has_dimensions) return (edge){NULL, false, false};
-  if (in->op != HLO_OP_RAGGED_ALL_TO_ALL && in->dimensions.n != 1)
+  if (in->op == HLO_OP_ALL_TO_ALL && !in->cold->has_dimensions) return (edge){NULL, false, false};
+  if (in->op != HLO_OP_RAGGED_ALL_TO_ALL && in->cold->dimensions.n != 1)
     return (edge){"a collective without one dimension", false, false};
   return (edge){NULL, false, false};
 }
@@ -1677,7 +1681,7 @@ static void reads_rows(ref *R, const hlo_instr *in, int64_t output_id, int k, co
   case HLO_OP_SORT: {
     const hlo_computation *cmp = called(in, HLO_CALL_TO_APPLY);
     if (k != output_id && cmp && !param_read(cmp, 2 * k) && !param_read(cmp, 2 * k + 1)) return;
-    read[in->dimensions.v[0]] = true;
+    read[in->cold->dimensions.v[0]] = true;
     break;
   }
   case HLO_OP_TOPK: read[xs->rank - 1] = true; break;
@@ -1696,7 +1700,7 @@ static edge edge_rows(const hlo_instr *in, int64_t output_id, int k, int depth, 
   (void)compat;
   (void)output_id, (void)k, (void)depth;
   int64_t len[8];
-  if (in->op == HLO_OP_SORT && in->dimensions.n != 1) return (edge){"a sort without one dimension", false, false};
+  if (in->op == HLO_OP_SORT && in->cold->dimensions.n != 1) return (edge){"a sort without one dimension", false, false};
   if (in->op == HLO_OP_FFT && ii_attr_ints(in, "fft_length", len, 8) < 1) return (edge){"an fft without fft_length", false, false};
   return (edge){NULL, false, false};
 }
@@ -1842,7 +1846,7 @@ static edge edge_linalg(const hlo_instr *in, int64_t output_id, int k, int depth
 /* ---- custom-calls (op_custom.c) ---- */
 
 static bool target_is(const hlo_instr *in, const char *t) {
-  return in->ext->custom_call_target && strcmp(in->ext->custom_call_target, t) == 0;
+  return in->cold->ext->custom_call_target && strcmp(in->cold->ext->custom_call_target, t) == 0;
 }
 
 static void reads_custom(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
@@ -1868,16 +1872,18 @@ static void reads_custom(ref *R, const hlo_instr *in, int64_t output_id, int k, 
       l[t]->n = ii_backend_ints(in, keys[t], v[t], 16);
       l[t]->v = v[t];
     }
-    hlo_instr_ext ext = *in->ext;
+    hlo_instr_ext ext = *in->cold->ext;
     ext.dot = &dd;
-    w.ext = &ext;
+    hlo_instr_cold wc = *in->cold;
+    wc.ext = &ext;
+    w.cold = &wc;
     reads_dot(R, &w, 0, k, o, emit, cl);
     return;
   }
   if (target_is(in, "__cudnn$convForward") || target_is(in, "__cudnn$convBiasActivationForward")) {
     if (output_id != 0) return; /* the scratch buffer */
     if (k < 2) ref_conv(R, &w, k, o, emit, cl);
-    else if (k == 2) emit(cl, &o[in->ext->conv_dims->output_feature]); /* the bias */
+    else if (k == 2) emit(cl, &o[in->cold->ext->conv_dims->output_feature]); /* the bias */
     else emit(cl, o);                                                  /* the side input */
     return;
   }
@@ -1903,7 +1909,7 @@ static edge edge_custom(const hlo_instr *in, int64_t output_id, int k, int depth
                                       "__cublas$lt$matmul", "__cudnn$convForward", "__cudnn$convBiasActivationForward"};
   for (size_t i = 0; i < sizeof known / sizeof *known; i++)
     if (target_is(in, known[i])) {
-      if (i >= 5 && (!in->ext->conv_dims || in->ext->conv_dims->n_spatial > MAXR))
+      if (i >= 5 && (!in->cold->ext->conv_dims || in->cold->ext->conv_dims->n_spatial > MAXR))
         return (edge){"a convolution without dim_labels", false, false};
       return (edge){NULL, false, false};
     }
@@ -1926,7 +1932,7 @@ static void reads_while(ref *R, const hlo_instr *in, int64_t output_id, int k, c
   bool same = root && root == body->params[0];
   if (!same && root && root->op == HLO_OP_TUPLE && output_id < root->n_operands) {
     e = root->operands[output_id];
-    same = e->op == HLO_OP_GET_TUPLE_ELEMENT && e->operands[0] == body->params[0] && e->tuple_index == output_id;
+    same = e->op == HLO_OP_GET_TUPLE_ELEMENT && e->operands[0] == body->params[0] && e->cold->tuple_index == output_id;
   }
   if (same) emit(cl, o);
   /* otherwise the maps are unknown and never compared */
@@ -1937,7 +1943,7 @@ static void reads_while(ref *R, const hlo_instr *in, int64_t output_id, int k, c
  * wrapped op's when the start carries it; the context reads nothing. */
 static hlo_instr wrapped_op(const hlo_instr *in) {
   hlo_instr w = *in;
-  w.op = in->async_wrapped;
+  w.op = in->cold->async_wrapped;
   w.shape = elem_shape(in->shape, 1);
   return w;
 }
@@ -1986,14 +1992,15 @@ static void reads_selscat(ref *R, const hlo_instr *in, int64_t output_id, int k,
   for (int i = 0; i < r; i++) {
     wlo[i] = vlo[i] = 0;
     whi[i] = src->dims[i] - 1;
-    vhi[i] = in->ext->window[i].size - 1;
+    vhi[i] = in->cold->ext->window[i].size - 1;
   }
   if (!first_point(r, w, wlo, whi)) return;
   do {
     bool holds = true;
     for (int i = 0; holds && i < r; i++) {
       holds = false;
-      for (int64_t t = 0; t <= vhi[i] && !holds; t++) holds = window_pos(&in->ext->window[i], w[i], t, x->dims[i]) == o[i];
+      for (int64_t t = 0; t <= vhi[i] && !holds; t++)
+        holds = window_pos(&in->cold->ext->window[i], w[i], t, x->dims[i]) == o[i];
     }
     if (!holds) continue;
     if (k == 1) {
@@ -2003,7 +2010,8 @@ static void reads_selscat(ref *R, const hlo_instr *in, int64_t output_id, int k,
     if (!first_point(r, v, vlo, vhi)) continue;
     do {
       bool ok = true;
-      for (int i = 0; ok && i < r; i++) ok = (idx[i] = window_pos(&in->ext->window[i], w[i], v[i], x->dims[i])) >= 0;
+      for (int i = 0; ok && i < r; i++)
+        ok = (idx[i] = window_pos(&in->cold->ext->window[i], w[i], v[i], x->dims[i])) >= 0;
       if (ok) emit(cl, idx);
     } while (work(R, 1) && next_point(r, v, vlo, vhi));
   } while (work(R, 1) && next_point(r, w, wlo, whi));
@@ -2092,7 +2100,7 @@ static bool read_box(ref *R, const hlo_instr *in, int64_t output_id, int k, cons
   for (int i = 0; i < os->rank; i++) lo[i] = 0, hi[i] = os->dims[i] - 1;
   if (refs[family(in->op)].reads == reads_paired) return k == output_id;
   if (family(in->op) == II_FAM_CONCAT) {
-    int64_t c = in->dimensions.v[0];
+    int64_t c = in->cold->dimensions.v[0];
     if (c >= 0 && c < os->rank) {
       lo[c] = concat_offset(R, in, k);
       hi[c] = lo[c] + in->operands[k]->shape->dims[c] - 1;

@@ -180,7 +180,7 @@ int main(int argc, char **argv) {
   }
   double t_parse = now() - t0;
   const hlo_instr *fusion = pr.modules[0]->entry->root;
-  const hlo_computation *fused = fusion->called[0];
+  const hlo_computation *fused = fusion->cold->called[0];
 
   double best = 1e30, best_all = 1e30;
   hb_strbuf out = HB_STRBUF_INIT;

@@ -365,7 +365,7 @@ static void emit_shape(run *r, const char *label, hb_strbuf *path, int *idx, int
 static void emit_instr(run *r, const hlo_instr *in, bool with_operands, bool print, bool counted) {
   const hlo_computation *c = in->parent;
   if (print)
-    hb_sb_printf(&r->out, "instruction %s (%s) in %s%s\n", in->name, in->opcode_text, c->name,
+    hb_sb_printf(&r->out, "instruction %s (%s) in %s%s\n", in->name, hlo_instr_opcode_text(in), c->name,
               c->is_entry ? " (ENTRY)" : "");
   hb_strbuf path = HB_STRBUF_INIT;
   int idx[MAX_PATH];

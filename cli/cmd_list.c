@@ -34,7 +34,7 @@ static void flush(list_run *r) {
 static void on_instr(void *arg, const hlo_instr *in) {
   list_run *r = arg;
   hb_strbuf *b = &r->out;
-  hb_sb_printf(b, "%s\t%s\t", in->name, in->opcode_text);
+  hb_sb_printf(b, "%s\t%s\t", in->name, hlo_instr_opcode_text(in));
   size_t need = hlo_shape_format(in->shape, NULL, 0);
   hb_sb_reserve(b, need + 1);
   hlo_shape_format(in->shape, b->data + b->len, need + 1);

@@ -256,7 +256,7 @@ static void instr(index_run *r, const hlo_instr *in) {
   begin_element(b, &s->first_instr, "\n    {\"computation\": ");
   json_cstr(b, in->parent->name);
   put_str_field(b, "name", in->name);
-  put_str_field(b, "opcode", in->opcode_text);
+  put_str_field(b, "opcode", hlo_instr_opcode_text(in));
   hb_sb_puts(b, ", \"shape\": ");
   size_t need = hlo_shape_format(in->shape, NULL, 0);
   char *shape = hb_malloc(need + 1);

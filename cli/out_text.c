@@ -171,7 +171,7 @@ static void put_output(index_run *r, const hlo_instr *in, long n) {
 static void context(index_run *r, const hlo_instr *in, bool o2i, long id, const ii_indexing *x) {
   hb_strbuf *b = &r->out;
   hb_sb_puts(b, "#   ");
-  hb_sb_puts(b, in->opcode_text);
+  hb_sb_puts(b, hlo_instr_opcode_text(in));
   hb_sb_putc(b, ' ');
   put_cached_shape(r, in->shape);
   hb_sb_puts(b, " in ");

@@ -175,7 +175,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   hb_sb_puts(b, ", \"name\": ");
   json_cstr(b, in->name);
   hb_sb_puts(b, ", \"opcode\": ");
-  json_cstr(b, in->opcode_text);
+  json_cstr(b, hlo_instr_opcode_text(in));
   hb_sb_printf(b, ", \"output\": %lld, \"error\": ", (long long)out);
   if (blk->status != II_OK) {
     json_cstr(b, blk->err.message);

@@ -23,10 +23,10 @@ void select_walked_computations(const hlo_module *m, bool *walk) {
     const hlo_computation *c = stack[--sp];
     for (int i = 0; i < c->n_instrs; i++) {
       const hlo_instr *in = c->instrs[i];
-      for (int k = 0; k < in->n_called; k++) {
-        hlo_call_role role = in->called_role[k];
+      for (int k = 0; k < in->cold->n_called; k++) {
+        hlo_call_role role = in->cold->called_role[k];
         if (role == HLO_CALL_TO_APPLY || (in->op == HLO_OP_FUSION && role == HLO_CALL_CALLS)) continue;
-        const hlo_computation *t = in->called[k];
+        const hlo_computation *t = in->cold->called[k];
         if (t->module != m || walk[t->index]) continue;
         walk[t->index] = true;
         stack[sp++] = t;
@@ -49,7 +49,8 @@ static bool passes(const hloidx_options *o, const hlo_instr *in) {
   if (o->nopcodes == 0) return true;
   const char *canon = hlo_opcode_name(in->op);
   for (int i = 0; i < o->nopcodes; i++)
-    if (!strcmp(o->opcodes[i], in->opcode_text) || (in->op != HLO_OP_UNKNOWN && !strcmp(o->opcodes[i], canon)))
+    if (!strcmp(o->opcodes[i], hlo_instr_opcode_text(in)) ||
+        (in->op != HLO_OP_UNKNOWN && !strcmp(o->opcodes[i], canon)))
       return true;
   return false;
 }

@@ -1010,56 +1010,57 @@ static const int *required_attrs(hlo_opcode op) {
 
 
 static hlo_dot_dims *dot_of(parse_ctx *P, hlo_instr *in) {
-  if (!in->ext->dot) {
+  if (!in->cold->ext->dot) {
     hlo_dot_dims *d = hb_arena_zalloc(P->a, sizeof *d);
     static const int64_t none[1] = {0};
     d->lhs_batch.v = d->rhs_batch.v = d->lhs_contracting.v = d->rhs_contracting.v = none;
     d->lhs_ragged.v = d->rhs_group.v = none;
     pc_instr_ext(P, in)->dot = d;
   }
-  return (hlo_dot_dims *)in->ext->dot;
+  return (hlo_dot_dims *)in->cold->ext->dot;
 }
 
 static hlo_gather_dims *gather_of(parse_ctx *P, hlo_instr *in) {
-  if (!in->ext->gather) {
+  if (!in->cold->ext->gather) {
     hlo_gather_dims *g = hb_arena_zalloc(P->a, sizeof *g);
     static const int64_t none[1] = {0};
     g->offset_dims.v = g->collapsed_slice_dims.v = g->start_index_map.v = none;
     g->operand_batching_dims.v = g->start_indices_batching_dims.v = g->slice_sizes.v = none;
     pc_instr_ext(P, in)->gather = g;
   }
-  return (hlo_gather_dims *)in->ext->gather;
+  return (hlo_gather_dims *)in->cold->ext->gather;
 }
 
 static hlo_scatter_dims *scatter_of(parse_ctx *P, hlo_instr *in) {
-  if (!in->ext->scatter) {
+  if (!in->cold->ext->scatter) {
     hlo_scatter_dims *s = hb_arena_zalloc(P->a, sizeof *s);
     static const int64_t none[1] = {0};
     s->update_window_dims.v = s->inserted_window_dims.v = s->scatter_dims_to_operand_dims.v = none;
     s->input_batching_dims.v = s->scatter_indices_batching_dims.v = none;
     pc_instr_ext(P, in)->scatter = s;
   }
-  return (hlo_scatter_dims *)in->ext->scatter;
+  return (hlo_scatter_dims *)in->cold->ext->scatter;
 }
 
 static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_role role, int *cap) {
   for (int i = 0; i < a->n; i++) {
     const pc_compref *c = &((const pc_compref *)a->ptr)[i];
-    if (in->n_called == *cap) {
+    hlo_instr_cold *x = pc_instr_cold(P, in);
+    if (x->n_called == *cap) {
       int nc = *cap ? *cap * 2 : 4;
-      in->called = hb_arena_grow(P->a, in->called, (size_t)in->n_called, (size_t)nc, sizeof *in->called);
-      in->called_role = hb_arena_grow(P->a, (void *)in->called_role, (size_t)in->n_called, (size_t)nc,
-                                   sizeof *in->called_role);
+      x->called = hb_arena_grow(P->a, x->called, (size_t)x->n_called, (size_t)nc, sizeof *x->called);
+      x->called_role =
+          hb_arena_grow(P->a, (void *)x->called_role, (size_t)x->n_called, (size_t)nc, sizeof *x->called_role);
       *cap = nc;
     }
-    ((hlo_call_role *)in->called_role)[in->n_called] = role;
+    ((hlo_call_role *)x->called_role)[x->n_called] = role;
     if (c->inline_comp) {
-      in->called[in->n_called] = c->inline_comp;
+      x->called[x->n_called] = c->inline_comp;
     } else {
-      in->called[in->n_called] = NULL;
-      HB_PUSH(P->called_pending, pc_pending, ((pc_pending){in, 2, in->n_called, c->name, c->off, NULL}));
+      x->called[x->n_called] = NULL;
+      HB_PUSH(P->called_pending, pc_pending, ((pc_pending){in, 2, x->n_called, c->name, c->off, NULL}));
     }
-    in->n_called++;
+    x->n_called++;
   }
   return 0;
 }
@@ -1080,14 +1081,15 @@ static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
       P->ints.n = base;
       return false;
     }
-    in->dimensions = take_ints(P, base);
-    in->has_dimensions = true;
+    hlo_instr_cold *x = pc_instr_cold(P, in);
+    x->dimensions = take_ints(P, base);
+    x->has_dimensions = true;
     return true;
   }
   case AT_INDEX:
     if (pc_plain_uint(v, &u) != end) return false;
-    in->tuple_index = (int64_t)u;
-    in->has_tuple_index = true;
+    pc_instr_cold(P, in)->tuple_index = (int64_t)u;
+    pc_instr_cold(P, in)->has_tuple_index = true;
     return true;
   case AT_SLICE: { /* {[0:8], [2:10:2]}: up to 16 ranges, strides >= 1, no trailing ',' */
     hlo_slice_dim d[16];
@@ -1119,7 +1121,7 @@ static bool plain_value(parse_ctx *P, hlo_instr *in, const pc_attr *a) {
     static const char kinds[][8] = {"kLoop", "kInput", "kOutput", "kCustom"};
     for (int k = 0; k < 4; k++)
       if ((size_t)(end - v) == strlen(kinds[k]) && memcmp(v, kinds[k], (size_t)(end - v)) == 0) {
-        in->fusion_kind = (hlo_fusion_kind)(k + 1);
+        pc_instr_cold(P, in)->fusion_kind = (hlo_fusion_kind)(k + 1);
         return true;
       }
     return false;
@@ -1164,8 +1166,8 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
   rd_init(&r, P, a->vstart, a->vend, nm);
   switch (a->id) {
   case AT_DIMENSIONS:
-    if (rd_ints(&r, &in->dimensions, false) < 0) return -1;
-    in->has_dimensions = true;
+    if (rd_ints(&r, &pc_instr_cold(P, in)->dimensions, false) < 0) return -1;
+    pc_instr_cold(P, in)->has_dimensions = true;
     break;
   case AT_SLICE:
     if (read_slice(&r, in) < 0) return -1;
@@ -1248,8 +1250,8 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     pc_instr_ext(P, in)->has_dynamic_slice_sizes = true;
     break;
   case AT_INDEX:
-    if (rd_int(&r, &in->tuple_index, false) < 0) return -1;
-    in->has_tuple_index = true;
+    if (rd_int(&r, &pc_instr_cold(P, in)->tuple_index, false) < 0) return -1;
+    pc_instr_cold(P, in)->has_tuple_index = true;
     break;
   case AT_IOTA_DIMENSION:
     if (rd_int(&r, &pc_instr_ext(P, in)->iota_dimension, false) < 0) return -1;
@@ -1259,7 +1261,7 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     static const char *const kinds[] = {"kLoop", "kInput", "kOutput", "kCustom", NULL};
     int k = rd_enum(&r, kinds, false, "a fusion kind (kLoop, kInput, kOutput or kCustom)");
     if (k < 0) return -1;
-    in->fusion_kind = (hlo_fusion_kind)(k + 1);
+    pc_instr_cold(P, in)->fusion_kind = (hlo_fusion_kind)(k + 1);
     break;
   }
   case AT_CUSTOM_CALL_TARGET:
@@ -1342,7 +1344,7 @@ static int apply_one(parse_ctx *P, hlo_instr *in, const pc_attr *a, int *called_
     break;
   }
   case AT_TYPE:
-    if (op == HLO_OP_COMPARE || in->async_wrapped == HLO_OP_COMPARE) {
+    if (op == HLO_OP_COMPARE || in->cold->async_wrapped == HLO_OP_COMPARE) {
       static const char *const d[] = {"FLOAT", "TOTALORDER", "SIGNED", "UNSIGNED", NULL};
       if (rd_enum(&r, d, false, "a comparison type (FLOAT, TOTALORDER, SIGNED or UNSIGNED)") < 0) return -1;
       break;
@@ -1460,7 +1462,7 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
   uint64_t present[(AT_COUNT + 63) / 64] = {0};
   hlo_opcode check_op = in->op;
   bool async = is_async(in->op);
-  if (async && in->async_wrapped != HLO_OP_UNKNOWN) check_op = in->async_wrapped;
+  if (async && in->cold->async_wrapped != HLO_OP_UNKNOWN) check_op = in->cold->async_wrapped;
   int called_cap = 0;
   for (int i = 0; i < n; i++) {
     const pc_attr *a = &attrs[i];
@@ -1479,35 +1481,33 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
       else if (async && (a->id == AT_CALLS || a->id == AT_ASYNC_EXECUTION_THREAD || a->id == AT_ASYNC_GROUP_ID ||
                          a->id == AT_OUTPUT_TO_OPERAND_ALIASING))
         ok = true;
-      else if (async && in->async_wrapped == HLO_OP_UNKNOWN)
+      else if (async && in->cold->async_wrapped == HLO_OP_UNKNOWN)
         ok = !(a->id >= AT_TO_APPLY && a->id <= AT_CALLED_COMPUTATIONS);
       else if (async)
         ok = attr_allowed(a->id, check_op);
       else
         ok = attr_allowed(a->id, in->op);
       if (!ok)
-        return pc_error(P, a->off, "unexpected attribute \"%s\" for %s", hlo_istr_str(a->name), in->opcode_text);
+        return pc_error(P, a->off, "unexpected attribute \"%s\" for %s", hlo_istr_str(a->name),
+                        hlo_instr_opcode_text(in));
     }
     if (apply_one(P, in, a, &called_cap) < 0) return -1;
   }
-  in->attrs = out;
-  in->n_attrs = n;
+  if (n) {
+    pc_instr_cold(P, in)->attrs = out;
+    pc_instr_cold(P, in)->n_attrs = n;
+  }
   if (in->op == HLO_OP_DOT || in->op == HLO_OP_RAGGED_DOT || in->op == HLO_OP_SCALED_DOT) dot_of(P, in);
   if (in->op == HLO_OP_GATHER) gather_of(P, in);
   if (in->op == HLO_OP_SCATTER) scatter_of(P, in);
-  if (in->op == HLO_OP_ASYNC_START && !in->ext->async_execution_thread) pc_instr_ext(P, in)->async_execution_thread = "main";
-  if (!in->called) { /* (never written: there are 0 entries) */
-    static hlo_computation *no_called[1];
-    static const hlo_call_role no_roles[1];
-    in->called = no_called;
-    in->called_role = no_roles;
-  }
+  if (in->op == HLO_OP_ASYNC_START && !in->cold->ext->async_execution_thread)
+    pc_instr_ext(P, in)->async_execution_thread = "main";
   /* required attributes (the async shorthand requires its wrapped op's) */
-  if (!(async && in->async_wrapped == HLO_OP_UNKNOWN) && !(async && in->op != HLO_OP_ASYNC_START)) {
+  if (!(async && in->cold->async_wrapped == HLO_OP_UNKNOWN) && !(async && in->op != HLO_OP_ASYNC_START)) {
     const int *req = required_attrs(check_op);
     for (int i = 0; req[i] >= 0; i++)
       if (!(present[req[i] / 64] >> (req[i] % 64) & 1))
-        return pc_error(P, in->offset, "%s '%s' requires the attribute %s=", in->opcode_text, in->name,
+        return pc_error(P, in->offset, "%s '%s' requires the attribute %s=", hlo_instr_opcode_text(in), in->name,
                         catalogue[req[i]].name);
   }
   if (in->op == HLO_OP_CONDITIONAL) {
@@ -1561,7 +1561,7 @@ int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n) {
       hlo_instr dummy;
       memset(&dummy, 0, sizeof dummy);
       dummy.op = HLO_OP_UNKNOWN;
-      dummy.ext = &hlo_instr_ext_none;
+      dummy.cold = &hlo_instr_cold_none;
       int cap = 0;
       if (apply_one(P, &dummy, a, &cap) < 0) return -1;
       break;

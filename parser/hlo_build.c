@@ -531,7 +531,7 @@ static hlo_computation *comp_close(parse_ctx *P) {
       if (pd->decl_shape)
         HB_PUSH(P->declchecks, pc_declcheck, ((pc_declcheck){pd->in, pd->index, pd->decl_shape, pd->off}));
     } else {
-      pd->in->ext->control_predecessors[pd->index] = def;
+      pd->in->cold->ext->control_predecessors[pd->index] = def;
     }
   }
   /* names shadowed by an inline body get their outer definition back */
@@ -602,18 +602,22 @@ hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
 static hlo_instr *no_operands[1];
 
 static hlo_instr *new_instr(parse_ctx *P, size_t off) {
-  static const int64_t none[1] = {0};
   hlo_instr *in = hb_arena_zalloc_small(P->a, sizeof *in);
-  in->dimensions.v = none;
-  in->ext = &hlo_instr_ext_none;
-  in->offset = off;
+  in->cold = &hlo_instr_cold_none;
+  in->offset = (uint32_t)off; /* (the input is under 2 GiB) */
   in->parameter_number = -1;
   return in;
 }
 
+hlo_instr_cold *pc_instr_cold(parse_ctx *P, hlo_instr *in) {
+  if (in->cold == &hlo_instr_cold_none) in->cold = hb_arena_dup(P->a, &hlo_instr_cold_none, sizeof hlo_instr_cold_none);
+  return (hlo_instr_cold *)in->cold; /* (the instruction's own copy, in the module's arena) */
+}
+
 hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in) {
-  if (in->ext == &hlo_instr_ext_none) in->ext = hb_arena_dup(P->a, &hlo_instr_ext_none, sizeof hlo_instr_ext_none);
-  return (hlo_instr_ext *)in->ext; /* (the instruction's own copy, in the module's arena) */
+  hlo_instr_cold *c = pc_instr_cold(P, in);
+  if (c->ext == &hlo_instr_ext_none) c->ext = hb_arena_dup(P->a, &hlo_instr_ext_none, sizeof hlo_instr_ext_none);
+  return (hlo_instr_ext *)c->ext; /* (the instruction's own copy, in the module's arena) */
 }
 
 static const char *opcode_at(int i) { return hlo_opcode_name((hlo_opcode)(i + 1)); }
@@ -633,9 +637,14 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
   pc_range operands = {first, (uint32_t)P->operands.n};
   hlo_istr *is = pc_word(P, opcode->ptr, opcode->len);
   hlo_instr *in = new_instr(P, opcode->off);
-  in->opcode_text = hlo_istr_str(is);
-  in->op = pc_opcode_of(is, &in->async_wrapped);
+  hlo_opcode wrapped;
+  in->op = pc_opcode_of(is, &wrapped);
   if (in->op == HLO_OP_UNKNOWN && unknown_opcode(P, opcode, is) < 0) return NULL;
+  if (in->op == HLO_OP_UNKNOWN || wrapped != HLO_OP_UNKNOWN) { /* the text is not the opcode's name */
+    hlo_instr_cold *c = pc_instr_cold(P, in);
+    c->opcode_text = hlo_istr_str(is);
+    c->async_wrapped = wrapped;
+  }
   size_t n = operands.e - operands.b;
   in->n_operands = (int)n;
   in->operands = n ? hb_arena_array_small(P->a, n, sizeof *in->operands) : no_operands;
@@ -665,8 +674,7 @@ hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) { retur
 
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
   hlo_instr *in = new_instr(P, kw->off);
-  in->op = HLO_OP_PARAMETER;
-  in->opcode_text = hlo_istr_str(pc_word(P, kw->ptr, kw->len)); /* "parameter" */
+  in->op = HLO_OP_PARAMETER; /* (KW is "parameter") */
   if (num->neg) {
     pc_error(P, num->off, "parameter number must be non-negative, found %.*s", (int)num->len, num->ptr);
     return NULL;
@@ -675,20 +683,19 @@ hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num) {
     pc_error(P, num->off, "parameter number %.*s is too large", (int)num->len, num->ptr);
     return NULL;
   }
-  in->parameter_number = (int64_t)num->u;
+  in->parameter_number = (int32_t)num->u;
   in->operands = no_operands;
   return in;
 }
 
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit) {
   hlo_instr *in = new_instr(P, kw->off);
-  in->op = HLO_OP_CONSTANT;
-  in->opcode_text = hlo_istr_str(pc_word(P, kw->ptr, kw->len)); /* "constant" */
+  in->op = HLO_OP_CONSTANT; /* (KW is "constant") */
   hlo_literal *l = hb_arena_zalloc(P->a, sizeof *l);
   l->text = P->data + lit.first;
   l->len = lit.last - lit.first;
   l->n_elements = -1;
-  in->literal = l;
+  pc_instr_cold(P, in)->literal = l;
   in->operands = no_operands;
   return in;
 }
@@ -728,8 +735,9 @@ static int finish_instr(parse_ctx *P, hlo_instr *in, const hlo_shape *shape) {
   if (in->op == HLO_OP_ASYNC_UPDATE || in->op == HLO_OP_ASYNC_DONE) HB_PUSH(P->async_checks, hlo_instr *, in);
   if (in->op == HLO_OP_CONSTANT) {
     if (!shape) return pc_error(P, in->offset, "constant '%s' needs an explicit shape", in->name);
-    if (pc_literal_check(P, shape, (size_t)(in->literal->text - P->data),
-                         (size_t)(in->literal->text - P->data) + in->literal->len, (hlo_literal *)in->literal) < 0)
+    if (pc_literal_check(P, shape, (size_t)(in->cold->literal->text - P->data),
+                         (size_t)(in->cold->literal->text - P->data) + in->cold->literal->len,
+                         (hlo_literal *)in->cold->literal) < 0)
       return -1;
   }
   if (in->op == HLO_OP_PARAMETER && !shape)
@@ -742,11 +750,11 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in) {
   /* "<opcode>.anon", then "<opcode>.anon.N": the base name's anon_next
    * remembers where to continue, so many nested operands stay linear */
   char buf[128];
-  snprintf(buf, sizeof buf, "%.100s.anon", in->opcode_text);
+  snprintf(buf, sizeof buf, "%.100s.anon", hlo_instr_opcode_text(in));
   hlo_istr *base = hlo_intern_get(P->in, buf, strlen(buf));
   hlo_istr *is = base;
   while (is->def_gen == top_comp(P)->gen) {
-    snprintf(buf, sizeof buf, "%.100s.anon.%u", in->opcode_text, ++base->anon_next);
+    snprintf(buf, sizeof buf, "%.100s.anon.%u", hlo_instr_opcode_text(in), ++base->anon_next);
     is = hlo_intern_get(P->in, buf, strlen(buf));
   }
   if (define_name(P, is, in, in->offset) < 0) return -1;
@@ -830,11 +838,11 @@ static int async_thread(parse_ctx *P, hlo_instr *in) {
     start = (start->op == HLO_OP_ASYNC_UPDATE || start->op == HLO_OP_ASYNC_DONE) && start->n_operands == 1
                 ? start->operands[0]
                 : NULL;
-  const char *want = start && start->op == HLO_OP_ASYNC_START ? start->ext->async_execution_thread : "main";
-  if (!in->ext->async_execution_thread) pc_instr_ext(P, in)->async_execution_thread = want;
-  else if (strcmp(in->ext->async_execution_thread, want) != 0)
+  const char *want = start && start->op == HLO_OP_ASYNC_START ? start->cold->ext->async_execution_thread : "main";
+  if (!in->cold->ext->async_execution_thread) pc_instr_ext(P, in)->async_execution_thread = want;
+  else if (strcmp(in->cold->ext->async_execution_thread, want) != 0)
     return pc_error(P, in->offset, "expect async_execution_thread to be %s, but got %s", want,
-                    in->ext->async_execution_thread);
+                    in->cold->ext->async_execution_thread);
   return 0;
 }
 
@@ -862,7 +870,7 @@ int pc_module_finish(parse_ctx *P) {
     hlo_computation *c = pd->name->comp;
     if (!c)
       return pc_error(P, pd->off, "computation '%s' is not defined", hlo_istr_str(pd->name));
-    pd->in->called[pd->index] = c;
+    pd->in->cold->called[pd->index] = c;
   }
   m->entry = P->entry_marked ? P->entry_marked : cv[m->n_computations - 1];
   m->entry->is_entry = true;

@@ -36,7 +36,7 @@ static bool is_array(const hlo_shape *s) { return s && hlo_elem_type_is_array(s-
 
 static int cannot(parse_ctx *P, const hlo_instr *in, const char *why) {
   return pc_error(P, in->offset, "cannot infer the result shape of '%s' (%s)%s%s; write the shape", in->name,
-                  in->opcode_text, why ? ": " : "", why ? why : "");
+                  hlo_instr_opcode_text(in), why ? ": " : "", why ? why : "");
 }
 
 static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
@@ -70,7 +70,8 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     return t;
   }
   case HLO_OP_GET_TUPLE_ELEMENT:
-    if (n == 1 && s0->type == HLO_TUPLE && in->has_tuple_index && in->tuple_index < s0->n_elems) return s0->elems[in->tuple_index];
+    if (n == 1 && s0->type == HLO_TUPLE && in->cold->has_tuple_index && in->cold->tuple_index < s0->n_elems)
+      return s0->elems[in->cold->tuple_index];
     break;
   case HLO_OP_WHILE: case HLO_OP_OPT_BARRIER: case HLO_OP_ADD_DEPENDENCY:
     if (n >= 1) return s0;
@@ -79,8 +80,8 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
   case HLO_OP_PARTITION_ID: case HLO_OP_REPLICA_ID: return pc_default_scalar(P, HLO_U32);
   case HLO_OP_GET_DIMENSION_SIZE: return pc_default_scalar(P, HLO_S32);
   case HLO_OP_CALL: case HLO_OP_CONDITIONAL:
-    for (int i = 0; i < in->n_called; i++)
-      if (in->called[i] && in->called[i]->root->shape) return in->called[i]->root->shape;
+    for (int i = 0; i < in->cold->n_called; i++)
+      if (in->cold->called[i] && in->cold->called[i]->root->shape) return in->cold->called[i]->root->shape;
     break;
   case HLO_OP_SORT:
     if (n == 1) return s0;
@@ -91,16 +92,17 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     }
     break;
   case HLO_OP_MAP:
-    if (n >= 1 && is_array(s0) && in->n_called == 1 && in->called[0] && in->called[0]->root->shape &&
-        is_array(in->called[0]->root->shape))
-      return pc_shape_clone_with_type(P, s0, in->called[0]->root->shape->type);
+    if (n >= 1 && is_array(s0) && in->cold->n_called == 1 && in->cold->called[0] && in->cold->called[0]->root->shape &&
+        is_array(in->cold->called[0]->root->shape))
+      return pc_shape_clone_with_type(P, s0, in->cold->called[0]->root->shape->type);
     break;
   case HLO_OP_TRANSPOSE:
-    if (n == 1 && is_array(s0) && in->has_dimensions && in->dimensions.n == s0->rank) {
+    if (n == 1 && is_array(s0) && in->cold->has_dimensions && in->cold->dimensions.n == s0->rank) {
       int64_t d[HLO_MAX_RANK];
       for (int i = 0; i < s0->rank; i++) {
-        if (in->dimensions.v[i] < 0 || in->dimensions.v[i] >= s0->rank) return cannot(P, in, "bad dimensions"), NULL;
-        d[i] = s0->dims[in->dimensions.v[i]];
+        if (in->cold->dimensions.v[i] < 0 || in->cold->dimensions.v[i] >= s0->rank)
+          return cannot(P, in, "bad dimensions"), NULL;
+        d[i] = s0->dims[in->cold->dimensions.v[i]];
       }
       return new_array(P, s0->type, s0->rank, d);
     }
@@ -109,10 +111,11 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     if (n == 1) return s0;
     break;
   case HLO_OP_CONCATENATE:
-    if (n >= 1 && is_array(s0) && in->has_dimensions && in->dimensions.n == 1 && in->dimensions.v[0] < s0->rank) {
+    if (n >= 1 && is_array(s0) && in->cold->has_dimensions && in->cold->dimensions.n == 1 &&
+        in->cold->dimensions.v[0] < s0->rank) {
       int64_t d[HLO_MAX_RANK];
       memcpy(d, s0->dims, (size_t)s0->rank * sizeof *d);
-      int64_t k = in->dimensions.v[0];
+      int64_t k = in->cold->dimensions.v[0];
       for (int i = 1; i < n; i++) {
         const hlo_shape *s = in->operands[i]->shape;
         if (!is_array(s) || s->rank != s0->rank) return cannot(P, in, "operand ranks differ"), NULL;
@@ -122,10 +125,10 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     }
     break;
   case HLO_OP_PAD:
-    if (n == 2 && is_array(s0) && in->ext->has_padding && in->ext->n_padding == s0->rank) {
+    if (n == 2 && is_array(s0) && in->cold->ext->has_padding && in->cold->ext->n_padding == s0->rank) {
       int64_t d[HLO_MAX_RANK];
       for (int i = 0; i < s0->rank; i++) {
-        const hlo_pad_dim *pd = &in->ext->padding[i];
+        const hlo_pad_dim *pd = &in->cold->ext->padding[i];
         if (!hb_ck_pad_size(s0->dims[i], pd->lo, pd->hi, pd->interior, &d[i]))
           return cannot(P, in, "the size overflows"), NULL;
         if (d[i] < 0) return cannot(P, in, "negative padded size"), NULL;
@@ -134,21 +137,21 @@ static const hlo_shape *infer(parse_ctx *P, hlo_instr *in) {
     }
     break;
   case HLO_OP_REDUCE:
-    if (n == 2 && is_array(s0) && in->has_dimensions && in->dimensions.n <= s0->rank) {
+    if (n == 2 && is_array(s0) && in->cold->has_dimensions && in->cold->dimensions.n <= s0->rank) {
       int64_t d[HLO_MAX_RANK];
       int r = 0;
       for (int i = 0; i < s0->rank; i++) {
         bool red = false;
-        for (int j = 0; j < in->dimensions.n; j++) red |= in->dimensions.v[j] == i;
+        for (int j = 0; j < in->cold->dimensions.n; j++) red |= in->cold->dimensions.v[j] == i;
         if (!red) d[r++] = s0->dims[i];
       }
       return new_array(P, in->operands[1]->shape->type, r, d);
     }
     break;
   case HLO_OP_DOT:
-    if (n == 2 && is_array(s0) && is_array(in->operands[1]->shape) && in->ext->dot) {
+    if (n == 2 && is_array(s0) && is_array(in->operands[1]->shape) && in->cold->ext->dot) {
       const hlo_shape *s1 = in->operands[1]->shape;
-      const hlo_dot_dims *dd = in->ext->dot;
+      const hlo_dot_dims *dd = in->cold->ext->dot;
       if (dd->lhs_batch.n > s0->rank || dd->lhs_contracting.n > s0->rank || dd->rhs_batch.n > s1->rank ||
           dd->rhs_contracting.n > s1->rank)
         return cannot(P, in, "bad dot dimensions"), NULL;

@@ -321,9 +321,22 @@ const hlo_instr_ext hlo_instr_ext_none = {
     .control_predecessors = no_instrs,
 };
 
+static hlo_computation *no_called[1];
+static const hlo_call_role no_roles[1];
+static const hlo_attr no_attrs[1];
+const hlo_instr_cold hlo_instr_cold_none = {
+    .called = no_called,
+    .called_role = no_roles,
+    .attrs = no_attrs,
+    .ext = &hlo_instr_ext_none,
+    .dimensions = {0, no_ints},
+    .async_wrapped = HLO_OP_UNKNOWN,
+    .fusion_kind = HLO_FUSION_NONE,
+};
+
 const hlo_attr *hlo_instr_find_attr(const hlo_instr *in, const char *name) {
-  for (int i = 0; i < in->n_attrs; i++)
-    if (strcmp(in->attrs[i].name, name) == 0) return &in->attrs[i];
+  for (int i = 0; i < in->cold->n_attrs; i++)
+    if (strcmp(in->cold->attrs[i].name, name) == 0) return &in->cold->attrs[i];
   return NULL;
 }
 
@@ -349,20 +362,24 @@ const hlo_attr *hlo_module_find_attr(const hlo_module *m, const char *name) {
 /* ---- constants ------------------------------------------------------------ */
 
 bool hlo_constant_scalar_int(const hlo_instr *in, int64_t *out) {
-  if (in->op != HLO_OP_CONSTANT || !in->literal || !in->literal->is_scalar || !in->literal->has_int) return false;
-  *out = in->literal->int_value;
+  if (in->op != HLO_OP_CONSTANT || !in->cold->literal || !in->cold->literal->is_scalar || !in->cold->literal->has_int)
+    return false;
+  *out = in->cold->literal->int_value;
   return true;
 }
 
 bool hlo_constant_scalar_double(const hlo_instr *in, double *out) {
-  if (in->op != HLO_OP_CONSTANT || !in->literal || !in->literal->is_scalar || !in->literal->has_float) return false;
-  *out = in->literal->float_value;
+  if (in->op != HLO_OP_CONSTANT || !in->cold->literal || !in->cold->literal->is_scalar || !in->cold->literal->has_float)
+    return false;
+  *out = in->cold->literal->float_value;
   return true;
 }
 
 bool hlo_constant_scalar_text(const hlo_instr *in, const char **text, size_t *len) {
-  if (in->op != HLO_OP_CONSTANT || !in->literal || !in->literal->is_scalar || !in->literal->scalar_text) return false;
-  *text = in->literal->scalar_text;
-  *len = in->literal->scalar_len;
+  if (in->op != HLO_OP_CONSTANT || !in->cold->literal || !in->cold->literal->is_scalar ||
+      !in->cold->literal->scalar_text)
+    return false;
+  *text = in->cold->literal->scalar_text;
+  *len = in->cold->literal->scalar_len;
   return true;
 }

@@ -445,7 +445,7 @@ typedef struct hlo_literal {
 /* The structured attributes that few instructions have (slices, windows,
  * dot/gather/scatter dimensions, collectives, custom calls, ...): kept out
  * of hlo_instr so that an instruction stays small (a dump has hundreds of
- * thousands). hlo_instr.ext points to hlo_instr_ext_none, which holds the
+ * thousands). hlo_instr_cold.ext points to hlo_instr_ext_none, which holds the
  * defaults, when the instruction has none of them. */
 typedef struct hlo_instr_ext {
   bool has_slice;               /* slice={...} */
@@ -487,34 +487,52 @@ typedef struct hlo_instr_ext {
 /* The defaults: no attribute, group counts 1, empty lists. */
 extern const hlo_instr_ext hlo_instr_ext_none;
 
-/* (Fields ordered by size: every byte counts hundreds of thousands of times.) */
-struct hlo_instr {
-  const char *name;             /* interned; nested anonymous operands get "<opcode>.anon[.N]" */
-  const char *opcode_text;      /* interned, as written ("custom-call-start", unknown opcodes too) */
-  const hlo_shape *shape;       /* result shape (written, or inferred when omitted) */
-  hlo_instr **operands;         /* resolved operand instructions (same computation) */
+/* What fewer instructions need than every one: the attributes as written,
+ * dimensions=, index=, called computations, a constant's literal, the
+ * opcode text when it is not the opcode's name. hlo_instr.cold points to
+ * hlo_instr_cold_none, which holds the defaults, when the instruction has
+ * none of them: a parameter or an elementwise op without attributes (a
+ * module of 100,000 of them) then costs only its hlo_instr. */
+typedef struct hlo_instr_cold {
+  const char *opcode_text; /* as written, when it is not hlo_opcode_name(op) (unknown, async shorthand); else NULL */
   hlo_computation **called;     /* resolved called computations */
   const hlo_call_role *called_role; /* n_called: which attribute each came from */
-  hlo_computation *parent;      /* the computation holding this instruction */
-  size_t offset;                /* byte offset of the name (or opcode, for nested ones) in the input */
-  int64_t parameter_number;     /* parameter(N); -1 for other opcodes */
   const hlo_literal *literal;   /* constant: its literal; NULL otherwise */
   const hlo_attr *attrs;        /* n_attrs entries */
   const hlo_instr_ext *ext;     /* the rarer structured attributes (never NULL) */
   hlo_ints dimensions;          /* dimensions={...}: broadcast/transpose/reduce/reverse/concatenate/sort/... */
   int64_t tuple_index;          /* index= (get-tuple-element) */
-  hlo_opcode op;                /* opcode; async shorthand (custom-call-start) gives async-start/-update/-done */
-  hlo_opcode async_wrapped;     /* async shorthand: the wrapped opcode; else HLO_OP_UNKNOWN */
-  int n_operands;               /* operand count */
   int n_called;                 /* called computations, in attribute order */
-  int index;                    /* position in parent->instrs */
   int n_attrs;                  /* attributes as written, in source order */
+  hlo_opcode async_wrapped;     /* async shorthand: the wrapped opcode; else HLO_OP_UNKNOWN */
   hlo_fusion_kind fusion_kind;  /* kind= of a fusion; HLO_FUSION_NONE when absent */
-  bool is_root;                 /* the root of its computation (ROOT-marked, or the last) */
-  bool root_marked;             /* written with ROOT */
   bool has_dimensions;          /* dimensions={...} */
   bool has_tuple_index;         /* index= */
+} hlo_instr_cold;
+
+/* The defaults: no attribute, nothing called, no dimensions. */
+extern const hlo_instr_cold hlo_instr_cold_none;
+
+/* (64 bytes: every byte counts hundreds of thousands of times.) */
+struct hlo_instr {
+  const char *name;             /* interned; nested anonymous operands get "<opcode>.anon[.N]" */
+  const hlo_shape *shape;       /* result shape (written, or inferred when omitted) */
+  hlo_instr **operands;         /* resolved operand instructions (same computation) */
+  hlo_computation *parent;      /* the computation holding this instruction */
+  const hlo_instr_cold *cold;   /* the fields fewer instructions need (never NULL) */
+  uint32_t offset;              /* byte offset of the name (or opcode, for nested ones) in the input (< 2 GiB) */
+  int32_t parameter_number;     /* parameter(N) (N <= 2^30); -1 for other opcodes */
+  int n_operands;               /* operand count */
+  int index;                    /* position in parent->instrs */
+  hlo_opcode op;                /* opcode; async shorthand (custom-call-start) gives async-start/-update/-done */
+  bool is_root;                 /* the root of its computation (ROOT-marked, or the last) */
+  bool root_marked;             /* written with ROOT */
 };
+
+/* The opcode as written ("custom-call-start", an unknown opcode's word). */
+static inline const char *hlo_instr_opcode_text(const hlo_instr *in) {
+  return in->cold->opcode_text ? in->cold->opcode_text : hlo_opcode_name(in->op);
+}
 
 /* The attribute NAME as written (first match), or NULL. */
 const hlo_attr *hlo_instr_find_attr(const hlo_instr *in, const char *name);

@@ -102,21 +102,25 @@ static int arity(vctx *V, const hlo_instr *in, int lo, int hi) {
   int n = in->n_operands;
   if (n >= lo && (hi < 0 || n <= hi)) return 0;
   if (lo == hi)
-    return fail(V, in->offset, "%s '%s' expects %d operand%s, but has %d", in->opcode_text, in->name, lo,
+    return fail(V, in->offset, "%s '%s' expects %d operand%s, but has %d", hlo_instr_opcode_text(in), in->name, lo,
                 lo == 1 ? "" : "s", n);
   if (hi < 0)
-    return fail(V, in->offset, "%s '%s' expects at least %d operands, but has %d", in->opcode_text, in->name, lo, n);
-  return fail(V, in->offset, "%s '%s' expects %d to %d operands, but has %d", in->opcode_text, in->name, lo, hi, n);
+    return fail(V, in->offset, "%s '%s' expects at least %d operands, but has %d", hlo_instr_opcode_text(in), in->name,
+                lo, n);
+  return fail(V, in->offset, "%s '%s' expects %d to %d operands, but has %d", hlo_instr_opcode_text(in), in->name, lo,
+              hi, n);
 }
 
 static int need_arrays(vctx *V, const hlo_instr *in) {
   char sa[200];
   if (!is_array(in->shape) || in->shape->type == HLO_TOKEN || in->shape->type == HLO_OPAQUE)
-    return fail(V, in->offset, "%s '%s' must have an array shape, not %s", in->opcode_text, in->name, SH(in->shape));
+    return fail(V, in->offset, "%s '%s' must have an array shape, not %s", hlo_instr_opcode_text(in), in->name,
+                SH(in->shape));
   for (int i = 0; i < in->n_operands; i++) {
     const hlo_shape *s = in->operands[i]->shape;
     if (!is_array(s) || s->type == HLO_TOKEN || s->type == HLO_OPAQUE)
-      return fail(V, in->offset, "operand %d of %s '%s' must be an array, not %s", i, in->opcode_text, in->name, SH(s));
+      return fail(V, in->offset, "operand %d of %s '%s' must be an array, not %s", i, hlo_instr_opcode_text(in),
+                  in->name, SH(s));
   }
   return 0;
 }
@@ -124,16 +128,16 @@ static int need_arrays(vctx *V, const hlo_instr *in) {
 static int check_dims_list(vctx *V, const hlo_instr *in, const hlo_ints *l, int rank, const char *what, bool unique) {
   char b[128];
   if (unique && l->n > rank)
-    return fail(V, in->offset, "%s '%s': %s=%s has %d entries, but the rank is %d", in->opcode_text, in->name, what,
-                fmt_ints(l, b, sizeof b), l->n, rank);
+    return fail(V, in->offset, "%s '%s': %s=%s has %d entries, but the rank is %d", hlo_instr_opcode_text(in), in->name,
+                what, fmt_ints(l, b, sizeof b), l->n, rank);
   for (int i = 0; i < l->n; i++) {
     if (l->v[i] < 0 || l->v[i] >= rank)
-      return fail(V, in->offset, "%s '%s': %s=%s has dimension %lld, but the rank is %d", in->opcode_text, in->name,
-                  what, fmt_ints(l, b, sizeof b), (long long)l->v[i], rank);
+      return fail(V, in->offset, "%s '%s': %s=%s has dimension %lld, but the rank is %d", hlo_instr_opcode_text(in),
+                  in->name, what, fmt_ints(l, b, sizeof b), (long long)l->v[i], rank);
     if (unique)
       for (int j = 0; j < i; j++)
         if (l->v[j] == l->v[i])
-          return fail(V, in->offset, "%s '%s': %s=%s repeats dimension %lld", in->opcode_text, in->name, what,
+          return fail(V, in->offset, "%s '%s': %s=%s repeats dimension %lld", hlo_instr_opcode_text(in), in->name, what,
                       fmt_ints(l, b, sizeof b), (long long)l->v[i]);
   }
   return 0;
@@ -152,7 +156,7 @@ static int result_dims(vctx *V, const hlo_instr *in, const int64_t *want, int ra
   if (w < sizeof buf) snprintf(buf + w, sizeof buf - w, "]");
   return (r->rank == rank ? shape_mismatch : fail)(V, in->offset,
                                                    "%s '%s' has shape %s, but its operands and attributes give dimensions %s",
-                                                   in->opcode_text, in->name, SH(r), buf);
+                                                   hlo_instr_opcode_text(in), in->name, SH(r), buf);
 }
 
 static int elementwise(vctx *V, const hlo_instr *in) {
@@ -166,7 +170,7 @@ static int elementwise(vctx *V, const hlo_instr *in) {
     if (!same_dims(s, r) &&
         (s->rank == r->rank ? shape_mismatch : fail)(V, in->offset,
                                                      "%s '%s': operand %d has shape %s, incompatible with the result shape %s",
-                                                     in->opcode_text, in->name, i, SH(s), SH2(r)) < 0)
+                                                     hlo_instr_opcode_text(in), in->name, i, SH(s), SH2(r)) < 0)
       return -1;
   }
   return 0;
@@ -176,9 +180,9 @@ static int check_broadcast(vctx *V, const hlo_instr *in) {
   char sa[200], b[128];
   const hlo_shape *o = in->operands[0]->shape, *r = in->shape;
   static const int64_t none[1] = {0};
-  hlo_ints dims = in->has_dimensions ? in->dimensions : (hlo_ints){0, none};
+  hlo_ints dims = in->cold->has_dimensions ? in->cold->dimensions : (hlo_ints){0, none};
   if (dims.n != o->rank) {
-    if (!in->has_dimensions)
+    if (!in->cold->has_dimensions)
       return fail(V, in->offset, "broadcast '%s' of an operand of shape %s requires dimensions= with %d entries",
                   in->name, SH(o), o->rank);
     return fail(V, in->offset, "broadcast '%s': dimensions=%s has %d entries, but the operand %s has rank %d", in->name,
@@ -196,22 +200,24 @@ static int check_broadcast(vctx *V, const hlo_instr *in) {
 static int check_transpose(vctx *V, const hlo_instr *in) {
   const hlo_shape *o = in->operands[0]->shape;
   char b[128];
-  if (in->dimensions.n != o->rank)
+  if (in->cold->dimensions.n != o->rank)
     return fail(V, in->offset, "transpose '%s': dimensions=%s must be a permutation of the operand's %d dimensions",
-                in->name, fmt_ints(&in->dimensions, b, sizeof b), o->rank);
-  if (check_dims_list(V, in, &in->dimensions, o->rank, "dimensions", true) < 0) return -1;
+                in->name, fmt_ints(&in->cold->dimensions, b, sizeof b), o->rank);
+  if (check_dims_list(V, in, &in->cold->dimensions, o->rank, "dimensions", true) < 0) return -1;
   int64_t want[HLO_MAX_RANK];
-  for (int i = 0; i < o->rank; i++) want[i] = o->unbounded[in->dimensions.v[i]] ? -1 : o->dims[in->dimensions.v[i]];
+  for (int i = 0; i < o->rank; i++)
+    want[i] = o->unbounded[in->cold->dimensions.v[i]] ? -1 : o->dims[in->cold->dimensions.v[i]];
   return result_dims(V, in, want, o->rank);
 }
 
 static int check_slice(vctx *V, const hlo_instr *in) {
   const hlo_shape *o = in->operands[0]->shape;
-  if (in->ext->n_slice != o->rank)
-    return fail(V, in->offset, "slice '%s' has %d ranges, but the operand has rank %d", in->name, in->ext->n_slice, o->rank);
+  if (in->cold->ext->n_slice != o->rank)
+    return fail(V, in->offset, "slice '%s' has %d ranges, but the operand has rank %d", in->name,
+                in->cold->ext->n_slice, o->rank);
   int64_t want[HLO_MAX_RANK];
   for (int i = 0; i < o->rank; i++) {
-    const hlo_slice_dim *d = &in->ext->slice[i];
+    const hlo_slice_dim *d = &in->cold->ext->slice[i];
     if (d->start > d->limit || (!o->unbounded[i] && d->limit > o->dims[i]))
       return fail(V, in->offset, "slice '%s': range [%lld:%lld] is out of bounds for dimension %d of size %lld",
                   in->name, (long long)d->start, (long long)d->limit, i, (long long)o->dims[i]);
@@ -226,12 +232,12 @@ static int check_pad(vctx *V, const hlo_instr *in) {
   if (in->operands[1]->shape->rank != 0)
     return fail(V, in->offset, "pad '%s': the padding value must be a scalar, not %s", in->name,
                 SH(in->operands[1]->shape));
-  if (in->ext->n_padding != o->rank)
+  if (in->cold->ext->n_padding != o->rank)
     return fail(V, in->offset, "pad '%s' has padding for %d dimensions, but the operand has rank %d", in->name,
-                in->ext->n_padding, o->rank);
+                in->cold->ext->n_padding, o->rank);
   int64_t want[HLO_MAX_RANK];
   for (int i = 0; i < o->rank; i++) {
-    const hlo_pad_dim *p = &in->ext->padding[i];
+    const hlo_pad_dim *p = &in->cold->ext->padding[i];
     want[i] = -1;
     if (!o->unbounded[i] && !hb_ck_pad_size(o->dims[i], p->lo, p->hi, p->interior, &want[i]))
       return fail(V, in->offset, "pad '%s': the size of dimension %d overflows", in->name, i);
@@ -244,11 +250,11 @@ static int check_pad(vctx *V, const hlo_instr *in) {
 
 static int check_concatenate(vctx *V, const hlo_instr *in) {
   char sa[200], sb[200], b[64];
-  if (in->dimensions.n != 1)
+  if (in->cold->dimensions.n != 1)
     return fail(V, in->offset, "concatenate '%s' needs exactly one dimension, found dimensions=%s", in->name,
-                fmt_ints(&in->dimensions, b, sizeof b));
+                fmt_ints(&in->cold->dimensions, b, sizeof b));
   const hlo_shape *o = in->operands[0]->shape;
-  int64_t d = in->dimensions.v[0];
+  int64_t d = in->cold->dimensions.v[0];
   if (d < 0 || d >= o->rank)
     return fail(V, in->offset, "concatenate '%s': dimension %lld is out of range for rank %d", in->name, (long long)d,
                 o->rank);
@@ -274,37 +280,38 @@ static int check_reduce(vctx *V, const hlo_instr *in) {
   int n = in->n_operands;
   if (n % 2 != 0)
     return fail(V, in->offset, "%s '%s' needs an even number of operands (inputs, then init values), but has %d",
-                in->opcode_text, in->name, n);
+                hlo_instr_opcode_text(in), in->name, n);
   int k = n / 2;
   const hlo_shape *o = in->operands[0]->shape;
   for (int i = 0; i < k; i++) {
     const hlo_shape *s = in->operands[i]->shape;
-    if (!is_array(s)) return fail(V, in->offset, "%s '%s': input %d must be an array", in->opcode_text, in->name, i);
+    if (!is_array(s))
+      return fail(V, in->offset, "%s '%s': input %d must be an array", hlo_instr_opcode_text(in), in->name, i);
     if (!same_dims(s, o))
-      return fail(V, in->offset, "%s '%s': input %d has shape %s, but input 0 has %s", in->opcode_text, in->name, i,
-                  SH(s), SH2(o));
+      return fail(V, in->offset, "%s '%s': input %d has shape %s, but input 0 has %s", hlo_instr_opcode_text(in),
+                  in->name, i, SH(s), SH2(o));
     const hlo_shape *init = in->operands[k + i]->shape;
     if (!is_array(init) || init->rank != 0)
-      return fail(V, in->offset, "%s '%s': init value %d must be a scalar, not %s", in->opcode_text, in->name, i,
-                  SH(init));
+      return fail(V, in->offset, "%s '%s': init value %d must be a scalar, not %s", hlo_instr_opcode_text(in), in->name,
+                  i, SH(init));
   }
   if (in->op == HLO_OP_REDUCE_WINDOW) {
-    if (in->ext->has_window && in->ext->n_window != o->rank)
+    if (in->cold->ext->has_window && in->cold->ext->n_window != o->rank)
       return fail(V, in->offset, "reduce-window '%s': the window has %d dimensions, but the operand has rank %d",
-                  in->name, in->ext->n_window, o->rank);
-    if (!in->ext->has_window && o->rank != 0)
+                  in->name, in->cold->ext->n_window, o->rank);
+    if (!in->cold->ext->has_window && o->rank != 0)
       return fail(V, in->offset, "reduce-window '%s' of a rank-%d operand needs window=", in->name, o->rank);
     int64_t want[HLO_MAX_RANK];
     if (check_window_dims(V, in, o, want) < 0) return -1;
     if (k == 1) return is_array(in->shape) ? result_dims(V, in, want, o->rank) : 0;
     return 0;
   }
-  if (check_dims_list(V, in, &in->dimensions, o->rank, "dimensions", true) < 0) return -1;
+  if (check_dims_list(V, in, &in->cold->dimensions, o->rank, "dimensions", true) < 0) return -1;
   int64_t want[HLO_MAX_RANK];
   int r = 0;
   for (int i = 0; i < o->rank; i++) {
     bool red = false;
-    for (int j = 0; j < in->dimensions.n; j++) red |= in->dimensions.v[j] == i;
+    for (int j = 0; j < in->cold->dimensions.n; j++) red |= in->cold->dimensions.v[j] == i;
     if (!red) want[r++] = o->unbounded[i] ? -1 : o->dims[i];
   }
   if (k == 1) {
@@ -328,7 +335,7 @@ static int check_reduce(vctx *V, const hlo_instr *in) {
 
 static int check_dot(vctx *V, const hlo_instr *in) {
   const hlo_shape *a = in->operands[0]->shape, *b = in->operands[1]->shape;
-  const hlo_dot_dims *d = in->ext->dot;
+  const hlo_dot_dims *d = in->cold->ext->dot;
   char l1[96], l2[96];
   if (check_dims_list(V, in, &d->lhs_batch, a->rank, "lhs_batch_dims", true) < 0 ||
       check_dims_list(V, in, &d->rhs_batch, b->rank, "rhs_batch_dims", true) < 0 ||
@@ -387,14 +394,14 @@ static int check_dynamic_slice(vctx *V, const hlo_instr *in) {
     if (in->operands[i]->shape->rank != 0)
       return fail(V, in->offset, "dynamic-slice '%s': start index %d must be a scalar, not %s", in->name, i - 1,
                   SH(in->operands[i]->shape));
-  if (in->ext->dynamic_slice_sizes.n != o->rank)
+  if (in->cold->ext->dynamic_slice_sizes.n != o->rank)
     return fail(V, in->offset, "dynamic-slice '%s' has %d slice sizes, but the operand has rank %d", in->name,
-                in->ext->dynamic_slice_sizes.n, o->rank);
+                in->cold->ext->dynamic_slice_sizes.n, o->rank);
   for (int i = 0; i < o->rank; i++)
-    if (!o->unbounded[i] && in->ext->dynamic_slice_sizes.v[i] > o->dims[i])
+    if (!o->unbounded[i] && in->cold->ext->dynamic_slice_sizes.v[i] > o->dims[i])
       return fail(V, in->offset, "dynamic-slice '%s': slice size %lld exceeds dimension %d of size %lld", in->name,
-                  (long long)in->ext->dynamic_slice_sizes.v[i], i, (long long)o->dims[i]);
-  return result_dims(V, in, in->ext->dynamic_slice_sizes.v, o->rank);
+                  (long long)in->cold->ext->dynamic_slice_sizes.v[i], i, (long long)o->dims[i]);
+  return result_dims(V, in, in->cold->ext->dynamic_slice_sizes.v, o->rank);
 }
 
 static int check_dus(vctx *V, const hlo_instr *in) {
@@ -422,12 +429,12 @@ static int check_gte(vctx *V, const hlo_instr *in) {
   char sa[200], sb[200];
   if (o->type != HLO_TUPLE)
     return fail(V, in->offset, "get-tuple-element '%s': the operand must be a tuple, not %s", in->name, SH(o));
-  if (in->tuple_index >= o->n_elems)
+  if (in->cold->tuple_index >= o->n_elems)
     return fail(V, in->offset, "get-tuple-element '%s': index %lld is out of range for a tuple of %d elements",
-                in->name, (long long)in->tuple_index, o->n_elems);
-  if (!hlo_shape_compatible(in->shape, o->elems[in->tuple_index]))
+                in->name, (long long)in->cold->tuple_index, o->n_elems);
+  if (!hlo_shape_compatible(in->shape, o->elems[in->cold->tuple_index]))
     return fail(V, in->offset, "get-tuple-element '%s' has shape %s, but element %lld of the operand is %s", in->name,
-                SH(in->shape), (long long)in->tuple_index, SH2(o->elems[in->tuple_index]));
+                SH(in->shape), (long long)in->cold->tuple_index, SH2(o->elems[in->cold->tuple_index]));
   return 0;
 }
 
@@ -455,11 +462,11 @@ static int64_t window_out(int64_t n, const hlo_window_dim *w) {
 }
 
 static int check_window_dims(vctx *V, const hlo_instr *in, const hlo_shape *o, int64_t *out) {
-  for (int i = 0; i < in->ext->n_window; i++) {
-    out[i] = o->unbounded[i] ? -1 : window_out(o->dims[i], &in->ext->window[i]);
+  for (int i = 0; i < in->cold->ext->n_window; i++) {
+    out[i] = o->unbounded[i] ? -1 : window_out(o->dims[i], &in->cold->ext->window[i]);
     if (out[i] == -2)
-      return fail(V, in->offset, "%s '%s': the window arithmetic of dimension %d overflows int64", in->opcode_text,
-                  in->name, i);
+      return fail(V, in->offset, "%s '%s': the window arithmetic of dimension %d overflows int64",
+                  hlo_instr_opcode_text(in), in->name, i);
   }
   return 0;
 }
@@ -468,15 +475,15 @@ static int check_sorted_unique(vctx *V, const hlo_instr *in, const hlo_ints *l, 
                                bool sorted) {
   char b[128];
   if (l->n > bound)
-    return fail(V, in->offset, "%s '%s': %s=%s has %d entries, more than %d", in->opcode_text, in->name, what,
+    return fail(V, in->offset, "%s '%s': %s=%s has %d entries, more than %d", hlo_instr_opcode_text(in), in->name, what,
                 fmt_ints(l, b, sizeof b), l->n, bound);
   for (int i = 0; i < l->n; i++) {
     if (l->v[i] < 0 || l->v[i] >= bound)
-      return fail(V, in->offset, "%s '%s': %s=%s has %lld, out of range [0, %d)", in->opcode_text, in->name, what,
-                  fmt_ints(l, b, sizeof b), (long long)l->v[i], bound);
+      return fail(V, in->offset, "%s '%s': %s=%s has %lld, out of range [0, %d)", hlo_instr_opcode_text(in), in->name,
+                  what, fmt_ints(l, b, sizeof b), (long long)l->v[i], bound);
     for (int j = 0; j < i; j++)
       if (l->v[j] == l->v[i] || (sorted && l->v[j] > l->v[i]))
-        return fail(V, in->offset, "%s '%s': %s=%s must be %s", in->opcode_text, in->name, what,
+        return fail(V, in->offset, "%s '%s': %s=%s must be %s", hlo_instr_opcode_text(in), in->name, what,
                     fmt_ints(l, b, sizeof b), sorted ? "sorted and without repeats" : "without repeats");
   }
   return 0;
@@ -490,7 +497,7 @@ static bool in_list(const hlo_ints *l, int64_t v) {
 
 static int check_gather(vctx *V, const hlo_instr *in) {
   const hlo_shape *o = in->operands[0]->shape, *ix = in->operands[1]->shape, *r = in->shape;
-  const hlo_gather_dims *g = in->ext->gather;
+  const hlo_gather_dims *g = in->cold->ext->gather;
   int R = o->rank, I = ix->rank;
   if (!hlo_elem_type_is_integral(ix->type))
     return fail(V, in->offset, "gather '%s': the start indices must have an integer type", in->name);
@@ -552,7 +559,7 @@ static int check_scatter(vctx *V, const hlo_instr *in) {
   char sa[200], sb[200];
   int n = (in->n_operands - 1) / 2;
   const hlo_shape *o = in->operands[0]->shape, *ix = in->operands[n]->shape, *u = in->operands[n + 1]->shape;
-  const hlo_scatter_dims *s = in->ext->scatter;
+  const hlo_scatter_dims *s = in->cold->ext->scatter;
   int R = o->rank, I = ix->rank;
   for (int k = 0; k < n; k++) {
     const hlo_shape *ok = in->operands[k]->shape, *uk = in->operands[n + 1 + k]->shape;
@@ -598,7 +605,7 @@ static int check_scatter(vctx *V, const hlo_instr *in) {
 }
 
 static int check_convolution(vctx *V, const hlo_instr *in) {
-  const hlo_conv_dims *cd = in->ext->conv_dims;
+  const hlo_conv_dims *cd = in->cold->ext->conv_dims;
   const hlo_shape *a = in->operands[0]->shape, *k = in->operands[1]->shape, *r = in->shape;
   char sa[200], sb[200];
   if (!cd) return 0;
@@ -616,18 +623,18 @@ static int check_convolution(vctx *V, const hlo_instr *in) {
     V->warn(V->wctx, in->offset, w);
     return 0;
   }
-  if (!in->ext->has_window && cd->n_spatial > 0)
+  if (!in->cold->ext->has_window && cd->n_spatial > 0)
     return fail(V, in->offset, "convolution '%s' with %d spatial dimensions needs window=", in->name, cd->n_spatial);
-  if (in->ext->has_window && in->ext->n_window != cd->n_spatial)
+  if (in->cold->ext->has_window && in->cold->ext->n_window != cd->n_spatial)
     return fail(V, in->offset, "convolution '%s': the window has %d dimensions, but dim_labels=%s has %d spatial dimensions",
-                in->name, in->ext->n_window, cd->labels, cd->n_spatial);
+                in->name, in->cold->ext->n_window, cd->labels, cd->n_spatial);
   for (int i = 0; i < a->rank; i++)
     if (a->unbounded[i]) return 0;
   for (int i = 0; i < k->rank; i++)
     if (k->unbounded[i]) return 0;
   int64_t in_feat = a->dims[cd->input_feature], in_batch = a->dims[cd->input_batch];
   int64_t k_in = k->dims[cd->kernel_input_feature], k_out = k->dims[cd->kernel_output_feature];
-  int64_t fgc = in->ext->feature_group_count, bgc = in->ext->batch_group_count;
+  int64_t fgc = in->cold->ext->feature_group_count, bgc = in->cold->ext->batch_group_count;
   if (in_feat % fgc != 0 || in_feat / fgc != k_in)
     return fail(V, in->offset,
                 "convolution '%s': input features (%lld) must equal kernel input features (%lld) times feature_group_count (%lld)",
@@ -641,7 +648,7 @@ static int check_convolution(vctx *V, const hlo_instr *in) {
   want[cd->output_batch] = in_batch / bgc;
   want[cd->output_feature] = k_out;
   for (int s = 0; s < cd->n_spatial; s++) {
-    const hlo_window_dim *w = &in->ext->window[s];
+    const hlo_window_dim *w = &in->cold->ext->window[s];
     int64_t kd = k->dims[cd->kernel_spatial[s]];
     if (w->size != kd)
       return fail(V, in->offset, "convolution '%s': window size %lld of spatial dimension %d differs from the kernel's %lld",
@@ -664,11 +671,11 @@ static int leaf_count(const hlo_shape *s, int depth) {
 
 /* The computation called through ROLE must take N parameters. */
 static int check_called_arity(vctx *V, const hlo_instr *in, hlo_call_role role, int n) {
-  for (int i = 0; i < in->n_called; i++) {
-    const hlo_computation *c = in->called[i];
-    if (in->called_role[i] == role && c->n_params != n)
+  for (int i = 0; i < in->cold->n_called; i++) {
+    const hlo_computation *c = in->cold->called[i];
+    if (in->cold->called_role[i] == role && c->n_params != n)
       return fail(V, in->offset, "%s '%s': the computation '%s' must take %d parameter%s, it takes %d",
-                  in->opcode_text, in->name, c->name, n, n == 1 ? "" : "s", c->n_params);
+                  hlo_instr_opcode_text(in), in->name, c->name, n, n == 1 ? "" : "s", c->n_params);
   }
   return 0;
 }
@@ -683,14 +690,15 @@ static int check_called_params(vctx *V, const hlo_instr *in, const hlo_computati
   char sa[200], sb[200];
   if (c->n_params != in->n_operands)
     return fail(V, in->offset, "%s '%s' has %d operands, but the called computation '%s' has %d parameters",
-                in->opcode_text, in->name, in->n_operands, c->name, c->n_params);
+                hlo_instr_opcode_text(in), in->name, in->n_operands, c->name, c->n_params);
   for (int k = 0; k < c->n_params; k++)
     if (c->params[k] && !hlo_shape_compatible(in->operands[k]->shape, c->params[k]->shape))
       return fail(V, in->offset, "%s '%s': operand %d has shape %s, but parameter %d of '%s' has shape %s",
-                  in->opcode_text, in->name, k, SH(in->operands[k]->shape), k, c->name, SH2(c->params[k]->shape));
+                  hlo_instr_opcode_text(in), in->name, k, SH(in->operands[k]->shape), k, c->name,
+                  SH2(c->params[k]->shape));
   if (c->root && !hlo_shape_compatible(in->shape, c->root->shape))
-    return fail(V, in->offset, "%s '%s' has shape %s, but the root '%s' of '%s' has shape %s", in->opcode_text,
-                in->name, SH(in->shape), c->root->name, c->name, SH2(c->root->shape));
+    return fail(V, in->offset, "%s '%s' has shape %s, but the root '%s' of '%s' has shape %s",
+                hlo_instr_opcode_text(in), in->name, SH(in->shape), c->root->name, c->name, SH2(c->root->shape));
   return 0;
 }
 
@@ -705,8 +713,8 @@ static int check_conditional(vctx *V, const hlo_instr *in) {
     return fail(V, in->offset, "conditional '%s': the first operand must be a scalar of PRED or S32, not %s", in->name,
                 SH(b));
   int branches = 0;
-  for (int i = 0; i < in->n_called; i++) {
-    hlo_call_role r = in->called_role[i];
+  for (int i = 0; i < in->cold->n_called; i++) {
+    hlo_call_role r = in->cold->called_role[i];
     if (b->type == HLO_PRED && r == HLO_CALL_BRANCH_COMPUTATIONS)
       return fail(V, in->offset, "unexpected attribute \"branch_computations\" for conditional '%s' with a PRED index",
                   in->name);
@@ -721,10 +729,10 @@ static int check_conditional(vctx *V, const hlo_instr *in) {
   if (in->n_operands != 1 + branches)
     return fail(V, in->offset, "conditional '%s' has %d branches, so it needs %d operands, but has %d", in->name,
                 branches, 1 + branches, in->n_operands);
-  for (int i = 0; i < in->n_called; i++)
-    if (in->called[i]->n_params != 1)
+  for (int i = 0; i < in->cold->n_called; i++)
+    if (in->cold->called[i]->n_params != 1)
       return fail(V, in->offset, "conditional '%s': the branch computation '%s' must take 1 parameter, it takes %d",
-                  in->name, in->called[i]->name, in->called[i]->n_params);
+                  in->name, in->cold->called[i]->name, in->cold->called[i]->n_params);
   return 0;
 }
 
@@ -739,8 +747,8 @@ static const hlo_instr *async_start_of(const hlo_instr *in) {
 }
 
 static const hlo_computation *calls_of(const hlo_instr *in) {
-  for (int i = 0; i < in->n_called; i++)
-    if (in->called_role[i] == HLO_CALL_CALLS) return in->called[i];
+  for (int i = 0; i < in->cold->n_called; i++)
+    if (in->cold->called_role[i] == HLO_CALL_CALLS) return in->cold->called[i];
   return NULL;
 }
 
@@ -751,11 +759,12 @@ static int check_async(vctx *V, const hlo_instr *in) {
     if (s->type != HLO_TUPLE || s->n_elems < 2 || s->elems[0]->type != HLO_TUPLE)
       return fail(V, in->offset,
                   "%s '%s' expects the shape to be ((async-operands), async-outputs, state...), found %s",
-                  in->opcode_text, in->name, SH(s));
+                  hlo_instr_opcode_text(in), in->name, SH(s));
   }
   if (in->op == HLO_OP_ASYNC_START) {
     const hlo_computation *c = calls_of(in);
-    if (in->async_wrapped == HLO_OP_UNKNOWN && !c) return fail(V, in->offset, "async-start '%s' requires calls=", in->name);
+    if (in->cold->async_wrapped == HLO_OP_UNKNOWN && !c)
+      return fail(V, in->offset, "async-start '%s' requires calls=", in->name);
     if (c && c->n_params != in->n_operands)
       return fail(V, in->offset, "async-start '%s' has %d operands, but the called computation '%s' has %d parameters",
                   in->name, in->n_operands, c->name, c->n_params);
@@ -764,22 +773,22 @@ static int check_async(vctx *V, const hlo_instr *in) {
   if (in->n_operands != 1) return arity(V, in, 1, 1);
   const hlo_instr *prev = in->operands[0];
   if (prev->op != HLO_OP_ASYNC_START && prev->op != HLO_OP_ASYNC_UPDATE)
-    return fail(V, in->offset, "%s '%s' must take an async-start or async-update, not %s '%s'", in->opcode_text,
-                in->name, prev->opcode_text, prev->name);
+    return fail(V, in->offset, "%s '%s' must take an async-start or async-update, not %s '%s'",
+                hlo_instr_opcode_text(in), in->name, hlo_instr_opcode_text(prev), prev->name);
   const hlo_instr *start = async_start_of(prev);
   if (!start) return 0;
-  hlo_opcode start_op = start->async_wrapped;
+  hlo_opcode start_op = start->cold->async_wrapped;
   const hlo_computation *sc = calls_of(start);
   if (start_op == HLO_OP_UNKNOWN && sc && sc->root) start_op = sc->root->op;
-  if (in->async_wrapped != HLO_OP_UNKNOWN && start_op != HLO_OP_UNKNOWN && start_op != in->async_wrapped)
+  if (in->cold->async_wrapped != HLO_OP_UNKNOWN && start_op != HLO_OP_UNKNOWN && start_op != in->cold->async_wrapped)
     return fail(V, in->offset, "expect async wrapped opcode to be %s, but got %s", hlo_opcode_name(start_op),
-                hlo_opcode_name(in->async_wrapped));
+                hlo_opcode_name(in->cold->async_wrapped));
   const hlo_computation *mine = calls_of(in), *theirs = calls_of(start);
   if (mine && theirs && mine != theirs)
     return fail(V, in->offset, "expect async_wrapped_computation to be %s, but got %s", theirs->name, mine->name);
-  if (strcmp(in->ext->async_execution_thread, start->ext->async_execution_thread) != 0)
-    return fail(V, in->offset, "expect async_execution_thread to be %s, but got %s", start->ext->async_execution_thread,
-                in->ext->async_execution_thread);
+  if (strcmp(in->cold->ext->async_execution_thread, start->cold->ext->async_execution_thread) != 0)
+    return fail(V, in->offset, "expect async_execution_thread to be %s, but got %s",
+                start->cold->ext->async_execution_thread, in->cold->ext->async_execution_thread);
   return 0;
 }
 
@@ -819,7 +828,7 @@ static int check_instr(vctx *V, const hlo_instr *in) {
   }
   case HLO_OP_REVERSE:
     if (arity(V, in, 1, 1) < 0 || need_arrays(V, in) < 0) return -1;
-    if (check_dims_list(V, in, &in->dimensions, in->operands[0]->shape->rank, "dimensions", true) < 0) return -1;
+    if (check_dims_list(V, in, &in->cold->dimensions, in->operands[0]->shape->rank, "dimensions", true) < 0) return -1;
     if (!same_dims(in->shape, in->operands[0]->shape))
       return (in->shape->rank == in->operands[0]->shape->rank ? shape_mismatch : fail)(
           V, in->offset, "reverse '%s' has shape %s, but its operand is %s", in->name, SH(in->shape),
@@ -856,9 +865,9 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     if (arity(V, in, 0, 0) < 0) return -1;
     if (!is_array(in->shape) || in->shape->rank == 0)
       return fail(V, in->offset, "iota '%s' must have an array shape of rank >= 1, not %s", in->name, SH(in->shape));
-    if (in->ext->iota_dimension >= in->shape->rank)
+    if (in->cold->ext->iota_dimension >= in->shape->rank)
       return fail(V, in->offset, "iota '%s': iota_dimension=%lld is out of range for %s", in->name,
-                  (long long)in->ext->iota_dimension, SH(in->shape));
+                  (long long)in->cold->ext->iota_dimension, SH(in->shape));
     return 0;
   case HLO_OP_GATHER:
     if (arity(V, in, 2, 2) < 0 || need_arrays(V, in) < 0) return -1;
@@ -879,10 +888,10 @@ static int check_instr(vctx *V, const hlo_instr *in) {
   case HLO_OP_SELECT_AND_SCATTER: {
     if (arity(V, in, 3, 3) < 0 || need_arrays(V, in) < 0) return -1;
     const hlo_shape *o = in->operands[0]->shape, *src = in->operands[1]->shape;
-    if (in->ext->has_window && in->ext->n_window != o->rank)
+    if (in->cold->ext->has_window && in->cold->ext->n_window != o->rank)
       return fail(V, in->offset, "select-and-scatter '%s': the window has %d dimensions, but the operand has rank %d",
-                  in->name, in->ext->n_window, o->rank);
-    if (in->ext->has_window) {
+                  in->name, in->cold->ext->n_window, o->rank);
+    if (in->cold->ext->has_window) {
       int64_t want[HLO_MAX_RANK];
       if (check_window_dims(V, in, o, want) < 0) return -1;
       bool ok = src->rank == o->rank;
@@ -898,23 +907,24 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     return check_called_arity(V, in, HLO_CALL_SCATTER, 2);
   }
   case HLO_OP_PARAMETER:
-    if (in->ext->n_parameter_replication > 0 && in->ext->n_parameter_replication != leaf_count(in->shape, 0))
+    if (in->cold->ext->n_parameter_replication > 0 &&
+        in->cold->ext->n_parameter_replication != leaf_count(in->shape, 0))
       return fail(V, in->offset, "parameter '%s' has %d leaf buffers, but parameter_replication has %d elements",
-                  in->name, leaf_count(in->shape, 0), in->ext->n_parameter_replication);
+                  in->name, leaf_count(in->shape, 0), in->cold->ext->n_parameter_replication);
     return 0;
   case HLO_OP_FUSION: case HLO_OP_CALL:
-    for (int i = 0; i < in->n_called; i++)
-      if ((in->called_role[i] == HLO_CALL_CALLS || in->called_role[i] == HLO_CALL_TO_APPLY) &&
-          check_called_params(V, in, in->called[i]) < 0)
+    for (int i = 0; i < in->cold->n_called; i++)
+      if ((in->cold->called_role[i] == HLO_CALL_CALLS || in->cold->called_role[i] == HLO_CALL_TO_APPLY) &&
+          check_called_params(V, in, in->cold->called[i]) < 0)
         return -1;
     return 0;
   case HLO_OP_WHILE:
     if (arity(V, in, 1, 1) < 0) return -1;
-    for (int i = 0; i < in->n_called; i++)
-      if (in->called[i]->n_params != 1)
+    for (int i = 0; i < in->cold->n_called; i++)
+      if (in->cold->called[i]->n_params != 1)
         return fail(V, in->offset, "while '%s': the %s computation '%s' must have exactly one parameter, it has %d",
-                    in->name, in->called_role[i] == HLO_CALL_CONDITION ? "condition" : "body", in->called[i]->name,
-                    in->called[i]->n_params);
+                    in->name, in->cold->called_role[i] == HLO_CALL_CONDITION ? "condition" : "body",
+                    in->cold->called[i]->name, in->cold->called[i]->n_params);
     return 0;
   case HLO_OP_CONDITIONAL:
     return check_conditional(V, in);
@@ -924,23 +934,25 @@ static int check_instr(vctx *V, const hlo_instr *in) {
                   SH(in->shape));
     return 0;
   case HLO_OP_OUTFEED:
-    if (in->ext->outfeed_shape && in->n_operands >= 1 && !hlo_shape_compatible(in->ext->outfeed_shape, in->operands[0]->shape))
+    if (in->cold->ext->outfeed_shape && in->n_operands >= 1 &&
+        !hlo_shape_compatible(in->cold->ext->outfeed_shape, in->operands[0]->shape))
       return fail(V, in->offset, "outfeed '%s': outfeed_shape %s is not compatible with the operand shape %s",
-                  in->name, SH(in->ext->outfeed_shape), SH2(in->operands[0]->shape));
+                  in->name, SH(in->cold->ext->outfeed_shape), SH2(in->operands[0]->shape));
     return 0;
   case HLO_OP_GET_DIMENSION_SIZE: case HLO_OP_SET_DIMENSION_SIZE:
     if (arity(V, in, op == HLO_OP_GET_DIMENSION_SIZE ? 1 : 2, op == HLO_OP_GET_DIMENSION_SIZE ? 1 : 2) < 0) return -1;
-    if (in->has_dimensions && (in->dimensions.n != 1 || !is_array(in->operands[0]->shape) ||
-                               in->dimensions.v[0] >= in->operands[0]->shape->rank))
-      return fail(V, in->offset, "%s '%s' needs dimensions={d} with d below the operand's rank", in->opcode_text,
-                  in->name);
+    if (in->cold->has_dimensions && (in->cold->dimensions.n != 1 || !is_array(in->operands[0]->shape) ||
+                               in->cold->dimensions.v[0] >= in->operands[0]->shape->rank))
+      return fail(V, in->offset, "%s '%s' needs dimensions={d} with d below the operand's rank",
+                  hlo_instr_opcode_text(in), in->name);
     return 0;
   case HLO_OP_ALL_GATHER: case HLO_OP_REDUCE_SCATTER: case HLO_OP_ALL_GATHER_START:
     for (int i = 0; i < in->n_operands; i++) {
       const hlo_shape *s = in->operands[i]->shape;
-      if (is_array(s) && in->has_dimensions && (in->dimensions.n != 1 || in->dimensions.v[0] >= s->rank))
-        return fail(V, in->offset, "%s '%s' needs dimensions={d} with d below the operands' rank", in->opcode_text,
-                    in->name);
+      if (is_array(s) && in->cold->has_dimensions &&
+          (in->cold->dimensions.n != 1 || in->cold->dimensions.v[0] >= s->rank))
+        return fail(V, in->offset, "%s '%s' needs dimensions={d} with d below the operands' rank",
+                    hlo_instr_opcode_text(in), in->name);
     }
     return check_combiner(V, in, 2);
   case HLO_OP_ALL_REDUCE: case HLO_OP_ALL_REDUCE_START:
@@ -953,16 +965,16 @@ static int check_instr(vctx *V, const hlo_instr *in) {
   case HLO_OP_ASYNC_START: case HLO_OP_ASYNC_UPDATE: case HLO_OP_ASYNC_DONE:
     return check_async(V, in);
   case HLO_OP_CUSTOM_CALL:
-    if (in->ext->operand_layout_constraints) {
-      int n = in->ext->n_operand_layout_constraints;
+    if (in->cold->ext->operand_layout_constraints) {
+      int n = in->cold->ext->n_operand_layout_constraints;
       if (n != in->n_operands)
         return fail(V, in->offset, "custom-call '%s' has %d operand layout constraints, but %d operands", in->name, n,
                     in->n_operands);
       for (int i = 0; i < n; i++)
-        if (!hlo_shape_compatible(in->ext->operand_layout_constraints[i], in->operands[i]->shape))
+        if (!hlo_shape_compatible(in->cold->ext->operand_layout_constraints[i], in->operands[i]->shape))
           return fail(V, in->offset,
                       "custom-call '%s': operand %d is not compatible with operand shape %s (layout constraint %s)",
-                      in->name, i, SH(in->operands[i]->shape), SH2(in->ext->operand_layout_constraints[i]));
+                      in->name, i, SH(in->operands[i]->shape), SH2(in->cold->ext->operand_layout_constraints[i]));
     }
     return 0;
   default:
@@ -1021,7 +1033,7 @@ static void path_add(char *buf, size_t cap, const char *name, bool *full) {
 static const hlo_instr *operand_edge(const hlo_instr *in, int k) {
   if (k < in->n_operands) return in->operands[k];
   k -= in->n_operands;
-  return k < in->ext->n_control_predecessors ? in->ext->control_predecessors[k] : NULL;
+  return k < in->cold->ext->n_control_predecessors ? in->cold->ext->control_predecessors[k] : NULL;
 }
 
 /* The one depth-first search both checks use; a graph is given by two
@@ -1116,8 +1128,8 @@ static int call_next(const void *g, walk_frame *f, const hlo_instr **site, const
   for (;;) {
     if (f->edge >= c->n_instrs) return WALK_DONE;
     const hlo_instr *in = c->instrs[f->edge];
-    if (f->edge2 < in->n_called) {
-      const hlo_computation *callee = in->called[f->edge2++];
+    if (f->edge2 < in->cold->n_called) {
+      const hlo_computation *callee = in->cold->called[f->edge2++];
       if (!callee || callee->module != m) return WALK_SKIP;
       *site = in;
       *target_name = callee->name;
@@ -1139,8 +1151,8 @@ static int check_call_cycles(vctx *V, const hlo_module *m) {
 
 /* Whether every computation IN (in computation C of M) calls comes before C. */
 static bool callees_come_first(const hlo_module *m, int c, const hlo_instr *in) {
-  for (int k = 0; k < in->n_called; k++)
-    if (in->called[k] && in->called[k]->module == m && in->called[k]->index >= c) return false;
+  for (int k = 0; k < in->cold->n_called; k++)
+    if (in->cold->called[k] && in->cold->called[k]->module == m && in->cold->called[k]->index >= c) return false;
   return true;
 }
 
@@ -1164,7 +1176,7 @@ static int verify_computations(vctx *V, const hlo_module *m, callee_use **uses, 
     for (int i = 0; i < comp->n_instrs; i++) {
       const hlo_instr *in = comp->instrs[i];
       if (check_instr(V, in) < 0) return -1;
-      if (in->n_called && calls_back) calls_back = callees_come_first(m, c, in);
+      if (in->cold->n_called && calls_back) calls_back = callees_come_first(m, c, in);
       const hlo_computation *w = in->op == HLO_OP_ASYNC_START ? calls_of(in) : NULL;
       if (!w) continue;
       if (*n_uses == cap) {

@@ -214,16 +214,16 @@ static void instr(FILE *f, const hlo_instr *in, dump_ctx *data) {
   pos(f, data, in->offset);
   fputs(" = ", f);
   shape(f, in->shape);
-  fprintf(f, " %s", in->opcode_text);
+  fprintf(f, " %s", hlo_instr_opcode_text(in));
   if (in->op == HLO_OP_UNKNOWN) fputs("[unknown]", f);
   else if (in->op == HLO_OP_ASYNC_START || in->op == HLO_OP_ASYNC_UPDATE || in->op == HLO_OP_ASYNC_DONE)
-    fprintf(f, "[%s wrapping %s]", hlo_opcode_name(in->op), hlo_opcode_name(in->async_wrapped));
+    fprintf(f, "[%s wrapping %s]", hlo_opcode_name(in->op), hlo_opcode_name(in->cold->async_wrapped));
   fputc('(', f);
-  if (in->op == HLO_OP_PARAMETER) fprintf(f, "%" PRId64, in->parameter_number);
+  if (in->op == HLO_OP_PARAMETER) fprintf(f, "%" PRId32, in->parameter_number);
   for (int i = 0; i < in->n_operands; i++) fprintf(f, "%s%s", i ? ", " : "", in->operands[i]->name);
   fputs(")\n", f);
-  if (in->literal) {
-    const hlo_literal *l = in->literal;
+  if (in->cold->literal) {
+    const hlo_literal *l = in->cold->literal;
     fputs("    literal ", f);
     text(f, l->text, l->len > 200 ? 200 : l->len);
     fprintf(f, "%s elements=%" PRId64 "%s", l->len > 200 ? "..." : "", l->n_elements, l->elided ? " elided" : "");
@@ -235,20 +235,20 @@ static void instr(FILE *f, const hlo_instr *in, dump_ctx *data) {
     }
     fputc('\n', f);
   }
-  if (in->has_dimensions) {
+  if (in->cold->has_dimensions) {
     fputs("    dimensions ", f);
-    ints(f, in->dimensions);
+    ints(f, in->cold->dimensions);
     fputc('\n', f);
   }
-  if (in->has_tuple_index) fprintf(f, "    index %" PRId64 "\n", in->tuple_index);
-  if (in->fusion_kind != HLO_FUSION_NONE) {
+  if (in->cold->has_tuple_index) fprintf(f, "    index %" PRId64 "\n", in->cold->tuple_index);
+  if (in->cold->fusion_kind != HLO_FUSION_NONE) {
     static const char *const kinds[] = {"", "kLoop", "kInput", "kOutput", "kCustom"};
-    fprintf(f, "    kind %s\n", kinds[in->fusion_kind]);
+    fprintf(f, "    kind %s\n", kinds[in->cold->fusion_kind]);
   }
-  for (int i = 0; i < in->n_called; i++)
-    fprintf(f, "    %s %s\n", roles[in->called_role[i]], in->called[i]->name);
-  ext(f, in->ext);
-  attrs(f, in->attrs, in->n_attrs, data, "    ");
+  for (int i = 0; i < in->cold->n_called; i++)
+    fprintf(f, "    %s %s\n", roles[in->cold->called_role[i]], in->cold->called[i]->name);
+  ext(f, in->cold->ext);
+  attrs(f, in->cold->attrs, in->cold->n_attrs, data, "    ");
 }
 
 void hlo_ir_dump(FILE *f, const hlo_module *m, const char *text) {

@@ -350,6 +350,7 @@ hlo_computation *pc_inline_end(parse_ctx *P);
 /* The operands are P->operands from FIRST on. */
 hlo_instr *pc_rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first);
 /* IN's own hlo_instr_ext, made on first use (a copy of the defaults). */
+hlo_instr_cold *pc_instr_cold(parse_ctx *P, hlo_instr *in); /* the instruction's own, to write */
 hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in);
 hlo_instr *pc_rhs_parameter(parse_ctx *P, const pc_tok *kw, const pc_tok *num);
 hlo_instr *pc_rhs_constant(parse_ctx *P, const pc_tok *kw, pc_loc lit);

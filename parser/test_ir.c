@@ -127,8 +127,8 @@ static void test_constants(void) {
   CHECK(hlo_constant_scalar_int(find(m, NULL, "e"), &v) && v == -1);
   CHECK(hlo_constant_scalar_text(find(m, NULL, "f"), &txt, &len) && len == 7 && memcmp(txt, "(1, -2)", 7) == 0);
   const hlo_instr *g = find(m, NULL, "g");
-  CHECK(!hlo_constant_scalar_int(g, &v) && g->literal->n_elements == 6 && !g->literal->elided);
-  CHECK(find(m, NULL, "h")->literal->elided);
+  CHECK(!hlo_constant_scalar_int(g, &v) && g->cold->literal->n_elements == 6 && !g->cold->literal->elided);
+  CHECK(find(m, NULL, "h")->cold->literal->elided);
   /* no HloModule line: module_<entry> */
   CHECK(strcmp(m->name, "module_e") == 0);
   hlo_parse_result_free(&r);
@@ -166,45 +166,51 @@ static void test_instructions(void) {
   CHECK(strcmp(m->name, "ops") == 0 && m->n_computations == 3 && m->entry == m->computations[2]);
   CHECK(m->entry->is_entry && !m->entry->entry_marked == false);
   const hlo_instr *sl = find(m, NULL, "sl");
-  CHECK(sl->ext->has_slice && sl->ext->n_slice == 2 && sl->ext->slice[0].start == 2 && sl->ext->slice[0].limit == 10 &&
-        sl->ext->slice[0].stride == 2);
+  CHECK(sl->cold->ext->has_slice && sl->cold->ext->n_slice == 2 && sl->cold->ext->slice[0].start == 2 &&
+        sl->cold->ext->slice[0].limit == 10 && sl->cold->ext->slice[0].stride == 2);
   const hlo_instr *pd = find(m, NULL, "pd");
-  CHECK(pd->ext->has_padding && pd->ext->n_padding == 2 && pd->ext->padding[0].lo == -1 && pd->ext->padding[1].hi == 2 &&
-        pd->ext->padding[1].interior == 0);
+  CHECK(pd->cold->ext->has_padding && pd->cold->ext->n_padding == 2 && pd->cold->ext->padding[0].lo == -1 &&
+        pd->cold->ext->padding[1].hi == 2 && pd->cold->ext->padding[1].interior == 0);
   const hlo_instr *rw = find(m, NULL, "rw");
-  CHECK(rw->ext->has_window && rw->ext->n_window == 2 && rw->ext->window[1].size == 2 && rw->ext->window[1].stride == 2 &&
-        rw->ext->window[0].lhs_dilate == 1 && rw->ext->window[0].pad_lo == 0);
-  CHECK(rw->n_called == 1 && rw->called_role[0] == HLO_CALL_TO_APPLY && rw->called[0] == m->computations[0]);
+  CHECK(rw->cold->ext->has_window && rw->cold->ext->n_window == 2 && rw->cold->ext->window[1].size == 2 &&
+        rw->cold->ext->window[1].stride == 2 && rw->cold->ext->window[0].lhs_dilate == 1 &&
+        rw->cold->ext->window[0].pad_lo == 0);
+  CHECK(rw->cold->n_called == 1 && rw->cold->called_role[0] == HLO_CALL_TO_APPLY &&
+        rw->cold->called[0] == m->computations[0]);
   const hlo_instr *conv = find(m, NULL, "conv");
-  const hlo_conv_dims *cd = conv->ext->conv_dims;
+  const hlo_conv_dims *cd = conv->cold->ext->conv_dims;
   CHECK(cd && cd->n_spatial == 2 && cd->input_batch == 0 && cd->input_feature == 3 && cd->input_spatial[1] == 2);
   CHECK(cd->kernel_input_feature == 2 && cd->kernel_output_feature == 3 && cd->output_feature == 3);
-  CHECK(conv->ext->window[0].pad_lo == 1 && conv->ext->feature_group_count == 1 && conv->ext->batch_group_count == 1);
+  CHECK(conv->cold->ext->window[0].pad_lo == 1 && conv->cold->ext->feature_group_count == 1 &&
+        conv->cold->ext->batch_group_count == 1);
   const hlo_instr *dt = find(m, NULL, "dt");
   static const int64_t one[] = {1};
-  CHECK(dt->ext->dot && ints_are(dt->ext->dot->lhs_contracting, 1, one) && ints_are(dt->ext->dot->rhs_contracting, 1, one) &&
-        dt->ext->dot->lhs_batch.n == 0);
+  CHECK(dt->cold->ext->dot && ints_are(dt->cold->ext->dot->lhs_contracting, 1, one) &&
+        ints_are(dt->cold->ext->dot->rhs_contracting, 1, one) && dt->cold->ext->dot->lhs_batch.n == 0);
   const hlo_instr *ga = find(m, NULL, "ga");
-  CHECK(ga->ext->gather && ga->ext->gather->index_vector_dim == 1 && ga->ext->gather->slice_sizes.n == 2 &&
-        ga->ext->gather->slice_sizes.v[1] == 20);
+  CHECK(ga->cold->ext->gather && ga->cold->ext->gather->index_vector_dim == 1 &&
+        ga->cold->ext->gather->slice_sizes.n == 2 && ga->cold->ext->gather->slice_sizes.v[1] == 20);
   const hlo_instr *f = find(m, NULL, "f");
-  CHECK(f->fusion_kind == HLO_FUSION_LOOP && f->n_called == 1 && f->called[0] == m->computations[1]);
-  CHECK(f->ext->n_control_predecessors == 1 && f->ext->control_predecessors[0] == sl);
+  CHECK(f->cold->fusion_kind == HLO_FUSION_LOOP && f->cold->n_called == 1 && f->cold->called[0] == m->computations[1]);
+  CHECK(f->cold->ext->n_control_predecessors == 1 && f->cold->ext->control_predecessors[0] == sl);
   const hlo_instr *ar = find(m, NULL, "ar");
-  CHECK(ar->ext->has_channel_id && ar->ext->channel_id == 3 && ar->ext->replica_groups && ar->ext->replica_groups->iota);
-  CHECK(ar->ext->replica_groups->iota_n_groups == 2 && ar->ext->replica_groups->iota_group_size == 4 &&
-        ar->ext->replica_groups->iota_transpose.n == 2 && ar->ext->replica_groups->iota_transpose.v[0] == 1);
+  CHECK(ar->cold->ext->has_channel_id && ar->cold->ext->channel_id == 3 && ar->cold->ext->replica_groups &&
+        ar->cold->ext->replica_groups->iota);
+  CHECK(ar->cold->ext->replica_groups->iota_n_groups == 2 && ar->cold->ext->replica_groups->iota_group_size == 4 &&
+        ar->cold->ext->replica_groups->iota_transpose.n == 2 &&
+        ar->cold->ext->replica_groups->iota_transpose.v[0] == 1);
   const hlo_instr *cc = find(m, NULL, "cc");
-  CHECK(cc->ext->custom_call_target && strcmp(cc->ext->custom_call_target, "my\"target") == 0);
+  CHECK(cc->cold->ext->custom_call_target && strcmp(cc->cold->ext->custom_call_target, "my\"target") == 0);
   const hlo_attr *bc = hlo_instr_find_attr(cc, "backend_config");
   CHECK(bc && bc->value_len == 13 && memcmp(bc->value, "{\"a\":{\"b\":1}}", 13) == 0);
   const hlo_instr *st = find(m, NULL, "st"), *sd = find(m, NULL, "sd");
-  CHECK(st->op == HLO_OP_ASYNC_START && st->async_wrapped == HLO_OP_CUSTOM_CALL);
-  CHECK(sd->op == HLO_OP_ASYNC_DONE && sd->async_wrapped == HLO_OP_CUSTOM_CALL && sd->operands[0] == st);
-  CHECK(strcmp(st->opcode_text, "custom-call-start") == 0 && strcmp(sd->ext->async_execution_thread, "main") == 0);
+  CHECK(st->op == HLO_OP_ASYNC_START && st->cold->async_wrapped == HLO_OP_CUSTOM_CALL);
+  CHECK(sd->op == HLO_OP_ASYNC_DONE && sd->cold->async_wrapped == HLO_OP_CUSTOM_CALL && sd->operands[0] == st);
+  CHECK(strcmp(hlo_instr_opcode_text(st), "custom-call-start") == 0 &&
+        strcmp(sd->cold->ext->async_execution_thread, "main") == 0);
   const hlo_instr *un = find(m, NULL, "un");
-  CHECK(un->op == HLO_OP_UNKNOWN && strcmp(un->opcode_text, "frobnicate") == 0 && un->n_attrs == 1);
-  CHECK(strcmp(un->attrs[0].name, "some_new_attr") == 0 && un->attrs[0].value_len == 6);
+  CHECK(un->op == HLO_OP_UNKNOWN && strcmp(hlo_instr_opcode_text(un), "frobnicate") == 0 && un->cold->n_attrs == 1);
+  CHECK(strcmp(un->cold->attrs[0].name, "some_new_attr") == 0 && un->cold->attrs[0].value_len == 6);
   hlo_parse_set_options(&(hlo_parse_options){0});
   CHECK(m->n_warnings == 2 && strstr(m->warnings[0].message, "unknown opcode 'frobnicate'") &&
         strstr(m->warnings[1].message, "unknown attribute 'some_new_attr'") &&
@@ -213,11 +219,15 @@ static void test_instructions(void) {
   const hlo_instr *an = find(m, NULL, "an"), *neg = find(m, NULL, "negate.anon");
   CHECK(an->operands[1] == neg && neg->index == an->index - 1 && neg->parent == m->entry);
   const hlo_instr *out = find(m, NULL, "out");
-  CHECK(out->is_root && out->root_marked && m->entry->root == out && out->n_attrs == 2);
-  CHECK(strcmp(out->attrs[0].name, "metadata") == 0 && strcmp(out->attrs[1].name, "sharding") == 0);
+  CHECK(out->is_root && out->root_marked && m->entry->root == out && out->cold->n_attrs == 2);
+  CHECK(strcmp(out->cold->attrs[0].name, "metadata") == 0 && strcmp(out->cold->attrs[1].name, "sharding") == 0);
   CHECK(out->shape->elems[0] == sl->shape || hlo_shape_compatible(out->shape->elems[0], sl->shape));
-  /* interning: equal names are equal pointers */
-  CHECK(find(m, NULL, "p")->opcode_text == find(m, NULL, "i")->opcode_text);
+  /* parameters without attributes share the default cold fields; the
+   * opcode text is then the opcode's name */
+  CHECK(find(m, NULL, "p")->cold == &hlo_instr_cold_none && find(m, NULL, "i")->cold == &hlo_instr_cold_none);
+  CHECK(strcmp(hlo_instr_opcode_text(find(m, NULL, "i")), "parameter") == 0 &&
+        find(m, NULL, "i")->parameter_number == 1);
+  CHECK(out->cold != &hlo_instr_cold_none && neg->cold == &hlo_instr_cold_none);
   CHECK(hlo_computation_find_instr(m->entry, "nope") == NULL);
   hlo_parse_result_free(&r);
 }
@@ -271,16 +281,18 @@ static void test_plain_values(void) {
       "  ROOT r = tuple(b, c, d, t, u, v, f, g, h, sa, sb, sc, sd)\n"
       "}\n");
   hlo_module *m = r.modules[0];
-  CHECK(find(m, NULL, "a")->has_tuple_index && find(m, NULL, "a")->tuple_index == 0);
-  CHECK(find(m, NULL, "b")->tuple_index == 1 && find(m, NULL, "c")->tuple_index == 1);
-  CHECK(find(m, NULL, "d")->has_tuple_index && find(m, NULL, "d")->tuple_index == 1);
+  CHECK(find(m, NULL, "a")->cold->has_tuple_index && find(m, NULL, "a")->cold->tuple_index == 0);
+  CHECK(find(m, NULL, "b")->cold->tuple_index == 1 && find(m, NULL, "c")->cold->tuple_index == 1);
+  CHECK(find(m, NULL, "d")->cold->has_tuple_index && find(m, NULL, "d")->cold->tuple_index == 1);
   static const int64_t one_zero[] = {1, 0};
-  CHECK(find(m, NULL, "t")->has_dimensions && ints_are(find(m, NULL, "t")->dimensions, 2, one_zero));
-  CHECK(ints_are(find(m, NULL, "u")->dimensions, 2, one_zero) && ints_are(find(m, NULL, "v")->dimensions, 2, one_zero));
-  CHECK(find(m, NULL, "f")->fusion_kind == HLO_FUSION_LOOP && find(m, NULL, "g")->fusion_kind == HLO_FUSION_OUTPUT);
-  CHECK(find(m, NULL, "h")->fusion_kind == HLO_FUSION_CUSTOM);
+  CHECK(find(m, NULL, "t")->cold->has_dimensions && ints_are(find(m, NULL, "t")->cold->dimensions, 2, one_zero));
+  CHECK(ints_are(find(m, NULL, "u")->cold->dimensions, 2, one_zero) &&
+        ints_are(find(m, NULL, "v")->cold->dimensions, 2, one_zero));
+  CHECK(find(m, NULL, "f")->cold->fusion_kind == HLO_FUSION_LOOP &&
+        find(m, NULL, "g")->cold->fusion_kind == HLO_FUSION_OUTPUT);
+  CHECK(find(m, NULL, "h")->cold->fusion_kind == HLO_FUSION_CUSTOM);
   for (const char *const *sn = (const char *const[]){"sa", "sb", "sc", "sd", NULL}; *sn; sn++) {
-    const hlo_instr_ext *x = find(m, NULL, *sn)->ext;
+    const hlo_instr_ext *x = find(m, NULL, *sn)->cold->ext;
     CHECK(x->has_slice && x->n_slice == 2 && x->slice[0].start == 0 && x->slice[0].limit == 2 &&
           x->slice[0].stride == 1 && x->slice[1].start == 1 && x->slice[1].limit == 3 && x->slice[1].stride == 2);
   }
