@@ -653,28 +653,26 @@ static int read_replica_groups(rd *r, hlo_instr *in) {
   return rd_end(r);
 }
 
+/* A control predecessor: resolved with the operands, at the end of the
+ * computation (pending kind 1). */
 static int name_item(rd *r, void *ctx) {
-  (void)ctx;
+  hlo_instr *in = ctx;
   if (!(r->t.kind == HT_PCT_NAME || r->t.kind == HT_IDENT || (r->t.kind >= HT_KW_MAXIMAL && r->t.kind <= HT_KW_PARAMETER)))
     return rd_fail(r, "an instruction name");
-  pc_operand o = {hlo_intern_get(r->P->in, r->t.ptr, r->t.len), NULL, NULL, r->t.off};
-  HB_PUSH(r->P->operands, pc_operand, o);
+  int i = (int)(r->P->pending.n - r->P->preds_base);
+  HB_PUSH(r->P->pending, pc_pending,
+          ((pc_pending){in, 1, i, hlo_intern_get(r->P->in, r->t.ptr, r->t.len), r->t.off, NULL}));
   rd_next(r);
   return 0;
 }
 
 static int read_name_list(rd *r, hlo_instr *in) {
-  size_t base = r->P->operands.n;
-  int n = rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", name_item, NULL);
+  r->P->preds_base = r->P->pending.n;
+  int n = rd_list(r, HT_LBRACE, HT_RBRACE, "'{'", "',' or '}'", name_item, in);
   if (n < 0) return -1;
   hlo_instr_ext *x = pc_instr_ext(r->P, in);
   x->n_control_predecessors = n;
   x->control_predecessors = hb_arena_zalloc(r->P->a, (size_t)(n ? n : 1) * sizeof *x->control_predecessors);
-  for (int i = 0; i < n; i++) {
-    pc_operand *o = &HB_AT(r->P->operands, pc_operand, base + (size_t)i);
-    HB_PUSH(r->P->pending, pc_pending, ((pc_pending){in, 1, i, o->name, o->off, NULL}));
-  }
-  r->P->operands.n = base;
   return 0;
 }
 

@@ -634,7 +634,6 @@ static int unknown_opcode(parse_ctx *P, const pc_tok *opcode, hlo_istr *is) {
 }
 
 static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
-  pc_range operands = {first, (uint32_t)P->operands.n};
   hlo_istr *is = pc_word(P, opcode->ptr, opcode->len);
   hlo_instr *in = new_instr(P, opcode->off);
   hlo_opcode wrapped;
@@ -645,28 +644,22 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
     c->opcode_text = hlo_istr_str(is);
     c->async_wrapped = wrapped;
   }
-  size_t n = operands.e - operands.b;
+  size_t n = P->operands.n - first;
   in->n_operands = (int)n;
   in->operands = n ? hb_arena_array_small(P->a, n, sizeof *in->operands) : no_operands;
-  uint32_t gen = top_comp(P)->gen;
-  for (size_t i = 0; i < n; i++) {
-    pc_operand *o = &HB_AT(P->operands, pc_operand, operands.b + i);
-    /* A name defined before (the usual case) is resolved now, while its
-     * definition is in the cache, and so is its declared shape's check when
-     * it passes; comp_close resolves the others (later definitions,
-     * undefined names) and pc_module_finish reports declared shapes in the
-     * order it always does. comp_close would find this same definition:
-     * a name is defined once per computation, and an inline body's
-     * definitions are undone at its end. */
-    hlo_instr *def = o->direct ? o->direct : o->name->def_gen == gen ? o->name->def : NULL;
-    if (def && (o->direct || !o->decl_shape || (def->shape && hlo_shape_compatible(o->decl_shape, def->shape)))) {
-      in->operands[i] = def;
-    } else {
-      in->operands[i] = NULL;
-      HB_PUSH(P->pending, pc_pending, ((pc_pending){in, 0, (int)i, o->name, o->off, o->decl_shape}));
-    }
+  if (n) memcpy(in->operands, &HB_AT(P->operands, hlo_instr *, first), n * sizeof *in->operands);
+  /* this list's unresolved operands: the top of op_pending (a nested
+   * list's were taken by its own instruction), in order */
+  size_t k = P->op_pending.n;
+  while (k > 0 && (size_t)HB_AT(P->op_pending, pc_pending, k - 1).index >= first) k--;
+  for (size_t j = k; j < P->op_pending.n; j++) {
+    pc_pending pd = HB_AT(P->op_pending, pc_pending, j);
+    pd.in = in;
+    pd.index -= (int)first;
+    HB_PUSH(P->pending, pc_pending, pd);
   }
-  P->operands.n = operands.b;
+  P->op_pending.n = k;
+  P->operands.n = first;
   return in;
 }
 
@@ -707,8 +700,20 @@ int pc_operand_name(parse_ctx *P, const hlo_shape *decl, const pc_tok *name) {
   hlo_istr *is = last && last->len == name->len && hlo_same_bytes(hlo_istr_str(last), name->ptr, name->len)
                      ? last
                      : hlo_intern_get(P->in, name->ptr, name->len);
-  pc_operand o = {is, NULL, decl, name->off};
-  HB_PUSH(P->operands, pc_operand, o);
+  /* A name defined before (the usual case) is resolved now, while its
+   * definition is in the cache, and so is its declared shape's check when
+   * it passes; comp_close resolves the others (later definitions,
+   * undefined names) and pc_module_finish reports declared shapes in the
+   * order it always does. comp_close would find this same definition:
+   * a name is defined once per computation, and an inline body's
+   * definitions are undone at its end. */
+  hlo_instr *def = is->def_gen == top_comp(P)->gen ? is->def : NULL;
+  if (def && (!decl || (def->shape && hlo_shape_compatible(decl, def->shape)))) {
+    HB_PUSH(P->operands, hlo_instr *, def);
+  } else {
+    HB_PUSH(P->op_pending, pc_pending, ((pc_pending){NULL, 0, (int)P->operands.n, is, name->off, decl}));
+    HB_PUSH(P->operands, hlo_instr *, NULL);
+  }
   return 0;
 }
 
@@ -759,8 +764,7 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in) {
   }
   if (define_name(P, is, in, in->offset) < 0) return -1;
   if (finish_instr(P, in, shape) < 0) return -1;
-  pc_operand o = {NULL, in, NULL, in->offset};
-  HB_PUSH(P->operands, pc_operand, o);
+  HB_PUSH(P->operands, hlo_instr *, in);
   return 0;
 }
 
@@ -995,6 +999,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   }
   hb_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
                     &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
+                    &P->op_pending,
                     &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack,
                     &P->warnings};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) hb_vec_free(vecs[i]);

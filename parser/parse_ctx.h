@@ -115,13 +115,6 @@ typedef struct pc_dim {
   uint8_t flags; /* 1 = dynamic (<=N or ?), 2 = unbounded (?) */
 } pc_dim;
 
-typedef struct pc_operand {
-  hlo_istr *name;               /* operand name (NULL for a nested instruction) */
-  hlo_instr *direct;            /* nested instruction */
-  const hlo_shape *decl_shape;  /* shape written before the name, or NULL */
-  size_t off;                   /* offset of the name (or nested opcode) */
-} pc_operand;
-
 typedef struct pc_compref {
   hlo_istr *name;               /* referenced computation name, or NULL */
   hlo_computation *inline_comp; /* an inline { ... } body */
@@ -272,6 +265,7 @@ typedef struct parse_ctx {
   hb_vec called_pending;     /* pc_pending (kind 2) for the module */
   hb_vec async_checks;       /* hlo_instr *: the module's async-update/-done (async_thread) */
   size_t n_shapeless;        /* the module's instructions without a written shape */
+  size_t preds_base;         /* pending.n where the control-predecessors list being read began */
   hb_vec declchecks;         /* pc_declcheck */
   uint32_t gen;              /* last scope generation handed out */
   uint32_t attr_gen;         /* attribute-list generation (duplicate check) */
@@ -287,7 +281,13 @@ typedef struct parse_ctx {
   size_t end_off;            /* offset of the token that ended the input */
 
   /* scratch stacks */
-  hb_vec dims, ints, tiles, splits, dlts, shapes, operands, attrs, comprefs;
+  hb_vec dims, ints, tiles, splits, dlts, shapes, attrs, comprefs;
+  /* The operands of the lists being read, as hlo_instr * (NULL where the
+   * name is not defined yet, or its declared shape differs: those are in
+   * op_pending, whose index is the position in operands, until their
+   * instruction takes them to pending). 8 bytes an operand: a list of
+   * 100,000 operands is read in one piece. */
+  hb_vec operands, op_pending;
   hb_vec instrs;             /* hlo_instr* of open computations */
   hb_vec pending;            /* pc_pending (kinds 0, 1) of open computations */
   hb_vec restore;            /* pc_restore */
