@@ -7,9 +7,15 @@
 #include "../parser/base/checked.h"
 #include "../parser/base/oom.h"
 #include "../parser/base/ptrmap.h"
+#include "../parser/base/vec.h"
 
 struct ae_ctx {
   hb_arena *arena;
+  hb_arena *outer, *scope; /* in a scope (ae_ctx_scope_begin): the nodes' own arena, the scope's */
+  size_t scope_len;        /* nodes before the scope began */
+  int scope_depth;         /* begins not ended (the outermost one counts) */
+  hb_vec scope_slots;      /* size_t: the table slot each node of the scope took, in order */
+  bool scope_grew;         /* the table was rebuilt in the scope: its slots moved */
   ae **table; /* open addressing, power-of-two capacity */
   size_t cap, len;
   size_t limit;
@@ -45,12 +51,54 @@ ae_ctx *ae_ctx_new(void) {
 
 void ae_ctx_free(ae_ctx *c) {
   if (!c) return;
-  hb_arena_free(c->arena);
+  if (c->outer) hb_arena_free(c->outer); /* (freed inside a scope: its nodes are in c->scope) */
+  hb_arena_free(c->arena == c->scope ? NULL : c->arena);
+  hb_arena_free(c->scope);
+  hb_vec_free(&c->scope_slots);
   free(c->table);
   free(c);
 }
 
 size_t ae_ctx_node_count(const ae_ctx *c) { return c->len; }
+
+void ae_ctx_scope_begin(ae_ctx *c) {
+  if (c->scope_depth++ > 0) return; /* (the outer scope holds) */
+  if (!c->scope) c->scope = hb_arena_new();
+  c->outer = c->arena;
+  c->arena = c->scope;
+  c->scope_len = c->len;
+  c->scope_slots.n = 0;
+  c->scope_grew = false;
+}
+
+void ae_ctx_scope_end(ae_ctx *c) {
+  if (c->scope_depth == 0 || --c->scope_depth > 0) return;
+  if (!c->scope_grew) {
+    /* Linear probing: taking the nodes out newest first, each from the
+     * slot it took, gives back the table as it was before each went in. */
+    for (size_t k = c->scope_slots.n; k-- > 0;) c->table[HB_AT(c->scope_slots, size_t, k)] = NULL;
+  } else { /* (rehashed in between: the table without them, built again) */
+    ae **nt = hb_calloc(c->cap, sizeof *nt);
+    for (size_t i = 0; i < c->cap; i++) {
+      ae *n = c->table[i];
+      if (!n || n->id >= c->scope_len) continue;
+      size_t j = (size_t)n->hash & (c->cap - 1);
+      while (nt[j]) j = (j + 1) & (c->cap - 1);
+      nt[j] = n;
+    }
+    free(c->table);
+    c->table = nt;
+  }
+  const ae **caches[] = {c->dims, c->syms, c->small};
+  size_t ncache[] = {16, 16, 33};
+  for (int k = 0; k < 3; k++)
+    for (size_t i = 0; i < ncache[k]; i++)
+      if (caches[k][i] && caches[k][i]->id >= c->scope_len) caches[k][i] = NULL;
+  c->len = c->scope_len;
+  c->arena = c->outer;
+  c->outer = NULL;
+  hb_arena_reset(c->scope);
+}
 void ae_ctx_set_node_limit(ae_ctx *c, size_t limit) { c->limit = limit; }
 size_t ae_ctx_node_limit(const ae_ctx *c) { return c->limit; }
 void ae_ctx_set_max_depth(ae_ctx *c, uint32_t d) { c->max_depth = d; }
@@ -70,6 +118,7 @@ static void table_grow(ae_ctx *c) {
   free(c->table);
   c->table = nt;
   c->cap = ncap;
+  c->scope_grew |= c->outer != NULL;
 }
 
 static int64_t lkd_of(int kind, int64_t value, const ae *l, const ae *r) {
@@ -131,6 +180,7 @@ static const ae *intern(ae_ctx *c, int kind, int64_t value, const ae *l, const a
   n->lkd = lkd_of(kind, value, l, r);
   c->table[i] = n;
   c->len++;
+  if (c->outer) HB_PUSH(c->scope_slots, size_t, i);
   if (c->len * 4 > c->cap * 3) table_grow(c);
   if (c->limit && c->len > c->limit) c->status |= AE_STATUS_TOO_MANY_NODES;
   if (n->depth > c->max_depth) c->status |= AE_STATUS_TOO_DEEP;

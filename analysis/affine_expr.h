@@ -60,6 +60,14 @@ ae_ctx *ae_ctx_new(void);
 void ae_ctx_free(ae_ctx *c);
 /* Number of distinct nodes created so far. */
 size_t ae_ctx_node_count(const ae_ctx *c);
+/* A scope: the nodes made from ae_ctx_scope_begin to ae_ctx_scope_end are
+ * forgotten and their memory released at the end, so work whose
+ * expressions nothing keeps past it (one tiling's offsets of 100,000
+ * operands, sixteen tilings in a row) takes the memory of one. The caller
+ * keeps no node made inside past the end. A begin inside a scope does
+ * nothing (the outer scope holds), and its end too. */
+void ae_ctx_scope_begin(ae_ctx *c);
+void ae_ctx_scope_end(ae_ctx *c);
 
 /* Budget. A limit on the total node count (0 = none) and on node depth
  * (default AE_DEFAULT_MAX_DEPTH). Constructors always return a correct node;

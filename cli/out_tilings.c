@@ -71,8 +71,10 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   int64_t *ts = hb_calloc(t->rank + 1, sizeof *ts);
   hb_arena *each = hb_arena_new(); /* one tiling's maps and sums: O(entries), not O(entries * tilings) */
   long listed = 0;
+  ae_ctx *x = ii_ctx_ae(r->ctx);
   while (listed < r->o->max_tilings && tg_next(&it, ts)) {
     hb_arena_reset(each);
+    ae_ctx_scope_begin(x); /* (the tiling's offset expressions: gone with its line) */
     ft_instantiate_in(r->ctx, t, ts, each);
     hb_sb_puts(b, "  ");
     for (uint32_t i = 0; i < t->rank; i++) hb_sb_printf(b, "%s%lld", i ? "x" : "", (long long)ts[i]);
@@ -85,6 +87,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
       operand_bytes(b, &t->operands[k]);
     }
     hb_sb_putc(b, '\n');
+    ae_ctx_scope_end(x);
     listed++;
     index_flush_block(r);
   }

@@ -242,6 +242,40 @@ static void test_budget(void) {
   ae_ctx_free(c);
 }
 
+/* A scope's nodes are dropped at its end: the node count goes back, the
+ * nodes made before are still found (hash-consing holds), and what the
+ * scope made is made again afterwards as a new, valid node. Once with few
+ * nodes (taken out of the table newest first), once with enough to grow
+ * the table inside the scope (the table built again), and nested. */
+static void test_scope(void) {
+  for (int big = 0; big < 2; big++) {
+    ae_ctx *c = ae_ctx_new();
+    const ae *before = ae_add(c, ae_dim(c, 0), ae_const(c, 5));
+    size_t n0 = ae_ctx_node_count(c);
+    ae_ctx_scope_begin(c);
+    ae_ctx_scope_begin(c); /* nested: the outer one holds */
+    int n = big ? 5000 : 10;
+    const ae *x = ae_dim(c, 3); /* a leaf made in the scope: its cache entry goes too */
+    for (int i = 0; i < n; i++) x = ae_add(c, x, ae_mul_const(c, ae_dim(c, 1), i + 2));
+    ae_ctx_scope_end(c);
+    CHECK(ae_ctx_node_count(c) > n0, "the inner end keeps the scope (big %d)", big);
+    CHECK(ae_add(c, ae_dim(c, 0), ae_const(c, 5)) == before, "old nodes found inside (big %d)", big);
+    ae_ctx_scope_end(c);
+    CHECK(ae_ctx_node_count(c) == n0, "count back to %zu: %zu (big %d)", n0, ae_ctx_node_count(c), big);
+    CHECK(ae_add(c, ae_dim(c, 0), ae_const(c, 5)) == before, "old nodes found after (big %d)", big);
+    CHECK(ae_ctx_node_count(c) == n0, "and not made again (big %d)", big);
+    const ae *y = ae_add(c, ae_dim(c, 3), ae_mul_const(c, ae_dim(c, 1), 2));
+    CHECK_STR(estr(y, 0), "d3 + d1 * 2", "made again after the scope");
+    CHECK(ae_ctx_node_count(c) == n0 + 5, "as new nodes: d3, d1, 2, the product, the sum (big %d)", big);
+    CHECK(ae_add(c, ae_dim(c, 3), ae_mul_const(c, ae_dim(c, 1), 2)) == y, "hash-consed again (big %d)", big);
+    ae_ctx_scope_end(c); /* (an end without a begin does nothing) */
+    CHECK(ae_ctx_node_count(c) == n0 + 5, "unbalanced end ignored (big %d)", big);
+    ae_ctx_scope_begin(c);
+    (void)ae_add(c, y, ae_const(c, 1234567));
+    ae_ctx_free(c); /* freed inside a scope: nothing leaks (ASan) */
+  }
+}
+
 static void test_checked(void) {
   int64_t v;
   CHECK(hb_ck_floordiv(-7, 2, &v) && v == -4, "floordiv");
@@ -264,6 +298,7 @@ int main(void) {
   test_dag(c);
   ae_ctx_free(c);
   test_budget();
+  test_scope();
   test_checked();
   return t_finish("affine_expr");
 }
