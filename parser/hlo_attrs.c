@@ -1041,19 +1041,21 @@ static hlo_scatter_dims *scatter_of(parse_ctx *P, hlo_instr *in) {
 }
 
 static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_role role, int *cap) {
+  hlo_instr_cold *x = pc_instr_cold(P, in);
+  if (a->n > *cap - x->n_called) { /* exactly what this attribute adds (few attributes call) */
+    int nc = x->n_called + a->n;
+    x->called = hb_arena_grow(P->a, x->called, (size_t)x->n_called, (size_t)nc, sizeof *x->called);
+    x->called_role =
+        hb_arena_grow(P->a, (void *)x->called_role, (size_t)x->n_called, (size_t)nc, sizeof *x->called_role);
+    *cap = nc;
+  }
   for (int i = 0; i < a->n; i++) {
     const pc_compref *c = &((const pc_compref *)a->ptr)[i];
-    hlo_instr_cold *x = pc_instr_cold(P, in);
-    if (x->n_called == *cap) {
-      int nc = *cap ? *cap * 2 : 4;
-      x->called = hb_arena_grow(P->a, x->called, (size_t)x->n_called, (size_t)nc, sizeof *x->called);
-      x->called_role =
-          hb_arena_grow(P->a, (void *)x->called_role, (size_t)x->n_called, (size_t)nc, sizeof *x->called_role);
-      *cap = nc;
-    }
     ((hlo_call_role *)x->called_role)[x->n_called] = role;
     if (c->inline_comp) {
       x->called[x->n_called] = c->inline_comp;
+    } else if (c->name->comp) { /* defined before (or open): what the module's end would find */
+      x->called[x->n_called] = c->name->comp;
     } else {
       x->called[x->n_called] = NULL;
       HB_PUSH(P->called_pending, pc_pending, ((pc_pending){in, 2, x->n_called, c->name, c->off, NULL}));
@@ -1469,8 +1471,8 @@ int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {
     a->name->attr_gen = gen;
     out[i].name = hlo_istr_str(a->name);
     out[i].value = P->data + a->vstart;
-    out[i].value_len = a->vend - a->vstart;
-    out[i].offset = a->off;
+    out[i].value_len = (uint32_t)(a->vend - a->vstart);
+    out[i].offset = (uint32_t)a->off;
     if (a->id < 0 && unknown_attr(P, a, in->op) < 0) return -1;
     if (a->id >= 0) {
       present[a->id / 64] |= (uint64_t)1 << (a->id % 64);
@@ -1531,7 +1533,7 @@ int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n) {
     const char *nm = hlo_istr_str(a->name);
     if (a->name->attr_gen == gen) return pc_error(P, a->off, "module attribute '%s' is given twice", nm);
     a->name->attr_gen = gen;
-    out[i] = (hlo_attr){nm, P->data + a->vstart, a->vend - a->vstart, a->off};
+    out[i] = (hlo_attr){nm, P->data + a->vstart, (uint32_t)(a->vend - a->vstart), (uint32_t)a->off};
     if ((a->id < 0 || !module_attr(a->id)) && unknown_attr(P, a, HLO_OP_COUNT) < 0) return -1;
     rd r;
     bool b = false;

@@ -316,8 +316,8 @@ bool hlo_opcode_is_elementwise_binary(hlo_opcode op); /* SHAPE EW2: add ... mulh
 typedef struct hlo_attr {
   const char *name;  /* interned, without the '=' */
   const char *value; /* raw value text (slice of the input buffer, not NUL-terminated) */
-  size_t value_len;  /* bytes of value */
-  size_t offset;     /* byte offset of the attribute name in the input */
+  uint32_t value_len; /* bytes of value (the input is under 2 GiB) */
+  uint32_t offset;    /* byte offset of the attribute name in the input */
 } hlo_attr;
 
 /* Which attribute a called computation came from. */
