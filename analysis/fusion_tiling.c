@@ -167,6 +167,7 @@ void ft_instantiate_in(ii_ctx *c, ft_tiling *t, const int64_t *ts_in, hb_arena *
     const hlo_shape *s = op->producer->shape;
     if (!e->offsets || !op->layout_ok || (uint32_t)s->rank != tl->nresults) {
       memset(&e->fp, 0, sizeof e->fp);
+      e->fp.why = "";
       op->counted = false;
       continue;
     }

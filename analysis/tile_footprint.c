@@ -8,6 +8,7 @@
 
 void tf_layout_of(hb_arena *a, const tl_layout *l, tf_layout *out) {
   memset(out, 0, sizeof *out);
+  out->why = "";
   out->elem_bits = l->elem_bits;
   out->memory_space = l->memory_space;
   out->dim_tile = hb_arena_array(a, (size_t)l->rank + 1, sizeof *out->dim_tile);
@@ -24,7 +25,9 @@ void tf_layout_of(hb_arena *a, const tl_layout *l, tf_layout *out) {
     outer *= (uint64_t)lv->out[lv->nlead + g];
     if (lv->group_first[g] != lv->group_last[g]) {
       out->padded = false;
-      snprintf(out->why, sizeof out->why, "its tile %d combines dimensions ('*')", lv->tile_index + 1);
+      char why[64];
+      snprintf(why, sizeof why, "its tile %d combines dimensions ('*')", lv->tile_index + 1);
+      out->why = hb_arena_strndup(a, why, strlen(why));
       return;
     }
     int d = lv->group_first[g] - lv->nimplicit;
@@ -33,7 +36,7 @@ void tf_layout_of(hb_arena *a, const tl_layout *l, tf_layout *out) {
   tf_count per_tile = outer ? (tf_count)(uint64_t)l->tiled_elems / outer : 0, bits = per_tile * (uint64_t)l->elem_bits;
   if (bits > INT64_MAX) {
     out->padded = false;
-    snprintf(out->why, sizeof out->why, "a layout tile of more than 2^63 bits");
+    out->why = "a layout tile of more than 2^63 bits";
     return;
   }
   out->tile_bits = (int64_t)bits;
@@ -176,8 +179,7 @@ typedef struct {
   lin_form *lin;  /* per result */
   uint64_t budget;
   bool exact;
-  char *why;
-  size_t why_cap;
+  const char *why; /* the first reason for an estimate (a literal) */
 } sum_ctx;
 
 static void sum_ctx_init(sum_ctx *s, const imap *off, const tf_dim *dims, const ae **res) {
@@ -219,7 +221,7 @@ static void at_point(sum_ctx *s, const uint32_t *J, uint32_t nj, const int64_t *
 static void estimate(sum_ctx *s, const char *why) {
   if (!s->exact) return;
   s->exact = false;
-  snprintf(s->why, s->why_cap, "%s", why);
+  s->why = why;
 }
 
 /* Tile indices i in [ilo, ihi] of one coordinate where o = a * i + b keeps
@@ -340,11 +342,12 @@ void tf_sum(const imap *off, const tf_dim *dims, tf_totals *out) {
   ae_subst_many(c, nr, off->results, res, NULL, 0, syms, ns);
   sum_ctx s;
   sum_ctx_init(&s, off, dims, res);
-  s.why = out->why, s.why_cap = sizeof out->why;
+  s.why = "";
   if (ns) estimate(&s, "runtime offsets taken at their lowest values");
   out->exact = true;
   if (off->known_empty) { /* no tiles */
     out->exact = s.exact;
+    out->why = s.why;
     return;
   }
   /* the first tile that reads the operand */
@@ -405,6 +408,7 @@ void tf_sum(const imap *off, const tf_dim *dims, tf_totals *out) {
   out->elems = el;
   out->tiles = ti;
   out->exact = s.exact;
+  out->why = s.why;
 }
 
 /* ---- unions --------------------------------------------------------------------------------------- */

@@ -41,7 +41,7 @@ typedef struct {
 /* The layout of an operand in the terms above. */
 typedef struct {
   bool padded;         /* layout-tile counts are meaningful (tiles along single dimensions) */
-  char why[120];       /* when not: why ("a tile that combines dimensions ('*')") */
+  const char *why;     /* when not: why ("its tile 1 combines dimensions ('*')"; in the arena) */
   int64_t *dim_tile;   /* rank: layout tile along each logical dimension (1 = not tiled) */
   int64_t tile_bits;   /* bits of one layout tile, deeper levels' padding included */
   int64_t elem_bits;   /* storage bits of one element */
@@ -62,7 +62,7 @@ typedef struct {
   tf_count elems;        /* summed over all tiles */
   tf_count tiles;        /* layout tiles summed over all tiles */
   bool exact;
-  char why[160];         /* when an estimate: why */
+  const char *why;       /* when an estimate: why (a literal; "" when exact) */
 } tf_totals;
 
 /* offsets: tile index -> operand offsets (its dims are the tile
