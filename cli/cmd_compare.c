@@ -69,9 +69,7 @@ struct collector {
 static void collected(collector *c) {
   if (!c->stream) return;
   c->stream(c, &c->doc->b[c->doc->n - 1]);
-  hb_arena_reset(c->doc->a);
-  c->doc->b = NULL;
-  c->doc->n = c->doc->cap = 0;
+  cmp_doc_clear(c->doc);
 }
 
 static const char *dup_str(cmp_doc *d, const char *s) { return hb_arena_strndup(d->a, s, strlen(s)); }
@@ -839,9 +837,7 @@ static void side_module(dump_side *d, const hlo_module *m, const char *name) {
 
 /* IN's blocks, collected into the side's document (emptied first). */
 static void side_blocks(dump_side *d, const hlo_instr *in) {
-  hb_arena_reset(d->doc.a);
-  d->doc.b = NULL;
-  d->doc.n = d->doc.cap = 0;
+  cmp_doc_clear(&d->doc);
   if (in && hb_ptrmap_get(&d->walked, in)) index_each_block(&d->run, in, collect_block, collect_none);
 }
 

@@ -9,13 +9,30 @@
 #include <string.h>
 
 #include "json_read.h"
+#include "../parser/base/oom.h"
 
 void cmp_doc_init(cmp_doc *d) {
   memset(d, 0, sizeof *d);
   d->a = hb_arena_new();
 }
 
+/* The block and entry arrays grow by realloc, not in the arena, where every
+ * doubling would leave the array before it behind (a golden of 100,000
+ * blocks or entries held about twice its arrays). */
+static void free_arrays(cmp_doc *d) {
+  for (size_t i = 0; i < d->n; i++) free(d->b[i].e);
+  free(d->b);
+  d->b = NULL;
+  d->n = d->cap = 0;
+}
+
+void cmp_doc_clear(cmp_doc *d) {
+  free_arrays(d);
+  hb_arena_reset(d->a);
+}
+
 void cmp_doc_free(cmp_doc *d) {
+  free_arrays(d);
   hb_arena_free(d->a);
   memset(d, 0, sizeof *d);
 }
@@ -38,7 +55,8 @@ static void *append(hb_arena *a, void *arr_ptr, uint32_t *n, uint32_t *cap, size
 cmp_block *cmp_add_block(cmp_doc *d) {
   if (d->n == d->cap) {
     size_t ncap = d->cap ? d->cap * 2 : 64;
-    d->b = hb_arena_grow(d->a, d->b, d->cap, ncap, sizeof *d->b);
+    if (ncap > SIZE_MAX / sizeof *d->b) hb_oom();
+    d->b = hb_realloc(d->b, ncap * sizeof *d->b);
     d->cap = ncap;
   }
   cmp_block *b = &d->b[d->n++];
@@ -49,7 +67,15 @@ cmp_block *cmp_add_block(cmp_doc *d) {
 }
 
 cmp_entry *cmp_add_entry(cmp_doc *d, cmp_block *b, long id) {
-  cmp_entry *e = append(d->a, &b->e, &b->n, &b->cap, sizeof *b->e);
+  (void)d;
+  if (b->n == b->cap) {
+    if (b->cap > UINT32_MAX / 2) hb_oom();
+    uint32_t ncap = b->cap ? b->cap * 2 : 1;
+    b->e = hb_realloc(b->e, (size_t)ncap * sizeof *b->e);
+    b->cap = ncap;
+  }
+  cmp_entry *e = &b->e[b->n++];
+  memset(e, 0, sizeof *e);
   e->id = id;
   return e;
 }

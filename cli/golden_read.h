@@ -77,6 +77,8 @@ typedef struct {
 
 void cmp_doc_init(cmp_doc *d);
 void cmp_doc_free(cmp_doc *d);
+/* Empties D (its arena kept for the next blocks). */
+void cmp_doc_clear(cmp_doc *d);
 /* Appends an empty block / entry / member (pointers stay valid until the
  * next append to the same array). */
 cmp_block *cmp_add_block(cmp_doc *d);
