@@ -610,8 +610,11 @@ static hlo_instr *new_instr(parse_ctx *P, size_t off) {
 }
 
 hlo_instr_cold *pc_instr_cold(parse_ctx *P, hlo_instr *in) {
-  if (in->cold == &hlo_instr_cold_none) in->cold = hb_arena_dup(P->a, &hlo_instr_cold_none, sizeof hlo_instr_cold_none);
-  return (hlo_instr_cold *)in->cold; /* (the instruction's own copy, in the module's arena) */
+  if (in->cold != &hlo_instr_cold_none) return (hlo_instr_cold *)in->cold; /* (its own, in the module's arena) */
+  hlo_instr_cold *c = hb_arena_alloc_small(P->a, sizeof *c); /* (most instructions of a dump: inline) */
+  *c = hlo_instr_cold_none;
+  in->cold = c;
+  return c;
 }
 
 hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in) {
