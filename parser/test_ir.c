@@ -494,6 +494,68 @@ static void test_opcode_names(void) {
   CHECK(hlo_opcode_from_name("", 0) == HLO_OP_UNKNOWN);
 }
 
+/* Operands are resolved as they are read when their name is defined, at
+ * the computation's end otherwise (forward references), and a nested
+ * operand gets "<opcode>.anon[.N]"; a later reference to that name finds
+ * it. Called computations defined before are resolved at once, the others
+ * at the module's end. Errors: the first undefined name in the order the
+ * instructions were completed (a nested one before its user), and a
+ * declared shape that does not fit, found at the module's end. */
+static void test_operand_resolution(void) {
+  hlo_parse_result r = parse_ok(
+      "HloModule res\n"
+      "add { x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] add(x, y) }\n"
+      "ENTRY e {\n"
+      "  p = f32[4] parameter(0)\n"
+      "  a = f32[4] add(later, negate(p)), control-predecessors={later2, p}\n"
+      "  b = f32[4] add(negate.anon, negate(p))\n"
+      "  later = f32[4] exponential(p)\n"
+      "  later2 = f32[4] abs(p)\n"
+      "  c = f32[4] add(f32[4] p, f32[4] later)\n"
+      "  r = f32[] reduce(c, z), dimensions={0}, to_apply=add\n"
+      "  w = f32[] reduce(c, z), dimensions={0}, to_apply=max\n"
+      "  z = f32[] constant(0)\n"
+      "  ROOT t = (f32[4], f32[4], f32[], f32[]) tuple(a, b, r, w)\n"
+      "}\n"
+      "max { x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] maximum(x, y) }\n");
+  const hlo_module *m = r.modules[0];
+  const hlo_instr *a = find(m, NULL, "a"), *b = find(m, NULL, "b"), *later = find(m, NULL, "later");
+  const hlo_instr *neg = find(m, NULL, "negate.anon"), *neg1 = find(m, NULL, "negate.anon.1");
+  CHECK(a->n_operands == 2 && a->operands[0] == later && a->operands[1] == neg);
+  CHECK(a->cold->ext->n_control_predecessors == 2 && a->cold->ext->control_predecessors[0] == find(m, NULL, "later2") &&
+        a->cold->ext->control_predecessors[1] == find(m, NULL, "p"));
+  CHECK(b->operands[0] == neg && b->operands[1] == neg1 && neg1->operands[0] == find(m, NULL, "p"));
+  const hlo_instr *c = find(m, NULL, "c");
+  CHECK(c->operands[0] == find(m, NULL, "p") && c->operands[1] == later);
+  const hlo_instr *rd = find(m, NULL, "r"), *w = find(m, NULL, "w");
+  CHECK(rd->operands[1] == find(m, NULL, "z") && rd->cold->n_called == 1 && rd->cold->called_role[0] == HLO_CALL_TO_APPLY);
+  CHECK(rd->cold->called[0] == hlo_module_find_computation(m, "add"));
+  CHECK(w->cold->n_called == 1 && w->cold->called[0] == hlo_module_find_computation(m, "max"));
+  hlo_parse_result_free(&r);
+
+  static const struct { const char *text, *near, *msg; } bad[] = {
+      {"HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  c = f32[4] add(undef_b, negate(undef_a))\n"
+       "  ROOT d = f32[4] add(c, p)\n}\n",
+       "undef_a", "operand 'undef_a' is not defined in computation 'e'"},
+      {"HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  c = f32[4] add(f32[5] p, later)\n"
+       "  later = f32[4] exponential(p)\n  ROOT d = f32[4] add(c, f32[3] later)\n}\n",
+       "p, later", "the declared operand shape f32[5] is not compatible with the shape f32[4] of instruction 'p'"},
+      {"HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  ROOT c = f32[4] add(p, p), control-predecessors={nope}\n}\n",
+       "nope", "control predecessor 'nope' is not defined in computation 'e'"},
+      {"HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] reduce(p, p), dimensions={}, to_apply=nope\n}\n",
+       "nope", "computation 'nope' is not defined"},
+  };
+  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+    hlo_error err;
+    CHECK(hlo_parse_file(bad[i].text, strlen(bad[i].text), &r, &err) == 1 && r.n_modules == 0);
+    CHECK(err.offset == (size_t)(strstr(bad[i].text, bad[i].near) - bad[i].text));
+    if (strcmp(err.message, bad[i].msg) != 0) {
+      fprintf(stderr, "case %zu: %s\n", i, err.message);
+      CHECK(false);
+    }
+  }
+}
+
 int main(void) {
   test_same_bytes();
   test_intern();
@@ -504,6 +566,7 @@ int main(void) {
   test_instructions();
   test_modules_and_errors();
   test_plain_values();
+  test_operand_resolution();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;
