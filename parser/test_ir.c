@@ -509,6 +509,7 @@ static void test_operand_resolution(void) {
       "  p = f32[4] parameter(0)\n"
       "  a = f32[4] add(later, negate(p)), control-predecessors={later2, p}\n"
       "  b = f32[4] add(negate.anon, negate(p))\n"
+      "  e2 = f32[4] add(p, negate(later))\n" /* a forward reference in a list inside a list */
       "  later = f32[4] exponential(p)\n"
       "  later2 = f32[4] abs(p)\n"
       "  c = f32[4] add(f32[4] p, f32[4] later)\n"
@@ -525,6 +526,9 @@ static void test_operand_resolution(void) {
   CHECK(a->cold->ext->n_control_predecessors == 2 && a->cold->ext->control_predecessors[0] == find(m, NULL, "later2") &&
         a->cold->ext->control_predecessors[1] == find(m, NULL, "p"));
   CHECK(b->operands[0] == neg && b->operands[1] == neg1 && neg1->operands[0] == find(m, NULL, "p"));
+  const hlo_instr *e2 = find(m, NULL, "e2"), *neg2 = find(m, NULL, "negate.anon.2");
+  CHECK(e2->operands[0] == find(m, NULL, "p") && e2->operands[1] == neg2 && neg2->n_operands == 1 &&
+        neg2->operands[0] == later);
   const hlo_instr *c = find(m, NULL, "c");
   CHECK(c->operands[0] == find(m, NULL, "p") && c->operands[1] == later);
   const hlo_instr *rd = find(m, NULL, "r"), *w = find(m, NULL, "w");
