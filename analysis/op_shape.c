@@ -207,13 +207,14 @@ ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
   uint32_t n = ii_rank(r);
   ii_indexing_init(c, out, (uint32_t)in->n_operands);
   int64_t off = 0;
+  /* (one pair of arrays for every operand: imap_new copies them) */
+  const ae **res = ii_exprs(c, n);
+  for (uint32_t i = 0; i < n; i++) res[i] = D(c, i);
+  interval *div = hb_arena_array(c->scratch, n, sizeof *div);
+  for (uint32_t i = 0; i < n; i++) div[i] = iv_make(0, r->dims[i] - 1);
   for (int k = 0; k < in->n_operands; k++) {
     int64_t nk = in->operands[k]->shape->dims[cd];
-    const ae **res = ii_exprs(c, n);
-    for (uint32_t i = 0; i < n; i++) res[i] = D(c, i);
     res[cd] = ae_add(c->ae, D(c, cd), K(c, -off));
-    interval *div = hb_arena_array(c->scratch, n, sizeof *div);
-    for (uint32_t i = 0; i < n; i++) div[i] = iv_make(0, r->dims[i] - 1);
     div[cd] = iv_make(off, off + nk - 1);
     ii_add(c, out, (uint32_t)k, imap_new(c->scratch, c->ae, n, 0, 0, div, NULL, n, res));
     off += nk;
