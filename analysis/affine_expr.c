@@ -97,7 +97,7 @@ void ae_ctx_scope_end(ae_ctx *c) {
   c->len = c->scope_len;
   c->arena = c->outer;
   c->outer = NULL;
-  hb_arena_reset(c->scope);
+  hb_arena_reset_keep(c->scope);
 }
 void ae_ctx_set_node_limit(ae_ctx *c, size_t limit) { c->limit = limit; }
 size_t ae_ctx_node_limit(const ae_ctx *c) { return c->limit; }

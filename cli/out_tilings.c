@@ -73,7 +73,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   long listed = 0;
   ae_ctx *x = ii_ctx_ae(r->ctx);
   while (listed < r->o->max_tilings && tg_next(&it, ts)) {
-    hb_arena_reset(each);
+    hb_arena_reset_keep(each); /* (its blocks serve the next tiling: no page faults again) */
     ae_ctx_scope_begin(x); /* (the tiling's offset expressions: gone with its line) */
     ft_instantiate_in(r->ctx, t, ts, each);
     hb_sb_puts(b, "  ");

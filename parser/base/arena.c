@@ -36,16 +36,48 @@ hb_arena *hb_arena_new(void) {
   return a;
 }
 
-void hb_arena_free(hb_arena *a) {
-  if (!a) return;
-  for (block *b = a->head, *n; b; b = n) {
+static void free_list(block *b) {
+  for (block *n; b; b = n) {
     n = b->next;
     free(b);
   }
+}
+
+void hb_arena_free(hb_arena *a) {
+  if (!a) return;
+  free_list(a->head);
+  free_list(a->spare);
   free(a);
 }
 
+void hb_arena_reset_keep(hb_arena *a) {
+#ifdef HLOIDX_ARENA_MALLOC
+  hb_arena_reset(a); /* (exact blocks for ASan: nothing to keep) */
+#else
+  /* oldest first, as they were filled: the next fill takes them in the
+   * same order and touches the same pages (largest first, it would touch
+   * all of every block) */
+  block *rev = NULL;
+  for (block *b = a->head, *n; b; b = n) {
+    n = b->next;
+    b->next = rev;
+    rev = b;
+  }
+  if (rev) {
+    block *last = rev;
+    while (last->next) last = last->next;
+    last->next = a->spare;
+    a->spare = rev;
+  }
+  a->head = NULL;
+  a->cur = a->end = NULL;
+  a->total = 0;
+#endif
+}
+
 void hb_arena_reset(hb_arena *a) {
+  free_list(a->spare);
+  a->spare = NULL;
   block *keep = NULL;
   for (block *b = a->head, *n; b; b = n) {
     n = b->next;
@@ -86,11 +118,18 @@ void *hb_arena_alloc_slow(hb_arena *a, size_t size, size_t align) {
       a->head = b->next;
       free(b);
     }
-    b = block_new(bsize);
+    block **sp = &a->spare; /* a kept block that holds it, before a new one */
+    while (*sp && (*sp)->size < need) sp = &(*sp)->next;
+    if (*sp) {
+      b = *sp;
+      *sp = b->next;
+    } else {
+      b = block_new(bsize);
+    }
     b->next = a->head;
     a->head = b;
     a->cur = (char *)b->data;
-    a->end = a->cur + bsize;
+    a->end = a->cur + b->size;
     p = (uintptr_t)a->cur; /* (a block's data is aligned for any object) */
   }
   a->cur = (char *)p + need;

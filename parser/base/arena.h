@@ -22,12 +22,18 @@ struct hb_arena {
   char *end;                /* ... up to here */
   size_t total;             /* bytes handed out */
   struct hb_arena_block *head; /* current block (most recent first) */
+  struct hb_arena_block *spare; /* blocks kept by hb_arena_reset_keep, in the order they were filled */
 };
 
 hb_arena *hb_arena_new(void);
 void hb_arena_free(hb_arena *a);
 /* Drop every allocation but keep the first block for reuse. */
 void hb_arena_reset(hb_arena *a);
+/* Drop every allocation and keep every block for the next ones: for an
+ * arena emptied and filled again with about as much, many times (one
+ * tiling after another), where giving its large blocks back to the system
+ * and faulting them in again would cost more than the work in them. */
+void hb_arena_reset_keep(hb_arena *a);
 
 /* Allocations are aligned for any object type. On out-of-memory the process
  * exits with status 1 (oom.h): callers never see NULL. The usual
