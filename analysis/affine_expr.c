@@ -61,6 +61,8 @@ void ae_ctx_free(ae_ctx *c) {
 
 size_t ae_ctx_node_count(const ae_ctx *c) { return c->len; }
 
+static void rehash(ae_ctx *c, size_t ncap, size_t len);
+
 void ae_ctx_scope_begin(ae_ctx *c) {
   if (c->scope_depth++ > 0) return; /* (the outer scope holds) */
   if (!c->scope) c->scope = hb_arena_new();
@@ -78,16 +80,7 @@ void ae_ctx_scope_end(ae_ctx *c) {
      * slot it took, gives back the table as it was before each went in. */
     for (size_t k = c->scope_slots.n; k-- > 0;) c->table[HB_AT(c->scope_slots, size_t, k)] = NULL;
   } else { /* (rehashed in between: the table without them, built again) */
-    ae **nt = hb_calloc(c->cap, sizeof *nt);
-    for (size_t i = 0; i < c->cap; i++) {
-      ae *n = c->table[i];
-      if (!n || n->id >= c->scope_len) continue;
-      size_t j = (size_t)n->hash & (c->cap - 1);
-      while (nt[j]) j = (j + 1) & (c->cap - 1);
-      nt[j] = n;
-    }
-    free(c->table);
-    c->table = nt;
+    rehash(c, c->cap, c->scope_len);
   }
   const ae **caches[] = {c->dims, c->syms, c->small};
   size_t ncache[] = {16, 16, 33};
@@ -105,12 +98,12 @@ void ae_ctx_set_max_depth(ae_ctx *c, uint32_t d) { c->max_depth = d; }
 unsigned ae_ctx_status(const ae_ctx *c) { return c->status; }
 void ae_ctx_clear_status(ae_ctx *c) { c->status = AE_STATUS_OK; }
 
-static void table_grow(ae_ctx *c) {
-  size_t ncap = c->cap * 2;
+/* The table at capacity NCAP with the nodes made before the LEN-th. */
+static void rehash(ae_ctx *c, size_t ncap, size_t len) {
   ae **nt = hb_calloc(ncap, sizeof *nt);
   for (size_t i = 0; i < c->cap; i++) {
     ae *n = c->table[i];
-    if (!n) continue;
+    if (!n || n->id >= len) continue;
     size_t j = (size_t)n->hash & (ncap - 1);
     while (nt[j]) j = (j + 1) & (ncap - 1);
     nt[j] = n;
@@ -118,6 +111,10 @@ static void table_grow(ae_ctx *c) {
   free(c->table);
   c->table = nt;
   c->cap = ncap;
+}
+
+static void table_grow(ae_ctx *c) {
+  rehash(c, c->cap * 2, c->len);
   c->scope_grew |= c->outer != NULL;
 }
 

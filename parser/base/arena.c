@@ -57,18 +57,13 @@ void hb_arena_reset_keep(hb_arena *a) {
   /* oldest first, as they were filled: the next fill takes them in the
    * same order and touches the same pages (largest first, it would touch
    * all of every block) */
-  block *rev = NULL;
+  block *rev = a->spare; /* (reversed onto the spares: the newest ends up just before them) */
   for (block *b = a->head, *n; b; b = n) {
     n = b->next;
     b->next = rev;
     rev = b;
   }
-  if (rev) {
-    block *last = rev;
-    while (last->next) last = last->next;
-    last->next = a->spare;
-    a->spare = rev;
-  }
+  a->spare = rev;
   a->head = NULL;
   a->cur = a->end = NULL;
   a->total = 0;
