@@ -123,6 +123,7 @@ static const struct {
 
 /* Filled once, on first use (pthread_once: several threads may parse). */
 _Static_assert(AT_COUNT < NAME_TABLE_SLOTS / 4, "the attribute catalogue outgrew name_table");
+_Static_assert(AT_COUNT < INT16_MAX, "hlo_istr.attr is 16 bits");
 static name_table attr_table;
 static pthread_once_t attr_table_once = PTHREAD_ONCE_INIT;
 
@@ -1054,8 +1055,8 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
     ((hlo_call_role *)x->called_role)[x->n_called] = role;
     if (c->inline_comp) {
       x->called[x->n_called] = c->inline_comp;
-    } else if (c->name->comp) { /* defined before (or open): what the module's end would find */
-      x->called[x->n_called] = c->name->comp;
+    } else if ((x->called[x->n_called] = pc_comp_named(P, c->name))) {
+      /* defined before (or open): what the module's end would find */
     } else {
       x->called[x->n_called] = NULL;
       HB_PUSH(P->called_pending, pc_pending, ((pc_pending){in, 2, x->n_called, c->name, c->off, NULL}));

@@ -76,6 +76,8 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   P->a = a;
   if (P->in) hlo_intern_reset(P->in, a);
   else P->in = hlo_intern_new(a); /* one table for all the modules (intern.h) */
+  hb_ptrmap_free(&P->comp_names); /* (back to its inline slots: clearing a grown one costs more) */
+  hb_ptrmap_free(&P->anon_next);
   P->comps.n = 0;
   P->called_pending.n = 0;
   P->async_checks.n = 0;
@@ -415,8 +417,13 @@ int pc_layout_field(parse_ctx *P, int field, const pc_tok *t, size_t off, const 
 
 static pc_comp *top_comp(parse_ctx *P) { return &HB_AT(P->cstack, pc_comp, P->cstack.n - 1); }
 
+hlo_computation *pc_comp_named(const parse_ctx *P, const hlo_istr *name) {
+  bool found;
+  return (hlo_computation *)hb_ptrmap_get_ptr(&P->comp_names, name, &found);
+}
+
 static int comp_open(parse_ctx *P, hlo_istr *name, size_t off, bool entry, const hlo_shape *sig) {
-  if (name->comp)
+  if (pc_comp_named(P, name))
     return pc_error(P, off, "computation '%s' is already defined", hlo_istr_str(name));
   hlo_computation *c = hb_arena_zalloc(P->a, sizeof *c);
   c->name = hlo_istr_str(name);
@@ -425,7 +432,7 @@ static int comp_open(parse_ctx *P, hlo_istr *name, size_t off, bool entry, const
   c->entry_marked = entry;
   c->execution_thread = "main";
   c->signature_result = sig;
-  name->comp = c;
+  hb_ptrmap_put_ptr(&P->comp_names, name, c);
   pc_comp pc = {c, ++P->gen, P->instrs.n, P->pending.n, P->restore.n, NULL};
   HB_PUSH(P->cstack, pc_comp, pc);
   return 0;
@@ -459,7 +466,7 @@ int pc_inline_begin(parse_ctx *P, size_t off) {
   for (int k = 1;; k++) {
     snprintf(buf, sizeof buf, "inline_computation.%d", k);
     hlo_istr *is = hlo_intern_get(P->in, buf, strlen(buf));
-    if (!is->comp) return comp_open(P, is, off, false, NULL);
+    if (!pc_comp_named(P, is)) return comp_open(P, is, off, false, NULL);
   }
 }
 
@@ -570,10 +577,12 @@ int pc_comp_trailer(parse_ctx *P, const pc_tok *name, pc_loc val) {
 
 /* ---- instructions ------------------------------------------------------------ */
 
+_Static_assert(HLO_OP_COUNT <= 255, "hlo_istr.opcode packs two opcodes in 16 bits");
+
 hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
-  if (s->opcode >= 0) {
-    *wrapped = (hlo_opcode)(s->opcode >> 16);
-    return (hlo_opcode)(s->opcode & 0xffff);
+  if (s->opcode != 0xffff) {
+    *wrapped = (hlo_opcode)(s->opcode >> 8);
+    return (hlo_opcode)(s->opcode & 0xff);
   }
   const char *t = hlo_istr_str(s);
   size_t len = s->len;
@@ -592,7 +601,7 @@ hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped) {
       }
     }
   }
-  s->opcode = (int32_t)op | ((int32_t)w << 16);
+  s->opcode = (uint16_t)(op | w << 8);
   *wrapped = w;
   return op;
 }
@@ -762,7 +771,10 @@ int pc_operand_nested(parse_ctx *P, const hlo_shape *shape, hlo_instr *in) {
   hlo_istr *base = hlo_intern_get(P->in, buf, strlen(buf));
   hlo_istr *is = base;
   while (is->def_gen == top_comp(P)->gen) {
-    snprintf(buf, sizeof buf, "%.100s.anon.%u", hlo_instr_opcode_text(in), ++base->anon_next);
+    hb_ptrmap_val *last = hb_ptrmap_get(&P->anon_next, base);
+    int64_t k = (last ? last->a : 0) + 1;
+    hb_ptrmap_put(&P->anon_next, base, (hb_ptrmap_val){k, 0});
+    snprintf(buf, sizeof buf, "%.100s.anon.%lld", hlo_instr_opcode_text(in), (long long)k);
     is = hlo_intern_get(P->in, buf, strlen(buf));
   }
   if (define_name(P, is, in, in->offset) < 0) return -1;
@@ -874,7 +886,7 @@ int pc_module_finish(parse_ctx *P) {
   m->computations = cv;
   for (size_t i = 0; i < P->called_pending.n; i++) {
     pc_pending *pd = &HB_AT(P->called_pending, pc_pending, i);
-    hlo_computation *c = pd->name->comp;
+    hlo_computation *c = pc_comp_named(P, pd->name);
     if (!c)
       return pc_error(P, pd->off, "computation '%s' is not defined", hlo_istr_str(pd->name));
     pd->in->cold->called[pd->index] = c;
@@ -1007,6 +1019,8 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
                     &P->warnings};
   for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) hb_vec_free(vecs[i]);
   hlo_intern_free(P->in);
+  hb_ptrmap_free(&P->comp_names);
+  hb_ptrmap_free(&P->anon_next);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
   *stopped = P->stopped;
   *chunk_start = P->chunk_start;

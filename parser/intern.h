@@ -6,11 +6,10 @@
  * name.
  *
  * The parser keeps one table for all the modules it reads and resets it at
- * each module, whose arena then receives the strings: a reset is O(1) (the
- * slots carry the generation they were filled in), and the slots stay in
- * the cache from one module to the next instead of being allocated, zeroed
- * and grown again in every module's arena (intern.c keeps two buffers of
- * slots for the growths). */
+ * each module, whose arena then receives the strings: a reset empties
+ * the table's first 512 slots (4 KiB: the slots of a small module stay in
+ * the cache from one module to the next) or gives back the larger buffer
+ * a large module grew. */
 #ifndef HLOIDX_INTERN_H
 #define HLOIDX_INTERN_H
 
@@ -24,18 +23,18 @@
 typedef struct hb_arena hb_arena;
 typedef struct hlo_intern hlo_intern;
 struct hlo_instr;
-struct hlo_computation;
 struct hlo_shape;
 
+/* (24 bytes: a module has a name per instruction. The rarer facts of a
+ * word, the computation it names and the "<op>.anon" counter, are in the
+ * parser's side tables.) */
 typedef struct hlo_istr {
   uint32_t len;                  /* bytes, without the NUL */
-  int32_t opcode;                /* cached opcode lookup: -1 = not looked up yet */
-  int32_t attr;                  /* cached pc_attr_id: -1 = not looked up yet, PC_ATTR_NONE = not an attribute */
   uint32_t def_gen;              /* scope generation in which def is valid */
   uint32_t attr_gen;             /* last attribute list that used this name (duplicate check) */
-  uint32_t anon_next;            /* "<op>.anon" names: last numeric suffix handed out */
+  uint16_t opcode;               /* cached opcode lookup (opcode | wrapped << 8): 0xffff = not looked up yet */
+  int16_t attr;                  /* cached pc_attr_id: -1 = not looked up yet, PC_ATTR_NONE = not an attribute */
   struct hlo_instr *def;         /* the instruction with this name in scope def_gen */
-  struct hlo_computation *comp;  /* the computation with this name (per module) */
   /* the NUL-terminated bytes follow */
 } hlo_istr;
 
@@ -46,9 +45,6 @@ void hlo_intern_free(hlo_intern *t);
 /* Forgets every string (they stay where they are, in their arena); new
  * ones go to A. */
 void hlo_intern_reset(hlo_intern *t, hb_arena *a);
-/* Sets the generation counter, which a reset or a growth advances (tests:
- * its wrap-around, where the slots are emptied). */
-void hlo_intern_set_gen(hlo_intern *t, uint32_t gen);
 /* The unique copy of S[0..len) (inserted when new). */
 const char *hlo_intern_str(hlo_intern *t, const char *s, size_t len);
 /* The same, returning the header. */

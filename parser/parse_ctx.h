@@ -9,6 +9,7 @@
 #include <stdint.h>
 
 #include "base/arena.h"
+#include "base/ptrmap.h"
 #include "base/vec.h"
 #include "hlo_ir.h"
 #include "hlo_token.h"
@@ -261,6 +262,8 @@ typedef struct parse_ctx {
   hlo_module *mod;
   hb_arena *a;
   hlo_intern *in;
+  hb_ptrmap comp_names;      /* hlo_istr* -> the module's hlo_computation of that name */
+  hb_ptrmap anon_next;       /* "<op>.anon" hlo_istr* -> the last numeric suffix handed out */
   hb_vec comps;              /* hlo_computation* of the module */
   hb_vec called_pending;     /* pc_pending (kind 2) for the module */
   hb_vec async_checks;       /* hlo_instr *: the module's async-update/-done (async_thread) */
@@ -384,7 +387,7 @@ enum {
 /* The attribute-catalogue index of NAME, or -1 when the catalogue does not
  * know it. The answer is cached in NAME (hlo_istr.attr; PC_ATTR_NONE: not
  * an attribute), so after the first time this is one load. */
-#define PC_ATTR_NONE INT32_MAX
+#define PC_ATTR_NONE INT16_MAX
 /* The interned copy of an attribute name or an opcode: a few words, met
  * over and over. A small direct-mapped cache (P->words, cleared when a
  * module begins) answers most of them without the hash and the probe of
@@ -398,7 +401,7 @@ static inline hlo_istr *pc_word(parse_ctx *P, const char *s, size_t len) {
 }
 int pc_attr_id_search(hlo_istr *name); /* the catalogue search (hlo_attrs.c) */
 static inline int pc_attr_id(hlo_istr *name) {
-  int32_t a = name->attr;
+  int a = name->attr;
   return a < 0 ? pc_attr_id_search(name) : a == PC_ATTR_NONE ? -1 : a;
 }
 int pc_attr_class(int id);
@@ -433,6 +436,8 @@ void pc_shape_cache_free(parse_ctx *P);
 /* ---- misc -------------------------------------------------------------- */
 
 hlo_opcode pc_opcode_of(hlo_istr *s, hlo_opcode *wrapped);
+/* The computation of the module named NAME so far, or NULL. */
+hlo_computation *pc_comp_named(const parse_ctx *P, const hlo_istr *name);
 const hlo_shape *pc_default_scalar(parse_ctx *P, hlo_elem_type t);
 /* The dynamic/unbounded flags of shapes without dynamic dimensions. */
 extern const bool pc_zero_flags[HLO_MAX_RANK];
