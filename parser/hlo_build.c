@@ -244,13 +244,10 @@ hlo_shape *pc_tuple_shape(parse_ctx *P, pc_range elems) {
   hlo_shape *s = hb_arena_zalloc(P->a, sizeof *s);
   s->type = HLO_TUPLE;
   s->n_elems = (int)(elems.e - elems.b);
-  const hlo_shape **e = hb_arena_array(P->a, (size_t)s->n_elems, sizeof *e);
-  if (s->n_elems) memcpy(e, &HB_AT(P->shapes, const hlo_shape *, elems.b), (size_t)s->n_elems * sizeof *e);
-  s->elems = e;
+  s->elems = hb_vec_take(P->a, &P->shapes, sizeof *s->elems, elems.b, elems.e);
   s->dims = NULL;
   s->dynamic = pc_zero_flags;
   s->unbounded = pc_zero_flags;
-  P->shapes.n = elems.b;
   return s;
 }
 
@@ -479,8 +476,7 @@ static hlo_computation *comp_close(parse_ctx *P) {
     pc_error(P, c->offset, "computation '%s' has no instructions", c->name);
     return NULL;
   }
-  hlo_instr **v = hb_arena_array(P->a, n, sizeof *v);
-  memcpy(v, &HB_AT(P->instrs, hlo_instr *, cc.instr_base), n * sizeof *v);
+  hlo_instr **v = hb_vec_take(P->a, &P->instrs, sizeof *v, cc.instr_base, P->instrs.n);
   c->instrs = v;
   c->n_instrs = (int)n;
   int64_t max_param = -1;
@@ -658,8 +654,7 @@ static hlo_instr *rhs_op(parse_ctx *P, const pc_tok *opcode, uint32_t first) {
   }
   size_t n = P->operands.n - first;
   in->n_operands = (int)n;
-  in->operands = n ? hb_arena_array_small(P->a, n, sizeof *in->operands) : no_operands;
-  if (n) memcpy(in->operands, &HB_AT(P->operands, hlo_instr *, first), n * sizeof *in->operands);
+  in->operands = n ? hb_vec_take(P->a, &P->operands, sizeof *in->operands, first, P->operands.n) : no_operands;
   /* this list's unresolved operands: the top of op_pending (a nested
    * list's were taken by its own instruction), in order */
   size_t k = P->op_pending.n;

@@ -21,6 +21,23 @@ static size_t align_up(size_t n, size_t align) {
 }
 #endif
 
+struct hb_arena_adopted {
+  struct hb_arena_adopted *next;
+  void *p;
+};
+
+static void free_adopted(hb_arena *a) {
+  for (struct hb_arena_adopted *x = a->adopted; x; x = x->next) free(x->p);
+  a->adopted = NULL; /* (the records were in the arena's blocks) */
+}
+
+void hb_arena_adopt(hb_arena *a, void *p) {
+  struct hb_arena_adopted *x = hb_arena_alloc_small(a, sizeof *x);
+  x->p = p;
+  x->next = a->adopted;
+  a->adopted = x;
+}
+
 static block *block_new(size_t size) {
   if (size > SIZE_MAX - sizeof(block)) hb_oom();
   block *b = malloc(sizeof(block) + size);
@@ -45,12 +62,14 @@ static void free_list(block *b) {
 
 void hb_arena_free(hb_arena *a) {
   if (!a) return;
+  free_adopted(a);
   free_list(a->head);
   free_list(a->spare);
   free(a);
 }
 
 void hb_arena_reset_keep(hb_arena *a) {
+  free_adopted(a);
 #ifdef HLOIDX_ARENA_MALLOC
   hb_arena_reset(a); /* (exact blocks for ASan: nothing to keep) */
 #else
@@ -71,6 +90,7 @@ void hb_arena_reset_keep(hb_arena *a) {
 }
 
 void hb_arena_reset(hb_arena *a) {
+  free_adopted(a);
   free_list(a->spare);
   a->spare = NULL;
   block *keep = NULL;

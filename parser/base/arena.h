@@ -23,6 +23,7 @@ struct hb_arena {
   size_t total;             /* bytes handed out */
   struct hb_arena_block *head; /* current block (most recent first) */
   struct hb_arena_block *spare; /* blocks kept by hb_arena_reset_keep, in the order they were filled */
+  struct hb_arena_adopted *adopted; /* malloc'd buffers freed with the arena (hb_arena_adopt) */
 };
 
 hb_arena *hb_arena_new(void);
@@ -83,6 +84,9 @@ static inline void *hb_arena_array_small(hb_arena *a, size_t count, size_t size)
   return hb_arena_alloc_small(a, count * size);
 }
 void *hb_arena_dup(hb_arena *a, const void *src, size_t size);
+/* Makes the malloc'd buffer P part of the arena: freed when the arena is
+ * reset or freed (a large list handed over instead of copied). */
+void hb_arena_adopt(hb_arena *a, void *p);
 /* NUL-terminated copy of len bytes. */
 char *hb_arena_strndup(hb_arena *a, const char *s, size_t len);
 /* Grow an array allocated in this arena: returns a new block of new_count

@@ -18,10 +18,10 @@ void hb_vec_free(hb_vec *v) {
   v->n = v->cap = 0;
 }
 
-void *hb_vec_take(hb_arena *a, hb_vec *v, size_t elem, size_t b, size_t e) {
-  size_t n = e - b;
-  void *out = hb_arena_array_small(a, n, elem);
-  if (n) memcpy(out, (char *)v->p + b * elem, n * elem);
-  v->n = b;
+void *hb_vec_handover(hb_arena *a, hb_vec *v, size_t elem) {
+  void *out = hb_realloc(v->p, v->n * elem); /* (trimmed: the pages past it go back) */
+  hb_arena_adopt(a, out);
+  v->p = NULL;
+  v->n = v->cap = 0;
   return out;
 }
