@@ -1,12 +1,18 @@
 /* The arena's two alignments (arena.h): hb_arena_alloc aligns for any
  * object, hb_arena_alloc_small to 8 bytes; mixed in one arena, across
  * block boundaries and resets, every object is aligned as asked, holds
- * its bytes (none overlaps another) and the zero-size ones are distinct. */
+ * its bytes (none overlaps another) and the zero-size ones are distinct.
+ * A scratch vector's list goes into the arena: copied when it is small
+ * or not the whole vector, handed over (hb_arena_adopt) when it is a large
+ * whole vector, which then starts again empty; an adopted buffer is freed
+ * by a reset, a reset that keeps the blocks and the arena's end (ASan's
+ * leak check sees one left behind). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
 
 #include "arena.h"
+#include "vec.h"
 #include "../test_check.h"
 
 enum { N = 20000 };
@@ -32,8 +38,38 @@ static void check_mixed(hb_arena *a) {
   }
 }
 
+/* N int64 pushed on V from V's top; taken [b, top); checks the values. */
+static int64_t *push_take(hb_arena *a, hb_vec *v, size_t b, size_t n) {
+  for (size_t i = 0; i < n; i++) HB_PUSH(*v, int64_t, (int64_t)(i * 3));
+  size_t top = v->n;
+  int64_t *out = hb_vec_take(a, v, sizeof *out, b, top);
+  CHECK(v->n == b);
+  for (size_t i = 0; i < n; i++) CHECK(out[top - n - b + i] == (int64_t)(i * 3)); /* (the N pushed, last) */
+  return out;
+}
+
+static void check_take(hb_arena *a) {
+  hb_vec v = {0};
+  int64_t *small = push_take(a, &v, 0, 100); /* copied: the vector keeps its buffer */
+  CHECK(v.p != NULL && (void *)small != v.p);
+  size_t big = HB_VEC_HANDOVER_MIN / sizeof(int64_t) + 1;
+  HB_PUSH(v, int64_t, -1);
+  int64_t *top = push_take(a, &v, 1, big); /* large, not the whole vector: copied */
+  CHECK(v.n == 1 && (void *)top != v.p && HB_AT(v, int64_t, 0) == -1);
+  v.n = 0;
+  int64_t *whole = push_take(a, &v, 0, big); /* large and whole: handed over */
+  CHECK(v.p == NULL && v.n == 0 && v.cap == 0 && whole[big - 1] == (int64_t)((big - 1) * 3));
+  push_take(a, &v, 0, 10); /* the vector grows again from nothing */
+  hb_vec_free(&v);
+}
+
 int main(void) {
   hb_arena *a = hb_arena_new();
+  check_take(a);
+  hb_arena_reset(a);
+  check_take(a);
+  hb_arena_reset_keep(a);
+  check_take(a);
   check_mixed(a);
   hb_arena_reset(a);
   check_mixed(a);
@@ -51,6 +87,7 @@ int main(void) {
   CHECK((uintptr_t)v % 8 == 0);
   long double *d = hb_arena_zalloc(a, sizeof *d); /* (an object that needs max_align_t) */
   CHECK((uintptr_t)d % _Alignof(max_align_t) == 0 && *d == 0);
+  check_take(a); /* (freed with the arena) */
   hb_arena_free(a);
   return failures != 0;
 }
