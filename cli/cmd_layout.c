@@ -78,6 +78,7 @@ typedef struct {
   bool ok;       /* analysed (false: text is the error message) */
   char *text;    /* the report lines of the array */
   tl_layout sz;  /* sizes only (logical_elems, physical_elems, bytes, logical_bytes, memory_space) */
+  size_t nbuf;   /* --all: buffers of this shape in the current module */
 } entry;
 
 typedef struct {
@@ -240,14 +241,20 @@ typedef struct {
   cache shapes;
   hb_strbuf out;
   int rc;
-  /* --all: the values of the current module */
+  /* --all: the current module's buffers, counted by shape as they come
+   * (the summary's sums by memory space), and of the padded ones only the
+   * first WORST_COUNT of each of the summary's two lists: a module of
+   * 100,000 buffers holds no record per buffer */
+  size_t nbuffers, npadded;
+  entry **touched; /* shapes with nbuf > 0 */
+  size_t ntouched, captouched;
   struct value {
     const hlo_instr *instr;
-    char *path; /* "" or " {1,0}" */
+    char *path; /* "" or " {1,0}" (malloc'd) */
     const entry *e;
     size_t seq; /* report order */
-  } *values;
-  size_t nvalues, capvalues;
+  } top[2][WORST_COUNT]; /* by overhead, by padding bytes */
+  size_t ntop[2];
 } run;
 
 static void flush_out(run *r) {
@@ -300,6 +307,8 @@ static entry *analyse(run *r, const hlo_shape *s) {
   return e;
 }
 
+static void record_buffer(run *r, const hlo_instr *in, const char *path, entry *e);
+
 /* The report of one array leaf (PRINT), and its record as a buffer of the
  * summary (RECORD). */
 static void emit_leaf(run *r, const char *label, const char *path, const hlo_shape *s, const hlo_instr *in,
@@ -321,17 +330,7 @@ static void emit_leaf(run *r, const char *label, const char *path, const hlo_sha
     hb_sb_free(&msg);
     r->rc = 1;
   }
-  if (record && e->ok && e->data) {
-    if (r->nvalues == r->capvalues) {
-      r->capvalues = r->capvalues ? r->capvalues * 2 : 256;
-      r->values = hb_realloc(r->values, r->capvalues * sizeof *r->values);
-    }
-    size_t n = strlen(path) + 1;
-    char *p = hb_malloc(n);
-    memcpy(p, path, n);
-    r->values[r->nvalues] = (struct value){in, p, e, r->nvalues};
-    r->nvalues++;
-  }
+  if (record && e->ok && e->data) record_buffer(r, in, path, e);
 }
 
 /* Every array leaf of S; PATH holds the index path so far as text, IDX as
@@ -439,8 +438,49 @@ static int cmp_padding(const void *pa, const void *pb) {
 }
 
 static int cmp_space(const void *pa, const void *pb) {
-  int64_t a = *(const int64_t *)pa, b = *(const int64_t *)pb;
-  return a < b ? -1 : a > b;
+  const entry *a = *(const entry *const *)pa, *b = *(const entry *const *)pb;
+  return a->sz.memory_space < b->sz.memory_space ? -1 : a->sz.memory_space > b->sz.memory_space;
+}
+
+/* V among the first WORST_COUNT of list L (ordered by CMP); values come in
+ * report order, so V goes after those it ties with. */
+static void offer(run *r, int l, const struct value *v, const char *path, int (*cmp)(const void *, const void *)) {
+  struct value *t = r->top[l];
+  size_t n = r->ntop[l], i = n;
+  while (i > 0 && cmp(v, &t[i - 1]) < 0) i--;
+  if (i == WORST_COUNT) return;
+  if (n == WORST_COUNT) free(t[--n].path);
+  memmove(&t[i + 1], &t[i], (n - i) * sizeof *t);
+  t[i] = *v;
+  size_t len = strlen(path) + 1;
+  t[i].path = hb_malloc(len);
+  memcpy(t[i].path, path, len);
+  r->ntop[l] = n + 1;
+}
+
+static void record_buffer(run *r, const hlo_instr *in, const char *path, entry *e) {
+  if (e->nbuf++ == 0) {
+    if (r->ntouched == r->captouched) {
+      r->captouched = r->captouched ? r->captouched * 2 : 64;
+      r->touched = hb_realloc(r->touched, r->captouched * sizeof *r->touched);
+    }
+    r->touched[r->ntouched++] = e;
+  }
+  struct value v = {in, NULL, e, r->nbuffers++};
+  if (e->sz.physical_elems <= e->sz.logical_elems) return;
+  r->npadded++;
+  offer(r, 0, &v, path, cmp_worst);
+  offer(r, 1, &v, path, cmp_padding);
+}
+
+/* Forgets the module's buffers. */
+static void buffers_reset(run *r) {
+  for (size_t i = 0; i < r->ntouched; i++) r->touched[i]->nbuf = 0;
+  r->ntouched = r->nbuffers = r->npadded = 0;
+  for (int l = 0; l < 2; l++) {
+    for (size_t i = 0; i < r->ntop[l]; i++) free(r->top[l][i].path);
+    r->ntop[l] = 0;
+  }
 }
 
 static const char *plural(u128 n, const char *one, const char *many) { return n == 1 ? one : many; }
@@ -479,42 +519,30 @@ static void top_list(hb_strbuf *b, const char *title, const struct value *v, siz
 static void summary(run *r, const hlo_module *m, int ninstrs) {
   hb_strbuf *b = &r->out;
   hb_sb_printf(b, "summary of module %s: %d %s, %zu %s\n", m->name, ninstrs,
-            plural((u128)ninstrs, "instruction", "instructions"), r->nvalues, plural(r->nvalues, "buffer", "buffers"));
-  /* memory spaces in increasing order */
-  int64_t *spaces = hb_malloc((r->nvalues + 1) * sizeof *spaces);
-  size_t ns = 0;
-  for (size_t i = 0; i < r->nvalues; i++) spaces[ns++] = r->values[i].e->sz.memory_space;
-  qsort(spaces, ns, sizeof *spaces, cmp_space);
+            plural((u128)ninstrs, "instruction", "instructions"), r->nbuffers, plural(r->nbuffers, "buffer", "buffers"));
+  /* memory spaces in increasing order: the shapes sorted by theirs */
+  qsort(r->touched, r->ntouched, sizeof *r->touched, cmp_space);
   hb_sb_puts(b, "  bytes by memory space (buffers of ENTRY and control-flow computations):\n");
-  for (size_t i = 0; i < ns; i++) {
-    if (i && spaces[i] == spaces[i - 1]) continue;
+  for (size_t i = 0, j; i < r->ntouched; i = j) {
+    int64_t space = r->touched[i]->sz.memory_space;
     size_t count = 0;
     u128 bytes = 0, logical = 0;
-    for (size_t j = 0; j < r->nvalues; j++)
-      if (r->values[j].e->sz.memory_space == spaces[i]) {
-        count++;
-        bytes += (u128)(uint64_t)r->values[j].e->sz.bytes;
-        logical += (u128)(uint64_t)r->values[j].e->sz.logical_bytes;
-      }
-    hb_sb_printf(b, "    S(%" PRId64 ") %s: %zu %s, ", spaces[i], tl_memory_space_name(spaces[i]), count,
+    for (j = i; j < r->ntouched && r->touched[j]->sz.memory_space == space; j++) {
+      const entry *e = r->touched[j];
+      count += e->nbuf;
+      bytes += (u128)e->nbuf * (uint64_t)e->sz.bytes;
+      logical += (u128)e->nbuf * (uint64_t)e->sz.logical_bytes;
+    }
+    hb_sb_printf(b, "    S(%" PRId64 ") %s: %zu %s, ", space, tl_memory_space_name(space), count,
               plural(count, "buffer", "buffers"));
     put_bytes(b, bytes);
     hb_sb_puts(b, ", of which padding ");
     put_bytes(b, bytes - logical);
     hb_sb_putc(b, '\n');
   }
-  if (ns == 0) hb_sb_puts(b, "    none\n");
-  free(spaces);
-
-  struct value *w = hb_malloc((r->nvalues + 1) * sizeof *w);
-  size_t nw = 0;
-  for (size_t i = 0; i < r->nvalues; i++)
-    if (r->values[i].e->sz.physical_elems > r->values[i].e->sz.logical_elems) w[nw++] = r->values[i];
-  qsort(w, nw, sizeof *w, cmp_worst);
-  top_list(b, "worst padding overhead", w, nw, true);
-  qsort(w, nw, sizeof *w, cmp_padding);
-  top_list(b, "most padding bytes", w, nw, false);
-  free(w);
+  if (r->ntouched == 0) hb_sb_puts(b, "    none\n");
+  top_list(b, "worst padding overhead", r->top[0], r->npadded, true);
+  top_list(b, "most padding bytes", r->top[1], r->npadded, false);
   flush_out(r);
 }
 
@@ -564,8 +592,7 @@ static void report_module(run *r, const hlo_module *m) {
       }
     free(walk);
     summary(r, m, ninstrs);
-    for (size_t i = 0; i < r->nvalues; i++) free(r->values[i].path);
-    r->nvalues = 0;
+    buffers_reset(r);
   } else {
     static const select_visitor visit = {NULL, on_instr, on_missing};
     select_each(r->o, m, false, SELECT_ROOT, &visit, r);
@@ -607,8 +634,9 @@ int cmd_layout(const hloidx_options *o) {
   r.scratch = hb_arena_new();
   if (o->nfiles == 0) run_file(&r, "-", true);
   for (int i = 0; i < o->nfiles && !output_failed(); i++) run_file(&r, o->files[i], i == 0);
+  buffers_reset(&r);
   cache_free(&r.shapes);
-  free(r.values);
+  free(r.touched);
   hb_sb_free(&r.out);
   hb_arena_free(r.scratch);
   ae_ctx_free(r.ctx);
