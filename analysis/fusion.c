@@ -150,16 +150,33 @@ static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, u
   (*v)[(*n)++] = r;
 }
 
-ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err) {
-  bool found;
-  ii_indexing **per_out = (ii_indexing **)hb_ptrmap_get_ptr(&c->memo_o2i, x, &found);
+/* The memo's place for output OUT of X: an array of X's outputs, or for
+ * an instruction of many outputs (a tuple of 100,000) chunks of them made
+ * as they are reached: the scratch arena is reset once it holds a
+ * megabyte, and a whole array of 100,000s of entries each time would make
+ * the queries of such an instruction quadratic. */
+#define MEMO_CHUNK 256
+static ii_indexing **memo_slot(ii_ctx *c, const hlo_instr *x, int64_t out) {
   int64_t nout = ii_num_outputs(x);
-  if (!found) {
-    per_out = hb_arena_zalloc(c->scratch, (size_t)(nout ? nout : 1) * sizeof *per_out);
-    hb_ptrmap_put_ptr(&c->memo_o2i, x, per_out);
+  size_t n = (size_t)(nout > MEMO_CHUNK ? (nout + MEMO_CHUNK - 1) / MEMO_CHUNK : nout ? nout : 1);
+  hb_ptrmap_val *v = hb_ptrmap_get(&c->memo_o2i, x);
+  void **top;
+  if (v) {
+    top = (void **)(uintptr_t)v->a;
+  } else {
+    top = hb_arena_zalloc(c->scratch, n * sizeof *top);
+    hb_ptrmap_put_ptr(&c->memo_o2i, x, top);
   }
-  if (per_out[out]) {
-    *res = per_out[out];
+  if (nout <= MEMO_CHUNK) return (ii_indexing **)&top[out];
+  void **chunk = &top[out / MEMO_CHUNK];
+  if (!*chunk) *chunk = hb_arena_zalloc(c->scratch, MEMO_CHUNK * sizeof(ii_indexing *));
+  return &((ii_indexing **)*chunk)[out % MEMO_CHUNK];
+}
+
+ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err) {
+  ii_indexing **slot = memo_slot(c, x, out);
+  if (*slot) {
+    *res = *slot;
     return II_OK;
   }
   ii_indexing *p = hb_arena_zalloc(c->scratch, sizeof *p);
@@ -168,7 +185,7 @@ ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_index
   if (p->n != (uint32_t)x->n_operands)
     return ii_fail(err, x, "internal error: '%s' has %d operands but %u indexing entries", x->name, x->n_operands,
                    p->n);
-  per_out[out] = p;
+  *slot = p;
   *res = p;
   return II_OK;
 }

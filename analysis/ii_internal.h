@@ -31,7 +31,7 @@ struct ii_ctx {
   hb_arena *keep;        /* long-lived: per-computation post-orders */
   hb_ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
   hb_ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
-  hb_ptrmap memo_o2i;    /* hlo_instr* -> ii_indexing* of o2i(instr, 0) (in scratch) */
+  hb_ptrmap memo_o2i;    /* hlo_instr* -> its outputs' o2i results (fusion.c's memo_slot; in scratch) */
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */
   bool over;          /* a simplification stopped on its limits during this query */

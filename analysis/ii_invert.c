@@ -481,7 +481,7 @@ struct ii_inst_memo {
   const hlo_instr *in;
   ii_status st;       /* II_OK, or the first status that stops every in2out query (then err) */
   ii_error err;
-  ii_indexing *o2i;   /* per output, in c->inst (n == 0: not analyzed, see failed, or not kept, see again) */
+  ii_indexing **o2i;  /* per output, in c->inst (NULL: not analyzed, see failed, or not kept, see again) */
   bool *failed;       /* per output: its out2in query failed with an input error */
   bool *again;        /* per output: not kept, its one map is computed again by its one reader */
   uint32_t *only;     /* per output with again: the operand that map reads (nops: none) */
@@ -532,7 +532,7 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
       }
     }
     if (nmaps <= 1) m->again[n] = true;
-    else ii_indexing_copy(c->inst, x, &m->o2i[n], NULL, NULL);
+    else ii_indexing_copy(c->inst, x, m->o2i[n] = hb_arena_alloc(c->inst, sizeof **m->o2i), NULL, NULL);
     /* the copy is kept: the scratch arena may go (this query holds nothing
      * in it yet), so that memory holds the results once, not twice */
     ii_ctx_reset(c);
@@ -551,7 +551,7 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
       if (m->only[n] < nops) m->readers[fill[m->only[n]]++] = n;
       continue;
     }
-    const ii_indexing *x = &m->o2i[n];
+    const ii_indexing *x = m->o2i[n];
     for (uint32_t i = 0; i < ii_nstored(x); i++)
       if (x->sets[i].n && ii_stored_id(x, i) < nops) m->readers[fill[ii_stored_id(x, i)]++] = n;
   }
@@ -582,7 +582,7 @@ ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
       ii_add_unknown(c, out, n, ii_why(c, "no out2in maps to invert: output %u is not analyzed", n));
       continue;
     }
-    const ii_indexing *x = &m->o2i[n];
+    const ii_indexing *x = m->o2i[n];
     if (m->again[n]) { /* work the memo's query already counted: not counted again */
       uint64_t composed = c->composed;
       ii_status st = ii_o2i_memo(c, in, n, &x, err);
