@@ -207,9 +207,23 @@ bool index_entry_missing(index_run *r, const hlo_instr *in, bool o2i) {
   return true;
 }
 
+/* Whether ERR is LAST again (the same instruction and message: the in2out
+ * blocks of a fusion whose analysis is too large each fail alike); else
+ * ERR becomes LAST. */
+static bool repeated(ii_error *last, const hlo_instr *in, const ii_error *err) {
+  const hlo_instr *where = err->instr ? err->instr : in;
+  if (last->instr == where && strcmp(last->message, err->message) == 0) return true;
+  last->instr = where;
+  memcpy(last->message, err->message, sizeof last->message);
+  return false;
+}
+
 bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
   const hloidx_options *o = r->o;
   bool handed = false, failed = false;
+  /* a diagnostic once per cause: the others are counted in a note */
+  ii_error last = {0};
+  long repeats = 0;
   for (int dir = 0; dir < 2; dir++) {
     bool o2i = dir == 0;
     if (o->direction == (o2i ? DIR_IN2OUT : DIR_OUT2IN)) continue;
@@ -232,9 +246,18 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       ii_error err;
       ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
       ii_status st = index_query(r, in, o2i, id, &x, &err);
-      if (st != II_OK && report(r, in, &err)) {
-        failed = true; /* an error: this block writes nothing, the others still come */
-        continue;
+      if (st != II_OK) {
+        bool is_error; /* (as report says: a warning where several instructions are analysed) */
+        if (repeated(&last, in, &err)) {
+          repeats++;
+          is_error = !(r->several_instrs && !o->fatal_warnings);
+        } else {
+          is_error = report(r, in, &err);
+        }
+        if (is_error) {
+          failed = true; /* an error: this block writes nothing, the others still come */
+          continue;
+        }
       }
       if (o->skip_unknown && (st != II_OK || all_unknown(r, in, o2i, &x))) continue;
       index_open_computation(r);
@@ -242,6 +265,11 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       handed = r->instr_handed = true; /* nothing will drop the instruction's output now */
       index_flush_block(r);
     }
+  }
+  if (repeats) {
+    char msg[200];
+    snprintf(msg, sizeof msg, "the same for %ld more block%s of '%.64s'", repeats, repeats == 1 ? "" : "s", in->name);
+    diag_note(r->src, last.instr->offset, msg);
   }
   /* every block failed: the instruction failed (no trace of it, e.g. in JSON) */
   if (failed && !handed) r->instr_failed = true;

@@ -292,7 +292,9 @@ static void diag(const source_file *s, size_t offset, const char *kind, const ch
   fputc('\n', stderr);
 
   size_t start = offset - (col - 1), end = offset;
-  while (end < s->len && s->data[end] != '\n' && s->data[end] != '\r') end++;
+  /* (the end of the line as far as the window can show: a line of
+   * megabytes is not scanned for each diagnostic) */
+  while (end < s->len && end - offset <= ECHO_WIDTH && s->data[end] != '\n' && s->data[end] != '\r') end++;
   /* Long lines: show a window that keeps the column visible. */
   size_t from = start;
   if (offset - start > ECHO_WIDTH / 2) from = offset - ECHO_WIDTH / 2;
