@@ -873,6 +873,28 @@ static void sort_warnings(hlo_warning *w, size_t n) {
   }
 }
 
+/* The parser's scratch vectors, into V (room for 32). */
+static size_t vecs_of(parse_ctx *P, hb_vec **v) {
+  hb_vec *all[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
+                   &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
+                   &P->op_pending, &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack,
+                   &P->lstack, &P->warnings};
+  _Static_assert(sizeof all / sizeof *all <= 32, "vecs_of's room");
+  memcpy(v, all, sizeof all);
+  return sizeof all / sizeof *all;
+}
+
+/* A finished module goes to its reader (EACH) with the parser's memory
+ * back to what a small module needs: the name table and the empty
+ * scratch vectors a large module grew are given back, not held while
+ * the module is analysed. */
+static void release_large(parse_ctx *P) {
+  hb_vec *vecs[32];
+  for (size_t i = 0, n = vecs_of(P, vecs); i < n; i++)
+    if (vecs[i]->n == 0 && vecs[i]->cap >= 16384) hb_vec_free(vecs[i]);
+  hlo_intern_reset(P->in, P->a); /* (the module's strings stay in its arena) */
+}
+
 int pc_module_finish(parse_ctx *P) {
   hlo_module *m = P->mod;
   m->n_computations = (int)P->comps.n;
@@ -911,6 +933,7 @@ int pc_module_finish(parse_ctx *P) {
   P->mod = NULL;
   P->lex_pending |= PC_PEND_MODULE;
   P->n_done++;
+  release_large(P);
   if (P->each) {
     int rc = P->each(m, P->each_ctx);
     if (rc) {
@@ -1007,12 +1030,8 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   } else {
     pc_shape_cache_free(P);
   }
-  hb_vec *vecs[] = {&P->lay_track, &P->brackets, &P->comps, &P->called_pending, &P->async_checks, &P->declchecks,
-                    &P->modules, &P->dims, &P->ints, &P->tiles, &P->splits, &P->dlts, &P->shapes, &P->operands,
-                    &P->op_pending,
-                    &P->attrs, &P->comprefs, &P->instrs, &P->pending, &P->restore, &P->cstack, &P->lstack,
-                    &P->warnings};
-  for (size_t i = 0; i < sizeof vecs / sizeof vecs[0]; i++) hb_vec_free(vecs[i]);
+  hb_vec *vecs[32];
+  for (size_t i = 0, n = vecs_of(P, vecs); i < n; i++) hb_vec_free(vecs[i]);
   hlo_intern_free(P->in);
   hb_ptrmap_free(&P->comp_names);
   hb_ptrmap_free(&P->anon_next);
