@@ -212,8 +212,16 @@ static ii_status compose_into(ii_ctx *c, const hlo_instr *at, const hlo_computat
       if (++c->composed > (uint64_t)II_MAX_COMPOSE)
         return too_large(err, at, "composing its indexing maps takes more than " II_STR(II_MAX_COMPOSE)
                                   " map compositions");
+      /* the step's intermediate maps go to c->step, dropped once the
+       * result is copied out: a fusion of 10,000 instructions otherwise
+       * holds every step's (about two thirds of what it allocates) */
+      hb_arena *results = c->scratch;
+      c->scratch = c->step;
       ii_operand *m = ii_operand_compose(c, cur->items[b], p->items[a]);
       ii_status st = ii_operand_simplify(c, m, true, true);
+      c->scratch = results;
+      if (st == II_OK) m = ii_operand_copy(results, m, NULL, NULL);
+      hb_arena_reset_keep(c->step);
       if (st != II_OK) return st;
       /* A map whose text is already beyond the text limit only grows
        * (runtime variables pile up through chains of dynamic slices):

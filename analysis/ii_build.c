@@ -77,23 +77,24 @@ void ii_indexing_copy(hb_arena *a, const ii_indexing *x, ii_indexing *out, const
     d->nhashed = s->nhashed;
     d->in_elem = s->in_elem;
     d->elem = s->elem;
-    for (uint32_t i = 0; i < s->n; i++) {
-      const ii_operand *o = s->items[i];
-      ii_operand *p = hb_arena_zalloc(a, sizeof *p);
-      p->map = imap_copy(a, o->map);
-      p->nrt = o->nrt;
-      p->rt = hb_arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
-      for (uint32_t j = 0; j < o->nrt; j++) {
-        const hlo_instr *in = o->rt[j].instr;
-        p->rt[j] = o->rt[j];
-        if (from && in->parent == from) p->rt[j].instr = to->instrs[in->index];
-        p->rt[j].map = imap_copy(a, o->rt[j].map);
-      }
-      p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
-      p->why = o->why ? hb_arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
-      d->items[i] = p;
-    }
+    for (uint32_t i = 0; i < s->n; i++) d->items[i] = ii_operand_copy(a, s->items[i], from, to);
   }
+}
+
+ii_operand *ii_operand_copy(hb_arena *a, const ii_operand *o, const hlo_computation *from, const hlo_computation *to) {
+  ii_operand *p = hb_arena_zalloc(a, sizeof *p);
+  p->map = imap_copy(a, o->map);
+  p->nrt = o->nrt;
+  p->rt = hb_arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
+  for (uint32_t j = 0; j < o->nrt; j++) {
+    const hlo_instr *in = o->rt[j].instr;
+    p->rt[j] = o->rt[j];
+    if (from && in->parent == from) p->rt[j].instr = to->instrs[in->index];
+    p->rt[j].map = imap_copy(a, o->rt[j].map);
+  }
+  p->replica = o->replica ? imap_copy(a, o->replica) : NULL;
+  p->why = o->why ? hb_arena_strndup(a, o->why, strlen(o->why)) : NULL; /* no names: the same in both fusions */
+  return p;
 }
 
 ii_operand *ii_wrap(ii_ctx *c, imap *m) {

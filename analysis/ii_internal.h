@@ -29,6 +29,7 @@ struct ii_ctx {
   ae_ctx *ae;
   hb_arena *scratch;     /* results and memos of the current queries */
   hb_arena *keep;        /* long-lived: per-computation post-orders */
+  hb_arena *step;        /* one composition step's intermediate maps (fusion.c's compose_into) */
   hb_ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
   hb_ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
   hb_ptrmap memo_o2i;    /* hlo_instr* -> its outputs' o2i results (fusion.c's memo_slot; in scratch) */
@@ -96,6 +97,8 @@ void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n);
  * (FROM NULL: kept). */
 void ii_indexing_copy(hb_arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
                       const hlo_computation *to);
+/* A copy of O in A (its runtime variables of FROM as those of TO, when FROM). */
+ii_operand *ii_operand_copy(hb_arena *a, const ii_operand *o, const hlo_computation *from, const hlo_computation *to);
 /* Whether IN is an instruction of its module, not one made up in the
  * scratch arena (the op an async-start wraps), whose address a later one
  * may take after ii_ctx_reset: only real ones are memoised by pointer. */

@@ -18,6 +18,7 @@ ii_ctx *ii_ctx_new(void) {
   c->scratch = hb_arena_new();
   c->keep = hb_arena_new();
   c->inst = hb_arena_new();
+  c->step = hb_arena_new();
   hb_ptrmap_init(&c->postorders);
   hb_ptrmap_init(&c->concat_offsets);
   hb_ptrmap_init(&c->fusion_args);
@@ -46,6 +47,7 @@ void ii_ctx_free(ii_ctx *c) {
   hb_arena_free(c->scratch);
   hb_arena_free(c->keep);
   hb_arena_free(c->inst);
+  hb_arena_free(c->step);
   vf_memo_free(c);
   ae_ctx_free(c->ae);
   free(c);
