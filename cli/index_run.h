@@ -57,10 +57,10 @@ struct index_run {
  * instruction's output is held until it succeeded. */
 void index_flush(index_run *r, bool force);
 /* After a block, inside an instruction: index_flush where a failure never
- * drops output (several instructions, without --fatal-warnings; or once
- * index_each_block has handed a block, which keeps the instruction's
- * output whatever fails after it), so that memory stays bounded by a
- * block. */
+ * drops output (several instructions, without --fatal-warnings; or once a
+ * block is handed: index_each_block, the tile modes and --symbolic-tile
+ * hand each block they finish, which keeps the instruction's output
+ * whatever fails after it), so that memory stays bounded by a block. */
 void index_flush_block(index_run *r);
 
 /* `## module NAME (FILE)` (`## module NAME` with --no-file-names) when

@@ -119,6 +119,9 @@ static void instr(index_run *r, const hlo_instr *in) {
       uint32_t n = r->pinned ? 1 : s->n;
       for (uint32_t i = 0; i < n; i++)
         if (!tile_of(r, in, out, k, s->items[order[i]]->map, i, n)) return;
+      /* written tiles go out as they come (the text mode's blocks do too):
+       * a tuple of 100,000 would otherwise hold all of its text */
+      r->instr_handed = true;
       index_flush_block(r);
     }
   }
