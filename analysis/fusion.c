@@ -173,6 +173,10 @@ static ii_indexing **memo_slot(ii_ctx *c, const hlo_instr *x, int64_t out) {
   return &((ii_indexing **)*chunk)[out % MEMO_CHUNK];
 }
 
+const ii_indexing *ii_o2i_memo_peek(ii_ctx *c, const hlo_instr *x, int64_t out) {
+  return hb_ptrmap_get(&c->memo_o2i, x) ? *memo_slot(c, x, out) : NULL;
+}
+
 ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err) {
   ii_indexing **slot = memo_slot(c, x, out);
   if (*slot) {

@@ -330,6 +330,8 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
  * (the instructions of a computation composed for several outputs, the
  * out2in results an in2out rule inverts for every operand). */
 ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err);
+/* The memoised result of ii_o2i_memo(X, OUT), or NULL (nothing computed). */
+const ii_indexing *ii_o2i_memo_peek(ii_ctx *c, const hlo_instr *x, int64_t out);
 /* ii_o2i_grouped without the query's budget. */
 ii_status ii_grouped_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_grouped *out, ii_error *err);
 /* The set of maps into KEY (an element of a tuple-shaped KEY: in_elem). */

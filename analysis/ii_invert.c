@@ -507,8 +507,20 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
   m->start = hb_arena_zalloc(c->inst, ((size_t)nops + 1) * sizeof *m->start);
   uint32_t nfailed = 0;
   for (uint32_t n = 0; n < nout && m->st == II_OK; n++) {
-    const ii_indexing *x;
+    const ii_indexing *x = ii_o2i_memo_peek(c, in, n);
+    /* The one output of an instruction, not memoised (its out2in block
+     * was larger than the scratch arena keeps): computed into c->inst,
+     * where it is kept, instead of copied there (a concatenate of 100,000
+     * operands held its maps twice). The memo then forgets what points
+     * there. */
+    bool direct = !x && nout == 1;
+    hb_arena *scratch = c->scratch;
+    if (direct) c->scratch = c->inst;
     ii_status st = ii_o2i_memo(c, in, n, &x, &m->err);
+    if (direct) {
+      c->scratch = scratch;
+      hb_ptrmap_clear(&c->memo_o2i);
+    }
     if (st == II_ERROR) { /* the out2in block reports it: nothing to invert */
       m->failed[n] = true;
       nfailed++;
@@ -532,6 +544,7 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
       }
     }
     if (nmaps <= 1) m->again[n] = true;
+    else if (direct) m->o2i[n] = (ii_indexing *)x; /* (in c->inst already) */
     else ii_indexing_copy(c->inst, x, m->o2i[n] = hb_arena_alloc(c->inst, sizeof **m->o2i), NULL, NULL);
     /* the copy is kept: the scratch arena may go (this query holds nothing
      * in it yet), so that memory holds the results once, not twice */
