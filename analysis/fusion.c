@@ -405,6 +405,9 @@ static int cmp_u32(const void *a, const void *b) {
   return (x > y) - (x < y);
 }
 
+#define FUSION_CACHE_MANY_OUTPUTS 64
+#define FUSION_CACHE_MIN_STEPS 8 /* map compositions */
+
 ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
   const hlo_computation *comp = ii_called(in, HLO_CALL_CALLS);
   if (!comp || !comp->root) return ii_fail(err, in, "fusion '%s' has no calls= computation", in->name);
@@ -412,6 +415,7 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
    * analysed before in this module: the same result (fusion_cache.c) */
   bool cacheable = c->fusion_cache && c->nest == 0;
   if (cacheable && ii_fusion_cache_get(c, in, comp, output_id, out)) return II_OK;
+  uint64_t composed = c->composed;
   ii_groups *g;
   ii_status st = ii_compose_computation(c, in, comp, (const hlo_instr *const *)in->operands, in->n_operands,
                                         output_id, &g, err);
@@ -428,7 +432,12 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
     qsort(ids, nids, sizeof *ids, cmp_u32);
     ii_indexing_init_sparse(c, out, (uint32_t)in->n_operands, nids, ids);
     for (uint32_t i = 0; i < nids; i++) ii_groups_entry(c, g, in->operands[ids[i]], &out->sets[i]);
-    if (cacheable && !c->over && ii_budget_status(c) == II_OK) ii_fusion_cache_put(c, in, comp, output_id, out);
+    /* kept for the module, unless the fusion has many outputs each
+     * cheaper composed again than held (10,000 outputs that read an
+     * instruction each): fusions repeated in a module, and the in2out
+     * blocks of one, find the others' results */
+    bool cheap = ii_num_outputs(in) > FUSION_CACHE_MANY_OUTPUTS && c->composed - composed < FUSION_CACHE_MIN_STEPS;
+    if (cacheable && !cheap && !c->over && ii_budget_status(c) == II_OK) ii_fusion_cache_put(c, in, comp, output_id, out);
   }
   ii_groups_free(g);
   return st;
