@@ -32,6 +32,7 @@ struct ii_ctx {
   hb_arena *step;        /* one composition step's intermediate maps (fusion.c's compose_into) */
   hb_ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
   hb_ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
+  hb_ptrmap params_used;  /* op_rows.c: hlo_computation* -> which of its parameters it reads (bool*, in keep) */
   hb_ptrmap memo_o2i;    /* hlo_instr* -> its outputs' o2i results (fusion.c's memo_slot; in scratch) */
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */

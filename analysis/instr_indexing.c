@@ -24,6 +24,7 @@ ii_ctx *ii_ctx_new(void) {
   hb_ptrmap_init(&c->fusion_args);
   hb_ptrmap_init(&c->fusion_alias);
   hb_ptrmap_init(&c->checked);
+  hb_ptrmap_init(&c->params_used);
   hb_ptrmap_init(&c->memo_o2i);
   hb_ptrmap_init(&c->fusion_hashes);
   c->fusion_cache = true;
@@ -42,6 +43,7 @@ void ii_ctx_free(ii_ctx *c) {
   hb_ptrmap_free(&c->fusion_args);
   hb_ptrmap_free(&c->fusion_alias);
   hb_ptrmap_free(&c->checked);
+  hb_ptrmap_free(&c->params_used);
   hb_ptrmap_free(&c->memo_o2i);
   hb_ptrmap_free(&c->fusion_hashes);
   hb_arena_free(c->scratch);
@@ -77,6 +79,7 @@ void ii_ctx_end_module(ii_ctx *c) {
   hb_ptrmap_clear(&c->fusion_args);
   hb_ptrmap_clear(&c->fusion_alias);
   hb_ptrmap_clear(&c->checked);
+  hb_ptrmap_clear(&c->params_used);
   hb_ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;
   hb_arena_reset(c->keep);

@@ -42,16 +42,30 @@ static void rows(ii_ctx *c, const hlo_instr *in, uint32_t k, const hlo_shape *o,
 
 static bool *dim_flags(ii_ctx *c, uint32_t r) { return hb_arena_zalloc(c->scratch, r ? r : 1); }
 
-/* Whether computation COMP uses parameter P (some instruction reads it, or
- * it is the root). */
-static bool param_used(const hlo_computation *comp, int64_t p) {
-  if (p >= comp->n_params) return false;
-  const hlo_instr *param = comp->params[p];
-  if (comp->root == param) return true;
+/* Which parameters of COMP it uses (some instruction reads it, or it is
+ * the root), one flag per parameter: one walk per computation and module
+ * (a sort of N operands asks N times for each of its N outputs). */
+static const bool *params_used(ii_ctx *c, const hlo_computation *comp) {
+  bool found;
+  const bool *memo = hb_ptrmap_get_ptr(&c->params_used, comp, &found);
+  if (found) return memo;
+  bool *used = hb_arena_zalloc(c->keep, (size_t)comp->n_params + 1);
   for (int i = 0; i < comp->n_instrs; i++)
-    for (int j = 0; j < comp->instrs[i]->n_operands; j++)
-      if (comp->instrs[i]->operands[j] == param) return true;
-  return false;
+    for (int j = 0; j < comp->instrs[i]->n_operands; j++) {
+      const hlo_instr *x = comp->instrs[i]->operands[j];
+      if (x->op == HLO_OP_PARAMETER && x->parent == comp && x->parameter_number >= 0 &&
+          x->parameter_number < comp->n_params)
+        used[x->parameter_number] = true;
+    }
+  if (comp->root && comp->root->op == HLO_OP_PARAMETER && comp->root->parameter_number >= 0 &&
+      comp->root->parameter_number < comp->n_params)
+    used[comp->root->parameter_number] = true;
+  hb_ptrmap_put_ptr(&c->params_used, comp, used);
+  return used;
+}
+
+static bool param_used(const bool *used, const hlo_computation *comp, int64_t p) {
+  return p < comp->n_params && used[p];
 }
 
 ii_status ii_sort_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
@@ -63,9 +77,13 @@ ii_status ii_sort_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *o
   const hlo_computation *cmp = ii_called(in, HLO_CALL_TO_APPLY);
   bool *read = dim_flags(c, r);
   read[in->cold->dimensions.v[0]] = true;
-  ii_indexing_init(c, out, (uint32_t)in->n_operands);
+  const bool *used = cmp ? params_used(c, cmp) : NULL;
+  /* only the operands read are stored: the others have no map */
+  uint32_t nids = 0, *ids = hb_arena_array(c->scratch, (size_t)in->n_operands + 1, sizeof *ids);
   for (int k = 0; k < in->n_operands; k++)
-    if (k == id || !cmp || param_used(cmp, 2 * k) || param_used(cmp, 2 * k + 1)) rows(c, in, (uint32_t)k, o, read, out);
+    if (k == id || !cmp || param_used(used, cmp, 2 * k) || param_used(used, cmp, 2 * k + 1)) ids[nids++] = (uint32_t)k;
+  ii_indexing_init_sparse(c, out, (uint32_t)in->n_operands, nids, ids);
+  for (uint32_t i = 0; i < nids; i++) rows(c, in, ids[i], o, read, out);
   return II_OK;
 }
 
