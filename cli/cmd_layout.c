@@ -601,6 +601,24 @@ static void report_module(run *r, const hlo_module *m) {
   r->module = NULL;
 }
 
+/* One module as the parser finishes it (modules are parsed one at a time:
+ * a file of 40,000 modules holds one). */
+typedef struct {
+  run *r;
+  bool first_file;
+  int index; /* modules of this file so far */
+} file_run;
+
+static int each_module(hlo_module *m, void *arg) {
+  file_run *f = arg;
+  diag_module_warnings(f->r->src, m);
+  if (!f->first_file || f->index) hb_sb_putc(&f->r->out, '\n');
+  report_module(f->r, m);
+  f->index++;
+  hlo_module_free(m);
+  return output_failed() ? 2 : 0; /* a write error stops the parse */
+}
+
 static void run_file(run *r, const char *path, bool first) {
   source_file src;
   if (source_read(path, &src)) {
@@ -608,19 +626,13 @@ static void run_file(run *r, const char *path, bool first) {
     return;
   }
   r->src = &src;
-  hlo_parse_result res;
   hlo_error err;
-  if (hlo_parse_file(src.data, src.len, &res, &err)) {
+  file_run f = {r, first, 0};
+  if (hlo_parse_file_each(src.data, src.len, each_module, &f, &err) == 1) {
+    flush_out(r);
     output_sync();
     diag_parse_error(&src, &err);
     r->rc = 1;
-  } else {
-    for (int i = 0; i < res.n_modules && !output_failed(); i++) {
-      diag_module_warnings(&src, res.modules[i]);
-      if (!first || i) hb_sb_putc(&r->out, '\n');
-      report_module(r, res.modules[i]);
-    }
-    hlo_parse_result_free(&res);
   }
   source_free(&src);
   r->src = NULL;
