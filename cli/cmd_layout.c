@@ -521,7 +521,7 @@ static void summary(run *r, const hlo_module *m, int ninstrs) {
   hb_sb_printf(b, "summary of module %s: %d %s, %zu %s\n", m->name, ninstrs,
             plural((u128)ninstrs, "instruction", "instructions"), r->nbuffers, plural(r->nbuffers, "buffer", "buffers"));
   /* memory spaces in increasing order: the shapes sorted by theirs */
-  qsort(r->touched, r->ntouched, sizeof *r->touched, cmp_space);
+  if (r->ntouched) qsort(r->touched, r->ntouched, sizeof *r->touched, cmp_space); /* (NULL before the first) */
   hb_sb_puts(b, "  bytes by memory space (buffers of ENTRY and control-flow computations):\n");
   for (size_t i = 0, j; i < r->ntouched; i = j) {
     int64_t space = r->touched[i]->sz.memory_space;
