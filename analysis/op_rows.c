@@ -42,6 +42,12 @@ static void rows(ii_ctx *c, const hlo_instr *in, uint32_t k, const hlo_shape *o,
 
 static bool *dim_flags(ii_ctx *c, uint32_t r) { return hb_arena_zalloc(c->scratch, r ? r : 1); }
 
+/* X, when it is a parameter of COMP, is used. */
+static void mark_param(bool *used, const hlo_computation *comp, const hlo_instr *x) {
+  if (x->op == HLO_OP_PARAMETER && x->parent == comp && x->parameter_number >= 0 && x->parameter_number < comp->n_params)
+    used[x->parameter_number] = true;
+}
+
 /* Which parameters of COMP it uses (some instruction reads it, or it is
  * the root), one flag per parameter: one walk per computation and module
  * (a sort of N operands asks N times for each of its N outputs). */
@@ -51,15 +57,8 @@ static const bool *params_used(ii_ctx *c, const hlo_computation *comp) {
   if (found) return memo;
   bool *used = hb_arena_zalloc(c->keep, (size_t)comp->n_params + 1);
   for (int i = 0; i < comp->n_instrs; i++)
-    for (int j = 0; j < comp->instrs[i]->n_operands; j++) {
-      const hlo_instr *x = comp->instrs[i]->operands[j];
-      if (x->op == HLO_OP_PARAMETER && x->parent == comp && x->parameter_number >= 0 &&
-          x->parameter_number < comp->n_params)
-        used[x->parameter_number] = true;
-    }
-  if (comp->root && comp->root->op == HLO_OP_PARAMETER && comp->root->parameter_number >= 0 &&
-      comp->root->parameter_number < comp->n_params)
-    used[comp->root->parameter_number] = true;
+    for (int j = 0; j < comp->instrs[i]->n_operands; j++) mark_param(used, comp, comp->instrs[i]->operands[j]);
+  if (comp->root) mark_param(used, comp, comp->root);
   hb_ptrmap_put_ptr(&c->params_used, comp, used);
   return used;
 }

@@ -94,8 +94,12 @@ void index_flush(index_run *r, bool force) {
   r->instr_mark = 0;
 }
 
+/* Analysis errors are warnings where several instructions are analysed
+ * (without --fatal-warnings): the run goes on, and keeps the output. */
+static bool errors_are_warnings(const index_run *r) { return r->several_instrs && !r->o->fatal_warnings; }
+
 void index_flush_block(index_run *r) {
-  if ((r->several_instrs && !r->o->fatal_warnings) || r->instr_handed) index_flush(r, false);
+  if (errors_are_warnings(r) || r->instr_handed) index_flush(r, false);
 }
 
 void index_module_header(index_run *r) {
@@ -126,7 +130,7 @@ static bool report(index_run *r, const hlo_instr *at, const ii_error *err) {
   r->instr_mark = 0;
   output_sync();
   const hlo_instr *where = err->instr ? err->instr : at;
-  if (r->several_instrs && !r->o->fatal_warnings) {
+  if (errors_are_warnings(r)) {
     diag_warning(r->src, where->offset, err->message);
     return false;
   }
@@ -247,14 +251,9 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
       ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
       ii_status st = index_query(r, in, o2i, id, &x, &err);
       if (st != II_OK) {
-        bool is_error; /* (as report says: a warning where several instructions are analysed) */
-        if (repeated(&last, in, &err)) {
-          repeats++;
-          is_error = !(r->several_instrs && !o->fatal_warnings);
-        } else {
-          is_error = report(r, in, &err);
-        }
-        if (is_error) {
+        bool again = repeated(&last, in, &err);
+        repeats += again;
+        if (again ? !errors_are_warnings(r) : report(r, in, &err)) {
           failed = true; /* an error: this block writes nothing, the others still come */
           continue;
         }

@@ -1053,14 +1053,11 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
   for (int i = 0; i < a->n; i++) {
     const pc_compref *c = &((const pc_compref *)a->ptr)[i];
     ((hlo_call_role *)x->called_role)[x->n_called] = role;
-    if (c->inline_comp) {
-      x->called[x->n_called] = c->inline_comp;
-    } else if ((x->called[x->n_called] = pc_comp_named(P, c->name))) {
-      /* defined before (or open): what the module's end would find */
-    } else {
-      x->called[x->n_called] = NULL;
+    /* an inline body, or one defined before (or open): what the module's
+     * end would find; else the module's end resolves it */
+    x->called[x->n_called] = c->inline_comp ? c->inline_comp : pc_comp_named(P, c->name);
+    if (!x->called[x->n_called])
       HB_PUSH(P->called_pending, pc_pending, ((pc_pending){in, 2, x->n_called, c->name, c->off, NULL}));
-    }
     x->n_called++;
   }
   return 0;

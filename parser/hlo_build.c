@@ -892,7 +892,7 @@ static void release_large(parse_ctx *P) {
   hb_vec *vecs[32];
   for (size_t i = 0, n = vecs_of(P, vecs); i < n; i++)
     if (vecs[i]->n == 0 && vecs[i]->cap >= 16384) hb_vec_free(vecs[i]);
-  hlo_intern_reset(P->in, P->a); /* (the module's strings stay in its arena) */
+  hlo_intern_shrink(P->in); /* (the module's strings stay in its arena) */
 }
 
 int pc_module_finish(parse_ctx *P) {

@@ -48,20 +48,23 @@ void hlo_intern_free(hlo_intern *t) {
   free(t);
 }
 
-void hlo_intern_reset(hlo_intern *t, hb_arena *a) {
-  t->a = a;
-  if (t->mask + 1 > MIN_SLOTS) {
-    free(t->slots);
-    t->slots = hb_calloc(MIN_SLOTS, sizeof(slot));
-    t->mask = MIN_SLOTS - 1;
-  } else {
-    memset(t->slots, 0, MIN_SLOTS * sizeof(slot));
-  }
+bool hlo_intern_shrink(hlo_intern *t) {
+  if (t->mask + 1 == MIN_SLOTS) return false;
+  free(t->slots);
+  t->slots = hb_calloc(MIN_SLOTS, sizeof(slot));
+  t->mask = MIN_SLOTS - 1;
   if (t->cap > KEEP_STRS_MAX) {
     free(t->strs);
     t->strs = NULL;
     t->cap = 0;
   }
+  t->count = 0;
+  return true;
+}
+
+void hlo_intern_reset(hlo_intern *t, hb_arena *a) {
+  t->a = a;
+  if (!hlo_intern_shrink(t) && t->count) memset(t->slots, 0, MIN_SLOTS * sizeof(slot));
   t->count = 0;
 }
 

@@ -45,6 +45,10 @@ void hlo_intern_free(hlo_intern *t);
 /* Forgets every string (they stay where they are, in their arena); new
  * ones go to A. */
 void hlo_intern_reset(hlo_intern *t, hb_arena *a);
+/* Empties a table grown past its first 512 slots and gives its buffers
+ * back (a large module, finished); false, and nothing done, for a small
+ * one. */
+bool hlo_intern_shrink(hlo_intern *t);
 /* The unique copy of S[0..len) (inserted when new). */
 const char *hlo_intern_str(hlo_intern *t, const char *s, size_t len);
 /* The same, returning the header. */
