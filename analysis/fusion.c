@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ii_internal.h"
+#include "../parser/base/oom.h"
 
 /* ---- post-order ------------------------------------------------------------------------------------ */
 
@@ -69,7 +70,8 @@ const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *c
 typedef struct {
   const hlo_instr *key;
   uint32_t nsets;
-  ii_set **sets;
+  bool inner; /* an instruction of the computation: its sets in g->live (when there is one) */
+  ii_set **sets; /* NULL once composed further (dropped) */
 } gslot;
 
 struct ii_groups {
@@ -82,12 +84,22 @@ struct ii_groups {
   const hlo_computation *comp;
   const ii_postorder *po;
   uint32_t *heap, nheap, capheap;
+  /* A large computation's own groups (and the out2in results composed
+   * with them) are needed only until their instruction is composed
+   * further: they go to LIVE, whose still-waiting groups are copied to
+   * SPARE, and LIVE emptied, each time it holds GC_AT bytes. A fusion of
+   * 10,000 instructions otherwise holds every one's maps to the end. */
+  hb_arena *live, *spare;
+  size_t gc_at;
 };
 
-static void heap_push(ii_ctx *c, ii_groups *g, uint32_t v) {
+#define GC_MIN_INSTRS 256
+#define GC_MIN_BYTES ((size_t)256 << 10)
+
+static void heap_push(ii_groups *g, uint32_t v) {
   if (g->nheap == g->capheap) {
     uint32_t ncap = g->capheap ? g->capheap * 2 : 16;
-    g->heap = hb_arena_grow(c->scratch, g->heap, g->nheap, ncap, sizeof *g->heap);
+    g->heap = hb_realloc(g->heap, ncap * sizeof *g->heap);
     g->capheap = ncap;
   }
   uint32_t i = g->nheap++;
@@ -112,6 +124,15 @@ static uint32_t nsets_of(ii_ctx *c, const hlo_instr *key) {
   return (uint32_t)key->shape->n_elems + 1;
 }
 
+static bool is_inner(const ii_groups *g, const hlo_instr *key) {
+  return key->parent == g->comp && key->op != HLO_OP_PARAMETER;
+}
+
+/* Where KEY's sets and their members go. */
+static hb_arena *arena_of(ii_ctx *c, const ii_groups *g, const hlo_instr *key) {
+  return g->live && is_inner(g, key) ? g->live : c->scratch;
+}
+
 /* The set of KEY for element ELEM (-1: the whole value). */
 static ii_set *group_get(ii_ctx *c, ii_groups *g, const hlo_instr *key, int64_t elem, bool create) {
   hb_ptrmap_val *v = hb_ptrmap_get(&g->index, key);
@@ -120,19 +141,43 @@ static ii_set *group_get(ii_ctx *c, ii_groups *g, const hlo_instr *key, int64_t 
     if (!create) return NULL;
     if (g->n == g->cap) {
       uint32_t ncap = g->cap ? g->cap * 2 : 16;
-      g->slots = hb_arena_grow(c->scratch, g->slots, g->n, ncap, sizeof *g->slots);
+      g->slots = hb_realloc(g->slots, ncap * sizeof *g->slots);
       g->cap = ncap;
     }
     sl = &g->slots[g->n++];
     sl->key = key;
     sl->nsets = nsets_of(c, key);
-    sl->sets = hb_arena_zalloc(c->scratch, sl->nsets * sizeof *sl->sets);
+    sl->inner = g->po && is_inner(g, key);
+    sl->sets = hb_arena_zalloc(arena_of(c, g, key), sl->nsets * sizeof *sl->sets);
     hb_ptrmap_put(&g->index, key, (hb_ptrmap_val){(int64_t)g->n, 0});
-    if (g->po && key->parent == g->comp && key->op != HLO_OP_PARAMETER) heap_push(c, g, g->po->pos[key->index]);
+    if (sl->inner) heap_push(g, g->po->pos[key->index]);
   }
+  if (!sl->sets) return NULL; /* (composed further already: a cycle, reported before) */
   uint32_t i = sl->nsets == 1 ? 0 : elem >= 0 && elem < (int64_t)sl->nsets - 1 ? (uint32_t)elem : sl->nsets - 1;
-  if (!sl->sets[i] && create) sl->sets[i] = hb_arena_zalloc(c->scratch, sizeof **sl->sets);
+  if (!sl->sets[i] && create) sl->sets[i] = hb_arena_zalloc(arena_of(c, g, key), sizeof **sl->sets);
   return sl->sets[i];
+}
+
+/* LIVE's groups still waiting, copied to SPARE; LIVE emptied; the two
+ * swapped. */
+static void collect(ii_groups *g) {
+  for (uint32_t s = 0; s < g->n; s++) {
+    gslot *sl = &g->slots[s];
+    if (!sl->inner || !sl->sets) continue;
+    ii_set **sets = hb_arena_zalloc(g->spare, sl->nsets * sizeof *sets);
+    for (uint32_t e = 0; e < sl->nsets; e++) {
+      if (!sl->sets[e]) continue;
+      sets[e] = hb_arena_alloc(g->spare, sizeof **sets);
+      ii_set_copy(g->spare, sl->sets[e], sets[e], NULL, NULL);
+    }
+    sl->sets = sets;
+  }
+  hb_arena_reset(g->live);
+  hb_arena *t = g->live;
+  g->live = g->spare;
+  g->spare = t;
+  size_t used = hb_arena_used(g->live);
+  g->gc_at = used > GC_MIN_BYTES / 2 ? 2 * used : GC_MIN_BYTES;
 }
 
 /* Roots: the root, or the operands of a root tuple (nested tuples
@@ -156,7 +201,7 @@ static void collect_roots(ii_ctx *c, const hlo_instr *r, const hlo_instr ***v, u
  * megabyte, and a whole array of 100,000s of entries each time would make
  * the queries of such an instruction quadratic. */
 #define MEMO_CHUNK 256
-static ii_indexing **memo_slot(ii_ctx *c, const hlo_instr *x, int64_t out) {
+static ii_indexing **memo_slot(ii_ctx *c, const hlo_instr *x, int64_t out, bool create) {
   int64_t nout = ii_num_outputs(x);
   size_t n = (size_t)(nout > MEMO_CHUNK ? (nout + MEMO_CHUNK - 1) / MEMO_CHUNK : nout ? nout : 1);
   hb_ptrmap_val *v = hb_ptrmap_get(&c->memo_o2i, x);
@@ -164,22 +209,26 @@ static ii_indexing **memo_slot(ii_ctx *c, const hlo_instr *x, int64_t out) {
   if (v) {
     top = (void **)(uintptr_t)v->a;
   } else {
+    if (!create) return NULL;
     top = hb_arena_zalloc(c->scratch, n * sizeof *top);
     hb_ptrmap_put_ptr(&c->memo_o2i, x, top);
   }
   if (nout <= MEMO_CHUNK) return (ii_indexing **)&top[out];
   void **chunk = &top[out / MEMO_CHUNK];
+  if (!*chunk && !create) return NULL;
   if (!*chunk) *chunk = hb_arena_zalloc(c->scratch, MEMO_CHUNK * sizeof(ii_indexing *));
   return &((ii_indexing **)*chunk)[out % MEMO_CHUNK];
 }
 
 const ii_indexing *ii_o2i_memo_peek(ii_ctx *c, const hlo_instr *x, int64_t out) {
-  return hb_ptrmap_get(&c->memo_o2i, x) ? *memo_slot(c, x, out) : NULL;
+  ii_indexing **slot = memo_slot(c, x, out, false);
+  return slot ? *slot : NULL;
 }
 
 ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_indexing **res, ii_error *err) {
-  ii_indexing **slot = memo_slot(c, x, out);
-  if (*slot) {
+  /* (a composition's short-lived arena: a memo there would outlive it) */
+  ii_indexing **slot = memo_slot(c, x, out, !c->no_memo);
+  if (slot && *slot) {
     *res = *slot;
     return II_OK;
   }
@@ -189,7 +238,7 @@ ii_status ii_o2i_memo(ii_ctx *c, const hlo_instr *x, int64_t out, const ii_index
   if (p->n != (uint32_t)x->n_operands)
     return ii_fail(err, x, "internal error: '%s' has %d operands but %u indexing entries", x->name, x->n_operands,
                    p->n);
-  *slot = p;
+  if (slot) *slot = p;
   *res = p;
   return II_OK;
 }
@@ -208,6 +257,8 @@ static ii_status compose_into(ii_ctx *c, const hlo_instr *at, const hlo_computat
                               const ii_set *cur, const ii_set *p, ii_groups *g, const hlo_instr *key, int64_t elem,
                               ii_error *err) {
   ii_set *dst = group_get(c, g, key, elem, true);
+  if (!dst) return ii_fail(err, at, "internal error: '%s' in '%s' reached after it was composed", key->name, comp->name);
+  hb_arena *results = arena_of(c, g, key), *scratch = c->scratch;
   for (uint32_t a = 0; a < p->n; a++) {
     for (uint32_t b = 0; b < cur->n; b++) {
       /* Duplicates cost as much as new maps: without this bound, many
@@ -219,11 +270,10 @@ static ii_status compose_into(ii_ctx *c, const hlo_instr *at, const hlo_computat
       /* the step's intermediate maps go to c->step, dropped once the
        * result is copied out: a fusion of 10,000 instructions otherwise
        * holds every step's (about two thirds of what it allocates) */
-      hb_arena *results = c->scratch;
       c->scratch = c->step;
       ii_operand *m = ii_operand_compose(c, cur->items[b], p->items[a]);
       ii_status st = ii_operand_simplify(c, m, true, true);
-      c->scratch = results;
+      c->scratch = scratch;
       if (st == II_OK) m = ii_operand_copy(results, m, NULL, NULL);
       hb_arena_reset_keep(c->step);
       if (st != II_OK) return st;
@@ -237,7 +287,9 @@ static ii_status compose_into(ii_ctx *c, const hlo_instr *at, const hlo_computat
                  comp->name, (unsigned long long)c->text_limit);
         return too_large(err, at, what);
       }
+      c->scratch = results; /* (the set grows where it lives) */
       ii_set_insert(c, dst, m);
+      c->scratch = scratch;
       if (dst->n > (uint32_t)II_MAX_SET) {
         char what[200];
         snprintf(what, sizeof what, "more than %d distinct indexing maps for '%s' (through '%s' in '%s')",
@@ -250,8 +302,8 @@ static ii_status compose_into(ii_ctx *c, const hlo_instr *at, const hlo_computat
 }
 
 ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp,
-                                 const hlo_instr *const *args, int nargs, int64_t output_id, ii_groups **res,
-                                 ii_error *err) {
+                                 const hlo_instr *const *args, int nargs, int64_t output_id, bool keep_inner,
+                                 ii_groups **res, ii_error *err) {
   *res = NULL;
   if (comp->n_params != nargs)
     return ii_fail(err, at, "%s '%s' has %d operands, but '%s' has %d parameters", hlo_instr_opcode_text(at), at->name,
@@ -300,6 +352,11 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   /* 3. groups[target] = {identity} */
   g->comp = comp;
   g->po = po;
+  if (!keep_inner && po->n >= GC_MIN_INSTRS) {
+    g->live = hb_arena_new();
+    g->spare = hb_arena_new();
+    g->gc_at = GC_MIN_BYTES;
+  }
   ii_set_insert(c, group_get(c, g, target, tout, true), ii_wrap(c, ii_identity(c, tshape)));
 
   /* 4-5. users before operands, from the target, through the instructions
@@ -307,10 +364,12 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   ii_status st = II_OK;
   c->nest++;
   while (g->nheap && st == II_OK) {
+    if (g->live && hb_arena_used(g->live) >= g->gc_at) collect(g);
     const hlo_instr *x = po->order[heap_pop(g)];
     hb_ptrmap_val *v = hb_ptrmap_get(&g->index, x);
     if (!v) continue;
     uint32_t slot = (uint32_t)v->a - 1, nsets = g->slots[slot].nsets; /* composing may move the slots */
+    if (!g->slots[slot].sets) continue;
     for (uint32_t e = 0; e < nsets && st == II_OK; e++) {
       const ii_set *cur = g->slots[slot].sets[e];
       if (!cur || cur->n == 0) continue;
@@ -318,7 +377,17 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
       if (nsets > 1 && e == nsets - 1) continue;
       int64_t out = nsets == 1 ? 0 : (int64_t)e;
       const ii_indexing *p = NULL;
+      /* with LIVE, X's out2in result is needed only now: computed there */
+      hb_arena *scratch = c->scratch;
+      if (g->live) {
+        c->scratch = g->live;
+        c->no_memo++;
+      }
       st = ii_o2i_memo(c, x, out, &p, err);
+      if (g->live) {
+        c->scratch = scratch;
+        c->no_memo--;
+      }
       for (int k = 0; k < x->n_operands && st == II_OK; k++) {
         const hlo_instr *op = x->operands[k], *key = op;
         if (op->op == HLO_OP_PARAMETER && op->parent == comp) {
@@ -330,13 +399,21 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
         st = compose_into(c, at, comp, x, cur, ps, g, key, ps->in_elem ? ps->elem : -1, err);
       }
     }
+    if (g->live) g->slots[slot].sets = NULL; /* composed: dropped at the next collection */
   }
   c->nest--;
   return st;
 }
 
 void ii_groups_free(ii_groups *g) {
-  if (g) hb_ptrmap_free(&g->index);
+  if (!g) return;
+  hb_ptrmap_free(&g->index);
+  free(g->slots);
+  free(g->heap);
+  if (g->live) {
+    hb_arena_free(g->live);
+    hb_arena_free(g->spare);
+  }
 }
 
 /* The maps into KEY: its set, or for a tuple-shaped KEY the one element
@@ -418,7 +495,7 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
   uint64_t composed = c->composed;
   ii_groups *g;
   ii_status st = ii_compose_computation(c, in, comp, (const hlo_instr *const *)in->operands, in->n_operands,
-                                        output_id, &g, err);
+                                        output_id, false, &g, err);
   if (st == II_OK) {
     /* 6. the fusion's entries: those of the operands reached (an output of
      * a fusion of thousands reads few), through each group's operand */
@@ -480,7 +557,7 @@ ii_status ii_grouped_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
   ii_groups *g;
   /* the parameters stand for themselves: the groups are keyed inside */
   ii_status st = ii_compose_computation(c, in, comp, (const hlo_instr *const *)comp->params, comp->n_params,
-                                        output_id, &g, err);
+                                        output_id, true, &g, err);
   if (st == II_OK) {
     size_t total = 0;
     for (uint32_t i = 0; i < g->n; i++) total += g->slots[i].nsets;

@@ -163,6 +163,17 @@ static bool same_fusion_operands(ii_ctx *c, const hlo_instr *f, const hlo_instr 
 /* ---- the cache --------------------------------------------------------------------------------------- */
 
 #define NBUCKETS 1024
+/* Results past this many bytes are not kept: a module of many large
+ * distinct fusions would otherwise hold all their maps to its end. */
+#define FUSION_CACHE_MAX_BYTES ((size_t)1 << 20)
+#define FUSION_CACHE_MAP_BYTES 256 /* about what a kept map takes */
+
+/* Whether X fits in what the cache may still take. */
+static bool fits(const ii_ctx *c, const ii_indexing *x) {
+  size_t maps = 0;
+  for (uint32_t k = 0; k < ii_nstored(x); k++) maps += x->sets[k].n;
+  return c->fusion_cache_bytes + maps * FUSION_CACHE_MAP_BYTES < FUSION_CACHE_MAX_BYTES;
+}
 
 /* The bucket of a computation's hash and an output (or operand, for the
  * in2out results) id: one fusion's thousands of results spread out. */
@@ -221,7 +232,8 @@ bool ii_fusion_cache_get(ii_ctx *c, const hlo_instr *in, const hlo_computation *
 
 void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *comp, int64_t output_id,
                          const ii_indexing *x) {
-  if (!local(x, comp)) return;
+  if (!fits(c, x) || !local(x, comp)) return;
+  size_t used = hb_arena_used(c->keep);
   if (!c->fusion_buckets) c->fusion_buckets = hb_arena_zalloc(c->keep, NBUCKETS * sizeof *c->fusion_buckets);
   uint64_t h = comp_hash(c, comp);
   fc_entry *e = hb_arena_zalloc(c->keep, sizeof *e);
@@ -232,4 +244,5 @@ void ii_fusion_cache_put(ii_ctx *c, const hlo_instr *in, const hlo_computation *
   ii_indexing_copy(c->keep, x, &e->result, comp, comp);
   e->next = c->fusion_buckets[bucket(h, output_id)];
   c->fusion_buckets[bucket(h, output_id)] = e;
+  c->fusion_cache_bytes += hb_arena_used(c->keep) - used;
 }

@@ -67,18 +67,18 @@ void ii_indexing_copy(hb_arena *a, const ii_indexing *x, ii_indexing *out, const
   *out = *x;
   if (x->ids) out->ids = hb_arena_dup(a, x->ids, (n ? n : 1) * sizeof *x->ids);
   out->sets = hb_arena_zalloc(a, (n ? n : 1) * sizeof *out->sets);
-  for (uint32_t k = 0; k < n; k++) {
-    const ii_set *s = &x->sets[k];
-    ii_set *d = &out->sets[k];
-    d->n = d->cap = s->n;
-    d->items = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->items);
-    d->hash = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
-    if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
-    d->nhashed = s->nhashed;
-    d->in_elem = s->in_elem;
-    d->elem = s->elem;
-    for (uint32_t i = 0; i < s->n; i++) d->items[i] = ii_operand_copy(a, s->items[i], from, to);
-  }
+  for (uint32_t k = 0; k < n; k++) ii_set_copy(a, &x->sets[k], &out->sets[k], from, to);
+}
+
+void ii_set_copy(hb_arena *a, const ii_set *s, ii_set *d, const hlo_computation *from, const hlo_computation *to) {
+  d->n = d->cap = s->n;
+  d->items = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->items);
+  d->hash = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
+  if (s->nhashed) memcpy(d->hash, s->hash, s->nhashed * sizeof *d->hash);
+  d->nhashed = s->nhashed;
+  d->in_elem = s->in_elem;
+  d->elem = s->elem;
+  for (uint32_t i = 0; i < s->n; i++) d->items[i] = ii_operand_copy(a, s->items[i], from, to);
 }
 
 ii_operand *ii_operand_copy(hb_arena *a, const ii_operand *o, const hlo_computation *from, const hlo_computation *to) {

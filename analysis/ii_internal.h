@@ -34,6 +34,7 @@ struct ii_ctx {
   hb_ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
   hb_ptrmap params_used;  /* op_rows.c: hlo_computation* -> which of its parameters it reads (bool*, in keep) */
   hb_ptrmap memo_o2i;    /* hlo_instr* -> its outputs' o2i results (fusion.c's memo_slot; in scratch) */
+  int no_memo;           /* > 0: scratch is a composition's short-lived arena, ii_o2i_memo keeps nothing */
   int depth;          /* nesting of queries (0 = top level) */
   int nest;           /* nesting of fusion traversals */
   bool over;          /* a simplification stopped on its limits during this query */
@@ -45,6 +46,7 @@ struct ii_ctx {
   hb_ptrmap fusion_hashes;              /* hlo_computation* -> structural hash */
   struct fc_entry **fusion_buckets;  /* NULL until the first entry */
   uint64_t fusion_hits;
+  size_t fusion_cache_bytes;         /* what the results kept take (at most about FUSION_CACHE_MAX_BYTES) */
   size_t node_budget;  /* ii_ctx_set_node_budget */
   bool xla_compat;     /* ii_ctx_set_xla_compat: XLA's exact semantics */
   /* ii_invert.c: the out2in results of every output of the instruction the
@@ -98,6 +100,8 @@ void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n);
  * (FROM NULL: kept). */
 void ii_indexing_copy(hb_arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
                       const hlo_computation *to);
+/* A copy of set S into D, its members in A (as ii_indexing_copy). */
+void ii_set_copy(hb_arena *a, const ii_set *s, ii_set *d, const hlo_computation *from, const hlo_computation *to);
 /* A copy of O in A (its runtime variables of FROM as those of TO, when FROM). */
 ii_operand *ii_operand_copy(hb_arena *a, const ii_operand *o, const hlo_computation *from, const hlo_computation *to);
 /* Whether IN is an instruction of its module, not one made up in the
@@ -322,11 +326,13 @@ ii_status ii_rt_remove_unused(ii_ctx *c, ii_operand *x);
  * through the instructions' own rules (§5.4); parameter p stands for
  * ARGS[p], an instruction outside (the maps of several parameters bound to
  * one instruction are one set). AT names the caller in errors. The groups
- * live in the scratch arena; ii_groups_free releases their index. */
+ * of ARGS live in the scratch arena; those of COMP's own instructions too
+ * when KEEP_INNER, else they may be dropped once composed further (a large
+ * computation's); ii_groups_free releases the rest. */
 typedef struct ii_groups ii_groups;
 ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp,
-                                 const hlo_instr *const *args, int nargs, int64_t output_id, ii_groups **res,
-                                 ii_error *err);
+                                 const hlo_instr *const *args, int nargs, int64_t output_id, bool keep_inner,
+                                 ii_groups **res, ii_error *err);
 /* ii_o2i_logical(X, OUT), memoised for the lifetime of the scratch hb_arena
  * (the instructions of a computation composed for several outputs, the
  * out2in results an in2out rule inverts for every operand). */

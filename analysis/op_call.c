@@ -29,7 +29,7 @@ static ii_status compose_into_sets(ii_ctx *c, const hlo_instr *in, const hlo_com
                                    const hlo_instr *const *args, int nargs, int64_t output_id, ii_indexing *out,
                                    uint32_t first, ii_error *err) {
   ii_groups *g;
-  ii_status st = ii_compose_computation(c, in, comp, args, nargs, output_id, &g, err);
+  ii_status st = ii_compose_computation(c, in, comp, args, nargs, output_id, false, &g, err);
   if (st == II_OK)
     for (int k = 0; k < nargs; k++) ii_groups_entry(c, g, args[k], &out->sets[first + (uint32_t)k]);
   ii_groups_free(g);
