@@ -91,7 +91,7 @@ typedef struct {
 
 static void rel_add(rel *r, int64_t from, int64_t to) {
   if (r->n + 2 > r->cap) {
-    r->cap = r->cap ? r->cap * 2 : 256;
+    r->cap = r->cap ? r->cap * 2 : 16; /* (a fusion of 10,000 operands has as many, most of a few pairs) */
     r->v = hb_realloc(r->v, r->cap * sizeof *r->v);
   }
   r->v[r->n++] = from;
@@ -769,7 +769,7 @@ static void mark(fctx *f, const hlo_instr *x, int64_t l) {
   if (f->seen[i][l]) return;
   f->seen[i][l] = 1;
   if (f->ntouched[i] == f->cap[i]) {
-    f->cap[i] = f->cap[i] ? f->cap[i] * 2 : 16;
+    f->cap[i] = f->cap[i] ? f->cap[i] * 2 : 4;
     f->touched[i] = hb_realloc(f->touched[i], f->cap[i] * sizeof **f->touched);
   }
   f->touched[i][f->ntouched[i]++] = l;

@@ -39,12 +39,12 @@ typedef struct {
   mrel_text map;
 } cmp_rt;
 
-typedef struct {
+typedef struct { /* (fields by size: a golden can hold millions) */
   mrel_text map;
-  uint32_t nrt;
-  cmp_rt *rt;
-  bool has_replica;
   mrel_text replica;
+  cmp_rt *rt;
+  uint32_t nrt;
+  bool has_replica;
 } cmp_member;
 
 typedef struct {
@@ -56,16 +56,16 @@ typedef struct {
 
 enum { CMP_LAYOUT_UNKNOWN = -1, CMP_LOGICAL = 0, CMP_PHYSICAL = 1, CMP_TILED = 2 };
 
-typedef struct {
+typedef struct { /* (fields by size) */
   const char *module; /* NULL: the golden names no module */
   const char *instr;  /* NULL: a golden without headers (one pinned block) */
-  bool o2i;
-  long id;            /* output (o2i) or operand (i2o); -1 when the header has none */
-  int layout;         /* CMP_* */
   const char *tail;   /* the header's `: TAIL` ("not analyzed: ...", "no operands"), or NULL */
   size_t offset;
-  uint32_t n, cap;
   cmp_entry *e;
+  long id;            /* output (o2i) or operand (i2o); -1 when the header has none */
+  int layout;         /* CMP_* */
+  uint32_t n, cap;
+  bool o2i;
   bool matched;
 } cmp_block;
 
