@@ -855,12 +855,67 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
  * does it once per operand too), and the result is kept in the analysis
  * context (c->vf_memo) for the instruction's other entries and blocks, so
  * that a fusion of N operands is propagated once per output, not N times. */
+/* A map from pointers to int64 for the memo's tables per output: most hold
+ * a key or two, and a fusion of 10,000 outputs has 10,000 of them (an
+ * hb_ptrmap is 400 bytes before its first key): the keys are searched in
+ * an array until there are more than SMALL_KEYS. */
+typedef struct {
+  uint32_t n, cap;
+  const void **keys;
+  int64_t *vals;
+  hb_ptrmap *big; /* all the keys, once there are many */
+} smallmap;
+#define SMALL_KEYS 16
+
+static int64_t *sm_get(const smallmap *s, const void *key) {
+  if (s->big) {
+    hb_ptrmap_val *v = hb_ptrmap_get(s->big, key);
+    return v ? &v->a : NULL;
+  }
+  for (uint32_t i = 0; i < s->n; i++)
+    if (s->keys[i] == key) return &s->vals[i];
+  return NULL;
+}
+
+static void sm_put(smallmap *s, const void *key, int64_t val) {
+  int64_t *v = sm_get(s, key);
+  if (v) {
+    *v = val;
+    return;
+  }
+  if (s->big) {
+    hb_ptrmap_put(s->big, key, (hb_ptrmap_val){val, 0});
+    return;
+  }
+  if (s->n == SMALL_KEYS) {
+    s->big = hb_malloc(sizeof *s->big);
+    hb_ptrmap_init(s->big);
+    for (uint32_t i = 0; i < s->n; i++) hb_ptrmap_put(s->big, s->keys[i], (hb_ptrmap_val){s->vals[i], 0});
+    hb_ptrmap_put(s->big, key, (hb_ptrmap_val){val, 0});
+    return;
+  }
+  if (s->n == s->cap) {
+    s->cap = s->cap ? 2 * s->cap : 2;
+    s->keys = hb_realloc(s->keys, s->cap * sizeof *s->keys);
+    s->vals = hb_realloc(s->vals, s->cap * sizeof *s->vals);
+  }
+  s->keys[s->n] = key;
+  s->vals[s->n++] = val;
+}
+
+static void sm_free(smallmap *s) {
+  free(s->keys);
+  free(s->vals);
+  if (s->big) hb_ptrmap_free(s->big);
+  free(s->big);
+}
+
 typedef struct fref {
   int64_t output_id;
   bool has_world;
   world w;
   bool over;    /* the work limit was reached */
-  hb_ptrmap at;    /* operand k + 1 -> its place in rels (the operands the output reads) */
+  smallmap at;  /* operand k + 1 -> its place in rels (the operands the output reads) */
   rel *rels;    /* (output element, operand element) pairs, sorted */
   uint32_t nrels, caprels;
   struct fref *next;
@@ -868,19 +923,19 @@ typedef struct fref {
 
 /* The pairs of operand K (NULL: none). */
 static const rel *fref_rel(const fref *f, int k) {
-  hb_ptrmap_val *v = hb_ptrmap_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
-  return v ? &f->rels[v->a] : NULL;
+  const int64_t *v = sm_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
+  return v ? &f->rels[*v] : NULL;
 }
 
 static rel *fref_rel_new(fref *f, int k) {
-  hb_ptrmap_val *v = hb_ptrmap_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
-  if (v) return &f->rels[v->a];
+  const int64_t *v = sm_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
+  if (v) return &f->rels[*v];
   if (f->nrels == f->caprels) {
-    f->caprels = f->caprels ? 2 * f->caprels : 4;
+    f->caprels = f->caprels ? 2 * f->caprels : 1; /* (most outputs read one operand) */
     f->rels = hb_realloc(f->rels, f->caprels * sizeof *f->rels);
   }
   memset(&f->rels[f->nrels], 0, sizeof *f->rels);
-  hb_ptrmap_put(&f->at, (const void *)(uintptr_t)((size_t)k + 1), (hb_ptrmap_val){(int64_t)f->nrels, 0});
+  sm_put(&f->at, (const void *)(uintptr_t)((size_t)k + 1), (int64_t)f->nrels);
   return &f->rels[f->nrels++];
 }
 
@@ -891,7 +946,7 @@ typedef struct fedge {
   int64_t output_id;
   bool compat;
   edge fail;   /* fail.no_ref: no reference for this output */
-  hb_ptrmap bits; /* parameter reached -> 1 (covering) | 2 (clip) */
+  smallmap bits; /* parameter reached -> 1 (covering) | 2 (clip) */
   struct fedge *next;
 } fedge;
 
@@ -920,12 +975,12 @@ void vf_memo_free(ii_ctx *c) {
     next = f->next;
     for (uint32_t i = 0; i < f->nrels; i++) rel_free(&f->rels[i]);
     free(f->rels);
-    hb_ptrmap_free(&f->at);
+    sm_free(&f->at);
     free(f);
   }
   for (fedge *e = m->edges, *next; e; e = next) {
     next = e->next;
-    hb_ptrmap_free(&e->bits);
+    sm_free(&e->bits);
     free(e);
   }
   hb_ptrmap_free(&m->ref_at);
@@ -1012,7 +1067,7 @@ static void output_paths(struct vf_memo *m, const callee *ce, bool compat, fedge
     const hlo_instr *x = w->order[n];
     int i = x->index;
     if (x->op == HLO_OP_PARAMETER) {
-      hb_ptrmap_put(&f->bits, x, (hb_ptrmap_val){m->cov[i] | m->clip[i] << 1, 0});
+      sm_put(&f->bits, x, m->cov[i] | m->clip[i] << 1);
       continue;
     }
     if (!rank_ok(x->shape)) {
@@ -1070,7 +1125,6 @@ static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
     f = hb_calloc(1, sizeof *f);
     f->output_id = output_id;
     f->compat = compat;
-    hb_ptrmap_init(&f->bits);
     f->next = m->edges;
     m->edges = f;
     hb_ptrmap_put_ptr(&m->edge_at, memo_key(output_id, compat), f);
@@ -1079,10 +1133,10 @@ static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
   edge e = f->fail;
   if (e.no_ref || !has) return e;
   for (int q = m->grp_first[k]; q >= 0; q = m->grp_next[q]) { /* every parameter bound to operand k */
-    hb_ptrmap_val *v = hb_ptrmap_get(&f->bits, ce.comp->params[q]);
+    const int64_t *v = sm_get(&f->bits, ce.comp->params[q]);
     if (!v) continue;
-    e.covering |= (v->a & 1) != 0;
-    e.clip |= (v->a & 2) != 0;
+    e.covering |= (*v & 1) != 0;
+    e.clip |= (*v & 2) != 0;
   }
   return e;
 }
@@ -1102,7 +1156,6 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
   f->has_world = R->w != NULL;
   if (R->w) f->w = *R->w;
   int nk = in->n_operands;
-  hb_ptrmap_init(&f->at);
   f->next = m->refs;
   m->refs = f;
   hb_ptrmap_put_ptr(&m->ref_at, key, f);
