@@ -216,6 +216,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
       entry(r, blk, e, e->nmaps > 1 ? 4 : 2);
     }
     if (blk->sized) reads_line(r, op);
+    index_flush(r, false); /* (the block is handed: a fusion of 10,000 operands goes out as written) */
   }
   /* the operands the output does not read: one line (a tuple's output
    * reads one of thousands) */
