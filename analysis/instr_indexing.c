@@ -82,7 +82,6 @@ void ii_ctx_end_module(ii_ctx *c) {
   hb_ptrmap_clear(&c->params_used);
   hb_ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;
-  if (getenv("FCB")) fprintf(stderr, "FCB %zu\n", c->fusion_cache_bytes);
   c->fusion_cache_bytes = 0;
   hb_arena_reset(c->keep);
   ii_inst_memo_clear(c);
