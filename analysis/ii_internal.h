@@ -33,6 +33,7 @@ struct ii_ctx {
   hb_ptrmap postorders;  /* hlo_computation* -> ii_postorder* (in keep) */
   hb_ptrmap checked;     /* hlo_instr* whose shapes and attributes passed the checks of ii_dispatch.c */
   hb_ptrmap params_used;  /* op_rows.c: hlo_computation* -> which of its parameters it reads (bool*, in keep) */
+  hb_ptrmap reduce_deps;  /* op_reduce.c: reducer computation* -> its outputs' dependencies (in keep) */
   hb_ptrmap memo_o2i;    /* hlo_instr* -> its outputs' o2i results (fusion.c's memo_slot; in scratch) */
   int no_memo;           /* > 0: scratch is a composition's short-lived arena, ii_o2i_memo keeps nothing */
   int depth;          /* nesting of queries (0 = top level) */
@@ -288,6 +289,9 @@ ii_status ii_window_map(ii_ctx *c, uint32_t rank, const int64_t *in, const int64
 ii_status ii_reduce_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_reduce_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_reduce_window_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+/* Whether output OUTPUT_ID of reduce or reduce-window IN reads operand K
+ * (an input or an init value): the rule of ii_reduce_o2i. */
+bool ii_reduce_reads(ii_ctx *c, const hlo_instr *in, int64_t output_id, int k);
 ii_status ii_scan_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_select_scatter_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 

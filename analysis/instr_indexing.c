@@ -25,6 +25,7 @@ ii_ctx *ii_ctx_new(void) {
   hb_ptrmap_init(&c->fusion_alias);
   hb_ptrmap_init(&c->checked);
   hb_ptrmap_init(&c->params_used);
+  hb_ptrmap_init(&c->reduce_deps);
   hb_ptrmap_init(&c->memo_o2i);
   hb_ptrmap_init(&c->fusion_hashes);
   c->fusion_cache = true;
@@ -44,6 +45,7 @@ void ii_ctx_free(ii_ctx *c) {
   hb_ptrmap_free(&c->fusion_alias);
   hb_ptrmap_free(&c->checked);
   hb_ptrmap_free(&c->params_used);
+  hb_ptrmap_free(&c->reduce_deps);
   hb_ptrmap_free(&c->memo_o2i);
   hb_ptrmap_free(&c->fusion_hashes);
   hb_arena_free(c->scratch);
@@ -80,6 +82,7 @@ void ii_ctx_end_module(ii_ctx *c) {
   hb_ptrmap_clear(&c->fusion_alias);
   hb_ptrmap_clear(&c->checked);
   hb_ptrmap_clear(&c->params_used);
+  hb_ptrmap_clear(&c->reduce_deps);
   hb_ptrmap_clear(&c->fusion_hashes);
   c->fusion_buckets = NULL;
   c->fusion_cache_bytes = 0;

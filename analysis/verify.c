@@ -1322,7 +1322,7 @@ static bool reads_init_value(const hlo_instr *in, int k, emit_fn emit, void *cl)
 
 static void reads_reduce(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                          void *cl) {
-  (void)output_id;
+  if (!ii_reduce_reads(R->c, in, output_id, k)) return; /* (the reducer's dataflow: op_reduce.c) */
   if (reads_init_value(in, k, emit, cl)) return;
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t v[MAXR], lo[MAXR], hi[MAXR];
@@ -1341,7 +1341,7 @@ static void reads_reduce(ref *R, const hlo_instr *in, int64_t output_id, int k, 
 
 static void reads_reduce_window(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
                                 void *cl) {
-  (void)output_id;
+  if (!ii_reduce_reads(R->c, in, output_id, k)) return;
   if (reads_init_value(in, k, emit, cl)) return;
   const hlo_shape *xs = in->operands[k]->shape;
   int64_t idx[MAXR] = {0}, v[MAXR], lo[MAXR], hi[MAXR];
