@@ -85,7 +85,8 @@ static void deps_forward(ii_ctx *c, const hlo_computation *comp, struct ii_reduc
     }
   }
   d->fwd_at[n] = nedges;
-  d->fwd = hb_arena_dup(c->keep, edges, ((size_t)nedges + 1) * sizeof *edges);
+  d->fwd = hb_arena_array(c->keep, (size_t)nedges + 1, sizeof *d->fwd);
+  memcpy(d->fwd, edges, (size_t)nedges * sizeof *edges);
 }
 
 /* d->fwd's lists reversed. */
