@@ -169,6 +169,13 @@ void ii_add_unknown(ii_ctx *c, ii_indexing *x, uint32_t k, const char *why) {
   ii_set_insert(c, ii_entry_mut(x, k), o);
 }
 
+void ii_unknown_range(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t lo, uint32_t hi, const char *why) {
+  uint32_t *ids = hb_arena_array(c->scratch, hi - lo + 1, sizeof *ids);
+  for (uint32_t k = lo; k < hi; k++) ids[k - lo] = k;
+  ii_indexing_init_sparse(c, x, n, hi - lo, ids);
+  for (uint32_t k = lo; k < hi; k++) ii_add_unknown(c, x, k, ii_why(c, "%s", why));
+}
+
 void ii_unknown_why(ii_ctx *c, ii_indexing *x, uint32_t n, const char *why) {
   ii_indexing_init(c, x, n);
   for (uint32_t k = 0; k < n; k++) ii_add_unknown(c, x, k, why);

@@ -133,6 +133,15 @@ static ii_status check_shapes(const hlo_instr *in, ii_error *err) {
 
 /* ---- dispatch ------------------------------------------------------------------------------------ */
 
+/* The checks every rule relies on, once per instruction (a tuple of N
+ * elements checked for each of its N outputs would be quadratic). */
+static ii_status checked(ii_ctx *c, const hlo_instr *in, ii_error *err) {
+  if (hb_ptrmap_get(&c->checked, in)) return II_OK;
+  if (check_shapes(in, err) != II_OK) return II_ERROR;
+  if (ii_in_module(in)) hb_ptrmap_put(&c->checked, in, (hb_ptrmap_val){1, 0});
+  return II_OK;
+}
+
 /* An opcode without a rule gets `unknown indexing` for every entry,
  * whatever its shapes (as XLA). */
 static ii_status run(ii_ctx *c, ii_rule rule, const hlo_instr *in, int64_t id, uint32_t nunknown, ii_indexing *out,
@@ -142,13 +151,25 @@ static ii_status run(ii_ctx *c, ii_rule rule, const hlo_instr *in, int64_t id, u
     ii_unknown_why(c, out, nunknown, ii_why(c, "no indexing rule for %s", hlo_instr_opcode_text(in)));
     return II_OK;
   }
-  /* once per instruction: a tuple of N elements checked for each of its N
-   * outputs would be quadratic */
-  if (!hb_ptrmap_get(&c->checked, in)) {
-    if (check_shapes(in, err) != II_OK) return II_ERROR;
-    if (ii_in_module(in)) hb_ptrmap_put(&c->checked, in, (hb_ptrmap_val){1, 0});
-  }
+  if (checked(c, in, err) != II_OK) return II_ERROR;
   return rule(c, in, id, out, err);
+}
+
+/* The families whose out2in entries are computed alone (ii_o2i_part). */
+static const ii_part_rule o2i_part_rule[II_FAM_COUNT] = {[II_FAM_CONCAT] = ii_concat_o2i_part};
+
+ii_part_rule ii_o2i_part_rule(ii_ctx *c, const hlo_instr *in) {
+  return o2i_part_rule[ii_o2i_family(in->op, c->xla_compat)];
+}
+
+ii_status ii_o2i_part_logical(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi,
+                              ii_indexing *out, ii_error *err) {
+  memset(out, 0, sizeof *out);
+  ii_part_rule rule = ii_o2i_part_rule(c, in);
+  if (!rule || lo > hi || hi > (uint32_t)in->n_operands)
+    return ii_fail(err, in, "internal error: '%s' has no out2in entries [%u, %u) of their own", in->name, lo, hi);
+  if (checked(c, in, err) != II_OK) return II_ERROR;
+  return rule(c, in, id, lo, hi, out, err);
 }
 
 ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {

@@ -194,6 +194,15 @@ ii_family ii_i2o_family(hlo_opcode op, bool xla_compat);
 /* A rule fills *out (already zeroed) or returns an error. ID is the output
  * (out2in) or the operand (in2out) asked for. */
 typedef ii_status (*ii_rule)(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+/* A rule that gives entries [lo, hi) of the out2in result alone. */
+typedef ii_status (*ii_part_rule)(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi,
+                                  ii_indexing *out, ii_error *err);
+/* The part rule of IN's family, or NULL. */
+ii_part_rule ii_o2i_part_rule(ii_ctx *c, const hlo_instr *in);
+/* ii_o2i_logical of entries [LO, HI) through the part rule (the checks of
+ * every rule first). */
+ii_status ii_o2i_part_logical(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi,
+                              ii_indexing *out, ii_error *err);
 ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_logical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 
@@ -227,6 +236,9 @@ ii_status ii_reverse_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing
 ii_status ii_slice_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_slice_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
+/* Operands [LO, HI) of its out2in result (sparse): ii_o2i_part. */
+ii_status ii_concat_o2i_part(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi, ii_indexing *out,
+                             ii_error *err);
 ii_status ii_concat_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_pad_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);
 ii_status ii_tuple_i2o(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err);

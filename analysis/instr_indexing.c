@@ -210,6 +210,32 @@ ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *
   return query(c, in, input_id, false, LOGICAL, out, err);
 }
 
+bool ii_o2i_in_parts(ii_ctx *c, const hlo_instr *in) { return ii_o2i_part_rule(c, in) != NULL; }
+
+ii_status ii_o2i_part(ii_ctx *c, const hlo_instr *in, int64_t output_id, uint32_t lo, uint32_t hi, ii_indexing *out,
+                      ii_error *err) {
+  memset(out, 0, sizeof *out);
+  if (err) {
+    err->instr = NULL;
+    err->message[0] = 0;
+  }
+  ii_status st = check_output_id(in, output_id, err);
+  if (st != II_OK) return st;
+  enter(c);
+  st = ii_o2i_part_logical(c, in, output_id, lo, hi, out, err);
+  if (st == II_OK) st = check_printable(c, out, in, err);
+  return leave(c, st, in, err);
+}
+
+void ii_ctx_block_begin(ii_ctx *c) { ae_ctx_scope_begin(c->ae); }
+
+void ii_ctx_block_end(ii_ctx *c) {
+  ae_ctx_scope_end(c->ae);
+  /* (what the memos hold may use the nodes just dropped) */
+  hb_ptrmap_clear(&c->memo_o2i);
+  ii_inst_memo_clear(c);
+}
+
 ii_status ii_o2i_physical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
   return query(c, in, output_id, true, PHYSICAL, out, err);
 }

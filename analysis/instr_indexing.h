@@ -163,6 +163,22 @@ int64_t ii_num_outputs(const hlo_instr *in);
 ii_status ii_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 /* XLA's ComputeInputToOutputIndexing(in, input_id): one set per output. */
 ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
+/* Out2in in parts: an instruction whose out2in entries are computed
+ * each alone (a concatenate's) can be asked for entries [LO, HI) of an
+ * output at a time (a sparse result), so that a block of 100,000 entries
+ * is never held whole. */
+bool ii_o2i_in_parts(ii_ctx *c, const hlo_instr *in);
+ii_status ii_o2i_part(ii_ctx *c, const hlo_instr *in, int64_t output_id, uint32_t lo, uint32_t hi, ii_indexing *out,
+                      ii_error *err);
+/* Entries [LO, HI) of N, each unknown indexing for reason WHY (a part
+ * that failed). */
+void ii_unknown_range(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t lo, uint32_t hi, const char *why);
+/* A block whose results nothing keeps past it: the expression nodes made
+ * from begin to end are dropped at the end (the memos, which could hold
+ * them, emptied). Only for instructions whose queries memoise nothing
+ * else (those of ii_o2i_in_parts). */
+void ii_ctx_block_begin(ii_ctx *c);
+void ii_ctx_block_end(ii_ctx *c);
 /* The same with physical (minor_to_major) layouts composed in (§4). */
 ii_status ii_o2i_physical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_physical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);

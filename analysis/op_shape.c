@@ -199,27 +199,43 @@ const int64_t *ii_concat_offsets(ii_ctx *c, const hlo_instr *in, uint32_t *cd, i
   return off;
 }
 
-ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
-  (void)id;
+/* Operands [LO, HI) of a concatenate's out2in result OUT: operand k reads
+ * the output's slab [off_k, off_k + size_k) along the concatenated
+ * dimension, shifted back by off_k. */
+static ii_status concat_fill(ii_ctx *c, const hlo_instr *in, uint32_t lo, uint32_t hi, ii_indexing *out,
+                             ii_error *err) {
   uint32_t cd;
-  if (!ii_concat_offsets(c, in, &cd, err)) return II_ERROR;
+  const int64_t *offsets = ii_concat_offsets(c, in, &cd, err);
+  if (!offsets) return II_ERROR;
   const hlo_shape *r = in->shape;
   uint32_t n = ii_rank(r);
-  ii_indexing_init(c, out, (uint32_t)in->n_operands);
-  int64_t off = 0;
   /* (one pair of arrays for every operand: imap_new copies them) */
   const ae **res = ii_exprs(c, n);
   for (uint32_t i = 0; i < n; i++) res[i] = D(c, i);
   interval *div = hb_arena_array(c->scratch, n, sizeof *div);
   for (uint32_t i = 0; i < n; i++) div[i] = iv_make(0, r->dims[i] - 1);
-  for (int k = 0; k < in->n_operands; k++) {
-    int64_t nk = in->operands[k]->shape->dims[cd];
+  for (uint32_t k = lo; k < hi; k++) {
+    int64_t off = offsets[k], nk = offsets[k + 1] - off;
     res[cd] = ae_add(c->ae, D(c, cd), K(c, -off));
     div[cd] = iv_make(off, off + nk - 1);
-    ii_add(c, out, (uint32_t)k, imap_new(c->scratch, c->ae, n, 0, 0, div, NULL, n, res));
-    off += nk;
+    ii_add(c, out, k, imap_new(c->scratch, c->ae, n, 0, 0, div, NULL, n, res));
   }
   return II_OK;
+}
+
+ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing *out, ii_error *err) {
+  (void)id;
+  ii_indexing_init(c, out, (uint32_t)in->n_operands);
+  return concat_fill(c, in, 0, (uint32_t)in->n_operands, out, err);
+}
+
+ii_status ii_concat_o2i_part(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi, ii_indexing *out,
+                             ii_error *err) {
+  (void)id;
+  uint32_t *ids = hb_arena_array(c->scratch, hi - lo + 1, sizeof *ids);
+  for (uint32_t k = lo; k < hi; k++) ids[k - lo] = k;
+  ii_indexing_init_sparse(c, out, (uint32_t)in->n_operands, hi - lo, ids);
+  return concat_fill(c, in, lo, hi, out, err);
 }
 
 ii_status ii_concat_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {

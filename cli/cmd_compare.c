@@ -61,14 +61,14 @@ struct collector {
   hb_arena *names;       /* module names, kept for the whole run */
   /* golden mode: each block is compared as soon as it is collected, then
    * dropped (memory: the golden and one block, not the whole run's maps) */
-  void (*stream)(collector *c, const cmp_block *b);
+  void (*stream)(collector *c, const cmp_block *b, int part);
   void *stream_arg;
 };
 
 /* Hands the block just collected to the stream, then forgets it. */
-static void collected(collector *c) {
+static void collected(collector *c, int part) {
   if (!c->stream) return;
-  c->stream(c, &c->doc->b[c->doc->n - 1]);
+  c->stream(c, &c->doc->b[c->doc->n - 1], part);
   cmp_doc_clear(c->doc);
 }
 
@@ -86,6 +86,8 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
                           const ii_error *err) {
   collector *c = r->state;
   cmp_doc *d = c->doc;
+  /* (a block in parts, index_each_block_parts: each part a block of its
+   * own entries, compared as it comes) */
   cmp_block *b = cmp_add_block(d);
   b->module = c->module;
   b->instr = dup_str(d, in->name);
@@ -99,7 +101,7 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
     for (long k = 0; k < index_entries(in, o2i); k++)
       cmp_add_member(d, cmp_add_entry(d, b, k))->map = (mrel_text){"unknown indexing", 0, 16};
     hb_sb_free(&t);
-    collected(c);
+    collected(c, r->part);
     return;
   }
   /* entries without maps (not read, not reached): as the text output, none */
@@ -126,7 +128,7 @@ static void collect_block(index_run *r, const hlo_instr *in, bool o2i, long id, 
     }
   }
   hb_sb_free(&t);
-  collected(c);
+  collected(c, r->part);
 }
 
 static void collect_none(index_run *r, const hlo_instr *in, bool o2i) {
@@ -137,7 +139,7 @@ static void collect_none(index_run *r, const hlo_instr *in, bool o2i) {
   b->o2i = o2i;
   b->layout = (int)r->o->physical;
   b->tail = o2i ? "no outputs" : "no operands";
-  collected(c);
+  collected(c, INDEX_WHOLE);
 }
 
 /* The logical shape (no layouts). */
@@ -205,7 +207,9 @@ static void collect_module(index_run *r) {
   c->module = hb_arena_strndup(c->names, r->module->name, strlen(r->module->name));
 }
 
-static void collect_instr(index_run *r, const hlo_instr *in) { index_each_block(r, in, collect_block, collect_none); }
+static void collect_instr(index_run *r, const hlo_instr *in) {
+  index_each_block_parts(r, in, collect_block, collect_none);
+}
 
 static const index_report collect_report = {NULL, collect_module, NULL, collect_instr, NULL, NULL};
 
@@ -303,6 +307,13 @@ typedef struct {
   cmp_doc *golden;
   struct block_index *gx;
   size_t nactual;
+  /* a block in parts: its golden block (NULL: none), whether it is
+   * decided already, the golden's entries by id and how far they are
+   * merged */
+  cmp_block *pg;
+  bool pdone;
+  const cmp_entry **peg;
+  uint32_t npeg, pi;
 } comparer;
 
 static void put_out(comparer *c, const char *data, size_t len) {
@@ -616,31 +627,45 @@ static const cmp_entry **sorted_entries(const cmp_block *b, uint32_t *n) {
   return e;
 }
 
+/* The golden's entries EG (NG, sorted by id) from *PI on against the
+ * run's EA (NA, sorted by id, after every entry merged before): compared,
+ * or missing / new; with LAST the golden's entries left are missing. */
+static void merge_entries(comparer *c, bool o2i, const cmp_entry **eg, uint32_t ng, uint32_t *pi,
+                          const cmp_entry **ea, uint32_t na, bool last) {
+  uint32_t i = *pi, k = 0;
+  while ((last && i < ng) || k < na) {
+    if (k == na || (i < ng && eg[i]->id < ea[k]->id)) {
+      worse(c, V_DIFFERENT);
+      entry_line(c, o2i, eg[i++]->id, "missing (in %s only)", c->name[0]);
+    } else if (i == ng || ea[k]->id < eg[i]->id) {
+      worse(c, V_DIFFERENT);
+      entry_line(c, o2i, ea[k++]->id, "new (not in %s)", c->name[0]);
+    } else {
+      compare_entry(c, o2i, eg[i++], ea[k++]);
+    }
+  }
+  *pi = i;
+}
+
+/* Whether G's maps are in another layout than A's: then the block is
+ * different, said here. */
+static bool other_layout(comparer *c, const cmp_block *g, const cmp_block *a) {
+  if (g->layout == CMP_LAYOUT_UNKNOWN || g->layout == a->layout) return false;
+  char note[96];
+  snprintf(note, sizeof note, ": %s maps in %s, %s in %s", layout_word[g->layout], c->name[0],
+           layout_word[a->layout], c->name[1]);
+  emit_block(c, a, V_DIFFERENT, note);
+  return true;
+}
+
 static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
   c->worst = V_TEXT;
   hb_sb_reset(&c->detail);
-  if (g->layout != CMP_LAYOUT_UNKNOWN && g->layout != a->layout) {
-    char note[96];
-    snprintf(note, sizeof note, ": %s maps in %s, %s in %s", layout_word[g->layout], c->name[0],
-             layout_word[a->layout], c->name[1]);
-    emit_block(c, a, V_DIFFERENT, note);
-    return;
-  }
+  if (other_layout(c, g, a)) return;
   /* entries by id: both sides sorted by id, then merged */
-  uint32_t ng, na;
+  uint32_t ng, na, i = 0;
   const cmp_entry **eg = sorted_entries(g, &ng), **ea = sorted_entries(a, &na);
-  uint32_t i = 0, k = 0;
-  while (i < ng || k < na) {
-    if (k == na || (i < ng && eg[i]->id < ea[k]->id)) {
-      worse(c, V_DIFFERENT);
-      entry_line(c, a->o2i, eg[i++]->id, "missing (in %s only)", c->name[0]);
-    } else if (i == ng || ea[k]->id < eg[i]->id) {
-      worse(c, V_DIFFERENT);
-      entry_line(c, a->o2i, ea[k++]->id, "new (not in %s)", c->name[0]);
-    } else {
-      compare_entry(c, a->o2i, eg[i++], ea[k++]);
-    }
-  }
+  merge_entries(c, a->o2i, eg, ng, &i, ea, na, true);
   free(eg);
   free(ea);
   if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
@@ -671,7 +696,44 @@ static void compare_one(comparer *c, const cmp_block *a) {
   compare_block(c, g, a);
 }
 
-static void stream_block(collector *col, const cmp_block *a) { compare_one(col->stream_arg, a); }
+/* A part of a block (index_part): merged with the golden block's entries
+ * as it comes, the verdict with the last part (a first part with another
+ * layout, or no golden block: at once). */
+static void compare_part(comparer *c, const cmp_block *a, int part) {
+  if (part == INDEX_FIRST) {
+    seen_module(c, a->module);
+    c->nactual++;
+    c->pg = find_golden(c->gx, c->golden, a);
+    c->worst = V_TEXT;
+    hb_sb_reset(&c->detail);
+    c->pdone = !c->pg;
+    if (!c->pg) {
+      char note[96];
+      snprintf(note, sizeof note, " (not in %s)", c->name[0]);
+      emit_block(c, a, V_NEW, note);
+      return;
+    }
+    c->pg->matched = true;
+    c->pdone = other_layout(c, c->pg, a);
+    if (!c->pdone) c->peg = sorted_entries(c->pg, &c->npeg), c->pi = 0;
+  }
+  if (c->pdone) return;
+  uint32_t na;
+  const cmp_entry **ea = sorted_entries(a, &na);
+  merge_entries(c, a->o2i, c->peg, c->npeg, &c->pi, ea, na, part == INDEX_LAST);
+  free(ea);
+  if (part != INDEX_LAST) return;
+  free(c->peg);
+  c->peg = NULL;
+  c->pdone = true;
+  if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
+  emit_block(c, a, c->worst, NULL);
+}
+
+static void stream_block(collector *col, const cmp_block *a, int part) {
+  if (part == INDEX_WHOLE) compare_one(col->stream_arg, a);
+  else compare_part(col->stream_arg, a, part);
+}
 
 static void match_end(comparer *c) {
   decide(c);

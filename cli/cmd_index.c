@@ -222,12 +222,77 @@ static bool repeated(ii_error *last, const hlo_instr *in, const ii_error *err) {
   return false;
 }
 
-bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
+/* Whether IN's out2in block comes in parts (index_each_block_parts). */
+static bool in_parts(const index_run *r, const hlo_instr *in) {
   const hloidx_options *o = r->o;
-  bool handed = false, failed = false;
-  /* a diagnostic once per cause: the others are counted in a note */
-  ii_error last = {0};
-  long repeats = 0;
+  return in->n_operands >= INDEX_PARTS_FROM && !r->pinned && o->operand < 0 && o->physical == PHYS_NONE &&
+         !o->skip_unknown && ii_o2i_in_parts(r->ctx, in);
+}
+
+/* The state of one instruction's blocks: a diagnostic once per cause (the
+ * others counted in a note), and whether a block was handed or failed. */
+typedef struct {
+  ii_error last;
+  long repeats;
+  bool handed, failed;
+} blocks_state;
+
+/* Output ID's out2in block of IN in parts; false when its first part
+ * fails (the block is then asked for whole, and fails alike). */
+static bool block_in_parts(index_run *r, const hlo_instr *in, long id, index_block_fn block, blocks_state *bs) {
+  uint32_t n = (uint32_t)in->n_operands;
+  for (uint32_t lo = 0; lo < n; lo += INDEX_PART_ENTRIES) {
+    uint32_t hi = n - lo > INDEX_PART_ENTRIES ? lo + INDEX_PART_ENTRIES : n;
+    ii_indexing x;
+    ii_error err;
+    ii_ctx_block_begin(r->ctx);
+    ii_ctx_reset(r->ctx);
+    ii_status st = ii_o2i_part(r->ctx, in, id, lo, hi, &x, &err);
+    if (st != II_OK && lo == 0) {
+      ii_ctx_block_end(r->ctx);
+      return false;
+    }
+    if (st != II_OK) { /* (a part after the first cannot fail but on a limit: its entries unknown, and why) */
+      ii_unknown_range(r->ctx, &x, n, lo, hi, err.message);
+      st = II_OK;
+    }
+    if (lo == 0) index_open_computation(r);
+    r->part = lo == 0 ? INDEX_FIRST : hi == n ? INDEX_LAST : INDEX_MORE;
+    bs->handed = r->instr_handed = true; /* (before it is written: each part goes out as it comes) */
+    block(r, in, true, id, st, &x, &err);
+    r->part = INDEX_WHOLE;
+    index_flush_block(r);
+    ii_ctx_block_end(r->ctx);
+  }
+  return true;
+}
+
+/* Block ID of direction O2I of IN. */
+static void one_block(index_run *r, const hlo_instr *in, bool o2i, long id, index_block_fn block, blocks_state *bs) {
+  ii_indexing x;
+  ii_error err;
+  ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
+  ii_status st = index_query(r, in, o2i, id, &x, &err);
+  if (st != II_OK) {
+    bool again = repeated(&bs->last, in, &err);
+    bs->repeats += again;
+    if (again ? !errors_are_warnings(r) : report(r, in, &err)) {
+      bs->failed = true; /* an error: this block writes nothing, the others still come */
+      return;
+    }
+  }
+  if (r->o->skip_unknown && (st != II_OK || all_unknown(r, in, o2i, &x))) return;
+  index_open_computation(r);
+  block(r, in, o2i, id, st, &x, &err);
+  bs->handed = r->instr_handed = true; /* nothing will drop the instruction's output now */
+  index_flush_block(r);
+}
+
+static bool each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none, bool parts) {
+  const hloidx_options *o = r->o;
+  blocks_state bs = {0};
+  /* an instruction in parts: every block in an expression scope */
+  bool scoped = parts && in_parts(r, in);
   for (int dir = 0; dir < 2; dir++) {
     bool o2i = dir == 0;
     if (o->direction == (o2i ? DIR_IN2OUT : DIR_OUT2IN)) continue;
@@ -236,7 +301,7 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
     if (pinned < 0 && n == 0) {
       index_open_computation(r);
       none(r, in, o2i);
-      handed = true;
+      bs.handed = true;
       continue;
     }
     if (pinned >= n && r->several_instrs) continue; /* only instructions that have it */
@@ -246,33 +311,29 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
     }
     long lo = pinned >= 0 ? pinned : 0, hi = pinned >= 0 ? pinned + 1 : n;
     for (long id = lo; id < hi; id++) {
-      ii_indexing x;
-      ii_error err;
-      ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
-      ii_status st = index_query(r, in, o2i, id, &x, &err);
-      if (st != II_OK) {
-        bool again = repeated(&last, in, &err);
-        repeats += again;
-        if (again ? !errors_are_warnings(r) : report(r, in, &err)) {
-          failed = true; /* an error: this block writes nothing, the others still come */
-          continue;
-        }
-      }
-      if (o->skip_unknown && (st != II_OK || all_unknown(r, in, o2i, &x))) continue;
-      index_open_computation(r);
-      block(r, in, o2i, id, st, &x, &err);
-      handed = r->instr_handed = true; /* nothing will drop the instruction's output now */
-      index_flush_block(r);
+      if (scoped && o2i && block_in_parts(r, in, id, block, &bs)) continue; /* (each part in its own scope) */
+      if (scoped) ii_ctx_block_begin(r->ctx);
+      one_block(r, in, o2i, id, block, &bs);
+      if (scoped) ii_ctx_block_end(r->ctx);
     }
   }
-  if (repeats) {
+  if (bs.repeats) {
     char msg[200];
-    snprintf(msg, sizeof msg, "the same for %ld more block%s of '%.64s'", repeats, repeats == 1 ? "" : "s", in->name);
-    diag_note(r->src, last.instr->offset, msg);
+    snprintf(msg, sizeof msg, "the same for %ld more block%s of '%.64s'", bs.repeats, bs.repeats == 1 ? "" : "s",
+             in->name);
+    diag_note(r->src, bs.last.instr->offset, msg);
   }
   /* every block failed: the instruction failed (no trace of it, e.g. in JSON) */
-  if (failed && !handed) r->instr_failed = true;
-  return handed || !failed;
+  if (bs.failed && !bs.handed) r->instr_failed = true;
+  return bs.handed || !bs.failed;
+}
+
+bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
+  return each_block(r, in, block, none, false);
+}
+
+bool index_each_block_parts(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
+  return each_block(r, in, block, none, true);
 }
 
 bool index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn) {

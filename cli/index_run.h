@@ -49,7 +49,12 @@ struct index_run {
   bool instr_handed;         /* index_each_block handed it a block: its output stays */
   bool checked_any;          /* --format=filecheck: a CHECK line was written */
   hb_strbuf scratch;            /* --format=filecheck: the lines as written */
+  int part;                  /* which part of an out2in block the block function gets (index_part) */
 };
+
+/* A block handed whole, or in parts (index_each_block_parts): the first
+ * (the header), more entries, the last (what closes the block). */
+enum index_part { INDEX_WHOLE, INDEX_FIRST, INDEX_MORE, INDEX_LAST };
 
 /* Writes the pending output (cli/output.h) once it is large (force:
  * always). Inside an instruction only where a failure cannot drop its
@@ -134,6 +139,15 @@ typedef void (*index_block_fn)(index_run *r, const hlo_instr *in, bool o2i, long
                                const ii_indexing *x, const ii_error *err);
 typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);
 bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
+/* The same for a block function that takes parts (r->part): the out2in
+ * block of an instruction of many operands whose entries are computed
+ * each alone (ii_o2i_in_parts: a concatenate) comes in parts of
+ * INDEX_PART_ENTRIES, every part and in2out block of it in an expression
+ * scope of its own (its memory that of one part). Its header lists every
+ * operand (each one is read). */
+bool index_each_block_parts(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
+#define INDEX_PARTS_FROM 4096 /* operands */
+#define INDEX_PART_ENTRIES 256
 
 /* --grouped: ii_o2i_grouped of IN for every output (or --output), each
  * handed to FN; a failing one, and the return value, as in

@@ -47,6 +47,7 @@ typedef struct {
   bool first_instr, first_block;
   int open_dir; /* -1: none, 0: out2in, 1: in2out */
   hb_strbuf tmp;
+  bool first_entry; /* the current block has no entry yet (a block in parts spans calls) */
 } json_state;
 
 static json_state *st(index_run *r) { return r->state; }
@@ -167,22 +168,25 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
                   const ii_error *err) {
   json_state *s = st(r);
   hb_strbuf *b = &r->out;
-  open_dir(r, o2i ? 0 : 1);
-  begin_element(b, &s->first_block, "\n      {");
-  hb_sb_printf(b, "\"%s\": %ld, \"error\": ", o2i ? "output" : "operand", id);
-  if (status != II_OK) json_cstr(b, err->message);
-  else hb_sb_puts(b, "null");
-  hb_sb_printf(b, ", \"%s\": [", o2i ? "operands" : "outputs");
+  if (r->part == INDEX_WHOLE || r->part == INDEX_FIRST) { /* (a block in parts: its first part opens it) */
+    open_dir(r, o2i ? 0 : 1);
+    begin_element(b, &s->first_block, "\n      {");
+    hb_sb_printf(b, "\"%s\": %ld, \"error\": ", o2i ? "output" : "operand", id);
+    if (status != II_OK) json_cstr(b, err->message);
+    else hb_sb_puts(b, "null");
+    hb_sb_printf(b, ", \"%s\": [", o2i ? "operands" : "outputs");
+    s->first_entry = true;
+  }
   long lo, hi;
   index_entry_range(r, in, o2i, status == II_OK ? (long)x->n : index_entries(in, o2i), &lo, &hi);
   imap *unknown = status == II_OK ? NULL : imap_new_undefined(ii_ctx_arena(r->ctx), ii_ctx_ae(r->ctx));
-  bool first = true;
+  bool *first = &s->first_entry;
   /* an entry without maps (an operand this output does not read, an output
    * this operand does not reach) is left out */
   for (long k = unknown ? lo : (long)ii_next_entry(x, (uint32_t)lo); k < hi;
        k = unknown ? k + 1 : (long)ii_next_entry(x, (uint32_t)k + 1)) {
-    hb_sb_puts(b, first ? "\n        {" : ",\n        {");
-    first = false;
+    hb_sb_puts(b, *first ? "\n        {" : ",\n        {");
+    *first = false;
     hb_sb_printf(b, "\"%s\": %ld", o2i ? "operand" : "output", k);
     if (o2i && k < in->n_operands) put_str_field(b, "name", in->operands[k]->name);
     hb_sb_puts(b, ", \"maps\": [");
@@ -201,7 +205,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
     hb_sb_puts(b, "]}");
     index_flush(r, false); /* (a block being written is handed: nothing drops it) */
   }
-  hb_sb_puts(b, "]}");
+  if (r->part == INDEX_WHOLE || r->part == INDEX_LAST) hb_sb_puts(b, "]}");
 }
 
 /* --grouped: {"output": N, "error": ..., "groups": [{"name", "element": E | null, "maps": [...]}]} */
@@ -271,7 +275,7 @@ static void instr(index_run *r, const hlo_instr *in) {
     return;
   }
   s->open_dir = -1;
-  if (!index_each_block(r, in, block, none)) {
+  if (!index_each_block_parts(r, in, block, none)) {
     s->first_instr = was_first; /* the walk drops what this instruction wrote */
     return;
   }

@@ -198,7 +198,10 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id, const 
     if (tuple) put_output(r, in, id);
     long lo, hi;
     index_entry_range(r, in, true, in->n_operands, &lo, &hi);
-    for (long k = index_next_shown(x, lo, hi); k < hi; k = index_next_shown(x, k + 1, hi)) put_operand(r, in, k);
+    for (long k = index_next_shown(x, lo, hi); k < hi; k = index_next_shown(x, k + 1, hi)) {
+      put_operand(r, in, k);
+      index_flush_block(r); /* (a block in parts is handed: the lines of 100,000 operands go out as written) */
+    }
   } else if (id >= 0) {
     put_operand(r, in, id);
     long lo, hi;
@@ -283,19 +286,23 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
    * fusion that does not read an operand): XLA's single block prints its
    * entry line with nothing after it; under a header the header names them
    * and they are left out, context line and entry line (a tuple of N
-   * operands would otherwise print N * N of them). */
-  hb_strbuf ids = HB_STRBUF_INIT, tail = HB_STRBUF_INIT;
-  long nempty = index_put_not_shown(&ids, x, lo, hi);
-  if (o2i && in->n_operands == 0) {
-    hb_sb_puts(&tail, ": no operands");
-  } else if (nempty) {
-    hb_sb_puts(&tail, o2i ? (nempty > 1 ? ": operands " : ": operand ") : (nempty > 1 ? ": outputs " : ": output "));
-    hb_sb_puts(&tail, hb_sb_str(&ids));
-    hb_sb_puts(&tail, o2i ? " not read by this output" : " not reached from this operand");
+   * operands would otherwise print N * N of them). A block in parts reads
+   * every operand: the first part's header lists them all. */
+  if (r->part == INDEX_FIRST) header(r, in, o2i, id, "", NULL, NULL);
+  if (r->part == INDEX_WHOLE) {
+    hb_strbuf ids = HB_STRBUF_INIT, tail = HB_STRBUF_INIT;
+    long nempty = index_put_not_shown(&ids, x, lo, hi);
+    if (o2i && in->n_operands == 0) {
+      hb_sb_puts(&tail, ": no operands");
+    } else if (nempty) {
+      hb_sb_puts(&tail, o2i ? (nempty > 1 ? ": operands " : ": operand ") : (nempty > 1 ? ": outputs " : ": output "));
+      hb_sb_puts(&tail, hb_sb_str(&ids));
+      hb_sb_puts(&tail, o2i ? " not read by this output" : " not reached from this operand");
+    }
+    header(r, in, o2i, id, hb_sb_str(&tail), NULL, x);
+    hb_sb_free(&ids);
+    hb_sb_free(&tail);
   }
-  header(r, in, o2i, id, hb_sb_str(&tail), NULL, x);
-  hb_sb_free(&ids);
-  hb_sb_free(&tail);
   static const map_print_opts inner = {true, 2};
   for (long k = r->pinned ? lo : index_next_shown(x, lo, hi); k < hi; k = r->pinned ? k + 1 : index_next_shown(x, k + 1, hi)) {
     entry_line(r, o2i, k);
@@ -340,7 +347,7 @@ static void grouped(index_run *r, const hlo_instr *in, long id, ii_status st, co
 
 static void instr(index_run *r, const hlo_instr *in) {
   if (r->o->grouped) index_each_grouped(r, in, grouped);
-  else index_each_block(r, in, block, none);
+  else index_each_block_parts(r, in, block, none);
 }
 
 static void begin(index_run *r) { r->state = hb_calloc(1, sizeof(shape_texts)); }

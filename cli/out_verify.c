@@ -55,20 +55,22 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
                   const ii_error *err) {
   verify_state *v = vs(r);
   hb_strbuf *b = &r->out;
-  header(r, in, o2i, id);
+  /* (a block in parts, index_each_block_parts: one line across them) */
+  bool opening = r->part == INDEX_WHOLE || r->part == INDEX_FIRST;
+  if (opening) header(r, in, o2i, id);
   if (st != II_OK) {
     hb_sb_printf(b, ": not analyzed: %s\n", err->message);
     v->not_analyzed++;
     return;
   }
-  if (x->n == 0) hb_sb_puts(b, ": no operands");
+  if (opening && x->n == 0) hb_sb_puts(b, ": no operands");
   static const vf_layout layout[] = {[PHYS_NONE] = VF_LOGICAL, [PHYS_MAJOR] = VF_PHYSICAL, [PHYS_TILED] = VF_TILED};
   long lo, hi;
   index_entry_range(r, in, o2i, (long)x->n, &lo, &hi);
   /* Every entry is checked, an empty one too (the op must read nothing
    * there), but those a rule does not store (an output of a tuple of
    * thousands reads one operand): they are named at the end. */
-  bool sparse = x->ids != NULL, first = true;
+  bool sparse = x->ids != NULL, first = opening;
   for (uint32_t k = sparse ? ii_next_entry(x, (uint32_t)lo) : (uint32_t)lo; k < (uint32_t)hi;
        k = sparse ? ii_next_entry(x, k + 1) : k + 1) {
     vf_result res;
@@ -111,8 +113,9 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
       hb_sb_printf(b, "skipped: %s", res.message);
       break;
     }
+    index_flush_block(r);
   }
-  if (sparse) {
+  if (sparse && r->part == INDEX_WHOLE) {
     hb_strbuf ids = HB_STRBUF_INIT;
     long n = index_put_not_shown(&ids, x, lo, hi);
     if (n)
@@ -120,7 +123,7 @@ static void block(index_run *r, const hlo_instr *in, bool o2i, long id, ii_statu
                 hb_sb_str(&ids), o2i ? "not read by this output" : "not reached from this operand");
     hb_sb_free(&ids);
   }
-  hb_sb_putc(b, '\n');
+  if (r->part == INDEX_WHOLE || r->part == INDEX_LAST) hb_sb_putc(b, '\n');
 }
 
 static void begin(index_run *r) { r->state = hb_calloc(1, sizeof(verify_state)); }
@@ -128,7 +131,7 @@ static void begin(index_run *r) { r->state = hb_calloc(1, sizeof(verify_state));
 static void instr(index_run *r, const hlo_instr *in) {
   verify_state before = *vs(r);
   /* an instruction that failed prints nothing: its blocks are not counted */
-  if (!index_each_block(r, in, block, none)) *vs(r) = before;
+  if (!index_each_block_parts(r, in, block, none)) *vs(r) = before;
 }
 
 static void end(index_run *r) {

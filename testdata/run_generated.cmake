@@ -6,7 +6,9 @@
 # GEN_NAME (NAME) set; it writes the input file there and sets INPUT to its
 # path (and optionally GEN_ARGS, the arguments, instead of an `// ARGS:` line
 # in the input). The goldens DIR/NAME.out, .err, .rc are then checked as by
-# run_golden.cmake, with hloidx run in GEN_DIR on the generated file.
+# run_golden.cmake, with hloidx run in GEN_DIR on the generated file; a
+# generator that derives the expected output itself (too large to commit:
+# a formula per entry) writes it and sets GEN_EXPECTED_OUT to its path.
 cmake_minimum_required(VERSION 3.20)
 
 get_filename_component(gen_src_dir "${GEN}" DIRECTORY)
