@@ -74,6 +74,35 @@ static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const i
   return true;
 }
 
+/* Output OUT's tiles of IN in parts (index_each_block_parts says why):
+ * false when its first part fails (then asked for whole, and failing
+ * alike), or when an error stops the instruction (*stop). */
+static bool tiles_in_parts(index_run *r, const hlo_instr *in, long out, bool *stop) {
+  uint32_t n = (uint32_t)in->n_operands;
+  for (uint32_t lo = 0; lo < n && !*stop; lo += INDEX_PART_ENTRIES) {
+    uint32_t hi = n - lo > INDEX_PART_ENTRIES ? lo + INDEX_PART_ENTRIES : n;
+    ii_indexing x;
+    ii_error err;
+    ii_ctx_block_begin(r->ctx);
+    ii_ctx_reset(r->ctx);
+    ii_status st = ii_o2i_part(r->ctx, in, out, lo, hi, &x, &err);
+    if (st != II_OK && lo == 0) {
+      ii_ctx_block_end(r->ctx);
+      return false;
+    }
+    if (st != II_OK) ii_unknown_range(r->ctx, &x, n, lo, hi, err.message);
+    for (uint32_t k = lo; k < hi && !*stop; k++) {
+      const ii_set *s = ii_entry(&x, k);
+      const uint32_t *order = ii_set_print_order(r->ctx, s);
+      for (uint32_t i = 0; i < s->n && !*stop; i++) *stop = !tile_of(r, in, out, k, s->items[order[i]]->map, i, s->n);
+      r->instr_handed = true;
+      index_flush_block(r);
+    }
+    ii_ctx_block_end(r->ctx);
+  }
+  return true;
+}
+
 static void instr(index_run *r, const hlo_instr *in) {
   const hloidx_options *o = r->o;
   long nout = (long)ii_num_outputs(in);
@@ -86,7 +115,13 @@ static void instr(index_run *r, const hlo_instr *in) {
     return;
   }
   long out_lo = o->output >= 0 ? o->output : 0, out_hi = o->output >= 0 ? o->output + 1 : nout;
+  bool parts = in->n_operands >= INDEX_PARTS_FROM && !r->pinned && o->operand < 0 && ii_o2i_in_parts(r->ctx, in);
   for (long out = out_lo; out < out_hi; out++) {
+    bool stop = false;
+    if (parts && tiles_in_parts(r, in, out, &stop)) {
+      if (stop) return;
+      continue;
+    }
     ii_ctx_reset(r->ctx);
     ii_indexing x;
     ii_error err;

@@ -4,8 +4,9 @@
 # Operand k reads the output's columns [2k, 2k + 1]: its map is
 # (d0, d1) -> (d0, d1 - 2k) with d0 in [0, 0], d1 in [2k, 2k + 1]. From
 # that formula the expected output of MODE (text, json, verify, compare;
-# --direction=out2in) is written to ${GEN_DIR}/expected.out, and for
-# compare the text golden to ${GEN_DIR}/golden.txt.
+# symtile: the tile's offset is (0, -2k)) is written to
+# ${GEN_DIR}/expected.out, and for compare the text golden to
+# ${GEN_DIR}/golden.txt.
 set(N 5000)
 set(name "${GEN_NAME}.hlo")
 math(EXPR last "${N} - 1")
@@ -17,6 +18,7 @@ set(text "")
 set(json "")
 set(verify "")
 set(ops "")
+set(symtile "")
 foreach(k RANGE 0 ${last})
   math(EXPR lo "2 * ${k}")
   math(EXPR hi "2 * ${k} + 1")
@@ -36,6 +38,12 @@ foreach(k RANGE 0 ${last})
   endif()
   string(APPEND json "        {\"operand\": ${k}, \"name\": \"p${k}\", \"maps\": [\n          {\"text\": \"(d0, d1) -> (d0, ${res}), domain: d0 in [0, 0], d1 in [${lo}, ${hi}]\", \"unknown\": false, \"known_empty\": false, \"dims\": [{\"name\": \"d0\", \"interval\": [0, 0]}, {\"name\": \"d1\", \"interval\": [${lo}, ${hi}]}], \"range_vars\": [], \"runtime_vars\": [], \"results\": [\"d0\", \"${res}\"], \"constraints\": [], \"descriptions\": [], \"replica_id\": null}]}")
   string(APPEND verify "operand ${k}: ok")
+  if(k EQUAL 0)
+    set(off "0")
+  else()
+    set(off "-${lo}")
+  endif()
+  string(APPEND symtile "# c (output 0, operand ${k})\nSymbolic tile with\n  offset_map: (d0, d1) -> (0, ${off})\n  size_map: (d0, d1) -> (d0, d1)\n  stride_map: (d0, d1) -> (1, 1)\n")
 endforeach()
 set(INPUT "${GEN_DIR}/${name}")
 file(WRITE "${INPUT}" "HloModule m\nENTRY e {\n${params}  ROOT c = f32[1,${width}] concatenate(${ops}), dimensions={1}\n}\n")
@@ -46,6 +54,8 @@ elseif(MODE STREQUAL "json")
   set(want "{\"format\": \"hloidx-indexing\", \"version\": 1, \"layout\": \"logical\",\n \"modules\": [\n  {\"name\": \"m\", \"file\": \"${name}\",\n   \"instructions\": [\n    {\"computation\": \"e\", \"name\": \"c\", \"opcode\": \"concatenate\", \"shape\": \"f32[1,${width}]\",\n     \"out2in\": [\n      {\"output\": 0, \"error\": null, \"operands\": [\n${json}]}],\n     \"in2out\": []}]}],\n \"errors\": []}\n")
 elseif(MODE STREQUAL "verify")
   set(want "# c (out2in, output 0): ${verify}\nverify: ${N} entries, ${N} ok (0 by coverage, 0 sampled, 0 with runtime variables bound), 0 mismatches; not checked: 0 unknown indexing, 0 without reference, 0 too large, 0 not analyzed\n")
+elseif(MODE STREQUAL "symtile")
+  set(want "${symtile}")
 elseif(MODE STREQUAL "compare")
   file(WRITE "${GEN_DIR}/golden.txt" "${golden}")
   set(want "c (out2in, output 0): equal text\ncompare: 1 block: 1 equal text, 0 equal relation, 0 different, 0 undecided, 0 missing, 0 new\n")
