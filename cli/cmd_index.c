@@ -237,29 +237,33 @@ typedef struct {
   bool handed, failed;
 } blocks_state;
 
+bool index_part(index_run *r, const hlo_instr *in, long out, uint32_t lo, uint32_t *hi, ii_indexing *x) {
+  uint32_t n = (uint32_t)in->n_operands;
+  ii_error err;
+  *hi = n - lo > INDEX_PART_ENTRIES ? lo + INDEX_PART_ENTRIES : n;
+  ii_ctx_block_begin(r->ctx);
+  ii_ctx_reset(r->ctx);
+  ii_status st = ii_o2i_part(r->ctx, in, out, lo, *hi, x, &err);
+  if (st != II_OK && lo == 0) {
+    ii_ctx_block_end(r->ctx);
+    return false;
+  }
+  /* (a part after the first cannot fail but on a limit: its entries unknown, and why) */
+  if (st != II_OK) ii_unknown_range(r->ctx, x, n, lo, *hi, err.message);
+  return true;
+}
+
 /* Output ID's out2in block of IN in parts; false when its first part
  * fails (the block is then asked for whole, and fails alike). */
 static bool block_in_parts(index_run *r, const hlo_instr *in, long id, index_block_fn block, blocks_state *bs) {
-  uint32_t n = (uint32_t)in->n_operands;
-  for (uint32_t lo = 0; lo < n; lo += INDEX_PART_ENTRIES) {
-    uint32_t hi = n - lo > INDEX_PART_ENTRIES ? lo + INDEX_PART_ENTRIES : n;
+  uint32_t n = (uint32_t)in->n_operands, hi;
+  for (uint32_t lo = 0; lo < n; lo = hi) {
     ii_indexing x;
-    ii_error err;
-    ii_ctx_block_begin(r->ctx);
-    ii_ctx_reset(r->ctx);
-    ii_status st = ii_o2i_part(r->ctx, in, id, lo, hi, &x, &err);
-    if (st != II_OK && lo == 0) {
-      ii_ctx_block_end(r->ctx);
-      return false;
-    }
-    if (st != II_OK) { /* (a part after the first cannot fail but on a limit: its entries unknown, and why) */
-      ii_unknown_range(r->ctx, &x, n, lo, hi, err.message);
-      st = II_OK;
-    }
+    if (!index_part(r, in, id, lo, &hi, &x)) return false;
     if (lo == 0) index_open_computation(r);
     r->part = lo == 0 ? INDEX_FIRST : hi == n ? INDEX_LAST : INDEX_MORE;
     bs->handed = r->instr_handed = true; /* (before it is written: each part goes out as it comes) */
-    block(r, in, true, id, st, &x, &err);
+    block(r, in, true, id, II_OK, &x, NULL);
     r->part = INDEX_WHOLE;
     index_flush_block(r);
     ii_ctx_block_end(r->ctx);

@@ -148,6 +148,10 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
 bool index_each_block_parts(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
 #define INDEX_PARTS_FROM 4096 /* operands */
 #define INDEX_PART_ENTRIES 256
+/* Part [LO, *HI) of output OUT's out2in block of IN into X, in an
+ * expression scope of its own (ended by ii_ctx_block_end); false, and no
+ * scope, when the first part fails. */
+bool index_part(index_run *r, const hlo_instr *in, long out, uint32_t lo, uint32_t *hi, ii_indexing *x);
 
 /* --grouped: ii_o2i_grouped of IN for every output (or --output), each
  * handed to FN; a failing one, and the return value, as in

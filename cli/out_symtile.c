@@ -78,19 +78,10 @@ static bool tile_of(index_run *r, const hlo_instr *in, long out, long k, const i
  * false when its first part fails (then asked for whole, and failing
  * alike), or when an error stops the instruction (*stop). */
 static bool tiles_in_parts(index_run *r, const hlo_instr *in, long out, bool *stop) {
-  uint32_t n = (uint32_t)in->n_operands;
-  for (uint32_t lo = 0; lo < n && !*stop; lo += INDEX_PART_ENTRIES) {
-    uint32_t hi = n - lo > INDEX_PART_ENTRIES ? lo + INDEX_PART_ENTRIES : n;
+  uint32_t n = (uint32_t)in->n_operands, hi;
+  for (uint32_t lo = 0; lo < n && !*stop; lo = hi) {
     ii_indexing x;
-    ii_error err;
-    ii_ctx_block_begin(r->ctx);
-    ii_ctx_reset(r->ctx);
-    ii_status st = ii_o2i_part(r->ctx, in, out, lo, hi, &x, &err);
-    if (st != II_OK && lo == 0) {
-      ii_ctx_block_end(r->ctx);
-      return false;
-    }
-    if (st != II_OK) ii_unknown_range(r->ctx, &x, n, lo, hi, err.message);
+    if (!index_part(r, in, out, lo, &hi, &x)) return false;
     for (uint32_t k = lo; k < hi && !*stop; k++) {
       const ii_set *s = ii_entry(&x, k);
       const uint32_t *order = ii_set_print_order(r->ctx, s);
