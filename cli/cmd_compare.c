@@ -44,6 +44,7 @@
 
 #include "commands.h"
 #include "golden_read.h"
+#include "json_str.h"
 #include "index_run.h"
 #include "map_print.h"
 #include "../parser/base/oom.h"
@@ -316,9 +317,18 @@ typedef struct {
   uint32_t npeg, pi;
 } comparer;
 
+/* The lines go out kept printable UTF-8: a golden's instruction and
+ * module names, and its runtime-variable texts in the entries' lines, are
+ * any bytes it holds. */
 static void put_out(comparer *c, const char *data, size_t len) {
-  if (c->undecided) hb_sb_putn(&c->held, data, len);
-  else output_write(data, len);
+  if (c->undecided) {
+    put_printable(&c->held, data, len, true);
+    return;
+  }
+  hb_strbuf t = HB_STRBUF_INIT;
+  put_printable(&t, data, len, true);
+  output_write(t.data, t.len);
+  hb_sb_free(&t);
 }
 
 /* The run has blocks of module M: once it is a second module, every block
@@ -335,7 +345,9 @@ static void seen_module(comparer *c, const char *m) {
   c->name_modules = true;
   if (c->first_module) {
     hb_strbuf t = HB_STRBUF_INIT;
-    hb_sb_printf(&t, "## module %s\n", c->first_module);
+    hb_sb_puts(&t, "## module ");
+    put_printable(&t, c->first_module, strlen(c->first_module), false);
+    hb_sb_putc(&t, '\n');
     c->printed_module = c->first_module;
     output_write(t.data, t.len);
     hb_sb_free(&t);

@@ -63,3 +63,14 @@ void json_str(hb_strbuf *b, const char *s, size_t n) {
 }
 
 void json_cstr(hb_strbuf *b, const char *s) { json_str(b, s ? s : "", s ? strlen(s) : 0); }
+
+void put_printable(hb_strbuf *b, const char *s, size_t n, bool newlines) {
+  for (size_t i = 0; i < n;) {
+    const unsigned char *c = (const unsigned char *)s + i;
+    size_t k = *c == '\t' || (*c == '\n' && newlines) || (*c >= 0x20 && *c != 0x7f) ? utf8_len(c, n - i) : 0;
+    if (*c == '\n' && newlines) k = 1;
+    if (k) hb_sb_putn(b, s + i, k);
+    else hb_sb_putc(b, '?');
+    i += k ? k : 1;
+  }
+}

@@ -2,6 +2,7 @@
 #ifndef HLOIDX_JSON_STR_H
 #define HLOIDX_JSON_STR_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "../parser/base/strbuf.h"
@@ -19,5 +20,9 @@ void json_cstr(hb_strbuf *b, const char *s);
 /* Length of the well-formed UTF-8 sequence at S (at most N > 0 bytes), or 0
  * (also used for the text output's copies of input lines). */
 size_t utf8_len(const unsigned char *s, size_t n);
+/* Appends S (N bytes, any content) kept printable UTF-8: well-formed
+ * sequences and tabs copied, newlines too when NEWLINES, '?' for any other
+ * control byte and for a byte outside a well-formed sequence. */
+void put_printable(hb_strbuf *b, const char *s, size_t n, bool newlines);
 
 #endif

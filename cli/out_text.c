@@ -214,15 +214,7 @@ static void context(index_run *r, const hlo_instr *in, bool o2i, long id, const 
     source_line_text(r->src, in->offset, &text, &len);
     while (len && (*text == ' ' || *text == '\t')) text++, len--;
     hb_sb_puts(b, "#   hlo: ");
-    /* the line as written, kept printable UTF-8: '?' for control bytes and
-     * bytes outside a well-formed sequence */
-    for (size_t i = 0; i < len;) {
-      const unsigned char *c = (const unsigned char *)text + i;
-      size_t n = *c == '\t' || (*c >= 0x20 && *c != 0x7f) ? utf8_len(c, len - i) : 0;
-      if (n) hb_sb_putn(b, text + i, n);
-      else hb_sb_putc(b, '?');
-      i += n ? n : 1;
-    }
+    put_printable(b, text, len, false); /* (the line as written, kept printable UTF-8) */
     hb_sb_putc(b, '\n');
   }
 }
