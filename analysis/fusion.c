@@ -477,11 +477,6 @@ static const arg_index *args_of(ii_ctx *c, const hlo_instr *in) {
   return x;
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
-}
-
 #define FUSION_CACHE_MANY_OUTPUTS 64
 #define FUSION_CACHE_MIN_STEPS 8 /* map compositions */
 
@@ -506,7 +501,7 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
       if (ai->key[at])
         for (int32_t k = ai->first[at]; k >= 0; k = ai->next[k]) ids[nids++] = (uint32_t)k;
     }
-    qsort(ids, nids, sizeof *ids, cmp_u32);
+    qsort(ids, nids, sizeof *ids, ii_cmp_u32);
     ii_indexing_init_sparse(c, out, (uint32_t)in->n_operands, nids, ids);
     for (uint32_t i = 0; i < nids; i++) ii_groups_entry(c, g, in->operands[ids[i]], &out->sets[i]);
     /* kept for the module, unless the fusion has many outputs each

@@ -169,10 +169,19 @@ void ii_add_unknown(ii_ctx *c, ii_indexing *x, uint32_t k, const char *why) {
   ii_set_insert(c, ii_entry_mut(x, k), o);
 }
 
-void ii_unknown_range(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t lo, uint32_t hi, const char *why) {
+void ii_indexing_init_range(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t lo, uint32_t hi) {
   uint32_t *ids = hb_arena_array(c->scratch, hi - lo + 1, sizeof *ids);
   for (uint32_t k = lo; k < hi; k++) ids[k - lo] = k;
   ii_indexing_init_sparse(c, x, n, hi - lo, ids);
+}
+
+int ii_cmp_u32(const void *a, const void *b) {
+  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
+  return (x > y) - (x < y);
+}
+
+void ii_unknown_range(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t lo, uint32_t hi, const char *why) {
+  ii_indexing_init_range(c, x, n, lo, hi);
   for (uint32_t k = lo; k < hi; k++) ii_add_unknown(c, x, k, ii_why(c, "%s", why));
 }
 

@@ -121,6 +121,10 @@ void vf_memo_free(ii_ctx *c);
 void ii_inst_memo_clear(ii_ctx *c);
 /* N entries of which only the NLIVE entries IDS (increasing) are stored. */
 void ii_indexing_init_sparse(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t nlive, const uint32_t *ids);
+/* The same with the entries [LO, HI) stored. */
+void ii_indexing_init_range(ii_ctx *c, ii_indexing *x, uint32_t n, uint32_t lo, uint32_t hi);
+/* qsort's comparison of uint32_t. */
+int ii_cmp_u32(const void *a, const void *b);
 /* The stored set of entry K, or NULL when it is not stored. */
 ii_set *ii_entry_mut(ii_indexing *x, uint32_t k);
 /* An operand indexing without runtime variables. */

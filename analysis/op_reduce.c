@@ -141,11 +141,6 @@ static uint32_t reach(struct ii_reduce_deps *d, const uint32_t *at, const uint32
   }
 }
 
-static int cmp_u32(const void *a, const void *b) {
-  uint32_t x = *(const uint32_t *)a, y = *(const uint32_t *)b;
-  return (x > y) - (x < y);
-}
-
 /* V = BASE + each of L (NL, sorted) and X in its place (unless HAS_X: L
  * holds it); the count. */
 static uint32_t put_with(uint32_t *v, const uint32_t *l, uint32_t nl, uint32_t x, bool has_x, uint32_t base) {
@@ -165,7 +160,7 @@ static uint32_t deps_entries(ii_ctx *c, struct ii_reduce_deps *d, bool o2i, uint
   uint32_t n = d->n, m = k % n;
   uint32_t nl = o2i ? reach(d, d->fwd_at, d->fwd, k) : reach(d, d->rev_at, d->rev, m);
   uint32_t *v = hb_arena_array(c->scratch, 2 * (size_t)nl + 2, sizeof *v), nv = 0;
-  qsort(d->list, nl, sizeof *d->list, cmp_u32);
+  qsort(d->list, nl, sizeof *d->list, ii_cmp_u32);
   if (o2i) {
     memcpy(v, d->list, nl * sizeof *v);
     nv = nl + put_with(v + nl, d->list, nl, k, d->stamp[k] == d->gen, n);

@@ -232,9 +232,7 @@ ii_status ii_concat_o2i(ii_ctx *c, const hlo_instr *in, int64_t id, ii_indexing 
 ii_status ii_concat_o2i_part(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi, ii_indexing *out,
                              ii_error *err) {
   (void)id;
-  uint32_t *ids = hb_arena_array(c->scratch, hi - lo + 1, sizeof *ids);
-  for (uint32_t k = lo; k < hi; k++) ids[k - lo] = k;
-  ii_indexing_init_sparse(c, out, (uint32_t)in->n_operands, hi - lo, ids);
+  ii_indexing_init_range(c, out, (uint32_t)in->n_operands, lo, hi);
   return concat_fill(c, in, lo, hi, out, err);
 }
 

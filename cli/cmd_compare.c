@@ -308,10 +308,8 @@ typedef struct {
   cmp_doc *golden;
   struct block_index *gx;
   size_t nactual;
-  /* a block in parts: its golden block (NULL: none), whether it is
-   * decided already, the golden's entries by id and how far they are
-   * merged */
-  cmp_block *pg;
+  /* the block being compared (in parts: across calls): decided already,
+   * the golden's entries by id and how far they are merged */
   bool pdone;
   const cmp_entry **peg;
   uint32_t npeg, pi;
@@ -670,18 +668,34 @@ static bool other_layout(comparer *c, const cmp_block *g, const cmp_block *a) {
   return true;
 }
 
-static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
+/* The comparison of golden block G with the run's block A begins: false
+ * when it is decided at once (another layout). Entries by id: the
+ * golden's sorted once, the run's (a part at a time) merged with them. */
+static bool block_begin(comparer *c, const cmp_block *g, const cmp_block *a) {
   c->worst = V_TEXT;
   hb_sb_reset(&c->detail);
-  if (other_layout(c, g, a)) return;
-  /* entries by id: both sides sorted by id, then merged */
-  uint32_t ng, na, i = 0;
-  const cmp_entry **eg = sorted_entries(g, &ng), **ea = sorted_entries(a, &na);
-  merge_entries(c, a->o2i, eg, ng, &i, ea, na, true);
-  free(eg);
+  if (other_layout(c, g, a)) return false;
+  c->peg = sorted_entries(g, &c->npeg);
+  c->pi = 0;
+  return true;
+}
+
+/* A's entries (all of them, or a part's: LAST when no more come); with
+ * the last, the verdict. */
+static void block_entries(comparer *c, const cmp_block *a, bool last) {
+  uint32_t na;
+  const cmp_entry **ea = sorted_entries(a, &na);
+  merge_entries(c, a->o2i, c->peg, c->npeg, &c->pi, ea, na, last);
   free(ea);
+  if (!last) return;
+  free(c->peg);
+  c->peg = NULL;
   if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
   emit_block(c, a, c->worst, NULL);
+}
+
+static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
+  if (block_begin(c, g, a)) block_entries(c, a, true);
 }
 
 /* Matching: the golden's index, then each block of the run as it comes
@@ -693,59 +707,32 @@ static void match_begin(comparer *c, cmp_doc *golden, block_index *x) {
   c->nactual = 0;
 }
 
-static void compare_one(comparer *c, const cmp_block *a) {
-  seen_module(c, a->module);
-  c->nactual++;
-  cmp_block *g = find_golden(c->gx, c->golden, a);
-  if (!g) {
-    char note[96];
-    snprintf(note, sizeof note, " (not in %s)", c->name[0]);
-    hb_sb_reset(&c->detail);
-    emit_block(c, a, V_NEW, note);
-    return;
-  }
-  g->matched = true;
-  compare_block(c, g, a);
-}
-
-/* A part of a block (index_part): merged with the golden block's entries
- * as it comes, the verdict with the last part (a first part with another
- * layout, or no golden block: at once). */
-static void compare_part(comparer *c, const cmp_block *a, int part) {
-  if (part == INDEX_FIRST) {
+/* Block A of the run, or a part of one (index_part), as it comes: the
+ * golden block found with the first part, the verdict with the last (at
+ * once without a golden block, or with another layout). */
+static void compare_one(comparer *c, const cmp_block *a, int part) {
+  if (part == INDEX_WHOLE || part == INDEX_FIRST) {
     seen_module(c, a->module);
     c->nactual++;
-    c->pg = find_golden(c->gx, c->golden, a);
-    c->worst = V_TEXT;
-    hb_sb_reset(&c->detail);
-    c->pdone = !c->pg;
-    if (!c->pg) {
+    cmp_block *g = find_golden(c->gx, c->golden, a);
+    c->pdone = true;
+    if (!g) {
       char note[96];
       snprintf(note, sizeof note, " (not in %s)", c->name[0]);
+      hb_sb_reset(&c->detail);
       emit_block(c, a, V_NEW, note);
       return;
     }
-    c->pg->matched = true;
-    c->pdone = other_layout(c, c->pg, a);
-    if (!c->pdone) c->peg = sorted_entries(c->pg, &c->npeg), c->pi = 0;
+    g->matched = true;
+    c->pdone = !block_begin(c, g, a);
   }
   if (c->pdone) return;
-  uint32_t na;
-  const cmp_entry **ea = sorted_entries(a, &na);
-  merge_entries(c, a->o2i, c->peg, c->npeg, &c->pi, ea, na, part == INDEX_LAST);
-  free(ea);
-  if (part != INDEX_LAST) return;
-  free(c->peg);
-  c->peg = NULL;
-  c->pdone = true;
-  if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
-  emit_block(c, a, c->worst, NULL);
+  bool last = part == INDEX_WHOLE || part == INDEX_LAST;
+  block_entries(c, a, last);
+  c->pdone = last;
 }
 
-static void stream_block(collector *col, const cmp_block *a, int part) {
-  if (part == INDEX_WHOLE) compare_one(col->stream_arg, a);
-  else compare_part(col->stream_arg, a, part);
-}
+static void stream_block(collector *col, const cmp_block *a, int part) { compare_one(col->stream_arg, a, part); }
 
 static void match_end(comparer *c) {
   decide(c);

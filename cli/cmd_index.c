@@ -222,8 +222,7 @@ static bool repeated(ii_error *last, const hlo_instr *in, const ii_error *err) {
   return false;
 }
 
-/* Whether IN's out2in block comes in parts (index_each_block_parts). */
-static bool in_parts(const index_run *r, const hlo_instr *in) {
+bool index_in_parts(const index_run *r, const hlo_instr *in) {
   const hloidx_options *o = r->o;
   return in->n_operands >= INDEX_PARTS_FROM && !r->pinned && o->operand < 0 && o->physical == PHYS_NONE &&
          !o->skip_unknown && ii_o2i_in_parts(r->ctx, in);
@@ -296,7 +295,7 @@ static bool each_block(index_run *r, const hlo_instr *in, index_block_fn block, 
   const hloidx_options *o = r->o;
   blocks_state bs = {0};
   /* an instruction in parts: every block in an expression scope */
-  bool scoped = parts && in_parts(r, in);
+  bool scoped = parts && index_in_parts(r, in);
   for (int dir = 0; dir < 2; dir++) {
     bool o2i = dir == 0;
     if (o->direction == (o2i ? DIR_IN2OUT : DIR_OUT2IN)) continue;

@@ -148,6 +148,8 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
 bool index_each_block_parts(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
 #define INDEX_PARTS_FROM 4096 /* operands */
 #define INDEX_PART_ENTRIES 256
+/* Whether IN's out2in block comes in parts (also --symbolic-tile's). */
+bool index_in_parts(const index_run *r, const hlo_instr *in);
 /* Part [LO, *HI) of output OUT's out2in block of IN into X, in an
  * expression scope of its own (ended by ii_ctx_block_end); false, and no
  * scope, when the first part fails. */

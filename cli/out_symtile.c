@@ -106,7 +106,7 @@ static void instr(index_run *r, const hlo_instr *in) {
     return;
   }
   long out_lo = o->output >= 0 ? o->output : 0, out_hi = o->output >= 0 ? o->output + 1 : nout;
-  bool parts = in->n_operands >= INDEX_PARTS_FROM && !r->pinned && o->operand < 0 && ii_o2i_in_parts(r->ctx, in);
+  bool parts = index_in_parts(r, in);
   for (long out = out_lo; out < out_hi; out++) {
     bool stop = false;
     if (parts && tiles_in_parts(r, in, out, &stop)) {
