@@ -36,7 +36,10 @@
  *
  * Memory. Golden mode holds the golden and one block of the run at a time
  * (each block is compared as soon as the walk has it). Dump mode holds both
- * dumps' modules and one instruction's maps: it walks them together. */
+ * dumps' modules and a window of one instruction's maps (DUMP_WINDOW
+ * blocks of a direction, or a part of an out2in block in parts): it walks
+ * them together. */
+#include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -200,6 +203,7 @@ static void put_layouts(hb_strbuf *lay, hb_strbuf *space, const hlo_shape *s, hb
     if (tl_analyze(a, s, &l, &err)) *pad += l.bytes - l.logical_bytes;
     else *pad = -1;
   }
+  hb_arena_reset_keep(a); /* (a leaf's text is copied: a tuple of 100,000 leaves holds one leaf's) */
 }
 
 static void collect_module(index_run *r) {
@@ -304,6 +308,7 @@ typedef struct {
   bool undecided, have_first;
   const char *first_module;
   hb_strbuf held;
+  hb_strbuf *divert; /* dump mode: where the lines go while set (an instruction's missing blocks, last) */
   /* the matching of the blocks as they come */
   cmp_doc *golden;
   struct block_index *gx;
@@ -319,8 +324,8 @@ typedef struct {
  * module names, and its runtime-variable texts in the entries' lines, are
  * any bytes it holds. */
 static void put_out(comparer *c, const char *data, size_t len) {
-  if (c->undecided) {
-    put_printable(&c->held, data, len, true);
+  if (c->undecided || c->divert) {
+    put_printable(c->divert ? c->divert : &c->held, data, len, true);
     return;
   }
   hb_strbuf t = HB_STRBUF_INIT;
@@ -817,7 +822,7 @@ static int compare_golden(const hloidx_options *o, const source_file *src) {
  * instruction: for each instruction of A (every computation, in order) its
  * shape line when it changed, then the map blocks (of the instructions the
  * walk analyses) that are not equal; then the instructions only in B. Only
- * one instruction's maps are held at a time. */
+ * a window of one instruction's maps is held at a time. */
 
 /* One instruction's shape texts. */
 typedef struct {
@@ -849,6 +854,7 @@ typedef struct {
   collector col;
   hb_ptrmap walked;    /* instructions the walk analyses: the current module's */
   hb_ptrmap matched;   /* B: instructions matched by name */
+  index_blocks bs;     /* the current instruction's diagnostics, across its windows */
 } dump_side;
 
 /* Each side has its own analysis context: the memos of one dump (fusion
@@ -896,11 +902,29 @@ static void side_module(dump_side *d, const hlo_module *m, const char *name) {
   select_each(d->run.o, m, true, SELECT_ROOT, &v, &d->walked);
 }
 
-/* IN's blocks, collected into the side's document (emptied first). */
-static void side_blocks(dump_side *d, const hlo_instr *in) {
+/* IN's blocks of direction O2I with ids in [LO, HI), collected into the
+ * side's document (emptied first); IN NULL: none. */
+static void side_window(dump_side *d, const hlo_instr *in, bool o2i, long lo, long hi) {
   cmp_doc_clear(&d->doc);
-  if (in && hb_ptrmap_get(&d->walked, in)) index_each_block(&d->run, in, collect_block, collect_none);
+  if (in) index_each_block_window(&d->run, in, o2i, lo, hi, &d->bs, collect_block, collect_none);
 }
+
+/* Part [LO, LO + INDEX_PART_ENTRIES) of output ID's out2in block of IN
+ * (index_part), collected into the side's document (emptied first; none
+ * past IN's operands). False when the first part fails. */
+static bool side_part(dump_side *d, const hlo_instr *in, long id, uint32_t lo) {
+  cmp_doc_clear(&d->doc);
+  if (lo >= (uint32_t)in->n_operands) return true;
+  uint32_t hi;
+  ii_indexing x;
+  if (!index_part(&d->run, in, id, lo, &hi, &x)) return false;
+  collect_block(&d->run, in, true, id, II_OK, &x, NULL);
+  ii_ctx_block_end(d->run.ctx);
+  return true;
+}
+
+/* A side's blocks of IN in one direction: outputs (o2i) or operands. */
+static long side_count(const hlo_instr *in, bool o2i) { return in ? (o2i ? (long)ii_num_outputs(in) : in->n_operands) : 0; }
 
 /* The instructions of a module by name (the first of a name wins). */
 typedef struct {
@@ -937,6 +961,7 @@ typedef struct {
   comparer c;
   dump_side a, b;
   shape_text ta, tb;
+  hb_strbuf missing; /* the current instruction's missing blocks' lines (match_window) */
   hb_arena *scratch;
   size_t total, changed, only_a, only_b;
 } dump_cmp;
@@ -947,22 +972,25 @@ static void put_line(dump_cmp *d, const char *module) {
   hb_sb_reset(&d->c.line);
 }
 
-/* The blocks of A's X and B's Y (either may be NULL) against each other. */
-static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_instr *y) {
-  side_blocks(&d->a, x);
-  side_blocks(&d->b, y);
+/* The blocks in A's and B's documents (a window of one direction) against
+ * each other: B's in order, each equal, different or new; then A's that
+ * nothing matched, missing: their lines wait in `missing` until the
+ * instruction's last window (the order of a walk of the whole instruction). */
+static void match_window(dump_cmp *d) {
   cmp_doc *ga = &d->a.doc, *gb = &d->b.doc;
-  /* A's blocks by direction and id (an instruction of thousands of outputs
-   * and operands has as many blocks): block index + 1, 0 for none */
-  long maxid = 0;
-  for (size_t k = 0; k < ga->n; k++) maxid = ga->b[k].id > maxid ? ga->b[k].id : maxid;
-  size_t span = (size_t)maxid + 2, *at = hb_calloc(2 * span, sizeof *at);
-  for (size_t k = 0; k < ga->n; k++) at[(ga->b[k].o2i ? span : 0) + (size_t)(ga->b[k].id + 1)] = k + 1;
+  /* A's blocks by direction and id: block index + 1, 0 for none */
+  long lo = LONG_MAX, hi = LONG_MIN;
+  for (size_t k = 0; k < ga->n; k++) {
+    lo = ga->b[k].id < lo ? ga->b[k].id : lo;
+    hi = ga->b[k].id > hi ? ga->b[k].id : hi;
+  }
+  size_t span = ga->n ? (size_t)(hi - lo) + 1 : 0, *at = hb_calloc(2 * span + 1, sizeof *at);
+  for (size_t k = 0; k < ga->n; k++) at[(ga->b[k].o2i ? span : 0) + (size_t)(ga->b[k].id - lo)] = k + 1;
   for (size_t i = 0; i < gb->n; i++) {
     const cmp_block *bb = &gb->b[i];
     cmp_block *ab = NULL;
-    if (bb->id >= -1 && bb->id <= maxid) {
-      size_t k = at[(bb->o2i ? span : 0) + (size_t)(bb->id + 1)];
+    if (ga->n && bb->id >= lo && bb->id <= hi) {
+      size_t k = at[(bb->o2i ? span : 0) + (size_t)(bb->id - lo)];
       if (k && !ga->b[k - 1].matched) ab = &ga->b[k - 1];
     }
     if (!ab) {
@@ -981,8 +1009,78 @@ static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_inst
     char note[96];
     snprintf(note, sizeof note, " (in %s only)", d->c.name[0]);
     hb_sb_reset(&d->c.detail);
+    module_line(&d->c, ga->b[k].module); /* (now: before B's lines that follow) */
+    d->c.divert = &d->missing;
     emit_block(&d->c, &ga->b[k], V_MISSING, note);
+    d->c.divert = NULL;
   }
+}
+
+/* Output ID's out2in blocks of X and Y, both in parts (index_in_parts),
+ * compared a part at a time, the parts of both over the same operands:
+ * the entry lines and verdict of a comparison of the whole blocks. False,
+ * and nothing said, when a side's first part fails (the blocks are then
+ * compared whole, and fail alike). */
+static bool compare_in_parts(dump_cmp *d, const hlo_instr *x, const hlo_instr *y, long id) {
+  comparer *c = &d->c;
+  uint32_t n = (uint32_t)(x->n_operands > y->n_operands ? x->n_operands : y->n_operands);
+  c->worst = V_TEXT;
+  hb_sb_reset(&c->detail);
+  for (uint32_t lo = 0; lo < n; lo += INDEX_PART_ENTRIES) {
+    if (!side_part(&d->a, x, id, lo) || !side_part(&d->b, y, id, lo)) {
+      cmp_doc_clear(&d->a.doc);
+      return false;
+    }
+    uint32_t na = 0, nb = 0, pi = 0;
+    const cmp_entry **ea = d->a.doc.n ? sorted_entries(&d->a.doc.b[0], &na) : NULL;
+    const cmp_entry **eb = d->b.doc.n ? sorted_entries(&d->b.doc.b[0], &nb) : NULL;
+    merge_entries(c, true, ea, na, &pi, eb, nb, true);
+    free(ea);
+    free(eb);
+  }
+  cmp_doc_clear(&d->a.doc);
+  cmp_doc_clear(&d->b.doc);
+  if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
+  const cmp_block label = {.module = d->b.col.module, .instr = y->name, .id = id, .o2i = true};
+  emit_block(c, &label, c->worst, NULL);
+  return true;
+}
+
+/* The blocks of A's X and B's Y (either may be NULL) against each other,
+ * DUMP_WINDOW of a direction at a time (an out2in block in parts a part
+ * at a time): memory for one window of maps, whatever the instruction. */
+#define DUMP_WINDOW 256
+static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_instr *y) {
+  if (x && !hb_ptrmap_get(&d->a.walked, x)) x = NULL;
+  if (y && !hb_ptrmap_get(&d->b.walked, y)) y = NULL;
+  memset(&d->a.bs, 0, sizeof d->a.bs);
+  memset(&d->b.bs, 0, sizeof d->b.bs);
+  const hloidx_options *o = d->c.o;
+  for (int dir = 0; dir < 2; dir++) {
+    bool o2i = dir == 0;
+    long n = side_count(x, o2i) > side_count(y, o2i) ? side_count(x, o2i) : side_count(y, o2i);
+    long lo = 0;
+    if (o2i && o->direction != DIR_IN2OUT && x && y && side_count(x, true) == side_count(y, true) &&
+        index_in_parts(&d->a.run, x) && index_in_parts(&d->b.run, y)) {
+      long plo = o->output >= 0 ? o->output : 0, phi = o->output >= 0 ? o->output + 1 : n;
+      for (long id = plo; id < phi && id < n; id++)
+        if (!compare_in_parts(d, x, y, id)) { /* (whole, in a window of its own) */
+          side_window(&d->a, x, true, id, id + 1);
+          side_window(&d->b, y, true, id, id + 1);
+          match_window(d);
+        }
+      lo = n;
+    }
+    for (; lo == 0 || lo < n; lo += DUMP_WINDOW) {
+      side_window(&d->a, x, o2i, lo, lo + DUMP_WINDOW);
+      side_window(&d->b, y, o2i, lo, lo + DUMP_WINDOW);
+      match_window(d);
+    }
+  }
+  if (x) index_blocks_end(&d->a.run, x, &d->a.bs);
+  if (y) index_blocks_end(&d->b.run, y, &d->b.bs);
+  output_write(d->missing.data, d->missing.len);
+  hb_sb_reset(&d->missing);
 }
 
 /* A's instruction X and B's namesake Y (NULL: none). */
@@ -1100,6 +1198,7 @@ static int compare_dumps(const hloidx_options *o) {
   comparer_free(&d.c);
   shape_text_free(&d.ta);
   shape_text_free(&d.tb);
+  hb_sb_free(&d.missing);
   hb_arena_free(d.scratch);
   close_side(&d.a);
   close_side(&d.b);

@@ -56,6 +56,7 @@
  * structurally equal fused computations share one analysis, see
  * analysis/fusion_cache.c; HLOIDX_NO_FUSION_CACHE=1 turns that off for
  * comparisons). Output is collected in a buffer written in large chunks. */
+#include <limits.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -228,14 +229,6 @@ bool index_in_parts(const index_run *r, const hlo_instr *in) {
          !o->skip_unknown && ii_o2i_in_parts(r->ctx, in);
 }
 
-/* The state of one instruction's blocks: a diagnostic once per cause (the
- * others counted in a note), and whether a block was handed or failed. */
-typedef struct {
-  ii_error last;
-  long repeats;
-  bool handed, failed;
-} blocks_state;
-
 bool index_part(index_run *r, const hlo_instr *in, long out, uint32_t lo, uint32_t *hi, ii_indexing *x) {
   uint32_t n = (uint32_t)in->n_operands;
   ii_error err;
@@ -254,7 +247,7 @@ bool index_part(index_run *r, const hlo_instr *in, long out, uint32_t lo, uint32
 
 /* Output ID's out2in block of IN in parts; false when its first part
  * fails (the block is then asked for whole, and fails alike). */
-static bool block_in_parts(index_run *r, const hlo_instr *in, long id, index_block_fn block, blocks_state *bs) {
+static bool block_in_parts(index_run *r, const hlo_instr *in, long id, index_block_fn block, index_blocks *bs) {
   uint32_t n = (uint32_t)in->n_operands, hi;
   for (uint32_t lo = 0; lo < n; lo = hi) {
     ii_indexing x;
@@ -271,7 +264,7 @@ static bool block_in_parts(index_run *r, const hlo_instr *in, long id, index_blo
 }
 
 /* Block ID of direction O2I of IN. */
-static void one_block(index_run *r, const hlo_instr *in, bool o2i, long id, index_block_fn block, blocks_state *bs) {
+static void one_block(index_run *r, const hlo_instr *in, bool o2i, long id, index_block_fn block, index_blocks *bs) {
   ii_indexing x;
   ii_error err;
   ii_ctx_reset(r->ctx); /* the previous block is printed: drop its results (memory stays bounded) */
@@ -291,44 +284,55 @@ static void one_block(index_run *r, const hlo_instr *in, bool o2i, long id, inde
   index_flush_block(r);
 }
 
-static bool each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none, bool parts) {
+/* Direction O2I's blocks of IN with ids in [WLO, WHI) (the block of an
+ * instruction without outputs / operands with WLO = 0); false when an
+ * error stops the instruction. */
+static bool dir_blocks(index_run *r, const hlo_instr *in, bool o2i, long wlo, long whi, bool parts, index_blocks *bs,
+                       index_block_fn block, index_none_fn none) {
   const hloidx_options *o = r->o;
-  blocks_state bs = {0};
+  if (o->direction == (o2i ? DIR_IN2OUT : DIR_OUT2IN)) return true;
   /* an instruction in parts: every block in an expression scope */
   bool scoped = parts && index_in_parts(r, in);
-  for (int dir = 0; dir < 2; dir++) {
-    bool o2i = dir == 0;
-    if (o->direction == (o2i ? DIR_IN2OUT : DIR_OUT2IN)) continue;
-    long pinned = o2i ? o->output : o->operand;
-    long n = o2i ? (long)ii_num_outputs(in) : in->n_operands;
-    if (pinned < 0 && n == 0) {
-      index_open_computation(r);
-      none(r, in, o2i);
-      bs.handed = true;
-      continue;
-    }
-    if (pinned >= n && r->several_instrs) continue; /* only instructions that have it */
-    if (index_entry_missing(r, in, o2i)) {
-      if (!r->several_instrs) return false;
-      continue;
-    }
-    long lo = pinned >= 0 ? pinned : 0, hi = pinned >= 0 ? pinned + 1 : n;
-    for (long id = lo; id < hi; id++) {
-      if (scoped && o2i && block_in_parts(r, in, id, block, &bs)) continue; /* (each part in its own scope) */
-      if (scoped) ii_ctx_block_begin(r->ctx);
-      one_block(r, in, o2i, id, block, &bs);
-      if (scoped) ii_ctx_block_end(r->ctx);
-    }
+  long pinned = o2i ? o->output : o->operand;
+  long n = o2i ? (long)ii_num_outputs(in) : in->n_operands;
+  if (pinned < 0 && n == 0) {
+    if (wlo > 0) return true;
+    index_open_computation(r);
+    none(r, in, o2i);
+    bs->handed = true;
+    return true;
   }
-  if (bs.repeats) {
+  if (pinned >= n && r->several_instrs) return true; /* only instructions that have it */
+  if (index_entry_missing(r, in, o2i)) return r->several_instrs;
+  long lo = pinned >= 0 ? pinned : 0, hi = pinned >= 0 ? pinned + 1 : n;
+  if (lo < wlo) lo = wlo;
+  if (hi > whi) hi = whi;
+  for (long id = lo; id < hi; id++) {
+    if (scoped && o2i && block_in_parts(r, in, id, block, bs)) continue; /* (each part in its own scope) */
+    if (scoped) ii_ctx_block_begin(r->ctx);
+    one_block(r, in, o2i, id, block, bs);
+    if (scoped) ii_ctx_block_end(r->ctx);
+  }
+  return true;
+}
+
+bool index_blocks_end(index_run *r, const hlo_instr *in, const index_blocks *bs) {
+  if (bs->repeats) {
     char msg[200];
-    snprintf(msg, sizeof msg, "the same for %ld more block%s of '%.64s'", bs.repeats, bs.repeats == 1 ? "" : "s",
+    snprintf(msg, sizeof msg, "the same for %ld more block%s of '%.64s'", bs->repeats, bs->repeats == 1 ? "" : "s",
              in->name);
-    diag_note(r->src, bs.last.instr->offset, msg);
+    diag_note(r->src, bs->last.instr->offset, msg);
   }
   /* every block failed: the instruction failed (no trace of it, e.g. in JSON) */
-  if (bs.failed && !bs.handed) r->instr_failed = true;
-  return bs.handed || !bs.failed;
+  if (bs->failed && !bs->handed) r->instr_failed = true;
+  return bs->handed || !bs->failed;
+}
+
+static bool each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none, bool parts) {
+  index_blocks bs = {0};
+  for (int dir = 0; dir < 2; dir++)
+    if (!dir_blocks(r, in, dir == 0, 0, LONG_MAX, parts, &bs, block, none)) return false;
+  return index_blocks_end(r, in, &bs);
 }
 
 bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
@@ -337,6 +341,11 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
 
 bool index_each_block_parts(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none) {
   return each_block(r, in, block, none, true);
+}
+
+bool index_each_block_window(index_run *r, const hlo_instr *in, bool o2i, long lo, long hi, index_blocks *bs,
+                             index_block_fn block, index_none_fn none) {
+  return dir_blocks(r, in, o2i, lo, hi, !o2i, bs, block, none);
 }
 
 bool index_each_grouped(index_run *r, const hlo_instr *in, index_grouped_fn fn) {

@@ -148,6 +148,21 @@ bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, i
 bool index_each_block_parts(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
 #define INDEX_PARTS_FROM 4096 /* operands */
 #define INDEX_PART_ENTRIES 256
+/* The blocks of one direction a window at a time (dump-mode --compare
+ * walks two dumps' instructions side by side, a window of each): those
+ * of IN with ids in [LO, HI), as index_each_block_parts hands them but
+ * the out2in block whole; the "no outputs" / "no operands" block with the
+ * window at 0. BS, zeroed before an instruction's first window, carries
+ * its diagnostics across windows; index_blocks_end after its last one
+ * notes repeated errors and returns what index_each_block returns. */
+typedef struct {
+  ii_error last;
+  long repeats;
+  bool handed, failed;
+} index_blocks;
+bool index_each_block_window(index_run *r, const hlo_instr *in, bool o2i, long lo, long hi, index_blocks *bs,
+                             index_block_fn block, index_none_fn none);
+bool index_blocks_end(index_run *r, const hlo_instr *in, const index_blocks *bs);
 /* Whether IN's out2in block comes in parts (also --symbolic-tile's). */
 bool index_in_parts(const index_run *r, const hlo_instr *in);
 /* Part [LO, *HI) of output OUT's out2in block of IN into X, in an
