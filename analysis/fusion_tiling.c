@@ -19,9 +19,7 @@ static void operand_layout(hb_arena *a, const hlo_instr *producer, ft_operand *o
   tf_layout_of(a, &l, &op->layout);
 }
 
-ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling *t, ii_error *err) {
-  memset(t, 0, sizeof *t);
-  hb_arena *a = ii_ctx_arena(c);
+ii_status ft_check_output(const hlo_instr *in, int64_t output, const hlo_shape **shape, ii_error *err) {
   if (output < 0 || output >= ii_num_outputs(in))
     return ii_fail(err, in, "%s has %" PRId64 " output(s); there is no output %" PRId64, in->name, ii_num_outputs(in),
                    output);
@@ -29,25 +27,42 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
   if (!ii_is_array(s)) return ii_fail(err, in, "output %" PRId64 " of %s is not an array", output, in->name);
   for (int i = 0; i < s->rank; i++)
     if (s->dims[i] < 0) return ii_fail(err, in, "output %" PRId64 " of %s has an unbounded dimension", output, in->name);
-  ii_indexing x;
-  ii_status st = ii_o2i(c, in, output, &x, err);
+  *shape = s;
+  return II_OK;
+}
+
+ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling *t, ii_error *err) {
+  memset(t, 0, sizeof *t);
+  const hlo_shape *s;
+  ii_status st = ft_check_output(in, output, &s, err);
   if (st != II_OK) return st;
+  ii_indexing x;
+  st = ii_o2i(c, in, output, &x, err);
+  if (st != II_OK) return st;
+  ft_symbolic_of(c, in, output, &x, t);
+  return II_OK;
+}
+
+void ft_symbolic_of(ii_ctx *c, const hlo_instr *in, int64_t output, const ii_indexing *x, ft_tiling *t) {
+  memset(t, 0, sizeof *t);
+  hb_arena *a = ii_ctx_arena(c);
+  const hlo_shape *s = ii_output_shape(in, output);
   t->in = in;
   t->output = output;
   t->shape = s;
   t->rank = (uint32_t)s->rank;
   t->extent = s->dims;
-  t->nall = x.n;
+  t->nall = x->n;
   uint32_t n = 0, nread = 0;
-  for (uint32_t k = ii_next_entry(&x, 0); k < x.n; k = ii_next_entry(&x, k + 1)) n += ii_entry(&x, k)->n, nread++;
+  for (uint32_t k = ii_next_entry(x, 0); k < x->n; k = ii_next_entry(x, k + 1)) n += ii_entry(x, k)->n, nread++;
   t->noperands = nread;
   t->operands = hb_arena_zalloc(a, (nread + 1) * sizeof *t->operands);
   t->entries = hb_arena_zalloc(a, (n + 1) * sizeof *t->entries);
   bool compat = ii_ctx_xla_compat(c);
   t->sets = hb_arena_array(a, nread + 1, sizeof *t->sets);
   uint32_t slot = 0;
-  for (uint32_t k = ii_next_entry(&x, 0); k < x.n; k = ii_next_entry(&x, k + 1), slot++) {
-    const ii_set *set = ii_entry(&x, k);
+  for (uint32_t k = ii_next_entry(x, 0); k < x->n; k = ii_next_entry(x, k + 1), slot++) {
+    const ii_set *set = ii_entry(x, k);
     ft_operand *op = &t->operands[slot];
     t->sets[slot] = set;
     op->k = k;
@@ -68,7 +83,6 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
       e->why = e->status == ST_OK ? NULL : hb_arena_strndup(a, why, strlen(why));
     }
   }
-  return II_OK;
 }
 
 static bool union_by_marks(const ft_tiling *t, uint32_t slot, tf_count *out) {

@@ -106,6 +106,13 @@ ii_status ft_tile(ii_ctx *c, const hlo_instr *in, int64_t output, const int64_t 
 /* The symbolic tiles of every operand map of OUTPUT (no tile sizes): the
  * entries of ft_tile without the parts at ts. */
 ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling *out, ii_error *err);
+/* Whether OUTPUT of IN can be tiled: it exists, is an array (*SHAPE), and
+ * has no unbounded dimension (else II_ERROR and why). */
+ii_status ft_check_output(const hlo_instr *in, int64_t output, const hlo_shape **shape, ii_error *err);
+/* ft_symbolic of an out2in block already computed (X: a whole block, or a
+ * part of one, ii_o2i_part: then the tiling holds that part's entries);
+ * OUTPUT passed ft_check_output. */
+void ft_symbolic_of(ii_ctx *c, const hlo_instr *in, int64_t output, const ii_indexing *x, ft_tiling *out);
 
 /* The distinct elements each operand's boxes hold over all tiles and maps,
  * for the reads per element (after ft_instantiate): per dimension when the

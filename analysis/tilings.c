@@ -24,7 +24,7 @@ bool tg_valid(const ft_tiling *t, const int64_t *ts, bool partial) {
   return true;
 }
 
-static bool tileable(const ft_tiling *t, char *why, size_t cap) {
+bool tg_tileable(const ft_tiling *t, char *why, size_t cap) {
   for (uint32_t i = 0; i < t->nentries; i++) {
     const ft_entry *e = &t->entries[i];
     if (e->status == ST_OK) continue;
@@ -61,7 +61,7 @@ void tg_count_valid(const ft_tiling *t, tg_count *out) {
   }
   for (uint32_t i = 0; i < t->nentries; i++) nf += t->entries[i].tile.cons.n;
   factor_ref *refs = hb_calloc(nf + 1, sizeof *refs);
-  out->tileable = tileable(t, out->why, sizeof out->why);
+  out->tileable = tg_tileable(t, out->why, sizeof out->why);
   out->exact = true;
   if (!out->tileable) goto done;
   /* groups of parameters joined by the factors that mention them */
@@ -138,7 +138,7 @@ void tg_begin(hb_arena *a, const ft_tiling *t, bool partial, tg_iter *it) {
   it->idx = hb_arena_zalloc(a, (t->rank + 1) * sizeof *it->idx);
   for (uint32_t i = 0; i < t->rank; i++) it->ncand[i] = tg_candidates(t->extent[i], it->cand[i]);
   it->partial = partial;
-  it->ended = !partial && !tileable(t, NULL, 0);
+  it->ended = !partial && !tg_tileable(t, NULL, 0);
 }
 
 bool tg_next(tg_iter *it, int64_t *ts) {
@@ -163,4 +163,46 @@ bool tg_next(tg_iter *it, int64_t *ts) {
     if (tg_valid(it->t, ts, it->partial)) return true;
   }
   return false;
+}
+
+bool tg_table_begin(tg_table *tb, const int64_t *extent, uint32_t rank) {
+  memset(tb, 0, sizeof *tb);
+  uint64_t n = 1;
+  int64_t cand[TG_MAX_CANDIDATES];
+  for (uint32_t i = 0; i < rank; i++) {
+    n *= tg_candidates(extent[i], cand);
+    if (n > TG_TABLE_MAX) return false;
+  }
+  tb->rank = rank;
+  tb->n = tb->valid = n;
+  tb->ts = hb_malloc((n * rank + 1) * sizeof *tb->ts);
+  tb->ok = hb_malloc(n + 1);
+  memset(tb->ok, 1, n);
+  /* the product in XLA's order: the last dimension's candidate changes fastest */
+  for (uint64_t j = 0; j < n; j++) {
+    uint64_t q = j;
+    for (uint32_t i = rank; i-- > 0;) {
+      uint32_t nc = tg_candidates(extent[i], cand);
+      tb->ts[j * rank + i] = cand[q % nc];
+      q /= nc;
+    }
+  }
+  return true;
+}
+
+bool tg_table_sift(tg_table *tb, const ft_tiling *part) {
+  for (uint32_t i = 0; i < part->nentries; i++) {
+    const st_tile *tile = &part->entries[i].tile;
+    if (!tile->cons.n) continue; /* (no constraint: every tiling; a concatenate's tiles have none) */
+    if ((tb->steps += tb->n) > TG_TABLE_STEPS) return false;
+    for (uint64_t j = 0; j < tb->n; j++)
+      if (tb->ok[j] && !st_holds(tile, &tb->ts[j * tb->rank])) tb->ok[j] = 0, tb->valid--;
+  }
+  return true;
+}
+
+void tg_table_end(tg_table *tb) {
+  free(tb->ts);
+  free(tb->ok);
+  memset(tb, 0, sizeof *tb);
 }

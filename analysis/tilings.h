@@ -59,4 +59,32 @@ bool tg_next(tg_iter *it, int64_t *ts);
  * existing tile's). */
 bool tg_valid(const ft_tiling *t, const int64_t *ts, bool partial);
 
+/* Whether every operand map of T has a symbolic tile; when not, WHY
+ * (CAP bytes, may be NULL) names the first that has none. */
+bool tg_tileable(const ft_tiling *t, char *why, size_t cap);
+
+/* The tilings of an output whose operand maps come in parts (a
+ * concatenate of thousands of operands, index_run.h): every candidate
+ * tiling in a table, each part's tiles ruling out those where their
+ * constraints fail; what remains is the valid ones, counted exactly and
+ * in XLA's order, without holding more than a part's tiles. For products
+ * of at most TG_TABLE_MAX candidates, and constrained tiles times
+ * candidates at most TG_TABLE_STEPS (else tg_count_valid on the whole). */
+#define TG_TABLE_MAX ((uint64_t)1 << 14)
+#define TG_TABLE_STEPS ((uint64_t)1 << 26)
+typedef struct {
+  uint32_t rank;
+  uint64_t n;       /* candidates */
+  int64_t *ts;      /* candidate j's tile sizes: ts[j * rank, (j + 1) * rank) */
+  unsigned char *ok; /* candidate j holds for every tile sifted so far */
+  uint64_t valid;   /* how many do */
+  uint64_t steps;
+} tg_table;
+/* False when the product of the candidates for EXTENT is too large. */
+bool tg_table_begin(tg_table *tb, const int64_t *extent, uint32_t rank);
+/* Rules out the candidates where a tile of PART fails; false when the
+ * steps ran out (the table is then incomplete). */
+bool tg_table_sift(tg_table *tb, const ft_tiling *part);
+void tg_table_end(tg_table *tb);
+
 #endif

@@ -40,6 +40,47 @@ static void operand_bytes(hb_strbuf *b, const ft_operand *op) {
   if (!op->exact) hb_sb_puts(b, " (estimate)");
 }
 
+/* `  AxB: N tiles` */
+static void put_sizes(hb_strbuf *b, uint32_t rank, const int64_t *ts, tf_count tiles) {
+  hb_sb_puts(b, "  ");
+  for (uint32_t i = 0; i < rank; i++) hb_sb_printf(b, "%s%lld", i ? "x" : "", (long long)ts[i]);
+  if (!rank) hb_sb_puts(b, "()");
+  hb_sb_puts(b, ": ");
+  hb_sb_put_u128(b, tiles);
+  hb_sb_puts(b, tiles == 1 ? " tile" : " tiles");
+}
+
+/* `; operand K: BYTES` for each operand the output reads (T instantiated). */
+static void put_operands(hb_strbuf *b, const ft_tiling *t) {
+  for (uint32_t k = 0; k < t->noperands; k++) {
+    hb_sb_printf(b, "; operand %u: ", t->operands[k].k);
+    operand_bytes(b, &t->operands[k]);
+  }
+}
+
+/* `V of T tilings valid (d0: 1, 2, 4, 5; d1: ...)` */
+static void put_count(hb_strbuf *b, const tg_count *cnt, uint32_t rank, const int64_t *extent) {
+  if (!cnt->exact) hb_sb_puts(b, "at least ");
+  hb_sb_put_u128(b, cnt->valid);
+  hb_sb_puts(b, " of ");
+  hb_sb_put_u128(b, cnt->total);
+  hb_sb_puts(b, " tilings valid (");
+  for (uint32_t i = 0; i < rank; i++) {
+    int64_t c[TG_MAX_CANDIDATES];
+    uint32_t nc = tg_candidates(extent[i], c);
+    hb_sb_printf(b, "%sd%u:", i ? "; " : "", i);
+    for (uint32_t k = 0; k < nc; k++) hb_sb_printf(b, "%s %lld", k ? "," : "", (long long)c[k]);
+  }
+  hb_sb_puts(b, rank ? ")\n" : "scalar output)\n");
+}
+
+/* `  (N more)` after the listed ones. */
+static void put_more(hb_strbuf *b, tf_count more, bool exact) {
+  hb_sb_puts(b, "  (");
+  hb_sb_put_u128(b, more);
+  hb_sb_puts(b, exact ? " more)\n" : " or more)\n");
+}
+
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
   hb_strbuf *b = &r->out;
   hb_sb_printf(b, "# %s (output %lld): ", in->name, (long long)out);
@@ -54,18 +95,7 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     hb_sb_printf(b, "no tilings: %s\n", cnt.why);
     return;
   }
-  if (!cnt.exact) hb_sb_puts(b, "at least ");
-  hb_sb_put_u128(b, cnt.valid);
-  hb_sb_puts(b, " of ");
-  hb_sb_put_u128(b, cnt.total);
-  hb_sb_puts(b, " tilings valid (");
-  for (uint32_t i = 0; i < t->rank; i++) {
-    int64_t c[TG_MAX_CANDIDATES];
-    uint32_t nc = tg_candidates(t->extent[i], c);
-    hb_sb_printf(b, "%sd%u:", i ? "; " : "", i);
-    for (uint32_t k = 0; k < nc; k++) hb_sb_printf(b, "%s %lld", k ? "," : "", (long long)c[k]);
-  }
-  hb_sb_puts(b, t->rank ? ")\n" : "scalar output)\n");
+  put_count(b, &cnt, t->rank, t->extent);
   tg_iter it;
   tg_begin(ii_ctx_arena(r->ctx), t, false, &it);
   int64_t *ts = hb_calloc(t->rank + 1, sizeof *ts);
@@ -76,16 +106,8 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     hb_arena_reset_keep(each); /* (its blocks serve the next tiling: no page faults again) */
     ae_ctx_scope_begin(x); /* (the tiling's offset expressions: gone with its line) */
     ft_instantiate_in(r->ctx, t, ts, each);
-    hb_sb_puts(b, "  ");
-    for (uint32_t i = 0; i < t->rank; i++) hb_sb_printf(b, "%s%lld", i ? "x" : "", (long long)ts[i]);
-    if (!t->rank) hb_sb_puts(b, "()");
-    hb_sb_puts(b, ": ");
-    hb_sb_put_u128(b, t->total_tiles);
-    hb_sb_puts(b, t->total_tiles == 1 ? " tile" : " tiles");
-    for (uint32_t k = 0; k < t->noperands; k++) { /* the operands the output reads */
-      hb_sb_printf(b, "; operand %u: ", t->operands[k].k);
-      operand_bytes(b, &t->operands[k]);
-    }
+    put_sizes(b, t->rank, ts, t->total_tiles);
+    put_operands(b, t); /* the operands the output reads */
     hb_sb_putc(b, '\n');
     ae_ctx_scope_end(x);
     listed++;
@@ -94,15 +116,83 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   free(ts);
   hb_arena_free(each);
   if (it.exhausted) hb_sb_printf(b, "  (listing stopped after %llu candidates)\n", (unsigned long long)TG_STEPS);
-  else if ((tf_count)listed < cnt.valid) {
-    hb_sb_puts(b, "  (");
-    hb_sb_put_u128(b, cnt.valid - (tf_count)listed);
-    hb_sb_puts(b, cnt.exact ? " more)\n" : " or more)\n");
+  else if ((tf_count)listed < cnt.valid) put_more(b, cnt.valid - (tf_count)listed, cnt.exact);
+}
+
+/* The tilings of an output whose out2in block comes in parts (a
+ * concatenate of thousands of operands, index_in_parts): the count from a
+ * table of the candidate tilings that each part's tiles sift (tg_table),
+ * then each listed tiling's line a part at a time, the parts computed
+ * again for each line. Memory for one part, not for every operand's maps
+ * and tiles; the output of the whole way. False, and nothing written,
+ * where the table cannot serve (too many candidates, or constrained
+ * tiles) or the first part fails: the output then goes the whole way. */
+static bool tilings_in_parts(index_run *r, const hlo_instr *in) {
+  ii_error err;
+  const hlo_shape *s;
+  if (ft_check_output(in, 0, &s, &err) != II_OK) return false;
+  uint32_t rank = (uint32_t)s->rank, n = (uint32_t)in->n_operands, hi;
+  tg_table tb;
+  if (!tg_table_begin(&tb, s->dims, rank)) return false;
+  tg_count cnt = {.tileable = true, .exact = true};
+  bool usable = true;
+  for (uint32_t lo = 0; lo < n && cnt.tileable && usable; lo = hi) {
+    ii_indexing x;
+    ft_tiling t;
+    if (!index_part(r, in, 0, lo, &hi, &x)) { /* (only the first part fails) */
+      usable = false;
+      break;
+    }
+    ft_symbolic_of(r->ctx, in, 0, &x, &t);
+    cnt.tileable = tg_tileable(&t, cnt.why, sizeof cnt.why);
+    usable = !cnt.tileable || tg_table_sift(&tb, &t);
+    ii_ctx_block_end(r->ctx);
   }
+  if (!usable) {
+    tg_table_end(&tb);
+    return false;
+  }
+  index_open_computation(r);
+  r->instr_handed = true;
+  hb_strbuf *b = &r->out;
+  hb_sb_printf(b, "# %s (output 0): ", in->name);
+  if (!cnt.tileable) hb_sb_printf(b, "no tilings: %s\n", cnt.why);
+  cnt.valid = tb.valid;
+  cnt.total = tb.n;
+  if (cnt.tileable) put_count(b, &cnt, rank, s->dims);
+  hb_arena *each = hb_arena_new();
+  long listed = 0;
+  for (uint64_t j = 0; cnt.tileable && j < tb.n && listed < r->o->max_tilings; j++) {
+    if (!tb.ok[j]) continue;
+    const int64_t *ts = &tb.ts[j * rank];
+    tf_count tiles = 1;
+    for (uint32_t i = 0; i < rank; i++) tiles *= (uint64_t)(s->dims[i] / ts[i] + (s->dims[i] % ts[i] != 0));
+    put_sizes(b, rank, ts, tiles);
+    for (uint32_t lo = 0; lo < n; lo = hi) {
+      ii_indexing x;
+      ft_tiling t;
+      if (!index_part(r, in, 0, lo, &hi, &x)) break; /* (as it did not above) */
+      ft_symbolic_of(r->ctx, in, 0, &x, &t);
+      hb_arena_reset_keep(each);
+      ft_instantiate_in(r->ctx, &t, ts, each);
+      put_operands(b, &t);
+      ii_ctx_block_end(r->ctx);
+      index_flush_block(r);
+    }
+    hb_sb_putc(b, '\n');
+    listed++;
+  }
+  hb_arena_free(each);
+  if (cnt.tileable && (tf_count)listed < cnt.valid) put_more(b, cnt.valid - (tf_count)listed, true);
+  tg_table_end(&tb);
+  index_flush_block(r);
+  return true;
 }
 
 static void instr(index_run *r, const hlo_instr *in) {
-  if (tile_selected(r, in)) tile_each_output(r, in, block);
+  if (!tile_selected(r, in)) return;
+  if (r->o->output <= 0 && index_in_parts(r, in) && tilings_in_parts(r, in)) return;
+  tile_each_output(r, in, block);
 }
 
 const index_report index_report_tilings = {NULL, index_module_header, index_computation_header, instr, NULL, NULL};

@@ -1,6 +1,7 @@
 /* tilings.h and fusion_tiling.h on whole instructions: the count of valid
  * tilings by independent groups of tile sizes must equal walking the whole
- * candidate product; backend_config's output tiles in the forms XLA
+ * candidate product, and the table of candidates sifted map by map (the
+ * tilings of an instruction in parts) must keep the same ones in order; backend_config's output tiles in the forms XLA
  * writes; and at every valid tiling the reads per element of a transpose
  * are 1 and of a broadcast the tiles along the broadcast dimension. */
 #include "backend_config.h"
@@ -57,6 +58,26 @@ static void test_counts(ii_ctx *c) {
     CHECK(cnt.tileable && cnt.exact && !it.exhausted, "module %zu: tileable, exact", i);
     CHECK(cnt.valid == walked, "module %zu: %llu valid by groups, %llu by walking", i, (unsigned long long)cnt.valid,
           (unsigned long long)walked);
+    /* the table, sifted a map at a time (as parts), keeps the same
+     * tilings in the same order */
+    tg_table tb;
+    CHECK(tg_table_begin(&tb, t.extent, t.rank), "module %zu: a table", i);
+    for (uint32_t e = 0; e < t.nentries; e++) {
+      ft_tiling part = t;
+      part.entries = &t.entries[e];
+      part.nentries = 1;
+      CHECK(tg_table_sift(&tb, &part), "module %zu: sifted", i);
+    }
+    CHECK(tb.valid == cnt.valid, "module %zu: %llu valid in the table, %llu by groups", i, (unsigned long long)tb.valid,
+          (unsigned long long)cnt.valid);
+    tg_begin(ii_ctx_arena(c), &t, false, &it);
+    for (uint64_t j = 0; j < tb.n; j++) {
+      if (!tb.ok[j]) continue;
+      CHECK(tg_next(&it, ts) && !memcmp(ts, &tb.ts[j * t.rank], t.rank * sizeof *ts), "module %zu: candidate %llu in order",
+            i, (unsigned long long)j);
+    }
+    CHECK(!tg_next(&it, ts), "module %zu: no more valid tilings than the table's", i);
+    tg_table_end(&tb);
     done(c);
   }
 }

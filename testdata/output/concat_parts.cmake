@@ -4,7 +4,11 @@
 # Operand k reads the output's columns [2k, 2k + 1]: its map is
 # (d0, d1) -> (d0, d1 - 2k) with d0 in [0, 0], d1 in [2k, 2k + 1]. From
 # that formula the expected output of MODE (text, json, verify, compare;
-# symtile: the tile's offset is (0, -2k)) is written to
+# symtile: the tile's offset is (0, -2k); tilings: no tile has a
+# constraint, so all 15 candidate tilings 1xT are valid, T the powers of two
+# below 10000 and 10000, and each tile loads what it holds of an operand
+# -- summed over the ceil(10000 / T) tiles, each operand's 8 bytes once)
+# is written to
 # ${GEN_DIR}/expected.out, and for compare the text golden to
 # ${GEN_DIR}/golden.txt.
 set(N 5000)
@@ -14,7 +18,7 @@ math(EXPR width "2 * ${N}")
 math(EXPR line "${N} + 3")
 # (Each text grows in a chunk of 250 entries appended to it then: CMake
 # copies a variable's whole value on every append.)
-set(outs params ctx text_out json_out verify_out symtile_out ops)
+set(outs params ctx text_out json_out verify_out symtile_out ops tiling_ops)
 foreach(v IN LISTS outs)
   set(${v} "")
   set(${v}_chunk "")
@@ -38,6 +42,7 @@ foreach(k RANGE 0 ${last})
   string(APPEND text_out_chunk "operand id = ${k}\n  (d0, d1) -> (d0, ${res}),\n  domain:\n  d0 in [0, 0],\n  d1 in [${lo}, ${hi}]\n")
   string(APPEND json_out_chunk "        {\"operand\": ${k}, \"name\": \"p${k}\", \"maps\": [\n          {\"text\": \"(d0, d1) -> (d0, ${res}), domain: d0 in [0, 0], d1 in [${lo}, ${hi}]\", \"unknown\": false, \"known_empty\": false, \"dims\": [{\"name\": \"d0\", \"interval\": [0, 0]}, {\"name\": \"d1\", \"interval\": [${lo}, ${hi}]}], \"range_vars\": [], \"runtime_vars\": [], \"results\": [\"d0\", \"${res}\"], \"constraints\": [], \"descriptions\": [], \"replica_id\": null}]}")
   string(APPEND verify_out_chunk "operand ${k}: ok")
+  string(APPEND tiling_ops_chunk "; operand ${k}: 8 bytes (layout tiles: 8 bytes)")
   string(APPEND symtile_out_chunk "# c (output 0, operand ${k})\nSymbolic tile with\n  offset_map: (d0, d1) -> (0, ${off})\n  size_map: (d0, d1) -> (d0, d1)\n  stride_map: (d0, d1) -> (1, 1)\n")
   math(EXPR in_chunk "(${k} + 1) % 250")
   if(in_chunk EQUAL 0 OR k EQUAL last)
@@ -58,6 +63,20 @@ elseif(MODE STREQUAL "verify")
   set(want "# c (out2in, output 0): ${verify_out}\nverify: ${N} entries, ${N} ok (0 by coverage, 0 sampled, 0 with runtime variables bound), 0 mismatches; not checked: 0 unknown indexing, 0 without reference, 0 too large, 0 not analyzed\n")
 elseif(MODE STREQUAL "symtile")
   set(want "${symtile_out}")
+elseif(MODE STREQUAL "tilings")
+  set(sizes "")
+  set(want "")
+  foreach(t 1 2 4 8 16 32 64 128 256 512 1024 2048 4096 8192 ${width})
+    string(APPEND sizes ", ${t}")
+    math(EXPR tiles "(${width} + ${t} - 1) / ${t}")
+    if(tiles EQUAL 1)
+      string(APPEND want "  1x${t}: 1 tile${tiling_ops}\n")
+    else()
+      string(APPEND want "  1x${t}: ${tiles} tiles${tiling_ops}\n")
+    endif()
+  endforeach()
+  string(SUBSTRING "${sizes}" 2 -1 sizes)
+  set(want "# c (output 0): 15 of 15 tilings valid (d0: 1; d1: ${sizes})\n${want}")
 elseif(MODE STREQUAL "compare")
   file(WRITE "${GEN_DIR}/golden.txt" "${golden}")
   set(want "c (out2in, output 0): equal text\ncompare: 1 block: 1 equal text, 0 equal relation, 0 different, 0 undecided, 0 missing, 0 new\n")
