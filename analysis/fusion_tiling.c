@@ -39,13 +39,12 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
   ii_indexing x;
   st = ii_o2i(c, in, output, &x, err);
   if (st != II_OK) return st;
-  ft_symbolic_of(c, in, output, &x, t);
+  ft_symbolic_of(c, ii_ctx_arena(c), in, output, &x, t);
   return II_OK;
 }
 
-void ft_symbolic_of(ii_ctx *c, const hlo_instr *in, int64_t output, const ii_indexing *x, ft_tiling *t) {
+void ft_symbolic_of(ii_ctx *c, hb_arena *a, const hlo_instr *in, int64_t output, const ii_indexing *x, ft_tiling *t) {
   memset(t, 0, sizeof *t);
-  hb_arena *a = ii_ctx_arena(c);
   const hlo_shape *s = ii_output_shape(in, output);
   t->in = in;
   t->output = output;

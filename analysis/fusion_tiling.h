@@ -109,10 +109,11 @@ ii_status ft_symbolic(ii_ctx *c, const hlo_instr *in, int64_t output, ft_tiling 
 /* Whether OUTPUT of IN can be tiled: it exists, is an array (*SHAPE), and
  * has no unbounded dimension (else II_ERROR and why). */
 ii_status ft_check_output(const hlo_instr *in, int64_t output, const hlo_shape **shape, ii_error *err);
-/* ft_symbolic of an out2in block already computed (X: a whole block, or a
- * part of one, ii_o2i_part: then the tiling holds that part's entries);
- * OUTPUT passed ft_check_output. */
-void ft_symbolic_of(ii_ctx *c, const hlo_instr *in, int64_t output, const ii_indexing *x, ft_tiling *out);
+/* ft_symbolic of an out2in block already computed (X: a whole block, or
+ * a part of one, ii_o2i_part or ii_indexing_view: then the tiling holds
+ * that part's entries), its tiles and lists in A; OUTPUT passed
+ * ft_check_output. */
+void ft_symbolic_of(ii_ctx *c, hb_arena *a, const hlo_instr *in, int64_t output, const ii_indexing *x, ft_tiling *out);
 
 /* The distinct elements each operand's boxes hold over all tiles and maps,
  * for the reads per element (after ft_instantiate): per dimension when the

@@ -128,6 +128,18 @@ const ii_set *ii_entry(const ii_indexing *x, uint32_t k) {
   return i < 0 ? &none : &x->sets[i];
 }
 
+void ii_indexing_view(const ii_indexing *x, uint32_t from, uint32_t to, uint32_t *ids, ii_indexing *out) {
+  out->n = x->n;
+  out->sets = x->sets + from;
+  out->nlive = to - from;
+  if (x->ids) {
+    out->ids = x->ids + from;
+    return;
+  }
+  for (uint32_t i = from; i < to; i++) ids[i - from] = i;
+  out->ids = ids;
+}
+
 uint32_t ii_next_entry(const ii_indexing *x, uint32_t k) {
   uint32_t i = k;
   if (x->ids) { /* the first stored id >= k */

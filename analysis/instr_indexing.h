@@ -99,6 +99,10 @@ const ii_set *ii_entry(const ii_indexing *x, uint32_t k);
 /* The first entry of [K, n) that has maps, else n: a walk over the entries
  * that have maps costs those, not n, when the others are not stored. */
 uint32_t ii_next_entry(const ii_indexing *x, uint32_t k);
+/* The stored entries [FROM, TO) of X (ii_nstored's order) as an indexing
+ * of X's n entries that stores only them, sharing X's sets; IDS holds
+ * TO - FROM ids where X stores every entry. */
+void ii_indexing_view(const ii_indexing *x, uint32_t from, uint32_t to, uint32_t *ids, ii_indexing *out);
 
 typedef struct {
   const hlo_instr *instr; /* the instruction at fault (may be inside a fused computation) */
