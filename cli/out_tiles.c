@@ -203,8 +203,10 @@ static void header(index_run *r, const hlo_instr *in, int64_t out, const tile_bl
   hb_sb_putc(b, '\n');
 }
 
+/* The block whole, or a part of it (r->part: the header with the first,
+ * the operands not read with the last). */
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
-  header(r, in, out, blk);
+  if (r->part == INDEX_WHOLE || r->part == INDEX_FIRST) header(r, in, out, blk);
   if (blk->status != II_OK) return;
   const ft_tiling *t = &blk->t;
   for (uint32_t k = 0; k < t->noperands; k++) {
@@ -220,14 +222,13 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   }
   /* the operands the output does not read: one line (a tuple's output
    * reads one of thousands) */
-  hb_strbuf ids = HB_STRBUF_INIT;
-  uint32_t n = tile_put_unread(&ids, t);
-  if (n) hb_sb_printf(&r->out, "%s %s: not read by this output\n", n > 1 ? "operands" : "operand", hb_sb_str(&ids));
-  hb_sb_free(&ids);
+  if ((r->part == INDEX_WHOLE || r->part == INDEX_LAST) && blk->nunread)
+    hb_sb_printf(&r->out, "%s %s: not read by this output\n", blk->nunread > 1 ? "operands" : "operand",
+                 hb_sb_str(&blk->unread));
 }
 
 static void instr(index_run *r, const hlo_instr *in) {
-  if (tile_selected(r, in)) tile_each_output(r, in, block);
+  if (tile_selected(r, in)) tile_each_output_parts(r, in, block);
 }
 
 const index_report index_report_tiles = {NULL, index_module_header, index_computation_header, instr, NULL, NULL};

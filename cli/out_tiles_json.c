@@ -33,6 +33,7 @@
 typedef struct {
   json_doc doc;
   bool first_block;
+  bool first_operand; /* of the block (which may come in parts) */
   hb_strbuf tmp;
 } json_state;
 
@@ -167,9 +168,28 @@ static void put_operand(index_run *r, const tile_block *blk, uint32_t slot) {
   hb_sb_putc(b, '}');
 }
 
+/* The operands of the block (or part) the output reads; the array closed
+ * with the block (or its last part). */
+static void operands(index_run *r, const tile_block *blk) {
+  json_state *s = r->state;
+  hb_strbuf *b = &r->out;
+  for (uint32_t k = 0; k < blk->t.noperands; k++) {
+    hb_sb_puts(b, s->first_operand ? "\n      " : ",\n      ");
+    s->first_operand = false;
+    put_operand(r, blk, k);
+  }
+  if (r->part == INDEX_WHOLE || r->part == INDEX_LAST) hb_sb_puts(b, "]}");
+}
+
+/* The block whole, or a part of it (r->part: the first opens it, the last
+ * closes it). */
 static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_block *blk) {
   json_state *s = r->state;
   hb_strbuf *b = &r->out;
+  if (r->part == INDEX_MORE || r->part == INDEX_LAST) {
+    operands(r, blk);
+    return;
+  }
   comma(b, &s->first_block, "\n    {\"computation\": ");
   json_cstr(b, in->parent->name);
   hb_sb_puts(b, ", \"name\": ");
@@ -201,17 +221,14 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
     hb_sb_puts(b, ", \"tiles_per_dim\": null, \"tiles\": null, \"constraints_hold\": null");
   }
   hb_sb_puts(b, ",\n     \"operands\": [");
-  for (uint32_t k = 0; k < t->noperands; k++) { /* the operands the output reads */
-    hb_sb_puts(b, k ? ",\n      " : "\n      ");
-    put_operand(r, blk, k);
-  }
-  hb_sb_puts(b, "]}");
+  s->first_operand = true;
+  operands(r, blk);
 }
 
 static void instr(index_run *r, const hlo_instr *in) {
   json_state *s = r->state;
   bool was_first = s->first_block;
-  if (tile_selected(r, in)) tile_each_output(r, in, block);
+  if (tile_selected(r, in)) tile_each_output_parts(r, in, block);
   if (r->instr_failed) s->first_block = was_first; /* the walk drops what this instruction wrote */
 }
 

@@ -119,48 +119,6 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   else if ((tf_count)listed < cnt.valid) put_more(b, cnt.valid - (tf_count)listed, cnt.exact);
 }
 
-/* Where the parts of a tiling come from: index_part (a concatenate whose
- * out2in block comes in parts), or chunks of INDEX_PART_ENTRIES stored
- * entries of the block computed whole (a fusion of thousands of
- * parameters: its maps held, each chunk's tiles derived in an expression
- * scope and an arena of their own). */
-typedef struct {
-  index_run *r;
-  const hlo_instr *in;
-  bool held;      /* chunks of x */
-  ii_indexing x;  /* held: the whole block */
-  hb_arena *a;    /* held: a chunk's tiling */
-  uint32_t ids[INDEX_PART_ENTRIES];
-} part_src;
-
-/* Operands (index_part) or stored entries (chunks) to go over. */
-static uint32_t part_total(const part_src *p) { return p->held ? ii_nstored(&p->x) : (uint32_t)p->in->n_operands; }
-
-/* The part from LO into *T, the next from *HI; false when a first part
- * fails. part_done ends it. */
-static bool part_get(part_src *p, uint32_t lo, uint32_t *hi, ft_tiling *t) {
-  ii_ctx *c = p->r->ctx;
-  if (!p->held) {
-    ii_indexing x;
-    if (!index_part(p->r, p->in, 0, lo, hi, &x)) return false;
-    ft_symbolic_of(c, ii_ctx_arena(c), p->in, 0, &x, t);
-    return true;
-  }
-  uint32_t n = ii_nstored(&p->x);
-  *hi = n - lo > INDEX_PART_ENTRIES ? lo + INDEX_PART_ENTRIES : n;
-  ii_indexing v;
-  ii_indexing_view(&p->x, lo, *hi, p->ids, &v);
-  hb_arena_reset_keep(p->a);
-  ae_ctx_scope_begin(ii_ctx_ae(c));
-  ft_symbolic_of(c, p->a, p->in, 0, &v, t);
-  return true;
-}
-
-static void part_done(part_src *p) {
-  if (p->held) ae_ctx_scope_end(ii_ctx_ae(p->r->ctx));
-  else ii_ctx_block_end(p->r->ctx);
-}
-
 /* The tilings of output 0 a part at a time: the count from a table of the
  * candidate tilings that each part's tiles sift (tg_table), then each
  * listed tiling's line a part at a time, the parts' tiles derived again
@@ -169,26 +127,24 @@ static void part_done(part_src *p) {
  * way. False, and nothing written, where the table cannot serve (too many
  * candidates, or constrained tiles) or the first part fails: the output
  * then goes the whole way (tile_each_output). */
-static bool tilings_by_parts(part_src *p) {
+static bool tilings_by_parts(tile_parts *p) {
   index_run *r = p->r;
   const hlo_instr *in = p->in;
-  ii_error err;
-  const hlo_shape *s;
-  if (ft_check_output(in, 0, &s, &err) != II_OK) return false;
-  uint32_t rank = (uint32_t)s->rank, n = part_total(p), hi;
+  const hlo_shape *s = p->shape;
+  uint32_t rank = (uint32_t)s->rank, n = tile_parts_total(p), hi;
   tg_table tb;
   if (!tg_table_begin(&tb, s->dims, rank)) return false;
   tg_count cnt = {.tileable = true, .exact = true};
   bool usable = true;
   for (uint32_t lo = 0; lo < n && cnt.tileable && usable; lo = hi) {
     ft_tiling t;
-    if (!part_get(p, lo, &hi, &t)) { /* (only the first part fails) */
+    if (!tile_parts_get(p, lo, &hi, &t)) { /* (only the first part fails) */
       usable = false;
       break;
     }
     cnt.tileable = tg_tileable(&t, cnt.why, sizeof cnt.why);
     usable = !cnt.tileable || tg_table_sift(&tb, &t);
-    part_done(p);
+    tile_parts_done(p);
   }
   if (!usable) {
     tg_table_end(&tb);
@@ -212,11 +168,11 @@ static bool tilings_by_parts(part_src *p) {
     put_sizes(b, rank, ts, tiles);
     for (uint32_t lo = 0; lo < n; lo = hi) {
       ft_tiling t;
-      if (!part_get(p, lo, &hi, &t)) break; /* (as it did not above) */
+      if (!tile_parts_get(p, lo, &hi, &t)) break; /* (as it did not above) */
       hb_arena_reset_keep(each);
       ft_instantiate_in(r->ctx, &t, ts, each);
       put_operands(b, &t);
-      part_done(p);
+      tile_parts_done(p);
       index_flush_block(r);
     }
     hb_sb_putc(b, '\n');
@@ -229,19 +185,12 @@ static bool tilings_by_parts(part_src *p) {
   return true;
 }
 
-/* An instruction of one output and thousands of operands: its tilings a
- * part at a time (tilings_by_parts), or false. */
+/* An instruction of one output and thousands of operands (tile_parts):
+ * its tilings a part at a time, or false. */
 static bool tilings_in_parts(index_run *r, const hlo_instr *in) {
-  if (r->o->output > 0 || in->n_operands < INDEX_PARTS_FROM || ii_num_outputs(in) != 1) return false;
-  part_src p = {.r = r, .in = in};
-  if (index_in_parts(r, in)) return tilings_by_parts(&p);
-  ii_error err;
-  ii_ctx_reset(r->ctx);
-  if (ii_o2i(r->ctx, in, 0, &p.x, &err) != II_OK || ii_nstored(&p.x) < INDEX_PARTS_FROM) return false;
-  p.held = true;
-  p.a = hb_arena_new();
-  bool done = tilings_by_parts(&p);
-  hb_arena_free(p.a);
+  tile_parts p;
+  bool done = tile_parts_begin(r, in, &p) && tilings_by_parts(&p);
+  tile_parts_end(&p);
   return done;
 }
 

@@ -1,0 +1,47 @@
+# --tiles --tile-sizes=2 on a fusion of N = 4300 parameters q0..q4299
+# f32[8] whose output f32[8] adds those with k mod 3 != 1 (INDEX_PARTS_FROM
+# operands or more: the block comes a part at a time, cli/tile_run.c).
+# Derived: the output reads operand k at its own index, so with tiles of 2
+# elements tile i reads elements [2i, 2i + 1] of it: offsets d0 * 2 over
+# the 4 tiles, sizes (2), strides (1), 2 elements (8 bytes) per tile, 8 (32
+# bytes) over all tiles, each element once; operands 1, 4, ..., 4297 are
+# not read (listed one by one: no run of three).
+set(N 4300)
+math(EXPR last "${N} - 1")
+set(params "")
+set(adds "")
+set(ops "")
+set(blocks "")
+set(unread "")
+set(prev "")
+foreach(k RANGE 0 ${last})
+  string(APPEND params "  q${k} = f32[8]{0} parameter(${k})\n")
+  if(k EQUAL 0)
+    string(APPEND ops "p${k}")
+  else()
+    string(APPEND ops ", p${k}")
+  endif()
+  math(EXPR r "${k} % 3")
+  if(r EQUAL 1)
+    if(unread STREQUAL "")
+      set(unread "${k}")
+    else()
+      string(APPEND unread ", ${k}")
+    endif()
+    continue()
+  endif()
+  string(APPEND blocks "operand ${k}: p${k} f32[8]{0}, device default (HBM)\n  offsets (d0) -> (d0 * 2), domain: d0 in [0, 3]\n  sizes (2), strides (1)\n  first tile: 2 elements, 8 bytes (layout tiles: 8 bytes)\n  all tiles: 8 elements, 32 bytes (layout tiles: 32 bytes)\n  reads per element: 1 (8 loads of 8 distinct elements)\n")
+  if(prev STREQUAL "")
+    set(prev "q${k}")
+  else()
+    string(APPEND adds "  a${k} = f32[8]{0} add(${prev}, q${k})\n")
+    set(prev "a${k}")
+  endif()
+endforeach()
+string(REGEX REPLACE "  (a[0-9]+ = [^\n]*\n)$" "  ROOT \\1" adds "${adds}")
+string(REPLACE "  q" "  p" entry_params "${params}")
+set(INPUT "${GEN_DIR}/${GEN_NAME}.hlo")
+file(WRITE "${INPUT}" "HloModule m\nfused {\n${params}${adds}}\nENTRY e {\n${entry_params}  ROOT f = f32[8]{0} fusion(${ops}), kind=kLoop, calls=fused\n}\n")
+set(GEN_ARGS --tiles --tile-sizes=2)
+set(GEN_EXPECTED_OUT "${GEN_DIR}/expected.out")
+file(WRITE "${GEN_EXPECTED_OUT}" "# f (output 0): tile 2 (given) over f32[8]{0}: 4 tiles\n${blocks}operands ${unread}: not read by this output\n")
