@@ -8,7 +8,8 @@
  * enumerations) with their byte sums and distinct elements, each entry of
  * the first checked by enumeration (tile_verify.h, bounded by its limits);
  * the output tile of the instruction's backend_config, and tile sizes of
- * one, of the whole output and of zero (rejected) through ft_tile. */
+ * one, of the whole output and of zero (rejected) through ft_tile; the
+ * table of the tilings in parts (tg_table) agreeing with the count. */
 #include <stdio.h>
 
 #include "../parser/base/arena.h"
@@ -28,9 +29,33 @@ static void print_tiles(ii_ctx *c, hb_strbuf *b, const ft_tiling *t) {
   hb_sb_reset(b);
 }
 
+/* The table of an output in parts (tg_table), sifted a map at a time,
+ * keeps what tg_count_valid counts, in tg_next's order. */
+static void table(ii_ctx *c, const ft_tiling *t, const tg_count *cnt) {
+  tg_table tb;
+  if (!cnt->tileable || !cnt->exact || !tg_table_begin(&tb, t->extent, t->rank)) return;
+  bool whole = true;
+  for (uint32_t e = 0; e < t->nentries && whole; e++) {
+    ft_tiling part = *t;
+    part.entries = &t->entries[e];
+    part.nentries = 1;
+    whole = tg_table_sift(&tb, &part);
+  }
+  if (whole) {
+    if (tb.valid != cnt->valid) abort();
+    tg_iter it;
+    tg_begin(ii_ctx_arena(c), t, false, &it);
+    int64_t *ts = hb_arena_array(ii_ctx_arena(c), t->rank + 1, sizeof *ts);
+    for (uint64_t j = 0; j < tb.n; j++)
+      if (tb.ok[j] && (!tg_next(&it, ts) || memcmp(ts, &tb.ts[j * t->rank], t->rank * sizeof *ts))) abort();
+  }
+  tg_table_end(&tb);
+}
+
 static void listed(ii_ctx *c, ft_tiling *t, bool partial) {
   tg_count cnt;
   tg_count_valid(t, &cnt);
+  if (!partial) table(c, t, &cnt);
   tg_iter it;
   tg_begin(ii_ctx_arena(c), t, partial, &it);
   int64_t *ts = hb_arena_array(ii_ctx_arena(c), t->rank + 1, sizeof *ts);
