@@ -52,7 +52,6 @@
 #include "map_print.h"
 #include "../parser/base/oom.h"
 #include "output.h"
-#include "../parser/base/ptrmap.h"
 #include "select.h"
 #include "tiled_layout.h"
 
@@ -852,8 +851,10 @@ typedef struct {
   index_run run;    /* the walk state index_each_block needs (its output stays empty) */
   cmp_doc doc;      /* the current instruction's blocks */
   collector col;
-  hb_ptrmap walked;    /* instructions the walk analyses: the current module's */
-  hb_ptrmap matched;   /* B: instructions matched by name */
+  /* per instruction of the current module (flag_of): WALKED, the walk
+   * analyses it; MATCHED (B), an instruction of A has its name */
+  size_t *first;       /* per computation: its first instruction's flag */
+  unsigned char *flags;
   index_blocks bs;     /* the current instruction's diagnostics, across its windows */
 } dump_side;
 
@@ -864,8 +865,6 @@ static int open_side(const hloidx_options *o, const char *path, dump_side *d) {
   memset(d, 0, sizeof *d);
   cmp_doc_init(&d->doc);
   d->col.doc = &d->doc;
-  hb_ptrmap_init(&d->walked);
-  hb_ptrmap_init(&d->matched);
   d->run.o = o;
   d->run.ctx = ii_ctx_new();
   ii_ctx_set_xla_compat(d->run.ctx, o->xla_compat);
@@ -887,19 +886,31 @@ static void close_side(dump_side *d) {
   if (d->src.data) source_free(&d->src);
   cmp_doc_free(&d->doc);
   if (d->col.names) hb_arena_free(d->col.names);
-  hb_ptrmap_free(&d->walked);
-  hb_ptrmap_free(&d->matched);
+  free(d->first);
+  free(d->flags);
 }
 
-static void walked_instr(void *arg, const hlo_instr *in) { hb_ptrmap_put(arg, in, (hb_ptrmap_val){1, 0}); }
+enum { WALKED = 1, MATCHED = 2 };
+
+/* IN's flags (IN of the side's current module). */
+static unsigned char *flag_of(const dump_side *d, const hlo_instr *in) {
+  return &d->flags[d->first[in->parent->index] + (size_t)in->index];
+}
+
+static void walked_instr(void *arg, const hlo_instr *in) { *flag_of(arg, in) |= WALKED; }
 
 /* The module both walks are in now; the instructions its walk analyses. */
 static void side_module(dump_side *d, const hlo_module *m, const char *name) {
   d->run.module = m;
   d->col.module = name;
-  hb_ptrmap_clear(&d->walked);
+  /* (a byte an instruction: a hash map of 100,000 was 60 bytes each) */
+  d->first = hb_realloc(d->first, ((size_t)m->n_computations + 1) * sizeof *d->first);
+  size_t n = 0;
+  for (int c = 0; c < m->n_computations; c++) d->first[c] = n, n += (size_t)m->computations[c]->n_instrs;
+  free(d->flags);
+  d->flags = hb_calloc(n + 1, 1);
   static const select_visitor v = {NULL, walked_instr, NULL};
-  select_each(d->run.o, m, true, SELECT_ROOT, &v, &d->walked);
+  select_each(d->run.o, m, true, SELECT_ROOT, &v, d);
 }
 
 /* IN's blocks of direction O2I with ids in [LO, HI), collected into the
@@ -1051,8 +1062,8 @@ static bool compare_in_parts(dump_cmp *d, const hlo_instr *x, const hlo_instr *y
  * at a time): memory for one window of maps, whatever the instruction. */
 #define DUMP_WINDOW 256
 static void compare_instr_blocks(dump_cmp *d, const hlo_instr *x, const hlo_instr *y) {
-  if (x && !hb_ptrmap_get(&d->a.walked, x)) x = NULL;
-  if (y && !hb_ptrmap_get(&d->b.walked, y)) y = NULL;
+  if (x && !(*flag_of(&d->a, x) & WALKED)) x = NULL;
+  if (y && !(*flag_of(&d->b, y) & WALKED)) y = NULL;
   memset(&d->a.bs, 0, sizeof d->a.bs);
   memset(&d->b.bs, 0, sizeof d->b.bs);
   const hloidx_options *o = d->c.o;
@@ -1122,20 +1133,19 @@ static void compare_modules(dump_cmp *d, const hlo_module *ma, const hlo_module 
   if (mb) side_module(&d->b, mb, module);
   name_index nb = {0};
   if (mb) name_index_build(&nb, mb);
-  hb_ptrmap_clear(&d->b.matched);
   for (int c = 0; ma && c < ma->n_computations; c++)
     for (int i = 0; i < ma->computations[c]->n_instrs; i++) {
       const hlo_instr *x = ma->computations[c]->instrs[i];
       const hlo_instr *y = mb ? *name_slot(&nb, x->name) : NULL;
-      if (y && hb_ptrmap_get(&d->b.matched, y)) y = NULL;
-      if (y) hb_ptrmap_put(&d->b.matched, y, (hb_ptrmap_val){1, 0});
+      if (y && (*flag_of(&d->b, y) & MATCHED)) y = NULL;
+      if (y) *flag_of(&d->b, y) |= MATCHED;
       d->total++;
       compare_instr(d, module, x, y);
     }
   for (int c = 0; mb && c < mb->n_computations; c++)
     for (int i = 0; i < mb->computations[c]->n_instrs; i++) {
       const hlo_instr *y = mb->computations[c]->instrs[i];
-      if (hb_ptrmap_get(&d->b.matched, y)) continue;
+      if (*flag_of(&d->b, y) & MATCHED) continue;
       hb_sb_printf(&d->c.line, "%s: new (not in %s)\n", y->name, d->c.name[0]);
       d->only_b++;
       d->c.rc = 1;
