@@ -69,7 +69,7 @@ void ft_symbolic_of(ii_ctx *c, hb_arena *a, const hlo_instr *in, int64_t output,
     op->read = true;
     op->first = t->nentries;
     op->nentries = set->n;
-    const uint32_t *order = ii_set_print_order(c, set);
+    const uint32_t *order = ii_set_print_order_in(a, set); /* (in A: a part's tiling, derived again per tiling) */
     for (uint32_t i = 0; i < set->n; i++) {
       ft_entry *e = &t->entries[t->nentries++];
       e->operand = k;

@@ -326,8 +326,10 @@ static int cmp_keyed(const void *pa, const void *pb) {
   return a->idx < b->idx ? -1 : a->idx > b->idx;
 }
 
-const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s) {
-  uint32_t *order = hb_arena_array(c->scratch, s->n ? s->n : 1, sizeof *order);
+const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s) { return ii_set_print_order_in(c->scratch, s); }
+
+const uint32_t *ii_set_print_order_in(hb_arena *a, const ii_set *s) {
+  uint32_t *order = hb_arena_array(a, s->n ? s->n : 1, sizeof *order);
   if (s->n <= 1) {
     if (s->n) order[0] = 0;
     return order;
@@ -337,7 +339,7 @@ const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s) {
   for (uint32_t i = 0; i < s->n; i++) {
     hb_sb_reset(&t);
     ii_print_operand(&t, s->items[i], NULL);
-    k[i].text = hb_arena_strndup(c->scratch, hb_sb_str(&t), t.len);
+    k[i].text = hb_arena_strndup(a, hb_sb_str(&t), t.len);
     k[i].idx = i;
   }
   hb_sb_free(&t);

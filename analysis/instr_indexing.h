@@ -235,8 +235,9 @@ ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remo
  * written>)` for a scalar constant, `constant` otherwise, else the name. */
 void ii_rt_text(hb_strbuf *b, const hlo_instr *in);
 /* Member indices of s in print order (single-line texts in map_text_order); the
- * array lives in the scratch arena. */
+ * array lives in the scratch arena (the _in variant: in A). */
 const uint32_t *ii_set_print_order(ii_ctx *c, const ii_set *s);
+const uint32_t *ii_set_print_order_in(hb_arena *a, const ii_set *s);
 /* One member (map, runtime variables, replica id), ending with a newline;
  * an unknown map with a reason prints `unknown indexing (REASON)`. */
 void ii_print_operand(hb_strbuf *b, const ii_operand *x, const map_print_opts *o);
