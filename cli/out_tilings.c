@@ -124,9 +124,10 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
  * listed tiling's line a part at a time, the parts' tiles derived again
  * for each line: memory for the maps of one part (in parts) or of the
  * block (held), not for every operand's tiles; the output of the whole
- * way. False, and nothing written, where the table cannot serve (too many
- * candidates, or constrained tiles) or the first part fails: the output
- * then goes the whole way (tile_each_output). */
+ * way. False, and nothing written, where the table cannot serve (more
+ * than TG_TABLE_MAX candidates, or constrained tiles past TG_TABLE_STEPS)
+ * or the first part fails: the output then goes the whole way
+ * (tile_each_output). */
 static bool tilings_by_parts(tile_parts *p) {
   index_run *r = p->r;
   const hlo_instr *in = p->in;
