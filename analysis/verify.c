@@ -864,6 +864,7 @@ typedef struct {
   const void **keys;
   int64_t *vals;
   hb_ptrmap *big; /* all the keys, once there are many */
+  hb_arena *a;    /* where the arrays are (the memo's: a record per output of thousands), or NULL: malloc'd */
 } smallmap;
 #define SMALL_KEYS 16
 
@@ -895,17 +896,24 @@ static void sm_put(smallmap *s, const void *key, int64_t val) {
     return;
   }
   if (s->n == s->cap) {
-    s->cap = s->cap ? 2 * s->cap : 2;
-    s->keys = hb_realloc(s->keys, s->cap * sizeof *s->keys);
-    s->vals = hb_realloc(s->vals, s->cap * sizeof *s->vals);
+    uint32_t cap = s->cap ? 2 * s->cap : 2;
+    if (s->a) {
+      const void **keys = hb_arena_array(s->a, cap, sizeof *keys);
+      int64_t *vals = hb_arena_array(s->a, cap, sizeof *vals);
+      if (s->n) memcpy(keys, s->keys, s->n * sizeof *keys), memcpy(vals, s->vals, s->n * sizeof *vals);
+      s->keys = keys, s->vals = vals;
+    } else {
+      s->keys = hb_realloc(s->keys, cap * sizeof *s->keys);
+      s->vals = hb_realloc(s->vals, cap * sizeof *s->vals);
+    }
+    s->cap = cap;
   }
   s->keys[s->n] = key;
   s->vals[s->n++] = val;
 }
 
 static void sm_free(smallmap *s) {
-  free(s->keys);
-  free(s->vals);
+  if (!s->a) free(s->keys), free(s->vals);
   if (s->big) hb_ptrmap_free(s->big);
   free(s->big);
 }
@@ -966,7 +974,19 @@ struct vf_memo {
   int *next;
   const hlo_instr **stack;
   uint8_t *cov, *clip;
+  hb_arena *a; /* the refs, edges and their tables (a record per output of thousands: no malloc each) */
+  /* the refs without a world and the edges per semantics, by output (the
+   * keyed maps hold the others) */
+  int64_t nout;
+  fref **ref0;
+  fedge **edge0[2];
 };
+
+/* The slot of output OUT's ref without a world (NULL: none) or edge. */
+static fref **ref0_slot(struct vf_memo *m, int64_t out) { return out >= 0 && out < m->nout ? &m->ref0[out] : NULL; }
+static fedge **edge0_slot(struct vf_memo *m, int64_t out, bool compat) {
+  return out >= 0 && out < m->nout ? &m->edge0[compat][out] : NULL;
+}
 
 void vf_memo_free(ii_ctx *c) {
   struct vf_memo *m = c->vf_memo;
@@ -976,13 +996,8 @@ void vf_memo_free(ii_ctx *c) {
     for (uint32_t i = 0; i < f->nrels; i++) rel_free(&f->rels[i]);
     free(f->rels);
     sm_free(&f->at);
-    free(f);
   }
-  for (fedge *e = m->edges, *next; e; e = next) {
-    next = e->next;
-    sm_free(&e->bits);
-    free(e);
-  }
+  for (fedge *e = m->edges; e; e = e->next) sm_free(&e->bits);
   hb_ptrmap_free(&m->ref_at);
   hb_ptrmap_free(&m->edge_at);
   if (m->walk) fctx_free(m->walk);
@@ -993,6 +1008,7 @@ void vf_memo_free(ii_ctx *c) {
   free(m->stack);
   free(m->cov);
   free(m->clip);
+  hb_arena_free(m->a);
   free(m);
   c->vf_memo = NULL;
 }
@@ -1046,6 +1062,10 @@ static struct vf_memo *memo_of(ii_ctx *c, const hlo_instr *in) {
   if (!m) {
     m = c->vf_memo = hb_calloc(1, sizeof *m);
     m->in = in;
+    m->a = hb_arena_new();
+    m->nout = ii_num_outputs(in);
+    m->ref0 = hb_arena_zalloc(m->a, ((size_t)m->nout + 1) * sizeof *m->ref0);
+    for (int s = 0; s < 2; s++) m->edge0[s] = hb_arena_zalloc(m->a, ((size_t)m->nout + 1) * sizeof *m->edge0[s]);
     hb_ptrmap_init(&m->ref_at);
     hb_ptrmap_init(&m->edge_at);
   }
@@ -1118,16 +1138,19 @@ static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
   struct vf_memo *m = memo_of(c, in);
   memo_groups(m, in);
   bool found;
-  fedge *f = (fedge *)hb_ptrmap_get_ptr(&m->edge_at, memo_key(output_id, compat), &found);
+  fedge **slot = edge0_slot(m, output_id, compat);
+  fedge *f = slot ? *slot : (fedge *)hb_ptrmap_get_ptr(&m->edge_at, memo_key(output_id, compat), &found);
   callee ce;
   bool has = fusion_callee(in, output_id, k, 0, &ce, &(edge){NULL, false, false});
   if (!f) {
-    f = hb_calloc(1, sizeof *f);
+    f = hb_arena_zalloc(m->a, sizeof *f);
+    f->bits.a = m->a;
     f->output_id = output_id;
     f->compat = compat;
     f->next = m->edges;
     m->edges = f;
-    hb_ptrmap_put_ptr(&m->edge_at, memo_key(output_id, compat), f);
+    if (slot) *slot = f;
+    else hb_ptrmap_put_ptr(&m->edge_at, memo_key(output_id, compat), f);
     if (fusion_callee(in, output_id, k, 0, &ce, &f->fail)) output_paths(m, &ce, compat, f);
   }
   edge e = f->fail;
@@ -1148,17 +1171,21 @@ static bool same_world(const fref *f, const world *w) {
 static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
   struct vf_memo *m = memo_of(R->c, in);
   const void *key = memo_key(output_id, R->w ? R->w->id + 1 : 0);
+  fref **slot = R->w ? NULL : ref0_slot(m, output_id);
+  if (slot && *slot) return *slot;
   bool found;
-  for (const fref *f = hb_ptrmap_get_ptr(&m->ref_at, key, &found); f; f = f->next)
+  for (const fref *f = slot ? NULL : hb_ptrmap_get_ptr(&m->ref_at, key, &found); f; f = f->next)
     if (f->output_id == output_id && same_world(f, R->w)) return f;
-  fref *f = hb_calloc(1, sizeof *f);
+  fref *f = hb_arena_zalloc(m->a, sizeof *f);
+  f->at.a = m->a;
   f->output_id = output_id;
   f->has_world = R->w != NULL;
   if (R->w) f->w = *R->w;
   int nk = in->n_operands;
   f->next = m->refs;
   m->refs = f;
-  hb_ptrmap_put_ptr(&m->ref_at, key, f);
+  if (slot) *slot = f;
+  else hb_ptrmap_put_ptr(&m->ref_at, key, f);
   callee ce;
   if (!callee_of(in, output_id, 0, &ce) || ce.comp->n_params != ce.nargs) return f;
   memo_groups(m, in); /* the operands bound to each parameter (fusion(p, p) reads p twice) */
