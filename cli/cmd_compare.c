@@ -675,9 +675,20 @@ static bool other_layout(comparer *c, const cmp_block *g, const cmp_block *a) {
 /* The comparison of golden block G with the run's block A begins: false
  * when it is decided at once (another layout). Entries by id: the
  * golden's sorted once, the run's (a part at a time) merged with them. */
-static bool block_begin(comparer *c, const cmp_block *g, const cmp_block *a) {
+/* A block's comparison starts (equal text until an entry says otherwise)
+ * and ends with its verdict (A: its label). */
+static void verdict_begin(comparer *c) {
   c->worst = V_TEXT;
   hb_sb_reset(&c->detail);
+}
+
+static void verdict_end(comparer *c, const cmp_block *a) {
+  if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
+  emit_block(c, a, c->worst, NULL);
+}
+
+static bool block_begin(comparer *c, const cmp_block *g, const cmp_block *a) {
+  verdict_begin(c);
   if (other_layout(c, g, a)) return false;
   c->peg = sorted_entries(g, &c->npeg);
   c->pi = 0;
@@ -694,8 +705,7 @@ static void block_entries(comparer *c, const cmp_block *a, bool last) {
   if (!last) return;
   free(c->peg);
   c->peg = NULL;
-  if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
-  emit_block(c, a, c->worst, NULL);
+  verdict_end(c, a);
 }
 
 static void compare_block(comparer *c, cmp_block *g, const cmp_block *a) {
@@ -934,8 +944,9 @@ static bool side_part(dump_side *d, const hlo_instr *in, long id, uint32_t lo) {
   return true;
 }
 
-/* A side's blocks of IN in one direction: outputs (o2i) or operands. */
-static long side_count(const hlo_instr *in, bool o2i) { return in ? (o2i ? (long)ii_num_outputs(in) : in->n_operands) : 0; }
+/* A side's blocks of IN in one direction: outputs (o2i) or operands (the
+ * entries of a block of the other direction). */
+static long side_count(const hlo_instr *in, bool o2i) { return in ? index_entries(in, !o2i) : 0; }
 
 /* The instructions of a module by name (the first of a name wins). */
 typedef struct {
@@ -989,19 +1000,20 @@ static void put_line(dump_cmp *d, const char *module) {
  * instruction's last window (the order of a walk of the whole instruction). */
 static void match_window(dump_cmp *d) {
   cmp_doc *ga = &d->a.doc, *gb = &d->b.doc;
-  /* A's blocks by direction and id: block index + 1, 0 for none */
+  /* A's blocks by id (a window is of one direction): block index + 1, 0
+   * for none */
   long lo = LONG_MAX, hi = LONG_MIN;
   for (size_t k = 0; k < ga->n; k++) {
     lo = ga->b[k].id < lo ? ga->b[k].id : lo;
     hi = ga->b[k].id > hi ? ga->b[k].id : hi;
   }
-  size_t span = ga->n ? (size_t)(hi - lo) + 1 : 0, *at = hb_calloc(2 * span + 1, sizeof *at);
-  for (size_t k = 0; k < ga->n; k++) at[(ga->b[k].o2i ? span : 0) + (size_t)(ga->b[k].id - lo)] = k + 1;
+  size_t *at = hb_calloc(ga->n ? (size_t)(hi - lo) + 2 : 1, sizeof *at);
+  for (size_t k = 0; k < ga->n; k++) at[ga->b[k].id - lo] = k + 1;
   for (size_t i = 0; i < gb->n; i++) {
     const cmp_block *bb = &gb->b[i];
     cmp_block *ab = NULL;
     if (ga->n && bb->id >= lo && bb->id <= hi) {
-      size_t k = at[(bb->o2i ? span : 0) + (size_t)(bb->id - lo)];
+      size_t k = at[bb->id - lo];
       if (k && !ga->b[k - 1].matched) ab = &ga->b[k - 1];
     }
     if (!ab) {
@@ -1035,8 +1047,7 @@ static void match_window(dump_cmp *d) {
 static bool compare_in_parts(dump_cmp *d, const hlo_instr *x, const hlo_instr *y, long id) {
   comparer *c = &d->c;
   uint32_t n = (uint32_t)(x->n_operands > y->n_operands ? x->n_operands : y->n_operands);
-  c->worst = V_TEXT;
-  hb_sb_reset(&c->detail);
+  verdict_begin(c);
   for (uint32_t lo = 0; lo < n; lo += INDEX_PART_ENTRIES) {
     if (!side_part(&d->a, x, id, lo) || !side_part(&d->b, y, id, lo)) {
       cmp_doc_clear(&d->a.doc);
@@ -1051,9 +1062,8 @@ static bool compare_in_parts(dump_cmp *d, const hlo_instr *x, const hlo_instr *y
   }
   cmp_doc_clear(&d->a.doc);
   cmp_doc_clear(&d->b.doc);
-  if (c->worst == V_TEXT) hb_sb_reset(&c->detail);
   const cmp_block label = {.module = d->b.col.module, .instr = y->name, .id = id, .o2i = true};
-  emit_block(c, &label, c->worst, NULL);
+  verdict_end(c, &label);
   return true;
 }
 

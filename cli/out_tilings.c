@@ -164,14 +164,12 @@ static bool tilings_by_parts(tile_parts *p) {
   for (uint64_t j = 0; cnt.tileable && j < tb.n && listed < r->o->max_tilings; j++) {
     if (!tb.ok[j]) continue;
     const int64_t *ts = &tb.ts[j * rank];
-    tf_count tiles = 1;
-    for (uint32_t i = 0; i < rank; i++) tiles *= (uint64_t)(s->dims[i] / ts[i] + (s->dims[i] % ts[i] != 0));
-    put_sizes(b, rank, ts, tiles);
     for (uint32_t lo = 0; lo < n; lo = hi) {
       ft_tiling t;
       if (!tile_parts_get(p, lo, &hi, &t)) break; /* (as it did not above) */
       hb_arena_reset_keep(each);
       ft_instantiate_in(r->ctx, &t, ts, each);
+      if (lo == 0) put_sizes(b, rank, ts, t.total_tiles);
       put_operands(b, &t);
       tile_parts_done(p);
       index_flush_block(r);
