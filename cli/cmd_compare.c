@@ -849,6 +849,25 @@ static void shape_text_of(shape_text *t, const hlo_shape *s, hb_arena *scratch) 
   hb_arena_reset(scratch);
 }
 
+/* Whether shapes X and Y have the same texts (shape_text_of, padding
+ * included), seen leaf by leaf: a tuple of 100,000 leaves is not written
+ * out on both sides to find nothing changed. False as well when their
+ * structure differs (the whole texts then say how). */
+static bool same_shape_texts(shape_text *tx, shape_text *ty, const hlo_shape *x, const hlo_shape *y, hb_arena *scratch) {
+  bool xt = x->type == HLO_TUPLE || x->type == HLO_BUFFER, yt = y->type == HLO_TUPLE || y->type == HLO_BUFFER;
+  if (xt || yt) {
+    if (x->type != y->type || x->n_elems != y->n_elems) return false;
+    for (int i = 0; i < x->n_elems; i++)
+      if (!same_shape_texts(tx, ty, x->elems[i], y->elems[i], scratch)) return false;
+    return true;
+  }
+  shape_text_of(tx, x, scratch);
+  shape_text_of(ty, y, scratch);
+  return !strcmp(hb_sb_str(&tx->shape), hb_sb_str(&ty->shape)) &&
+         !strcmp(hb_sb_str(&tx->layout), hb_sb_str(&ty->layout)) &&
+         !strcmp(hb_sb_str(&tx->space), hb_sb_str(&ty->space)) && tx->padding == ty->padding;
+}
+
 static void shape_text_free(shape_text *t) {
   hb_sb_free(&t->shape);
   hb_sb_free(&t->layout);
@@ -1115,23 +1134,25 @@ static void compare_instr(dump_cmp *d, const char *module, const hlo_instr *x, c
     compare_instr_blocks(d, x, NULL);
     return;
   }
-  shape_text_of(&d->ta, x->shape, d->scratch);
-  shape_text_of(&d->tb, y->shape, d->scratch);
-  bool shape = strcmp(hb_sb_str(&d->ta.shape), hb_sb_str(&d->tb.shape)) != 0,
-       layout = strcmp(hb_sb_str(&d->ta.layout), hb_sb_str(&d->tb.layout)) != 0,
-       space = strcmp(hb_sb_str(&d->ta.space), hb_sb_str(&d->tb.space)) != 0, pad = d->ta.padding != d->tb.padding;
-  if (shape || layout || space || pad) {
-    d->changed++;
-    d->c.rc = 1;
-    hb_sb_printf(t, "%s:", x->name);
-    const char *sep = " ";
-    if (shape) hb_sb_printf(t, "%sshape %s -> %s", sep, hb_sb_str(&d->ta.shape), hb_sb_str(&d->tb.shape)), sep = "; ";
-    if (layout) hb_sb_printf(t, "%slayout %s -> %s", sep, hb_sb_str(&d->ta.layout), hb_sb_str(&d->tb.layout)), sep = "; ";
-    if (space) hb_sb_printf(t, "%smemory space %s -> %s", sep, hb_sb_str(&d->ta.space), hb_sb_str(&d->tb.space)), sep = "; ";
-    if (pad && d->ta.padding >= 0 && d->tb.padding >= 0)
-      hb_sb_printf(t, "%spadding %lld -> %lld bytes", sep, (long long)d->ta.padding, (long long)d->tb.padding);
-    hb_sb_putc(t, '\n');
-    put_line(d, module);
+  if (!same_shape_texts(&d->ta, &d->tb, x->shape, y->shape, d->scratch)) {
+    shape_text_of(&d->ta, x->shape, d->scratch);
+    shape_text_of(&d->tb, y->shape, d->scratch);
+    bool shape = strcmp(hb_sb_str(&d->ta.shape), hb_sb_str(&d->tb.shape)) != 0,
+         layout = strcmp(hb_sb_str(&d->ta.layout), hb_sb_str(&d->tb.layout)) != 0,
+         space = strcmp(hb_sb_str(&d->ta.space), hb_sb_str(&d->tb.space)) != 0, pad = d->ta.padding != d->tb.padding;
+    if (shape || layout || space || pad) {
+      d->changed++;
+      d->c.rc = 1;
+      hb_sb_printf(t, "%s:", x->name);
+      const char *sep = " ";
+      if (shape) hb_sb_printf(t, "%sshape %s -> %s", sep, hb_sb_str(&d->ta.shape), hb_sb_str(&d->tb.shape)), sep = "; ";
+      if (layout) hb_sb_printf(t, "%slayout %s -> %s", sep, hb_sb_str(&d->ta.layout), hb_sb_str(&d->tb.layout)), sep = "; ";
+      if (space) hb_sb_printf(t, "%smemory space %s -> %s", sep, hb_sb_str(&d->ta.space), hb_sb_str(&d->tb.space)), sep = "; ";
+      if (pad && d->ta.padding >= 0 && d->tb.padding >= 0)
+        hb_sb_printf(t, "%spadding %lld -> %lld bytes", sep, (long long)d->ta.padding, (long long)d->tb.padding);
+      hb_sb_putc(t, '\n');
+      put_line(d, module);
+    }
   }
   compare_instr_blocks(d, x, y);
 }
