@@ -135,11 +135,22 @@ typedef void (*emit_fn)(void *cl, const int64_t *idx);
 /* Per-computation state of the fusion propagation, reused across output
  * elements (only touched entries are cleared). */
 typedef struct fctx fctx;
+/* An instruction's elements in the propagation: a flag per element and the
+ * elements flagged, in order, made when the instruction is first reached.
+ * They are in the fctx's arena (a fusion of 10,000 instructions has as
+ * many, most of a few elements: a malloc each cost more than they hold),
+ * but for the flags of a large shape: calloc's fresh pages are zero
+ * without being written, and a reference touches few of them. */
+#define FNODE_ARENA_MAX 4096 /* bytes of flags */
+typedef struct {
+  uint8_t *seen;
+  int64_t *touched;
+  size_t n, cap;
+} fnode;
 struct fctx {
   const hlo_computation *comp;
-  uint8_t **seen;       /* per instruction: a flag per element */
-  int64_t **touched;    /* per instruction: the elements flagged, in order */
-  size_t *ntouched, *cap;
+  fnode *node;          /* per instruction */
+  hb_arena *a;          /* the nodes' flags and elements */
   const hlo_instr **order; /* post-order of the instructions reachable from the target */
   int norder;
   const hlo_instr *target;
@@ -733,10 +744,8 @@ static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *ta
   int n = comp->n_instrs;
   f->comp = comp;
   f->target = target;
-  f->seen = hb_calloc((size_t)n + 1, sizeof *f->seen);
-  f->touched = hb_calloc((size_t)n + 1, sizeof *f->touched);
-  f->ntouched = hb_calloc((size_t)n + 1, sizeof *f->ntouched);
-  f->cap = hb_calloc((size_t)n + 1, sizeof *f->cap);
+  f->node = hb_calloc((size_t)n + 1, sizeof *f->node);
+  f->a = hb_arena_new();
   f->order = hb_calloc((size_t)n + 1, sizeof *f->order);
   postorder(comp, target, f);
   f->next = R->fctxs;
@@ -744,15 +753,16 @@ static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *ta
   return f;
 }
 
+static uint8_t *fnode_flags(fctx *f, const hlo_instr *x) {
+  size_t n = (size_t)nelems(x->shape) + 1;
+  return n <= FNODE_ARENA_MAX ? hb_arena_zalloc(f->a, n) : hb_calloc(n, 1);
+}
+
 static void fctx_free(fctx *f) {
-  for (int i = 0; i < f->comp->n_instrs; i++) {
-    free(f->seen[i]);
-    free(f->touched[i]);
-  }
-  free(f->seen);
-  free(f->touched);
-  free(f->ntouched);
-  free(f->cap);
+  for (int i = 0; i < f->comp->n_instrs; i++)
+    if ((size_t)nelems(f->comp->instrs[i]->shape) + 1 > FNODE_ARENA_MAX) free(f->node[i].seen);
+  free(f->node);
+  hb_arena_free(f->a);
   free(f->order);
   free(f);
 }
@@ -764,15 +774,16 @@ typedef struct {
 } femit;
 
 static void mark(fctx *f, const hlo_instr *x, int64_t l) {
-  int i = x->index;
-  if (!f->seen[i]) f->seen[i] = hb_calloc((size_t)nelems(x->shape) + 1, 1); /* (only the instructions reached) */
-  if (f->seen[i][l]) return;
-  f->seen[i][l] = 1;
-  if (f->ntouched[i] == f->cap[i]) {
-    f->cap[i] = f->cap[i] ? f->cap[i] * 2 : 4;
-    f->touched[i] = hb_realloc(f->touched[i], f->cap[i] * sizeof **f->touched);
+  fnode *nd = &f->node[x->index];
+  if (!nd->seen) nd->seen = fnode_flags(f, x); /* (only the instructions reached) */
+  if (nd->seen[l]) return;
+  nd->seen[l] = 1;
+  if (nd->n == nd->cap) { /* (the copies left behind hold less than the last) */
+    size_t cap = nd->cap ? nd->cap * 2 : 2;
+    nd->touched = hb_arena_grow(f->a, nd->touched, nd->n, cap, sizeof *nd->touched);
+    nd->cap = cap;
   }
-  f->touched[i][f->ntouched[i]++] = l;
+  nd->touched[nd->n++] = l;
 }
 
 static void fusion_mark(void *cl, const int64_t *idx) {
@@ -801,8 +812,8 @@ static void propagate(ref *R, fctx *f, const int64_t *o) {
     const hlo_instr *x = f->order[i];
     if (x->op == HLO_OP_PARAMETER) continue;
     int xi = x->index;
-    for (size_t t = 0; t < f->ntouched[xi] && !R->over; t++) {
-      delin(x->shape, f->touched[xi][t], idx);
+    for (size_t t = 0; t < f->node[xi].n && !R->over; t++) {
+      delin(x->shape, f->node[xi].touched[t], idx);
       for (int j = 0; j < x->n_operands && !R->over; j++) {
         if (x->operands[j]->parent != comp) continue;
         femit e = {R, f, x->operands[j]};
@@ -817,8 +828,9 @@ static void propagate(ref *R, fctx *f, const int64_t *o) {
 static void unmark(fctx *f) {
   for (int n = 0; n < f->norder; n++) {
     int i = f->order[n]->index;
-    for (size_t t = 0; t < f->ntouched[i]; t++) f->seen[i][f->touched[i][t]] = 0;
-    f->ntouched[i] = 0;
+    fnode *nd = &f->node[i];
+    for (size_t t = 0; t < nd->n; t++) nd->seen[nd->touched[t]] = 0;
+    nd->n = 0;
   }
 }
 
@@ -840,8 +852,8 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
   for (int q = 0; q < comp->n_params && q < ce.nargs; q++) {
     if (ce.args[q] != in->operands[k]) continue;
     const hlo_instr *p = comp->params[q];
-    for (size_t t = 0; t < f->ntouched[p->index] && !R->over; t++) {
-      delin(p->shape, f->touched[p->index][t], idx);
+    for (size_t t = 0; t < f->node[p->index].n && !R->over; t++) {
+      delin(p->shape, f->node[p->index].touched[t], idx);
       emit(cl, idx);
     }
   }
@@ -1021,10 +1033,8 @@ static fctx *retarget(struct vf_memo *m, const hlo_computation *comp, const hlo_
   if (!m->walk) {
     fctx *f = m->walk = hb_calloc(1, sizeof *f);
     f->comp = comp;
-    f->seen = hb_calloc(n, sizeof *f->seen);
-    f->touched = hb_calloc(n, sizeof *f->touched);
-    f->ntouched = hb_calloc(n, sizeof *f->ntouched);
-    f->cap = hb_calloc(n, sizeof *f->cap);
+    f->node = hb_calloc(n, sizeof *f->node);
+    f->a = hb_arena_new();
     f->order = hb_calloc(n, sizeof *f->order);
     m->stamp = hb_calloc(n, sizeof *m->stamp);
     m->next = hb_calloc(n, sizeof *m->next);
@@ -1201,13 +1211,13 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
       propagate(&B, fc, o);
       for (int n = 0; n < fc->norder && !B.over; n++) { /* the parameters reached */
         const hlo_instr *p = fc->order[n];
-        if (p->op != HLO_OP_PARAMETER || !fc->ntouched[p->index]) continue;
+        if (p->op != HLO_OP_PARAMETER || !fc->node[p->index].n) continue;
         int q = (int)p->parameter_number;
         if (q < 0 || q >= nk || ce.comp->params[q] != p) continue;
         for (int k = m->grp_first[q]; k >= 0 && !B.over; k = m->grp_next[k]) {
           rel *r = fref_rel_new(f, k);
-          for (size_t t = 0; t < fc->ntouched[p->index] && work(&B, 1); t++) {
-            delin(p->shape, fc->touched[p->index][t], idx);
+          for (size_t t = 0; t < fc->node[p->index].n && work(&B, 1); t++) {
+            delin(p->shape, fc->node[p->index].touched[t], idx);
             rel_add(r, l, p->shape->rank ? lin(p->shape, idx) : 0);
           }
         }
