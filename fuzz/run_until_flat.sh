@@ -1,9 +1,13 @@
 #!/usr/bin/env bash
 # Runs one libFuzzer target until its coverage has been flat for a while:
-# fuzz/run_libfuzzer.sh's run (crashes, timeouts and out-of-memory inputs
-# kept, the grown corpus in WORKDIR/corpus), stopped once the edge count
-# (`cov:` in libFuzzer's status lines) has not grown for FLAT minutes, or
-# after MAX minutes.
+# one fuzzing process (the grown corpus in WORKDIR/corpus, a crash,
+# timeout or out-of-memory input kept in WORKDIR and the run stopped on
+# it), stopped once the edge count (`cov:` in libFuzzer's status lines:
+# edges of the target's code covered) has not grown for FLAT minutes, or
+# after MAX minutes. Not -fork: there the `cov:` of the status lines is
+# another count (equal to the features at the start, past the target's
+# number of edges later, and growing without new edges), so flat could
+# not be told.
 #
 #   fuzz/run_until_flat.sh TARGET [FLAT_MIN] [MAX_MIN] [WORKDIR] [BUILD]
 #
@@ -25,9 +29,8 @@ log=$work/flat.log
 seeds=$build/fuzz/corpus/$t
 [ -d "$seeds" ] || python3 fuzz/make_corpus.py "$build/fuzz/corpus" >/dev/null
 [ -d "$seeds" ] || seeds=$(mktemp -d)
-# its own process group: stopping it stops the fork-mode jobs too
-setsid "$bin" -fork=1 -ignore_crashes=1 -ignore_timeouts=1 -ignore_ooms=1 \
-  -timeout=10 -rss_limit_mb=2048 -max_len=16384 -close_fd_mask=1 \
+# its own process group: stopped as a whole
+setsid "$bin" -timeout=10 -rss_limit_mb=2048 -max_len=16384 -close_fd_mask=1 \
   -dict=fuzz/hlo.dict -max_total_time=$((max * 60)) -artifact_prefix="$work/" \
   "$work/corpus" "$seeds" >"$log" 2>&1 &
 pid=$!
