@@ -5,9 +5,8 @@
 # it), stopped once the edge count (`cov:` in libFuzzer's status lines:
 # edges of the target's code covered) has not grown for FLAT minutes, or
 # after MAX minutes. Not -fork: there the `cov:` of the status lines is
-# another count (equal to the features at the start, past the target's
-# number of edges later, and growing without new edges), so flat could
-# not be told.
+# another count (equal to the features at the start, later past the
+# target's number of edges), which cannot say when coverage is flat.
 #
 #   fuzz/run_until_flat.sh TARGET [FLAT_MIN] [MAX_MIN] [WORKDIR] [BUILD]
 #
