@@ -139,8 +139,9 @@ typedef struct fctx fctx;
  * elements flagged, in order, made when the instruction is first reached.
  * They are in the fctx's arena (a fusion of 10,000 instructions has as
  * many, most of a few elements: a malloc each cost more than they hold),
- * but for the flags of a large shape: calloc's fresh pages are zero
- * without being written, and a reference touches few of them. */
+ * but for the flags of a large shape: calloc'd (fresh pages are zero
+ * without being written, and a reference touches few of them) and adopted
+ * by the arena, freed with it. */
 #define FNODE_ARENA_MAX 4096 /* bytes of flags */
 typedef struct {
   uint8_t *seen;
@@ -755,12 +756,13 @@ static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *ta
 
 static uint8_t *fnode_flags(fctx *f, const hlo_instr *x) {
   size_t n = (size_t)nelems(x->shape) + 1;
-  return n <= FNODE_ARENA_MAX ? hb_arena_zalloc(f->a, n) : hb_calloc(n, 1);
+  if (n <= FNODE_ARENA_MAX) return hb_arena_zalloc(f->a, n);
+  uint8_t *p = hb_calloc(n, 1);
+  hb_arena_adopt(f->a, p);
+  return p;
 }
 
 static void fctx_free(fctx *f) {
-  for (int i = 0; i < f->comp->n_instrs; i++)
-    if ((size_t)nelems(f->comp->instrs[i]->shape) + 1 > FNODE_ARENA_MAX) free(f->node[i].seen);
   free(f->node);
   hb_arena_free(f->a);
   free(f->order);
