@@ -91,6 +91,7 @@ struct ii_groups {
    * 10,000 instructions otherwise holds every one's maps to the end. */
   hb_arena *live, *spare;
   size_t gc_at;
+  hb_ptrmap shared; /* operand hash -> a map copied out to c->scratch (shared_copy) */
 };
 
 #define GC_MIN_INSTRS 256
@@ -251,6 +252,24 @@ static ii_status too_large(ii_error *err, const hlo_instr *in, const char *what)
   return II_TOO_LARGE;
 }
 
+/* M copied out to the context's scratch arena, where the maps into the
+ * parameters (and instructions outside) stay until the fusion's answer is
+ * read: a copy made before for another key when one is equal (map, runtime
+ * variables, the why of an unknown one). The operands of a fusion read
+ * with the same map (an elementwise fusion of 10,000 parameters) then
+ * share one, instead of 10,000 copies. Maps handed out are not changed
+ * afterwards (every rule builds new ones). */
+static ii_operand *shared_copy(ii_ctx *c, ii_groups *g, const ii_operand *m) {
+  uint64_t h = ii_operand_hash(m) | 1; /* (a key, never NULL) */
+  hb_ptrmap_val *v = hb_ptrmap_get(&g->shared, (const void *)(uintptr_t)h);
+  ii_operand *old = v ? (ii_operand *)(uintptr_t)v->a : NULL;
+  if (old && ii_operand_equal(old, m) && (old->why == m->why || (old->why && m->why && !strcmp(old->why, m->why))))
+    return old;
+  ii_operand *p = ii_operand_copy(c->scratch, m, NULL, NULL);
+  if (!old) hb_ptrmap_put_ptr(&g->shared, (const void *)(uintptr_t)h, p); /* (a collision: not shared) */
+  return p;
+}
+
 /* Composes every member of P (the out2in maps of X's operand into KEY,
  * element ELEM) after every member of CUR into KEY's group. */
 static ii_status compose_into(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp, const hlo_instr *x,
@@ -274,7 +293,7 @@ static ii_status compose_into(ii_ctx *c, const hlo_instr *at, const hlo_computat
       ii_operand *m = ii_operand_compose(c, cur->items[b], p->items[a]);
       ii_status st = ii_operand_simplify(c, m, true, true);
       c->scratch = scratch;
-      if (st == II_OK) m = ii_operand_copy(results, m, NULL, NULL);
+      if (st == II_OK) m = results == c->scratch ? shared_copy(c, g, m) : ii_operand_copy(results, m, NULL, NULL);
       hb_arena_reset_keep(c->step);
       if (st != II_OK) return st;
       /* A map whose text is already beyond the text limit only grows
@@ -340,6 +359,7 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   }
   ii_groups *g = hb_arena_zalloc(c->scratch, sizeof *g);
   hb_ptrmap_init(&g->index);
+  hb_ptrmap_init(&g->shared);
   *res = g;
 
   /* 2. a parameter root */
@@ -408,6 +428,7 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
 void ii_groups_free(ii_groups *g) {
   if (!g) return;
   hb_ptrmap_free(&g->index);
+  hb_ptrmap_free(&g->shared);
   free(g->slots);
   free(g->heap);
   if (g->live) {

@@ -242,7 +242,7 @@ bool ii_operand_equal(const ii_operand *a, const ii_operand *b) {
   return !a->replica || imap_equal(a->replica, b->replica);
 }
 
-static uint64_t operand_hash(const ii_operand *x) {
+uint64_t ii_operand_hash(const ii_operand *x) {
   uint64_t h = imap_hash(x->map) * 31 + x->nrt;
   for (uint32_t j = 0; j < x->nrt; j++) h = h * 1000003u ^ imap_hash(x->rt[j].map);
   if (x->replica) h = h * 131 ^ imap_hash(x->replica);
@@ -258,9 +258,9 @@ bool ii_set_insert(ii_ctx *c, ii_set *s, ii_operand *x) {
   }
   /* most sets hold one member: hashes are computed once a second one comes */
   if (s->n > 0) {
-    for (uint32_t i = s->nhashed; i < s->n; i++) s->hash[i] = operand_hash(s->items[i]);
+    for (uint32_t i = s->nhashed; i < s->n; i++) s->hash[i] = ii_operand_hash(s->items[i]);
     s->nhashed = s->n;
-    uint64_t h = operand_hash(x);
+    uint64_t h = ii_operand_hash(x);
     for (uint32_t i = 0; i < s->n; i++)
       if (s->hash[i] == h && ii_operand_equal(s->items[i], x)) return false;
     s->hash[s->n] = h;

@@ -221,6 +221,7 @@ ii_status ii_o2i_grouped(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_g
 /* ---- operand indexings and sets ----------------------------------------------------------------- */
 /* §1.7 equality. */
 bool ii_operand_equal(const ii_operand *a, const ii_operand *b);
+uint64_t ii_operand_hash(const ii_operand *x);
 /* Inserts x unless an equal member exists; true if inserted. */
 bool ii_set_insert(ii_ctx *c, ii_set *s, ii_operand *x);
 /* compose_operand(first, second) of §5.3 (not simplified). */
