@@ -467,6 +467,43 @@ int pc_inline_begin(parse_ctx *P, size_t off) {
   }
 }
 
+/* C's parameters, numbered 0..N-1, each once (an error otherwise).
+ * When parameter(0..N-1) come first and in order (dumps, fused
+ * computations), params[k] is instrs[k]: no array of its own. */
+static bool comp_params(parse_ctx *P, hlo_computation *c, hlo_instr **v, size_t n, int64_t max_param) {
+  if (max_param < 0) {
+    c->params = hb_arena_alloc(P->a, sizeof *c->params);
+    return true;
+  }
+  int count = 0, lead = 0;
+  for (size_t i = 0; i < n; i++) count += v[i]->op == HLO_OP_PARAMETER;
+  while (lead < count && v[lead]->op == HLO_OP_PARAMETER && v[lead]->parameter_number == lead) lead++;
+  c->n_params = count;
+  if (lead == count) {
+    c->params = v;
+    return true;
+  }
+  hlo_instr **params = hb_arena_zalloc(P->a, (size_t)count * sizeof *params);
+  for (size_t i = 0; i < n; i++) {
+    hlo_instr *in = v[i];
+    if (in->op != HLO_OP_PARAMETER) continue;
+    if (in->parameter_number >= count) {
+      pc_error(P, in->offset,
+               "parameter number %lld is out of range: computation '%s' has %d parameter(s), numbered 0..%d",
+               (long long)in->parameter_number, c->name, count, count - 1);
+      return false;
+    }
+    if (params[in->parameter_number]) {
+      pc_error(P, in->offset, "duplicate parameter number %lld (also used by '%s')", (long long)in->parameter_number,
+               params[in->parameter_number]->name);
+      return false;
+    }
+    params[in->parameter_number] = in;
+  }
+  c->params = params;
+  return true;
+}
+
 /* Resolves the names used in the innermost open computation and closes it. */
 static hlo_computation *comp_close(parse_ctx *P) {
   pc_comp cc = *top_comp(P);
@@ -487,32 +524,7 @@ static hlo_computation *comp_close(parse_ctx *P) {
   }
   c->root = cc.root ? cc.root : v[n - 1];
   c->root->is_root = true;
-  /* parameters: numbered 0..N-1, each once */
-  if (max_param >= 0) {
-    int count = 0;
-    for (size_t i = 0; i < n; i++) count += v[i]->op == HLO_OP_PARAMETER;
-    hlo_instr **params = hb_arena_zalloc(P->a, (size_t)count * sizeof *params);
-    for (size_t i = 0; i < n; i++) {
-      hlo_instr *in = v[i];
-      if (in->op != HLO_OP_PARAMETER) continue;
-      if (in->parameter_number >= count) {
-        pc_error(P, in->offset,
-                 "parameter number %lld is out of range: computation '%s' has %d parameter(s), numbered 0..%d",
-                 (long long)in->parameter_number, c->name, count, count - 1);
-        return NULL;
-      }
-      if (params[in->parameter_number]) {
-        pc_error(P, in->offset, "duplicate parameter number %lld (also used by '%s')",
-                 (long long)in->parameter_number, params[in->parameter_number]->name);
-        return NULL;
-      }
-      params[in->parameter_number] = in;
-    }
-    c->n_params = count;
-    c->params = params;
-  } else {
-    c->params = hb_arena_alloc(P->a, sizeof *c->params);
-  }
+  if (!comp_params(P, c, v, n, max_param)) return NULL;
   if (P->failed) return NULL;
   /* operands and control predecessors; those resolved before (pc_rhs_op)
    * were defined before their user */

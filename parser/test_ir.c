@@ -474,6 +474,24 @@ static void test_opcode_names(void) {
  * at the module's end. Errors: the first undefined name in the order the
  * instructions were completed (a nested one before its user), and a
  * declared shape that does not fit, found at the module's end. */
+/* Each text is rejected at its NEAR text with its message. */
+typedef struct {
+  const char *text, *near, *msg;
+} bad_case;
+
+static void check_rejected(const bad_case *bad, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    hlo_parse_result r;
+    hlo_error err;
+    CHECK(hlo_parse_file(bad[i].text, strlen(bad[i].text), &r, &err) == 1 && r.n_modules == 0);
+    CHECK(err.offset == (size_t)(strstr(bad[i].text, bad[i].near) - bad[i].text));
+    if (strcmp(err.message, bad[i].msg) != 0) {
+      fprintf(stderr, "case %zu: %s\n", i, err.message);
+      CHECK(false);
+    }
+  }
+}
+
 static void test_operand_resolution(void) {
   hlo_parse_result r = parse_ok(
       "HloModule res\n"
@@ -510,7 +528,7 @@ static void test_operand_resolution(void) {
   CHECK(w->cold->n_called == 1 && w->cold->called[0] == hlo_module_find_computation(m, "max"));
   hlo_parse_result_free(&r);
 
-  static const struct { const char *text, *near, *msg; } bad[] = {
+  static const bad_case bad[] = {
       {"HloModule m\nENTRY e {\n  p = f32[4] parameter(0)\n  c = f32[4] add(undef_b, negate(undef_a))\n"
        "  ROOT d = f32[4] add(c, p)\n}\n",
        "undef_a", "operand 'undef_a' is not defined in computation 'e'"},
@@ -522,15 +540,37 @@ static void test_operand_resolution(void) {
       {"HloModule m\nENTRY e {\n  p = f32[] parameter(0)\n  ROOT r = f32[] reduce(p, p), dimensions={}, to_apply=nope\n}\n",
        "nope", "computation 'nope' is not defined"},
   };
-  for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
-    hlo_error err;
-    CHECK(hlo_parse_file(bad[i].text, strlen(bad[i].text), &r, &err) == 1 && r.n_modules == 0);
-    CHECK(err.offset == (size_t)(strstr(bad[i].text, bad[i].near) - bad[i].text));
-    if (strcmp(err.message, bad[i].msg) != 0) {
-      fprintf(stderr, "case %zu: %s\n", i, err.message);
-      CHECK(false);
-    }
-  }
+  check_rejected(bad, sizeof bad / sizeof bad[0]);
+}
+
+/* A computation's parameters by number: when parameter(0..N-1) come first
+ * and in order, params is the instruction list itself (no array of its
+ * own); otherwise an array in number order. Errors as before. */
+static void test_params(void) {
+  hlo_parse_result r = parse_ok(
+      "HloModule m\n"
+      "f { a = f32[] parameter(0)\n b = f32[] parameter(1)\n ROOT s = f32[] add(a, b) }\n"
+      "g { b = f32[] parameter(1)\n a = f32[] parameter(0)\n ROOT s = f32[] add(a, b) }\n"
+      "h { a = f32[] parameter(0)\n n = f32[] negate(a)\n b = f32[] parameter(1)\n ROOT s = f32[] add(n, b) }\n"
+      "ENTRY e { x = f32[] parameter(0)\n y = f32[] parameter(1)\n"
+      "  c = f32[] call(x, y), to_apply=f\n d = f32[] call(x, y), to_apply=g\n"
+      "  ROOT k = f32[] call(c, d), to_apply=h }\n");
+  const hlo_module *m = r.modules[0];
+  const hlo_computation *f = hlo_module_find_computation(m, "f"), *g = hlo_module_find_computation(m, "g");
+  const hlo_computation *h = hlo_module_find_computation(m, "h");
+  CHECK(f->n_params == 2 && f->params == f->instrs && f->params[1]->parameter_number == 1);
+  CHECK(m->entry->n_params == 2 && m->entry->params == m->entry->instrs);
+  CHECK(g->n_params == 2 && g->params != g->instrs && g->params[0] == g->instrs[1] && g->params[1] == g->instrs[0]);
+  CHECK(h->n_params == 2 && h->params != h->instrs && h->params[0] == h->instrs[0] && h->params[1] == h->instrs[2]);
+  hlo_parse_result_free(&r);
+
+  static const bad_case bad[] = {
+      {"HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n  b = f32[] parameter(2)\n  ROOT s = f32[] add(a, b)\n}\n",
+       "b = ", "parameter number 2 is out of range: computation 'e' has 2 parameter(s), numbered 0..1"},
+      {"HloModule m\nENTRY e {\n  a = f32[] parameter(0)\n  b = f32[] parameter(0)\n  ROOT s = f32[] add(a, b)\n}\n",
+       "b = ", "duplicate parameter number 0 (also used by 'a')"},
+  };
+  check_rejected(bad, sizeof bad / sizeof bad[0]);
 }
 
 int main(void) {
@@ -544,6 +584,7 @@ int main(void) {
   test_modules_and_errors();
   test_plain_values();
   test_operand_resolution();
+  test_params();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);
     return 1;
