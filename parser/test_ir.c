@@ -467,13 +467,6 @@ static void test_opcode_names(void) {
   CHECK(hlo_opcode_from_name("", 0) == HLO_OP_UNKNOWN);
 }
 
-/* Operands are resolved as they are read when their name is defined, at
- * the computation's end otherwise (forward references), and a nested
- * operand gets "<opcode>.anon[.N]"; a later reference to that name finds
- * it. Called computations defined before are resolved at once, the others
- * at the module's end. Errors: the first undefined name in the order the
- * instructions were completed (a nested one before its user), and a
- * declared shape that does not fit, found at the module's end. */
 /* Each text is rejected at its NEAR text with its message. */
 typedef struct {
   const char *text, *near, *msg;
@@ -492,6 +485,13 @@ static void check_rejected(const bad_case *bad, size_t n) {
   }
 }
 
+/* Operands are resolved as they are read when their name is defined, at
+ * the computation's end otherwise (forward references), and a nested
+ * operand gets "<opcode>.anon[.N]"; a later reference to that name finds
+ * it. Called computations defined before are resolved at once, the others
+ * at the module's end. Errors: the first undefined name in the order the
+ * instructions were completed (a nested one before its user), and a
+ * declared shape that does not fit, found at the module's end. */
 static void test_operand_resolution(void) {
   hlo_parse_result r = parse_ok(
       "HloModule res\n"
