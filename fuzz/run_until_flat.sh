@@ -14,6 +14,9 @@
 # per coverage change (minute, edges, features) and at the end the crash
 # inputs found; reproduce one with BUILD/fuzz/fuzz_TARGET FILE and keep it
 # as a regression in fuzz/regress/TARGET/.
+# Stop it rather than pause it (SIGSTOP, e.g. to time a benchmark): on
+# resume libFuzzer's alarm counts the pause against the input it was
+# running and writes a false timeout-* input, which ends the run.
 set -uo pipefail
 cd "$(dirname "$0")/.."
 t=${1:?target}
