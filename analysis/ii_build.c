@@ -61,16 +61,10 @@ void ii_indexing_init(ii_ctx *c, ii_indexing *x, uint32_t n) {
   x->sets = hb_arena_zalloc(c->scratch, (n ? n : 1) * sizeof *x->sets);
 }
 
-void ii_indexing_copy(hb_arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
-                      const hlo_computation *to) {
-  uint32_t n = ii_nstored(x);
-  *out = *x;
-  if (x->ids) out->ids = hb_arena_dup(a, x->ids, (n ? n : 1) * sizeof *x->ids);
-  out->sets = hb_arena_zalloc(a, (n ? n : 1) * sizeof *out->sets);
-  for (uint32_t k = 0; k < n; k++) ii_set_copy(a, &x->sets[k], &out->sets[k], from, to);
-}
-
-void ii_set_copy(hb_arena *a, const ii_set *s, ii_set *d, const hlo_computation *from, const hlo_computation *to) {
+/* ii_set_copy; SHARED (when not NULL) maps a member copied before to its
+ * copy, so that a member several sets hold is copied once. */
+static void set_copy(hb_arena *a, const ii_set *s, ii_set *d, const hlo_computation *from, const hlo_computation *to,
+                     hb_ptrmap *shared) {
   d->n = d->cap = s->n;
   d->items = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->items);
   d->hash = hb_arena_array(a, s->n ? s->n : 1, sizeof *d->hash);
@@ -78,7 +72,34 @@ void ii_set_copy(hb_arena *a, const ii_set *s, ii_set *d, const hlo_computation 
   d->nhashed = s->nhashed;
   d->in_elem = s->in_elem;
   d->elem = s->elem;
-  for (uint32_t i = 0; i < s->n; i++) d->items[i] = ii_operand_copy(a, s->items[i], from, to);
+  for (uint32_t i = 0; i < s->n; i++) {
+    bool found = false;
+    ii_operand *p = shared ? (ii_operand *)hb_ptrmap_get_ptr(shared, s->items[i], &found) : NULL;
+    if (!found) {
+      p = ii_operand_copy(a, s->items[i], from, to);
+      if (shared) hb_ptrmap_put_ptr(shared, s->items[i], p);
+    }
+    d->items[i] = p;
+  }
+}
+
+/* Members are shared between sets as in X: the entries of the 10,000
+ * parameters of an elementwise fusion hold one map (fusion.c's
+ * shared_copy), and so does the copy. */
+void ii_indexing_copy(hb_arena *a, const ii_indexing *x, ii_indexing *out, const hlo_computation *from,
+                      const hlo_computation *to) {
+  uint32_t n = ii_nstored(x);
+  *out = *x;
+  if (x->ids) out->ids = hb_arena_dup(a, x->ids, (n ? n : 1) * sizeof *x->ids);
+  out->sets = hb_arena_zalloc(a, (n ? n : 1) * sizeof *out->sets);
+  hb_ptrmap shared;
+  hb_ptrmap_init(&shared);
+  for (uint32_t k = 0; k < n; k++) set_copy(a, &x->sets[k], &out->sets[k], from, to, &shared);
+  hb_ptrmap_free(&shared);
+}
+
+void ii_set_copy(hb_arena *a, const ii_set *s, ii_set *d, const hlo_computation *from, const hlo_computation *to) {
+  set_copy(a, s, d, from, to, NULL);
 }
 
 ii_operand *ii_operand_copy(hb_arena *a, const ii_operand *o, const hlo_computation *from, const hlo_computation *to) {
