@@ -498,7 +498,6 @@ static const arg_index *args_of(ii_ctx *c, const hlo_instr *in) {
   return x;
 }
 
-#define FUSION_CACHE_MANY_OUTPUTS 64
 #define FUSION_CACHE_MIN_STEPS 8 /* map compositions */
 
 ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {
@@ -529,7 +528,7 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
      * cheaper composed again than held (10,000 outputs that read an
      * instruction each): fusions repeated in a module, and the in2out
      * blocks of one, find the others' results */
-    bool cheap = ii_num_outputs(in) > FUSION_CACHE_MANY_OUTPUTS && c->composed - composed < FUSION_CACHE_MIN_STEPS;
+    bool cheap = ii_num_outputs(in) > II_FUSION_CACHE_MANY && c->composed - composed < FUSION_CACHE_MIN_STEPS;
     if (cacheable && !cheap && !c->over && ii_budget_status(c) == II_OK) ii_fusion_cache_put(c, in, comp, output_id, out);
   }
   ii_groups_free(g);

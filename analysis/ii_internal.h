@@ -21,6 +21,7 @@
 #define II_MAX_COMPOSE 65536              /* map compositions per top-level query (fusions) */
 #define II_MAX_SET 20000                 /* members of one operand set */
 #define II_MAX_NESTING 200                /* nested fusions (also catches call cycles) */
+#define II_FUSION_CACHE_MANY 64           /* outputs (or operands) past which a fusion's cheap results are not cached */
 #define II_MAX_DIM ((int64_t)1 << 40)     /* largest dimension size and |attribute value| accepted */
 #define II_STR_(x) #x
 #define II_STR(x) II_STR_(x) /* a limit as text, for messages */

@@ -512,8 +512,10 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
      * was larger than the scratch arena keeps): computed into c->inst,
      * where it is kept, instead of copied there (a concatenate of 100,000
      * operands held its maps twice). The memo then forgets what points
-     * there. */
-    bool direct = !x && nout == 1;
+     * there. Not a fusion's: its composition leaves its groups and steps
+     * behind, more than the result (whose equal maps the copy shares: an
+     * elementwise fusion of 10,000 parameters, 0.7 of 1.4 MB). */
+    bool direct = !x && nout == 1 && in->op != HLO_OP_FUSION;
     hb_arena *scratch = c->scratch;
     if (direct) c->scratch = c->inst;
     ii_status st = ii_o2i_memo(c, in, n, &x, &m->err);
@@ -578,9 +580,13 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
  * the inverses of that output's out2in maps of the operand. */
 ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err) {
   /* a fusion structurally equal to one inverted before: the same result
-   * (fusion_cache.c, keyed apart from the out2in results by a negative id) */
+   * (fusion_cache.c, keyed apart from the out2in results by a negative id).
+   * Not for a fusion of many operands: each of its results inverts maps
+   * memoised for the instruction (cheap next to composing them), an
+   * equal fusion needs its own out2in maps at its first miss anyway, and
+   * the results of 10,000 operands filled the cache with copies. */
   const hlo_computation *comp = in->op == HLO_OP_FUSION ? ii_called(in, HLO_CALL_CALLS) : NULL;
-  bool cacheable = comp && c->fusion_cache && c->nest == 0;
+  bool cacheable = comp && c->fusion_cache && c->nest == 0 && in->n_operands <= II_FUSION_CACHE_MANY;
   if (cacheable && ii_fusion_cache_get(c, in, comp, -1 - input_id, out)) return II_OK;
   const struct ii_inst_memo *m = inst_memo(c, in);
   if (m->st != II_OK) {
