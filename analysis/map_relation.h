@@ -55,9 +55,9 @@
 /* One map as text: BASE[START, END). Accepted: XLA's map text in any
  * layout and version map_read reads, `UNDEFINED` or `unknown indexing`,
  * `KNOWN EMPTY`. Error offsets are offsets in BASE. */
-typedef struct {
+typedef struct { /* (16 bytes: a golden can hold millions; every input is under 2 GiB) */
   const char *base;
-  size_t start, end;
+  uint32_t start, end;
 } mrel_text;
 
 typedef enum {
