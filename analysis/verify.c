@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "ii_internal.h"
+#include "pair_sort.h"
 #include "../parser/base/oom.h"
 #include "simplify.h"
 #include "tiled_layout.h"
@@ -98,16 +99,10 @@ static void rel_add(rel *r, int64_t from, int64_t to) {
   r->v[r->n++] = to;
 }
 
-static int cmp_pair(const void *a, const void *b) {
-  const int64_t *x = a, *y = b;
-  if (x[0] != y[0]) return x[0] < y[0] ? -1 : 1;
-  return x[1] < y[1] ? -1 : x[1] > y[1];
-}
-
 static void rel_norm(rel *r) {
   size_t np = r->n / 2, w = 0;
   if (np == 0) return;
-  qsort(r->v, np, 2 * sizeof *r->v, cmp_pair);
+  pair_sort(r->v, np);
   for (size_t i = 0; i < np; i++) {
     if (w && r->v[2 * w - 2] == r->v[2 * i] && r->v[2 * w - 1] == r->v[2 * i + 1]) continue;
     r->v[2 * w] = r->v[2 * i];
@@ -117,11 +112,7 @@ static void rel_norm(rel *r) {
   r->n = 2 * w;
 }
 
-static bool rel_has(const rel *r, int64_t from, int64_t to) {
-  int64_t key[2] = {from, to};
-  if (r->n == 0) return false;
-  return bsearch(key, r->v, r->n / 2, 2 * sizeof *r->v, cmp_pair) != NULL;
-}
+static bool rel_has(const rel *r, int64_t from, int64_t to) { return pair_find(r->v, r->n / 2, from, to); }
 
 static void rel_free(rel *r) {
   free(r->v);
