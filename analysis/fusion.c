@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "ii_internal.h"
+#include "u32_heap.h"
 #include "../parser/base/oom.h"
 
 /* ---- post-order ------------------------------------------------------------------------------------ */
@@ -106,21 +107,7 @@ static void heap_push(ii_groups *g, uint32_t v) {
     g->heap = hb_realloc(g->heap, ncap * sizeof *g->heap);
     g->capheap = ncap;
   }
-  uint32_t i = g->nheap++;
-  for (; i && g->heap[(i - 1) / 2] < v; i = (i - 1) / 2) g->heap[i] = g->heap[(i - 1) / 2];
-  g->heap[i] = v;
-}
-
-static uint32_t heap_pop(ii_groups *g) {
-  uint32_t top = g->heap[0], v = g->heap[--g->nheap], i = 0;
-  for (;;) {
-    uint32_t l = 2 * i + 1, m = l + 1 < g->nheap && g->heap[l + 1] > g->heap[l] ? l + 1 : l;
-    if (l >= g->nheap || g->heap[m] <= v) break;
-    g->heap[i] = g->heap[m];
-    i = m;
-  }
-  if (g->nheap) g->heap[i] = v;
-  return top;
+  u32_heap_push(g->heap, &g->nheap, v);
 }
 
 static uint32_t nsets_of(ii_ctx *c, const hlo_instr *key) {
@@ -410,7 +397,7 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   c->nest++;
   while (g->nheap && st == II_OK) {
     if (g->live && hb_arena_used(g->live) >= g->gc_at) collect(g);
-    const hlo_instr *x = po->order[heap_pop(g)];
+    const hlo_instr *x = po->order[u32_heap_pop(g->heap, &g->nheap)];
     uint32_t slot1 = slot_of(g, x);
     if (!slot1) continue;
     uint32_t slot = slot1 - 1, nsets = g->slots[slot].nsets; /* composing may move the slots */

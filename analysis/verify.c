@@ -10,6 +10,7 @@
 
 #include "ii_internal.h"
 #include "pair_sort.h"
+#include "u32_heap.h"
 #include "../parser/base/oom.h"
 #include "simplify.h"
 #include "tiled_layout.h"
@@ -147,6 +148,12 @@ struct fctx {
   int norder;
   const hlo_instr *target;
   fctx *next;           /* the cache list */
+  /* One propagation visits the instructions it reaches, not the whole
+   * order (an output element of a fusion of N parameters reads one or two:
+   * a walk of the order per element was N^2): */
+  uint32_t *pos;        /* per instruction in order: its place there */
+  uint32_t *heap, nheap; /* places of those reached and not yet visited (u32_heap.h) */
+  uint32_t *reached, nreached; /* the instructions reached since unmark, by index */
 };
 
 /* The data of the index operands (start indices, gather and scatter
@@ -622,6 +629,11 @@ typedef struct {
   /* the tuple element of operand K that output OUTPUT_ID reads; NULL or
    * -1: the operand itself */
   int64_t (*part)(const hlo_instr *in, int64_t output_id, int k);
+  /* for an op whose output element reads one operand at most: the one
+   * that element O reads (-1: none), found without asking each operand
+   * (a fused concatenate of N operands asked N per element: N^2); NULL,
+   * or -2: ask every operand */
+  int (*one)(ref *R, const hlo_instr *in, const int64_t *o);
 } vf_ref;
 
 static const vf_ref refs[II_FAM_COUNT];
@@ -729,6 +741,18 @@ static void postorder(const hlo_computation *c, const hlo_instr *root, fctx *f) 
   free(stack);
 }
 
+/* F's per-instruction arrays of the propagation's walk (N instructions). */
+static void fctx_alloc_walk(fctx *f, size_t n) {
+  f->pos = hb_calloc(n, sizeof *f->pos);
+  f->heap = hb_calloc(n, sizeof *f->heap);
+  f->reached = hb_calloc(n, sizeof *f->reached);
+}
+
+/* The places of F's order. */
+static void fctx_places(fctx *f) {
+  for (int i = 0; i < f->norder; i++) f->pos[f->order[i]->index] = (uint32_t)i;
+}
+
 static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *target) {
   for (fctx *f = R->fctxs; f; f = f->next)
     if (f->comp == comp && f->target == target) return f;
@@ -739,7 +763,9 @@ static fctx *fusion_ctx(ref *R, const hlo_computation *comp, const hlo_instr *ta
   f->node = hb_calloc((size_t)n + 1, sizeof *f->node);
   f->a = hb_arena_new();
   f->order = hb_calloc((size_t)n + 1, sizeof *f->order);
+  fctx_alloc_walk(f, (size_t)n + 1);
   postorder(comp, target, f);
+  fctx_places(f);
   f->next = R->fctxs;
   R->fctxs = f;
   return f;
@@ -757,6 +783,9 @@ static void fctx_free(fctx *f) {
   free(f->node);
   hb_arena_free(f->a);
   free(f->order);
+  free(f->pos);
+  free(f->heap);
+  free(f->reached);
   free(f);
 }
 
@@ -771,6 +800,10 @@ static void mark(fctx *f, const hlo_instr *x, int64_t l) {
   if (!nd->seen) nd->seen = fnode_flags(f, x); /* (only the instructions reached) */
   if (nd->seen[l]) return;
   nd->seen[l] = 1;
+  if (nd->n == 0) { /* (first reached in this propagation) */
+    f->reached[f->nreached++] = (uint32_t)x->index;
+    u32_heap_push(f->heap, &f->nheap, f->pos[x->index]);
+  }
   if (nd->n == nd->cap) { /* (the copies left behind hold less than the last) */
     size_t cap = nd->cap ? nd->cap * 2 : 2;
     nd->touched = hb_arena_grow(f->a, nd->touched, nd->n, cap, sizeof *nd->touched);
@@ -801,30 +834,33 @@ static void propagate(ref *R, fctx *f, const int64_t *o) {
   const hlo_computation *comp = f->comp;
   mark(f, f->target, f->target->shape->rank ? lin(f->target->shape, o) : 0);
   int64_t idx[MAXR];
-  for (int i = f->norder; i-- > 0 && !R->over;) {
-    const hlo_instr *x = f->order[i];
+  while (f->nheap && !R->over) { /* (the order's places reached, largest first) */
+    const hlo_instr *x = f->order[u32_heap_pop(f->heap, &f->nheap)];
     if (x->op == HLO_OP_PARAMETER) continue;
     int xi = x->index;
+    int (*one)(ref *, const hlo_instr *, const int64_t *) = refs[family(x->op)].one;
     for (size_t t = 0; t < f->node[xi].n && !R->over; t++) {
       delin(x->shape, f->node[xi].touched[t], idx);
-      for (int j = 0; j < x->n_operands && !R->over; j++) {
+      int only = one ? one(R, x, idx) : -2; /* (-2: every operand, -1: none) */
+      int j0 = only >= 0 ? only : 0, j1 = only >= 0 ? only + 1 : only == -1 ? 0 : x->n_operands;
+      for (int j = j0; j < j1 && !R->over; j++) {
         if (x->operands[j]->parent != comp) continue;
         femit e = {R, f, x->operands[j]};
         ref_reads(R, x, 0, j, idx, fusion_mark, &e);
       }
     }
   }
+  f->nheap = 0; /* (what is left when the work ran out) */
 }
 
-/* Clears the marks of propagate (the instructions reachable from the
- * target, which order holds: the others have none). */
+/* Clears the marks of propagate (the instructions it reached). */
 static void unmark(fctx *f) {
-  for (int n = 0; n < f->norder; n++) {
-    int i = f->order[n]->index;
-    fnode *nd = &f->node[i];
+  for (uint32_t n = 0; n < f->nreached; n++) {
+    fnode *nd = &f->node[f->reached[n]];
     for (size_t t = 0; t < nd->n; t++) nd->seen[nd->touched[t]] = 0;
     nd->n = 0;
   }
+  f->nreached = f->nheap = 0;
 }
 
 static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
@@ -1029,6 +1065,7 @@ static fctx *retarget(struct vf_memo *m, const hlo_computation *comp, const hlo_
     f->node = hb_calloc(n, sizeof *f->node);
     f->a = hb_arena_new();
     f->order = hb_calloc(n, sizeof *f->order);
+    fctx_alloc_walk(f, n);
     m->stamp = hb_calloc(n, sizeof *m->stamp);
     m->next = hb_calloc(n, sizeof *m->next);
     m->stack = hb_calloc(n, sizeof *m->stack);
@@ -1055,6 +1092,7 @@ static fctx *retarget(struct vf_memo *m, const hlo_computation *comp, const hlo_
     f->order[f->norder++] = x;
     sp--;
   }
+  fctx_places(f);
   return f;
 }
 
@@ -1202,9 +1240,14 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
     do {
       int64_t l = os->rank ? lin(os, o) : 0;
       propagate(&B, fc, o);
-      for (int n = 0; n < fc->norder && !B.over; n++) { /* the parameters reached */
-        const hlo_instr *p = fc->order[n];
-        if (p->op != HLO_OP_PARAMETER || !fc->node[p->index].n) continue;
+      /* the parameters reached, in the order's sequence (the heap is
+       * empty now: their places go there) */
+      uint32_t np = 0;
+      for (uint32_t n = 0; n < fc->nreached; n++)
+        if (ce.comp->instrs[fc->reached[n]]->op == HLO_OP_PARAMETER) fc->heap[np++] = fc->pos[fc->reached[n]];
+      qsort(fc->heap, np, sizeof *fc->heap, ii_cmp_u32);
+      for (uint32_t n = 0; n < np && !B.over; n++) {
+        const hlo_instr *p = fc->order[fc->heap[n]];
         int q = (int)p->parameter_number;
         if (q < 0 || q >= nk || ce.comp->params[q] != p) continue;
         for (int k = m->grp_first[q]; k >= 0 && !B.over; k = m->grp_next[k]) {
@@ -1290,6 +1333,22 @@ static void reads_concat(ref *R, const hlo_instr *in, int64_t output_id, int k, 
   for (int i = 0; i < r; i++) idx[i] = o[i];
   idx[c] -= off;
   emit(cl, idx);
+}
+
+/* The operand whose offsets hold O's position on the concatenated
+ * dimension (a binary search in the analysis's memo). */
+static int one_concat(ref *R, const hlo_instr *in, const int64_t *o) {
+  uint32_t cd;
+  const int64_t *off = R->c ? ii_concat_offsets(R->c, in, &cd, NULL) : NULL;
+  if (!off) return -2;
+  int64_t v = o[cd];
+  int lo = 0, hi = in->n_operands; /* the first operand that ends past v */
+  while (lo < hi) {
+    int mid = lo + (hi - lo) / 2;
+    if (off[mid + 1] <= v) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo < in->n_operands && v >= 0 ? lo : -1;
 }
 
 static void reads_pad(ref *R, const hlo_instr *in, int64_t output_id, int k, const int64_t *o, emit_fn emit,
@@ -2106,7 +2165,7 @@ static const vf_ref refs[II_FAM_COUNT] = {
     [II_FAM_TRANSP] = {NULL, reads_transpose, false, NULL},
     [II_FAM_REVERSE] = {NULL, reads_reverse, false, NULL},
     [II_FAM_SLICE] = {NULL, reads_slice, false, NULL},
-    [II_FAM_CONCAT] = {NULL, reads_concat, false, NULL},
+    [II_FAM_CONCAT] = {NULL, reads_concat, false, NULL, one_concat},
     [II_FAM_PAD] = {edge_pad, reads_pad, false, NULL},
     [II_FAM_RESHAPE] = {NULL, reads_reshape, false, NULL},
     [II_FAM_BITCAST] = {edge_bitcast, reads_bitcast, false, NULL},
