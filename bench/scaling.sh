@@ -6,14 +6,15 @@
 #   bench/scaling.sh [-b HLOIDX] [-s SHAPES] [-m MODES] [-r RUNS] [-t SECS]
 #
 #   -b HLOIDX  the binary (default build/hloidx; a release build)
-#   -s SHAPES  comma-separated, of concat,tuple,fusion,mofusion,instrs,calls (default all)
+#   -s SHAPES  comma-separated, of concat,tuple,fusion,mofusion,fconcat,instrs,calls (default all)
 #   -m MODES   comma-separated mode names (default all; see below)
 #   -r RUNS    runs per point below 1 s, best time kept (default 3)
 #   -t SECS    time limit per run (default 120); a run over it is shown as >SECS
 #
 # Shapes (bench/scaling_gen.py; 1x size): concat, a concatenate of 1000
 # operands; tuple, a ROOT tuple of 1000 operands; fusion, a fusion of 100
-# parameters; mofusion, a fusion of 100 parameters and 100 outputs; instrs,
+# parameters; mofusion, a fusion of 100 parameters and 100 outputs; fconcat,
+# a fusion of 100 parameters whose root concatenates them; instrs,
 # 1000 instructions in one computation; calls, a call graph 100 deep. Inputs are written once to $TMPDIR/hloidx_scaling/.
 #
 # Modes: check (--check), default, all (--all), verify (--all --verify),
@@ -28,7 +29,7 @@ set -uo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 
 hloidx=$root/build/hloidx
-shapes=concat,tuple,fusion,mofusion,instrs,calls
+shapes=concat,tuple,fusion,mofusion,fconcat,instrs,calls
 modes=check,default,all,verify,json,layout,list,compare,compare-dumps,symtile,tiles,tilings
 runs=3
 limit=120
@@ -52,7 +53,7 @@ rm -f "$dir"/*.expected # written again by this binary
 base_of() {
   case $1 in
   concat | tuple | instrs) echo 1000 ;;
-  fusion | mofusion | calls) echo 100 ;;
+  fusion | mofusion | fconcat | calls) echo 100 ;;
   *) echo "unknown shape '$1'" >&2; exit 2 ;;
   esac
 }

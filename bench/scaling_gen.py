@@ -11,6 +11,8 @@ SHAPE (N is the size that grows):
           chain (N - 1 adds) and the ENTRY passes N parameters
   mofusion  a fusion of N parameters and N outputs (a tuple root): output
           k negates parameter k (a horizontal fusion)
+  fconcat a fusion of N parameters f32[2,3] whose root concatenates them
+          (a variadic op inside a fusion)
   instrs  N instructions in ENTRY: a chain of elementwise ops, broadcasts,
           transposes, slices and reductions on f32[8,16]
   calls   a call graph N deep: computation i calls computation i + 1, the
@@ -90,6 +92,18 @@ def instrs(n, w):
     w("  ROOT r = f32[8,16]{1,0} negate(%s)\n}\n" % prev)
 
 
+def fconcat(n, w):
+    w("HloModule fconcat_%d\n\nfused {\n" % n)
+    for i in range(n):
+        w("  q%d = f32[2,3]{1,0} parameter(%d)\n" % (i, i))
+    w("  ROOT c = f32[%d,3]{1,0} concatenate(%s), dimensions={0}\n}\n\nENTRY e {\n"
+      % (2 * n, ", ".join("q%d" % i for i in range(n))))
+    for i in range(n):
+        w("  p%d = f32[2,3]{1,0} parameter(%d)\n" % (i, i))
+    w("  ROOT f = f32[%d,3]{1,0} fusion(%s), kind=kLoop, calls=fused\n}\n"
+      % (2 * n, ", ".join("p%d" % i for i in range(n))))
+
+
 def calls(n, w):
     w("HloModule calls_%d\n\n" % n)
     for i in range(n, 0, -1):
@@ -101,8 +115,8 @@ def calls(n, w):
     w("ENTRY e {\n  p = f32[8]{0} parameter(0)\n  ROOT r = f32[8]{0} call(p), to_apply=comp1\n}\n")
 
 
-SHAPES = {"concat": concat, "tuple": tuple_root, "fusion": fusion, "mofusion": mofusion, "instrs": instrs,
-          "calls": calls}
+SHAPES = {"concat": concat, "tuple": tuple_root, "fusion": fusion, "mofusion": mofusion, "fconcat": fconcat,
+          "instrs": instrs, "calls": calls}
 
 
 def main():
