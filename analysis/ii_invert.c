@@ -512,10 +512,8 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
      * was larger than the scratch arena keeps): computed into c->inst,
      * where it is kept, instead of copied there (a concatenate of 100,000
      * operands held its maps twice). The memo then forgets what points
-     * there. Not a fusion's: its composition leaves its groups and steps
-     * behind, more than the result (whose equal maps the copy shares: an
-     * elementwise fusion of 10,000 parameters, 0.7 of 1.4 MB). */
-    bool direct = !x && nout == 1 && in->op != HLO_OP_FUSION;
+     * there. */
+    bool direct = !x && nout == 1;
     hb_arena *scratch = c->scratch;
     if (direct) c->scratch = c->inst;
     ii_status st = ii_o2i_memo(c, in, n, &x, &m->err);
