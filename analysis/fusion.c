@@ -78,7 +78,8 @@ typedef struct {
 struct ii_groups {
   hb_ptrmap index; /* hlo_instr* -> slot + 1 (the keys not in `dense`) */
   /* a large computation's instructions: slot + 1 by position (4 bytes
-   * each, not a hash map's 24: a fusion of 20,000 took 0.8 MB) */
+   * each, not a hash map's 24: a fusion of 20,000 took 0.8 MB), in the
+   * post-order's array (ii_postorder.slots) */
   uint32_t *dense, ndense;
   uint32_t n, cap;
   gslot *slots;
@@ -428,9 +429,15 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   /* 3. groups[target] = {identity} */
   g->comp = comp;
   g->po = po;
-  if (comp->n_instrs >= GC_MIN_INSTRS) {
+  if (comp->n_instrs >= GC_MIN_INSTRS && !po->slots_busy) { /* (busy: a composition of it is running, a call cycle) */
+    ii_postorder *w = (ii_postorder *)po;
+    if (!w->slots) {
+      w->slots = hb_calloc((size_t)comp->n_instrs, sizeof *w->slots);
+      hb_arena_adopt(c->keep, w->slots);
+    }
+    w->slots_busy = true;
     g->ndense = (uint32_t)comp->n_instrs;
-    g->dense = hb_calloc(g->ndense, sizeof *g->dense);
+    g->dense = w->slots;
   }
   if (!keep_inner && po->n >= GC_MIN_INSTRS) {
     g->live = hb_arena_new();
@@ -484,7 +491,13 @@ void ii_groups_free(ii_groups *g) {
   if (!g) return;
   hb_ptrmap_free(&g->index);
   hb_ptrmap_free(&g->shared);
-  free(g->dense);
+  if (g->dense) { /* zero again, for the next composition of the computation */
+    for (uint32_t s = 0; s < g->n; s++) {
+      uint32_t *d = dense_slot(g, g->slots[s].key);
+      if (d) *d = 0;
+    }
+    ((ii_postorder *)g->po)->slots_busy = false;
+  }
   free(g->slots);
   free(g->heap);
   if (g->live) {

@@ -73,6 +73,13 @@ typedef struct {
    * flattened); NULL until a composition asks */
   const hlo_instr **roots;
   uint32_t nroots;
+  /* fusion.c: the group slots of a composition by instruction position,
+   * kept zero between compositions (each clears the ones it set: a
+   * fusion of N outputs composed N times, each reaching a few
+   * instructions, must not clear the whole array N times); NULL until a
+   * composition of a large computation asks; busy while one uses it */
+  uint32_t *slots;
+  bool slots_busy;
 } ii_postorder;
 
 /* ---- helpers every rule shares (ii_build.c) ---------------------------------------------------- */
