@@ -86,34 +86,89 @@ static void put_index(char *buf, size_t cap, const hlo_shape *s, int64_t l) {
 
 /* ---- relations: sorted arrays of (from, to) pairs ------------------------------------------------------ */
 
+/* A pair is one 8-byte key while every element number of the relation
+ * fits in 32 bits (from + 1 above to + 1, OOB as 0: the keys sort as the
+ * pairs do), two int64_t from the first one that does not: a real dump's
+ * reference holds millions of pairs, two relations at a time. */
 typedef struct {
-  int64_t *v;
-  size_t n, cap; /* n counts int64 slots (2 per pair) */
+  void *v;       /* uint64_t keys, or (wide) int64_t from, to per pair */
+  size_t n, cap; /* pairs */
+  bool wide;
 } rel;
 
+static bool key_fits(int64_t x) { return x == OOB || (x >= 0 && x < (int64_t)UINT32_MAX); }
+static uint64_t key_half(int64_t x) { return x == OOB ? 0 : (uint64_t)x + 1; }
+static int64_t key_elem(uint64_t h) { return h == 0 ? OOB : (int64_t)h - 1; }
+static uint64_t key_of(int64_t from, int64_t to) { return key_half(from) << 32 | key_half(to); }
+
+static int64_t rel_from(const rel *r, size_t i) {
+  return r->wide ? ((const int64_t *)r->v)[2 * i] : key_elem(((const uint64_t *)r->v)[i] >> 32);
+}
+static int64_t rel_to(const rel *r, size_t i) {
+  return r->wide ? ((const int64_t *)r->v)[2 * i + 1] : key_elem(((const uint64_t *)r->v)[i] & UINT32_MAX);
+}
+
+/* Pair I := (FROM, TO), I < r->n (FROM and TO fit when r is not wide). */
+static void rel_put(rel *r, size_t i, int64_t from, int64_t to) {
+  if (r->wide) {
+    ((int64_t *)r->v)[2 * i] = from;
+    ((int64_t *)r->v)[2 * i + 1] = to;
+  } else {
+    ((uint64_t *)r->v)[i] = key_of(from, to);
+  }
+}
+
+/* Keys to pairs, in place from the end. */
+static void rel_widen(rel *r) {
+  r->v = hb_realloc(r->v, (r->cap ? r->cap : 1) * 2 * sizeof(int64_t));
+  const uint64_t *k = r->v;
+  int64_t *p = r->v;
+  for (size_t i = r->n; i-- > 0;) {
+    uint64_t x = k[i];
+    p[2 * i] = key_elem(x >> 32);
+    p[2 * i + 1] = key_elem(x & UINT32_MAX);
+  }
+  r->wide = true;
+}
+
 static void rel_add(rel *r, int64_t from, int64_t to) {
-  if (r->n + 2 > r->cap) {
-    r->cap = r->cap ? r->cap * 2 : 16; /* (a fusion of 10,000 operands has as many, most of a few pairs) */
-    r->v = hb_realloc(r->v, r->cap * sizeof *r->v);
+  if (!r->wide && !(key_fits(from) && key_fits(to))) rel_widen(r);
+  if (r->n == r->cap) {
+    r->cap = r->cap ? r->cap * 2 : 8; /* (a fusion of 10,000 operands has as many, most of a few pairs) */
+    r->v = hb_realloc(r->v, r->cap * (r->wide ? 2 * sizeof(int64_t) : sizeof(uint64_t)));
   }
-  r->v[r->n++] = from;
-  r->v[r->n++] = to;
+  rel_put(r, r->n++, from, to);
 }
 
+/* The first N pairs are kept. */
+static void rel_truncate(rel *r, size_t n) { r->n = n; }
+
+static bool rel_has(const rel *r, int64_t from, int64_t to) {
+  if (r->wide) return pair_find(r->v, r->n, from, to);
+  return key_fits(from) && key_fits(to) && key_find(r->v, r->n, key_of(from, to));
+}
+
+/* Sorted, each pair once. */
 static void rel_norm(rel *r) {
-  size_t np = r->n / 2, w = 0;
-  if (np == 0) return;
-  pair_sort(r->v, np);
-  for (size_t i = 0; i < np; i++) {
-    if (w && r->v[2 * w - 2] == r->v[2 * i] && r->v[2 * w - 1] == r->v[2 * i + 1]) continue;
-    r->v[2 * w] = r->v[2 * i];
-    r->v[2 * w + 1] = r->v[2 * i + 1];
-    w++;
+  size_t w = 0;
+  if (r->n == 0) return;
+  if (r->wide) {
+    int64_t *v = r->v;
+    pair_sort(v, r->n);
+    for (size_t i = 0; i < r->n; i++) {
+      if (w && v[2 * w - 2] == v[2 * i] && v[2 * w - 1] == v[2 * i + 1]) continue;
+      v[2 * w] = v[2 * i];
+      v[2 * w + 1] = v[2 * i + 1];
+      w++;
+    }
+  } else {
+    uint64_t *v = r->v;
+    key_sort(v, r->n);
+    for (size_t i = 0; i < r->n; i++)
+      if (!w || v[w - 1] != v[i]) v[w++] = v[i];
   }
-  r->n = 2 * w;
+  r->n = w;
 }
-
-static bool rel_has(const rel *r, int64_t from, int64_t to) { return pair_find(r->v, r->n / 2, from, to); }
 
 static void rel_free(rel *r) {
   free(r->v);
@@ -2258,8 +2313,10 @@ static bool reference(ref *R, const hlo_instr *in, int64_t output_id, int k, boo
     if (f->over) R->over = true;
     static const rel none;
     const rel *s = fref_rel(f, k) ? fref_rel(f, k) : &none;
-    for (size_t i = 0; i < s->n && !R->over && work(R, 1); i += 2)
-      rel_add(out, swap ? s->v[i + 1] : s->v[i], swap ? s->v[i] : s->v[i + 1]);
+    for (size_t i = 0; i < s->n && !R->over && work(R, 1); i++) {
+      int64_t a = rel_from(s, i), b = rel_to(s, i);
+      rel_add(out, swap ? b : a, swap ? a : b);
+    }
     rel_norm(out);
     return !R->over;
   }
@@ -2594,12 +2651,11 @@ static void reads_of(ref *R, const chk *C, int64_t ol, rel *r) {
 /* Keeps the pairs of r whose "from" element is in the sorted list. */
 static void rel_keep_from(rel *r, const int64_t *from, uint32_t n) {
   size_t w = 0;
-  for (size_t i = 0; i < r->n; i += 2)
-    if (bsearch(&r->v[i], from, n, sizeof *from, cmp_i64)) {
-      r->v[w++] = r->v[i];
-      r->v[w++] = r->v[i + 1];
-    }
-  r->n = w;
+  for (size_t i = 0; i < r->n; i++) {
+    int64_t f = rel_from(r, i);
+    if (bsearch(&f, from, n, sizeof *from, cmp_i64)) rel_put(r, w++, f, rel_to(r, i));
+  }
+  rel_truncate(r, w);
 }
 
 /* Sampled in2out: output elements drawn from the seed and the operand
@@ -2620,7 +2676,7 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
     int64_t ol = (int64_t)(mix64(seed ^ mix64(2 * (uint64_t)t)) % (uint64_t)no);
     reads_of(R, C, ol, want);
     if (R->over) {
-      want->n = before;
+      rel_truncate(want, before);
       R->over = t == 0;
       break;
     }
@@ -2632,8 +2688,8 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
     return true;
   }
   rel_norm(want);
-  for (size_t i = 0; i < want->n && n < half; i += 2)
-    if (numset_add(&cand, want->v[i])) P->lg[n++] = want->v[i];
+  for (size_t i = 0; i < want->n && n < half; i++)
+    if (numset_add(&cand, rel_from(want, i))) P->lg[n++] = rel_from(want, i);
   for (uint32_t t = 0; n < P->cap && t < 4 * P->cap; t++) {
     int64_t v = (int64_t)(mix64(seed ^ mix64(2 * (uint64_t)t + 1)) % (uint64_t)nx);
     if (numset_add(&cand, v)) P->lg[n++] = v;
@@ -2647,11 +2703,11 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
     size_t g0 = got->n, w0 = want->n;
     for (uint32_t i = 0; i < C->set->n && ok; i++) ok = pairs_at(C, C->set->items[i], d, got);
     /* the reference of VF_OUTPUTS outputs the maps name, drawn at random */
-    size_t ng = (got->n - g0) / 2;
+    size_t ng = got->n - g0;
     int64_t fresh[VF_OUTPUTS];
     uint32_t nf = 0;
     for (uint32_t j = 0; j < VF_OUTPUTS && ng && ok && !R->over; j++) {
-      int64_t ol = got->v[g0 + 2 * (mix64(seed ^ mix64((uint64_t)P->lg[done] * 977 + j)) % ng) + 1];
+      int64_t ol = rel_to(got, g0 + mix64(seed ^ mix64((uint64_t)P->lg[done] * 977 + j)) % ng);
       bool seen = numset_has(&outs, ol);
       for (uint32_t q = 0; q < nf && !seen; q++) seen = fresh[q] == ol;
       if (seen) continue;
@@ -2660,16 +2716,16 @@ static bool sampled_i2o(chk *C, ref *R, points *P, rel *got, rel *want) {
     }
     for (uint32_t q = 0; q < nf && !R->over; q++) numset_add(&outs, fresh[q]);
     if (R->over) { /* this candidate's outputs are not all checked: dropped */
-      got->n = g0, want->n = w0;
+      rel_truncate(got, g0), rel_truncate(want, w0);
       R->over = done == 0;
       break;
     }
   }
   /* only the pairs into outputs whose reference was taken are compared */
   size_t w = 0;
-  for (size_t i = 0; i < got->n; i += 2)
-    if (numset_has(&outs, got->v[i + 1])) got->v[w++] = got->v[i], got->v[w++] = got->v[i + 1];
-  got->n = w;
+  for (size_t i = 0; i < got->n; i++)
+    if (numset_has(&outs, rel_to(got, i))) rel_put(got, w++, rel_from(got, i), rel_to(got, i));
+  rel_truncate(got, w);
   free(cand.slot);
   free(outs.slot);
   P->n = done;
@@ -2705,7 +2761,7 @@ static bool relations(chk *C, points *P, rel *got, rel *want) {
       remit e = {&R, want, P->lg[t], xs, false};
       ref_reads(&R, C->in, C->output_id, C->k, o, rel_emit, &e);
       if (R.over) {
-        want->n = before;
+        rel_truncate(want, before);
         break;
       }
     }
@@ -2747,21 +2803,21 @@ done:
 static bool differ(const chk *C, const rel *r, size_t i, size_t n, const char *what) {
   char a[160], b[160], w[80] = "";
   if (C->w) snprintf(w, sizeof w, " (runtime values of world %u, seed %llu)", C->w->id, (unsigned long long)C->w->seed);
-  put_index(a, sizeof a, C->from, r->v[i]);
-  put_index(b, sizeof b, C->to, r->v[i + 1]);
+  put_index(a, sizeof a, C->from, rel_from(r, i));
+  put_index(b, sizeof b, C->to, rel_to(r, i));
   C->res->status = VF_MISMATCH;
-  say(C->res, "%zu of the %zu pairs %s%s, e.g. %s -> %s", n, r->n / 2, what, w, a, b);
+  say(C->res, "%zu of the %zu pairs %s%s, e.g. %s -> %s", n, r->n, what, w, a, b);
   return false;
 }
 
 static bool compare(const chk *C, const rel *got, const rel *want, bool covering) {
   size_t missing = 0, extra = 0, mi = 0, ei = 0;
-  for (size_t i = 0; i < want->n; i += 2)
-    if (!rel_has(got, want->v[i], want->v[i + 1]) && missing++ == 0) mi = i;
+  for (size_t i = 0; i < want->n; i++)
+    if (!rel_has(got, rel_from(want, i), rel_to(want, i)) && missing++ == 0) mi = i;
   if (missing) return differ(C, want, mi, missing, "the op reads are not in the maps");
   if (!covering)
-    for (size_t i = 0; i < got->n; i += 2)
-      if (!rel_has(want, got->v[i], got->v[i + 1]) && extra++ == 0) ei = i;
+    for (size_t i = 0; i < got->n; i++)
+      if (!rel_has(want, rel_from(got, i), rel_to(got, i)) && extra++ == 0) ei = i;
   if (extra) return differ(C, got, ei, extra, "of the maps are not read by the op");
   return true;
 }
@@ -2864,7 +2920,7 @@ static bool run_worlds(chk *C, points *P, uint64_t seed, uint32_t first, uint32_
     C->w = wi ? &w : NULL;
     rel got = {0}, want = {0};
     ok = relations(C, P, &got, &want) && compare(C, &got, &want, covering);
-    if (!C->w) C->res->pairs = want.n / 2;
+    if (!C->w) C->res->pairs = want.n;
     rel_free(&got);
     rel_free(&want);
   }
