@@ -895,8 +895,8 @@ typedef struct {
 
 /* Each side has its own analysis context: the memos of one dump (fusion
  * results by structure, which compares interned names) never meet the
- * other's. */
-static int open_side(const hloidx_options *o, const char *path, dump_side *d) {
+ * other's. READ: the file already read (the side takes it), or NULL. */
+static int open_side(const hloidx_options *o, const char *path, source_file *read, dump_side *d) {
   memset(d, 0, sizeof *d);
   cmp_doc_init(&d->doc);
   d->col.doc = &d->doc;
@@ -904,7 +904,8 @@ static int open_side(const hloidx_options *o, const char *path, dump_side *d) {
   d->run.ctx = ii_ctx_new();
   ii_ctx_set_xla_compat(d->run.ctx, o->xla_compat);
   d->run.several_instrs = true;
-  if (source_read(path, &d->src)) return 1;
+  if (read) d->src = *read;
+  else if (source_read(path, &d->src)) return 1;
   d->run.src = &d->src;
   d->run.state = &d->col;
   hlo_error err;
@@ -1197,8 +1198,10 @@ static void compare_modules(dump_cmp *d, const hlo_module *ma, const hlo_module 
   ii_ctx_end_module(d->b.run.ctx);
 }
 
-static int compare_dumps(const hloidx_options *o) {
+/* A (o->expected, read) with B (the one file). */
+static int compare_dumps(const hloidx_options *o, source_file *a) {
   if (o->nfiles != 1) {
+    source_free(a);
     fputs("hloidx: error: --compare with an HLO dump compares it with one other dump: --compare A.hlo B.hlo\n"
           "Try 'hloidx --help' for more information.\n",
           stderr);
@@ -1210,8 +1213,8 @@ static int compare_dumps(const hloidx_options *o) {
   dump_cmp d;
   memset(&d, 0, sizeof d);
   /* a dump that cannot be read or parsed: its error, and nothing compared */
-  int rc = open_side(&all, o->expected, &d.a);
-  rc |= open_side(&all, o->files[0], &d.b);
+  int rc = open_side(&all, o->expected, a, &d.a);
+  rc |= open_side(&all, o->files[0], NULL, &d.b);
   if (rc) {
     close_side(&d.a);
     close_side(&d.b);
@@ -1258,7 +1261,10 @@ static int compare_dumps(const hloidx_options *o) {
 int cmd_compare(const hloidx_options *o) {
   source_file src;
   if (source_read(o->expected, &src)) return 1;
-  int rc = cmp_is_hlo_dump(&src) ? compare_dumps(o) : compare_golden(o, &src);
+  /* a dump is read once (standard input cannot be read again, and a large
+   * dump held twice) */
+  if (cmp_is_hlo_dump(&src)) return compare_dumps(o, &src);
+  int rc = compare_golden(o, &src);
   source_free(&src);
   return rc;
 }

@@ -4,7 +4,10 @@
 #     // ARGS: --direction=out2in --output=0
 # hloidx is run in INPUT's directory with those arguments followed by the
 # file name (relative, so diagnostics print a stable path), or with the file
-# on standard input and '-' when the ARGS line ends in ' -'.
+# on standard input and '-' when the ARGS line ends in ' -'. A line
+#     // STDIN: OTHER.hlo
+# gives OTHER.hlo (in INPUT's directory) on standard input, the file name
+# still following the arguments (`--compare=- B.hlo`).
 # Expected results sit next to INPUT:
 #     NAME.out  stdout (required)
 #     NAME.err  stderr (optional; absent means stderr must be empty)
@@ -40,6 +43,15 @@ if(DEFINED GEN_ULIMIT_V)
   set(launcher sh -c "ulimit -v ${GEN_ULIMIT_V} && exec \"$0\" \"$@\"")
 endif()
 
+set(stdin_file "")
+if(NOT DEFINED GEN_ARGS)
+  file(STRINGS "${INPUT}" stdin_lines REGEX "^// STDIN:")
+  foreach(line IN LISTS stdin_lines)
+    string(REGEX REPLACE "^// STDIN:[ ]*" "" stdin_file "${line}")
+    set(stdin_file "${dir}/${stdin_file}")
+  endforeach()
+endif()
+
 list(LENGTH args nargs)
 set(use_stdin FALSE)
 if(nargs GREATER 0)
@@ -52,6 +64,10 @@ endif()
 if(use_stdin)
   execute_process(COMMAND ${launcher} "${HLOIDX}" ${args}
                   WORKING_DIRECTORY "${dir}" INPUT_FILE "${INPUT}"
+                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+elseif(NOT stdin_file STREQUAL "")
+  execute_process(COMMAND ${launcher} "${HLOIDX}" ${args} "${file}"
+                  WORKING_DIRECTORY "${dir}" INPUT_FILE "${stdin_file}"
                   OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 else()
   execute_process(COMMAND ${launcher} "${HLOIDX}" ${args} "${file}"
