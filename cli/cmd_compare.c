@@ -1259,13 +1259,16 @@ static int compare_dumps(const hloidx_options *o, source_file *a) {
 }
 
 int cmd_compare(const hloidx_options *o) {
-  for (int f = 0; f < o->nfiles; f++)
-    if (!strcmp(o->expected, "-") && !strcmp(o->files[f], "-")) {
-      fputs("hloidx: error: --compare=- reads the expected side from standard input; the other side cannot be '-' "
-            "too\nTry 'hloidx --help' for more information.\n",
+  if (!strcmp(o->expected, "-")) { /* the other side must not read standard input too (no FILE does) */
+    bool other = o->nfiles == 0;
+    for (int f = 0; f < o->nfiles; f++) other |= !strcmp(o->files[f], "-");
+    if (other) {
+      fputs("hloidx: error: --compare=- reads the expected side from standard input; the other side must be a named "
+            "file (not '-', nor no FILE, which is standard input too)\nTry 'hloidx --help' for more information.\n",
             stderr);
       return 2;
     }
+  }
   source_file src;
   if (source_read(o->expected, &src)) return 1;
   /* a dump is read once (standard input cannot be read again, and a large

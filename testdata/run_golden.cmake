@@ -61,19 +61,20 @@ if(nargs GREATER 0)
   endif()
 endif()
 
+# standard input: INPUT itself (ARGS ending in ' -', no file name after
+# them), the STDIN line's file, or none
+set(cmd ${launcher} "${HLOIDX}" ${args})
+set(stdin_opt "")
 if(use_stdin)
-  execute_process(COMMAND ${launcher} "${HLOIDX}" ${args}
-                  WORKING_DIRECTORY "${dir}" INPUT_FILE "${INPUT}"
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
-elseif(NOT stdin_file STREQUAL "")
-  execute_process(COMMAND ${launcher} "${HLOIDX}" ${args} "${file}"
-                  WORKING_DIRECTORY "${dir}" INPUT_FILE "${stdin_file}"
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  set(stdin_opt INPUT_FILE "${INPUT}")
 else()
-  execute_process(COMMAND ${launcher} "${HLOIDX}" ${args} "${file}"
-                  WORKING_DIRECTORY "${dir}"
-                  OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
+  list(APPEND cmd "${file}")
+  if(NOT stdin_file STREQUAL "")
+    set(stdin_opt INPUT_FILE "${stdin_file}")
+  endif()
 endif()
+execute_process(COMMAND ${cmd} WORKING_DIRECTORY "${dir}" ${stdin_opt}
+                OUTPUT_VARIABLE out ERROR_VARIABLE err RESULT_VARIABLE rc)
 
 if("$ENV{HLOIDX_UPDATE_GOLDEN}" STREQUAL "1" AND DEFINED GEN_EXPECTED_OUT)
   message(STATUS "${file}: its expected output is derived by its generator, not updated")
