@@ -10,7 +10,10 @@
 #
 #   fuzz/run_until_flat.sh TARGET [FLAT_MIN] [MAX_MIN] [WORKDIR] [BUILD]
 #
-# Defaults: 15, 240, /tmp/hloidx-fuzz/TARGET, build-fuzz. Prints a line
+# Defaults: 15, 240, /tmp/hloidx-fuzz/TARGET, build-fuzz. EXTRA_SEEDS
+# (directories, space-separated) are read as more seeds, never written: a
+# grown corpus of another target that reads the same input (analysis and
+# tiles both take HLO text) starts this one past what it shares. Prints a line
 # per coverage change (minute, edges, features) and at the end the crash
 # inputs found; reproduce one with BUILD/fuzz/fuzz_TARGET FILE and keep it
 # as a regression in fuzz/regress/TARGET/.
@@ -31,10 +34,11 @@ log=$work/flat.log
 seeds=$build/fuzz/corpus/$t
 [ -d "$seeds" ] || python3 fuzz/make_corpus.py "$build/fuzz/corpus" >/dev/null
 [ -d "$seeds" ] || seeds=$(mktemp -d)
+read -r -a extra <<<"${EXTRA_SEEDS:-}"
 # its own process group: stopped as a whole
 setsid "$bin" -timeout=10 -rss_limit_mb=2048 -max_len=16384 -close_fd_mask=1 \
   -dict=fuzz/hlo.dict -max_total_time=$((max * 60)) -artifact_prefix="$work/" \
-  "$work/corpus" "$seeds" >"$log" 2>&1 &
+  "$work/corpus" "$seeds" "${extra[@]}" >"$log" 2>&1 &
 pid=$!
 start=$(date +%s)
 last_cov=-1
