@@ -104,18 +104,16 @@ int pc_header_done(parse_ctx *P) {
 
 const bool pc_zero_flags[HLO_MAX_RANK];
 
-static const int64_t *default_m2m(parse_ctx *P, int rank) {
-  int64_t *v = hb_arena_array(P->a, (size_t)rank, sizeof *v);
-  for (int i = 0; i < rank; i++) v[i] = rank - 1 - i;
-  return v;
-}
-
-void pc_default_layout(parse_ctx *P, hlo_shape *s) {
+static void default_layout_in(hb_arena *a, hlo_shape *s) {
   memset(&s->layout, 0, sizeof s->layout);
   s->layout.n_minor_to_major = s->rank;
-  s->layout.minor_to_major = default_m2m(P, s->rank);
+  int64_t *v = hb_arena_array(a, (size_t)s->rank, sizeof *v);
+  for (int i = 0; i < s->rank; i++) v[i] = s->rank - 1 - i;
+  s->layout.minor_to_major = v;
   s->layout.tail_padding_alignment = 1;
 }
+
+void pc_default_layout(parse_ctx *P, hlo_shape *s) { default_layout_in(P->a, s); }
 
 int pc_push_dim(parse_ctx *P, const pc_tok *t, int form, pc_range *r) {
   pc_dim d = {0, 0};
@@ -148,7 +146,8 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
     pc_error(P, type->off, "shape has %d dimensions (the limit is %d)", rank, HLO_MAX_RANK);
     return NULL;
   }
-  hlo_shape *s = hb_arena_zalloc(P->a, sizeof *s);
+  hb_arena *a = pc_shape_arena(P);
+  hlo_shape *s = hb_arena_zalloc(a, sizeof *s);
   s->type = (hlo_elem_type)type->sub;
   s->rank = rank;
   if ((s->type == HLO_TOKEN || s->type == HLO_OPAQUE) && rank > 0) {
@@ -156,7 +155,7 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
              hlo_elem_type_name(s->type));
     return NULL;
   }
-  int64_t *dv = hb_arena_array(P->a, (size_t)rank, sizeof *dv);
+  int64_t *dv = hb_arena_array(a, (size_t)rank, sizeof *dv);
   bool any_dyn = false;
   const pc_dim *src = rank ? &HB_AT(P->dims, pc_dim, dims.b) : NULL; /* no dims: the vector may be empty (NULL) */
   int64_t elems = 1;
@@ -171,8 +170,8 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
   }
   s->dims = dv;
   if (any_dyn) {
-    bool *dyn = hb_arena_array(P->a, (size_t)rank, sizeof *dyn);
-    bool *unb = hb_arena_array(P->a, (size_t)rank, sizeof *unb);
+    bool *dyn = hb_arena_array(a, (size_t)rank, sizeof *dyn);
+    bool *unb = hb_arena_array(a, (size_t)rank, sizeof *unb);
     for (int i = 0; i < rank; i++) {
       dyn[i] = src[i].flags != 0;
       unb[i] = (src[i].flags & 2) != 0;
@@ -189,7 +188,7 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
     return NULL;
   }
   if (!lay) {
-    pc_default_layout(P, s);
+    default_layout_in(a, s);
     return s;
   }
   s->layout = *lay;
@@ -209,7 +208,7 @@ hlo_shape *pc_array_shape(parse_ctx *P, const pc_tok *type, pc_range dims, hlo_l
   }
   /* permutation check */
   uint64_t small_seen = 0;
-  bool *seen = rank > 64 ? hb_arena_zalloc(P->a, (size_t)rank) : NULL;
+  bool *seen = rank > 64 ? hb_arena_zalloc(a, (size_t)rank) : NULL;
   for (int i = 0; i < rank; i++) {
     int64_t d = s->layout.minor_to_major[i];
     bool dup;
@@ -299,9 +298,10 @@ void pc_layout_begin(parse_ctx *P, size_t off) {
 
 hlo_layout *pc_layout_end(parse_ctx *P, pc_range m2m) {
   pc_layout *l = &HB_AT(P->lstack, pc_layout, P->lstack.n - 1);
-  hlo_layout *out = hb_arena_alloc(P->a, sizeof *out);
+  hb_arena *a = pc_shape_arena(P);
+  hlo_layout *out = hb_arena_alloc(a, sizeof *out);
   *out = l->lay;
-  out->minor_to_major = hb_vec_take(P->a, &P->ints, sizeof(int64_t), m2m.b, m2m.e);
+  out->minor_to_major = hb_vec_take(a, &P->ints, sizeof(int64_t), m2m.b, m2m.e);
   out->n_minor_to_major = (int)(m2m.e - m2m.b);
   P->lstack.n--;
   return out;
@@ -1044,6 +1044,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   }
   hb_vec *vecs[32];
   for (size_t i = 0, n = vecs_of(P, vecs); i < n; i++) hb_vec_free(vecs[i]);
+  hb_arena_free(P->stmp);
   hlo_intern_free(P->in);
   hb_ptrmap_free(&P->comp_names);
   hb_ptrmap_free(&P->anon_next);

@@ -645,7 +645,7 @@ shape
 
 /* A shape read token by token (the first time it is seen). */
 shape_read
-  : array_shape                         { pc_shape_cache_put(P, $1.s, $1.loc); }
+  : array_shape                         { $$.s = (hlo_shape *)pc_shape_read(P, $1.s, $1.loc); $$.loc = $1.loc; }
   | LPAREN shape_list_opt RPAREN
       { NN($$.s = pc_tuple_shape(P, $2));
         $$.loc = tok_span(P, &$1, &$3);

@@ -237,24 +237,26 @@ static pc_shape_ent *table_new(size_t n) {
   return t;
 }
 
-void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
-  if (!P->coarse || !s || loc.last - loc.first > 4096) return;
+/* The entry of LOC's text, created (empty: text NULL) when new; NULL when
+ * the text is too long to remember or the table cannot be had. */
+static pc_shape_ent *entry_of(parse_ctx *P, pc_loc loc, uint32_t *hash) {
+  if (loc.last - loc.first > 4096) return NULL;
   if (!P->scache) {
     P->scache_mask = 4095;
     P->scache = table_new(P->scache_mask + 1);
-    if (!P->scache) return;
+    if (!P->scache) return NULL;
   }
   if (!P->scache_arena) P->scache_arena = hb_arena_new();
   const char *text = P->data + loc.first;
-  uint32_t len = (uint32_t)(loc.last - loc.first), h = hlo_hash_inline(text, len);
-  pc_shape_ent *e = slot_of(P, text, len, h);
-  if (e->text) {
-    if (e->gen != P->scache_gen) { /* known from an earlier module: this module's own shape now */
-      e->shape = s;
-      e->gen = P->scache_gen;
-    }
-    return;
-  }
+  uint32_t len = (uint32_t)(loc.last - loc.first);
+  *hash = hlo_hash_inline(text, len);
+  return slot_of(P, text, len, *hash);
+}
+
+/* Fills the empty entry E with S (this module's) and its kept copy. */
+static void insert(parse_ctx *P, pc_shape_ent *e, pc_loc loc, uint32_t h, const hlo_shape *s) {
+  const char *text = P->data + loc.first;
+  uint32_t len = (uint32_t)(loc.last - loc.first);
   *e = (pc_shape_ent){text, len, h, P->scache_gen, text_depth(text, len), s, shape_copy(P->scache_arena, s), {0}};
   memcpy(e->head, text, len < PC_SHAPE_HEAD ? len : PC_SHAPE_HEAD);
   if (++P->scache_n * 2 > P->scache_mask + 1) {
@@ -267,6 +269,65 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
       if (old[i].text) *slot_of(P, old[i].text, old[i].len, old[i].hash) = old[i];
     free(old);
   }
+}
+
+/* This module's shape of entry E (from the kept copy, the first time in
+ * the module). */
+static const hlo_shape *module_shape(parse_ctx *P, pc_shape_ent *e) {
+  if (e->gen != P->scache_gen) {
+    e->shape = P->borrow_kept ? e->kept : shape_copy(P->a, e->kept);
+    e->gen = P->scache_gen;
+  }
+  return e->shape;
+}
+
+void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
+  if (!P->coarse || !s) return;
+  uint32_t h;
+  pc_shape_ent *e = entry_of(P, loc, &h);
+  if (!e) return;
+  if (!e->text) insert(P, e, loc, h, s);
+  else if (e->gen != P->scache_gen) { /* known from an earlier module: this module's own shape now */
+    e->shape = s;
+    e->gen = P->scache_gen;
+  }
+}
+
+/* An array shape read in the diagnostic parse, into the module's arena A:
+ * what pc_shape_arena held (the shape, its dims and flags, minor_to_major);
+ * the rest of its layout (tiles, split configs, dim levels, the physical
+ * shape, read before) is in A already. */
+static const hlo_shape *from_scratch(hb_arena *a, const hlo_shape *s) {
+  hlo_shape *c = hb_arena_dup(a, s, sizeof *s);
+  c->dims = ints_copy(a, s->dims, s->rank);
+  c->dynamic = flags_copy(a, s->dynamic, s->rank);
+  c->unbounded = flags_copy(a, s->unbounded, s->rank);
+  c->layout.minor_to_major = ints_copy(a, s->layout.minor_to_major, s->layout.n_minor_to_major);
+  return c;
+}
+
+hb_arena *pc_shape_arena(parse_ctx *P) {
+  if (P->coarse) return P->a;
+  if (!P->stmp) P->stmp = hb_arena_new();
+  return P->stmp;
+}
+
+const hlo_shape *pc_shape_read(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
+  if (P->coarse) {
+    pc_shape_cache_put(P, s, loc);
+    return s;
+  }
+  uint32_t h;
+  pc_shape_ent *e = entry_of(P, loc, &h);
+  const hlo_shape *r;
+  if (e && e->text) {
+    r = module_shape(P, e);
+  } else {
+    r = from_scratch(P->a, s);
+    if (e) insert(P, e, loc, h, r);
+  }
+  hb_arena_reset(P->stmp); /* (S and its arrays: every array shape read is done with them here) */
+  return r;
 }
 
 const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple, const char **end) {
@@ -282,10 +343,7 @@ const hlo_shape *pc_shape_cache_find(parse_ctx *P, const char *start, bool tuple
   uint32_t len = (uint32_t)(e - start), h = hlo_hash_inline(start, len);
   pc_shape_ent *slot = slot_of(P, start, len, h);
   if (!slot->text || too_deep(P, slot->depth)) return NULL;
-  if (slot->gen != P->scache_gen) { /* first use in this module */
-    slot->shape = P->borrow_kept ? slot->kept : shape_copy(P->a, slot->kept);
-    slot->gen = P->scache_gen;
-  }
+  module_shape(P, slot); /* (the first use in this module takes a copy) */
   /* The entry's text is now this occurrence, which is in the cache, while
    * the first one may be megabytes back: the comparisons with the next
    * occurrence read these bytes (any copy of the text will do). */

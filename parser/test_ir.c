@@ -384,6 +384,43 @@ static void test_shapes_across_modules(void) {
   CHECK(strcmp(e1.message, e2.message) == 0);
 }
 
+/* The diagnostic parse (hlo_parse_file_grammar_only: the grammar reads
+ * every shape) holds one shape per shape text of a module, as the coarse
+ * parse does, and the same shapes: a text read again is the shape read
+ * first, in the later module too. */
+static void test_grammar_only_shapes(void) {
+  const char *body =
+      "ENTRY e {\n"
+      "  a = f32[8,128]{0,1:T(8,128)(2,1)L(1024)S(1)} parameter(0)\n"
+      "  c = f32[10,10]{1,0:D(D,C+~)P(f32[100]{0})} parameter(1)\n"
+      "  d = f32[100]{0} parameter(2)\n"
+      "  e = f32[8,128]{0,1:T(8,128)(2,1)L(1024)S(1)} negate(f32[8,128]{0,1:T(8,128)(2,1)L(1024)S(1)} a)\n"
+      "  ROOT t = (f32[10,10]{1,0:D(D,C+~)P(f32[100]{0})}, f32[100]{0}) tuple(c, d)\n"
+      "}\n";
+  char two[2048];
+  snprintf(two, sizeof two, "HloModule first\n%s// -----\nHloModule second\n%s", body, body);
+  hlo_parse_result g, r = parse_ok(two);
+  hlo_error err;
+  CHECK(hlo_parse_file_grammar_only(two, strlen(two), &g, &err) == 0 && g.n_modules == 2);
+  for (int k = 0; k < 2 && g.n_modules == 2; k++) {
+    const hlo_module *m = g.modules[k];
+    CHECK(find(m, NULL, "a")->shape == find(m, NULL, "e")->shape);
+    /* (a later module copies a kept shape whole: its physical shape too) */
+    CHECK(k == 1 || find(m, NULL, "d")->shape == find(m, NULL, "c")->shape->layout.physical_shape);
+    CHECK(find(m, NULL, "c")->shape == find(m, NULL, "t")->shape->elems[0]);
+    const char *names[] = {"a", "c", "d", "e", "t"};
+    for (int i = 0; i < 5; i++) {
+      const hlo_shape *gs = find(m, NULL, names[i])->shape, *rs = find(r.modules[k], NULL, names[i])->shape;
+      char fg[256], fr[256];
+      hlo_shape_format(gs, fg, sizeof fg);
+      hlo_shape_format(rs, fr, sizeof fr);
+      CHECK(hlo_shape_equal(gs, rs) && strcmp(fg, fr) == 0);
+    }
+  }
+  if (g.n_modules == 2) hlo_parse_result_free(&g);
+  hlo_parse_result_free(&r);
+}
+
 /* The intern table (intern.c) across resets: within a module one pointer
  * per string, in the arena given at the reset; after a reset the old
  * strings are gone from the table (and untouched in their arena); the
@@ -579,6 +616,7 @@ int main(void) {
   test_opcode_names();
   test_shapes_and_layouts();
   test_shapes_across_modules();
+  test_grammar_only_shapes();
   test_constants();
   test_instructions();
   test_modules_and_errors();
