@@ -298,10 +298,9 @@ void pc_layout_begin(parse_ctx *P, size_t off) {
 
 hlo_layout *pc_layout_end(parse_ctx *P, pc_range m2m) {
   pc_layout *l = &HB_AT(P->lstack, pc_layout, P->lstack.n - 1);
-  hb_arena *a = pc_shape_arena(P);
-  hlo_layout *out = hb_arena_alloc(a, sizeof *out);
+  hlo_layout *out = &P->lay_done; /* (pc_array_shape copies it at once) */
   *out = l->lay;
-  out->minor_to_major = hb_vec_take(a, &P->ints, sizeof(int64_t), m2m.b, m2m.e);
+  out->minor_to_major = hb_vec_take(pc_shape_arena(P), &P->ints, sizeof(int64_t), m2m.b, m2m.e);
   out->n_minor_to_major = (int)(m2m.e - m2m.b);
   P->lstack.n--;
   return out;

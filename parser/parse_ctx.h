@@ -254,7 +254,8 @@ typedef struct parse_ctx {
   uint32_t scache_gen;       /* generation of the current module */
   hb_arena *scache_arena;       /* the kept copies, for the whole parse */
   pc_recent_shape scache_recent[2][PC_RECENT_SHAPES]; /* arrays [0] and tuples [1] found last */
-  hb_arena *stmp;            /* the diagnostic parse: an array shape read, until pc_shape_read */
+  hb_arena *stmp;            /* an array shape being read, until pc_shape_read */
+  hlo_layout lay_done;       /* the layout pc_layout_end finished, for the pc_array_shape after it */
   hb_vec brackets;           /* pc_bracket per open bracket (for messages) */
   bool closed_now;           /* the last token closed a bracket ... */
   unsigned char closed_ctx;  /* ... of this context */
@@ -426,15 +427,15 @@ int pc_infer_shapes(parse_ctx *P, hlo_module *m);
 
 /* Remembers the shape parsed from the text LOC (the coarse parse). */
 void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc);
-/* Where an array shape being read and its arrays go: the module's arena
- * in the coarse parse; in the diagnostic parse (the grammar reads every
- * shape, parse_ctx.coarse off) a scratch arena, emptied by pc_shape_read. */
+/* Where an array shape being read and its arrays go: a scratch arena,
+ * emptied by pc_shape_read. */
 hb_arena *pc_shape_arena(parse_ctx *P);
-/* The array shape S just read from the text LOC: the coarse parse
- * remembers it and keeps it; the diagnostic parse returns the module's
- * shape of that text (S copied into the module's arena the first time),
- * so that a module of a million instructions does not hold a million
- * copies of a few shapes while its error is found again. */
+/* The array shape S just read from the text LOC: the module's shape of
+ * that text (S copied the first time, into the module's arena or, when the
+ * module borrows them, as the kept copy). The diagnostic parse reads
+ * every shape with the grammar: a module of a million instructions would
+ * otherwise hold a million copies of a few shapes while its error is found
+ * again. */
 const hlo_shape *pc_shape_read(parse_ctx *P, const hlo_shape *s, pc_loc loc);
 /* The shape whose text starts at START ('(' when TUPLE), if that exact text
  * was parsed before in this parse (in an earlier module: copied into this

@@ -19,7 +19,13 @@
  * kept shape itself, since the kept copies are freed only after it (at a
  * later module's start, or at the end of the parse); otherwise (modules
  * kept by hlo_parse_file) it gets a copy in its own arena. The diagnostic
- * re-parse reads every shape with the grammar (parse_ctx.coarse off). */
+ * re-parse reads every shape with the grammar (parse_ctx.coarse off).
+ *
+ * An array shape the grammar reads is built in a scratch arena
+ * (pc_shape_arena) and then replaced by the entry of its text
+ * (pc_shape_read): the module holds one shape per text, read once or
+ * many times, and a module that borrows the kept copies holds none of
+ * its own. */
 #include <stdlib.h>
 #include <string.h>
 
@@ -253,11 +259,13 @@ static pc_shape_ent *entry_of(parse_ctx *P, pc_loc loc, uint32_t *hash) {
   return slot_of(P, text, len, *hash);
 }
 
-/* Fills the empty entry E with S (this module's) and its kept copy. */
-static void insert(parse_ctx *P, pc_shape_ent *e, pc_loc loc, uint32_t h, const hlo_shape *s) {
+/* Fills the empty entry E with this module's shape S and KEPT, its copy in
+ * parse_ctx.scache_arena (E is not valid after: the table may grow). */
+static void insert(parse_ctx *P, pc_shape_ent *e, pc_loc loc, uint32_t h, const hlo_shape *s,
+                   const hlo_shape *kept) {
   const char *text = P->data + loc.first;
   uint32_t len = (uint32_t)(loc.last - loc.first);
-  *e = (pc_shape_ent){text, len, h, P->scache_gen, text_depth(text, len), s, shape_copy(P->scache_arena, s), {0}};
+  *e = (pc_shape_ent){text, len, h, P->scache_gen, text_depth(text, len), s, kept, {0}};
   memcpy(e->head, text, len < PC_SHAPE_HEAD ? len : PC_SHAPE_HEAD);
   if (++P->scache_n * 2 > P->scache_mask + 1) {
     size_t n = (P->scache_mask + 1) * 2, oldn = P->scache_mask + 1;
@@ -286,15 +294,15 @@ void pc_shape_cache_put(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
   uint32_t h;
   pc_shape_ent *e = entry_of(P, loc, &h);
   if (!e) return;
-  if (!e->text) insert(P, e, loc, h, s);
+  if (!e->text) insert(P, e, loc, h, s, shape_copy(P->scache_arena, s));
   else if (e->gen != P->scache_gen) { /* known from an earlier module: this module's own shape now */
     e->shape = s;
     e->gen = P->scache_gen;
   }
 }
 
-/* An array shape read in the diagnostic parse, into the module's arena A:
- * what pc_shape_arena held (the shape, its dims and flags, minor_to_major);
+/* An array shape the grammar read, into the module's arena A: what
+ * pc_shape_arena held (the shape, its dims and flags, minor_to_major);
  * the rest of its layout (tiles, split configs, dim levels, the physical
  * shape, read before) is in A already. */
 static const hlo_shape *from_scratch(hb_arena *a, const hlo_shape *s) {
@@ -307,24 +315,22 @@ static const hlo_shape *from_scratch(hb_arena *a, const hlo_shape *s) {
 }
 
 hb_arena *pc_shape_arena(parse_ctx *P) {
-  if (P->coarse) return P->a;
   if (!P->stmp) P->stmp = hb_arena_new();
   return P->stmp;
 }
 
 const hlo_shape *pc_shape_read(parse_ctx *P, const hlo_shape *s, pc_loc loc) {
-  if (P->coarse) {
-    pc_shape_cache_put(P, s, loc);
-    return s;
-  }
   uint32_t h;
   pc_shape_ent *e = entry_of(P, loc, &h);
   const hlo_shape *r;
-  if (e && e->text) {
+  if (e && e->text) { /* read before: the diagnostic parse, or a text the lexer's scan gave up on */
     r = module_shape(P, e);
+  } else if (e && P->borrow_kept) { /* the module uses the kept copy, as it would in a later module */
+    r = shape_copy(P->scache_arena, s);
+    insert(P, e, loc, h, r, r);
   } else {
     r = from_scratch(P->a, s);
-    if (e) insert(P, e, loc, h, r);
+    if (e) insert(P, e, loc, h, r, shape_copy(P->scache_arena, r));
   }
   hb_arena_reset(P->stmp); /* (S and its arrays: every array shape read is done with them here) */
   return r;

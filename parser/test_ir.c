@@ -421,6 +421,34 @@ static void test_grammar_only_shapes(void) {
   hlo_parse_result_free(&r);
 }
 
+/* hlo_parse_file_each: a module borrows the parser's kept shapes, the
+ * first module to read a text too (it holds no copy of its own): the
+ * shapes of one text are one pointer in every module. */
+static const hlo_shape *seen_shapes[2][2];
+static int seen_modules;
+static int record_shapes(hlo_module *m, void *ctx) {
+  (void)ctx;
+  if (seen_modules < 2) {
+    seen_shapes[seen_modules][0] = find(m, NULL, "a")->shape;
+    seen_shapes[seen_modules][1] = find(m, NULL, "b")->shape;
+    seen_modules++;
+  }
+  hlo_module_free(m);
+  return 0;
+}
+
+static void test_each_borrows_shapes(void) {
+  const char *text = "HloModule one\nENTRY e {\n  a = f32[8,128]{0,1:T(8,128)} parameter(0)\n"
+                     "  ROOT b = f32[8,128]{0,1:T(8,128)} negate(a)\n}\n// -----\n"
+                     "HloModule two\nENTRY e {\n  a = f32[8,128]{0,1:T(8,128)} parameter(0)\n"
+                     "  ROOT b = f32[8,128]{0,1:T(8,128)} negate(a)\n}\n";
+  hlo_error err;
+  seen_modules = 0;
+  CHECK(hlo_parse_file_each(text, strlen(text), record_shapes, NULL, &err) == 0 && seen_modules == 2);
+  CHECK(seen_shapes[0][0] == seen_shapes[0][1] && seen_shapes[1][0] == seen_shapes[0][0] &&
+        seen_shapes[1][1] == seen_shapes[0][0]);
+}
+
 /* The intern table (intern.c) across resets: within a module one pointer
  * per string, in the arena given at the reset; after a reset the old
  * strings are gone from the table (and untouched in their arena); the
@@ -617,6 +645,7 @@ int main(void) {
   test_shapes_and_layouts();
   test_shapes_across_modules();
   test_grammar_only_shapes();
+  test_each_borrows_shapes();
   test_constants();
   test_instructions();
   test_modules_and_errors();
