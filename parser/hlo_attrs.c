@@ -1445,7 +1445,7 @@ static int unknown_attr(parse_ctx *P, const pc_attr *a, hlo_opcode op) {
   const char *nm = hlo_istr_str(a->name);
   char hint[96] = "";
   hint_ctx h = {op};
-  int i = name_table_closest(nm, a->name->len, AT_COUNT, attr_name, hint_ok, &h);
+  int i = pc_closest_name(P, a->name, op, AT_COUNT, attr_name, hint_ok, &h);
   if (i >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", attr_name(i));
   const char *what = op == HLO_OP_COUNT ? "module attribute" : "attribute";
   if (!hlo_parse_get_options()->allow_unknown) return pc_error(P, a->off, "unknown %s '%.64s'%s", what, nm, hint);

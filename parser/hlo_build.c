@@ -78,6 +78,7 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   else P->in = hlo_intern_new(a); /* one table for all the modules (intern.h) */
   hb_ptrmap_free(&P->comp_names); /* (back to its inline slots: clearing a grown one costs more) */
   hb_ptrmap_free(&P->anon_next);
+  hb_ptrmap_free(&P->hints);
   P->comps.n = 0;
   P->called_pending.n = 0;
   P->async_checks.n = 0;
@@ -639,13 +640,22 @@ hlo_instr_ext *pc_instr_ext(parse_ctx *P, hlo_instr *in) {
   return (hlo_instr_ext *)c->ext; /* (the instruction's own copy, in the module's arena) */
 }
 
+int pc_closest_name(parse_ctx *P, hlo_istr *word, int64_t what, int n, const char *(*names)(int),
+                    bool (*ok)(int, void *), void *ctx) {
+  hb_ptrmap_val *v = hb_ptrmap_get(&P->hints, word);
+  if (v && v->b == what) return (int)v->a;
+  int i = name_table_closest(hlo_istr_str(word), word->len, n, names, ok, ctx);
+  hb_ptrmap_put(&P->hints, word, (hb_ptrmap_val){i, what});
+  return i;
+}
+
 static const char *opcode_at(int i) { return hlo_opcode_name((hlo_opcode)(i + 1)); }
 
 /* An opcode word that is none (IS): an error, or with allow_unknown a
  * warning (the instruction is then HLO_OP_UNKNOWN: unknown indexing). */
 static int unknown_opcode(parse_ctx *P, const pc_tok *opcode, hlo_istr *is) {
   char hint[96] = "";
-  int i = name_table_closest(hlo_istr_str(is), is->len, HLO_OP_COUNT - 1, opcode_at, NULL, NULL);
+  int i = pc_closest_name(P, is, -1, HLO_OP_COUNT - 1, opcode_at, NULL, NULL);
   if (i >= 0) snprintf(hint, sizeof hint, "; did you mean '%s'?", opcode_at(i));
   if (!options.allow_unknown) return pc_error(P, opcode->off, "unknown opcode '%.64s'%s", hlo_istr_str(is), hint);
   pc_warn(P, opcode->off, "unknown opcode '%.64s'%s (read as an op without indexing rules)", hlo_istr_str(is), hint);
@@ -1047,6 +1057,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   hlo_intern_free(P->in);
   hb_ptrmap_free(&P->comp_names);
   hb_ptrmap_free(&P->anon_next);
+  hb_ptrmap_free(&P->hints);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
   *stopped = P->stopped;
   *chunk_start = P->chunk_start;

@@ -31,7 +31,9 @@ int name_table_find(const name_table *t, const char *s, size_t len, const char *
  * once it is certain to be one (both short: names). */
 static size_t edit_distance(const char *a, size_t n, const char *b, size_t m, size_t max) {
   enum { W = 64 };
-  if (n >= W || m >= W) return max + 1;
+  /* (the lengths alone can rule it out; a file of unknown words asks for
+   * every occurrence of each) */
+  if (n >= W || m >= W || (n > m ? n - m : m - n) > max) return max + 1;
   size_t d[W][W];
   for (size_t i = 0; i <= n; i++) d[i][0] = i;
   for (size_t j = 0; j <= m; j++) d[0][j] = j;

@@ -266,6 +266,7 @@ typedef struct parse_ctx {
   hlo_intern *in;
   hb_ptrmap comp_names;      /* hlo_istr* -> the module's hlo_computation of that name */
   hb_ptrmap anon_next;       /* "<op>.anon" hlo_istr* -> the last numeric suffix handed out */
+  hb_ptrmap hints;           /* pc_closest_name: unknown word hlo_istr* -> {its closest name, what} */
   hb_vec comps;              /* hlo_computation* of the module */
   hb_vec called_pending;     /* pc_pending (kind 2) for the module */
   hb_vec async_checks;       /* hlo_instr *: the module's async-update/-done (async_thread) */
@@ -320,6 +321,13 @@ void pc_warn(parse_ctx *P, size_t off, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)))
 #endif
     ;
+
+/* name_table_closest (the "did you mean" of an unknown word) for WORD
+ * among N names, remembered per word of the module and WHAT (the opcode
+ * whose attributes, or -1 for opcodes): a file of unknown words asks for
+ * every occurrence. */
+int pc_closest_name(parse_ctx *P, hlo_istr *word, int64_t what, int n, const char *(*names)(int),
+                    bool (*ok)(int, void *), void *ctx);
 
 /* ---- building (hlo_build.c) ------------------------------------------- */
 
