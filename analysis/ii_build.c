@@ -343,17 +343,9 @@ ii_status ii_operand_simplify(ii_ctx *c, ii_operand *x, bool simplify, bool remo
  * gigabytes. Such a result is reported as too large instead of printed. */
 static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
 
-static uint64_t map_text_nodes(const imap *m) {
-  if (!m || m->undefined || m->known_empty) return 0;
-  uint64_t n = 0;
-  for (uint32_t i = 0; i < m->nresults; i++) n = sat_add(n, m->results[i]->tree_size);
-  for (uint32_t k = 0; k < m->ncons; k++) n = sat_add(n, m->cons[k].expr->tree_size);
-  return n;
-}
-
 uint64_t ii_operand_text_nodes(const ii_operand *o) {
-  uint64_t n = sat_add(map_text_nodes(o->map), map_text_nodes(o->replica));
-  for (uint32_t j = 0; j < o->nrt; j++) n = sat_add(n, map_text_nodes(o->rt[j].map));
+  uint64_t n = sat_add(imap_text_nodes(o->map), imap_text_nodes(o->replica));
+  for (uint32_t j = 0; j < o->nrt; j++) n = sat_add(n, imap_text_nodes(o->rt[j].map));
   return n;
 }
 

@@ -40,6 +40,16 @@ imap *imap_new_undefined(hb_arena *a, ae_ctx *ctx) {
   return m;
 }
 
+static uint64_t sat_add(uint64_t a, uint64_t b) { return a + b < a ? UINT64_MAX : a + b; }
+
+uint64_t imap_text_nodes(const imap *m) {
+  if (!m || m->undefined || m->known_empty) return 0;
+  uint64_t n = 0;
+  for (uint32_t i = 0; i < m->nresults; i++) n = sat_add(n, m->results[i]->tree_size);
+  for (uint32_t k = 0; k < m->ncons; k++) n = sat_add(n, m->cons[k].expr->tree_size);
+  return n;
+}
+
 imap *imap_copy(hb_arena *a, const imap *src) {
   imap *m = hb_arena_zalloc(a, sizeof *m);
   *m = *src;

@@ -55,6 +55,10 @@ imap *imap_new(hb_arena *a, ae_ctx *ctx, uint32_t ndims, uint32_t nrange, uint32
                const interval *sym_iv, uint32_t nresults, const ae *const *results);
 imap *imap_new_undefined(hb_arena *a, ae_ctx *ctx);
 imap *imap_copy(hb_arena *a, const imap *m);
+/* Nodes of the map's text: expressions are DAGs, their text is a tree (the
+ * results' and constraints' tree sizes, saturating; 0 for an undefined or
+ * known-empty map). A few thousand nodes can have gigabytes of text. */
+uint64_t imap_text_nodes(const imap *m);
 /* (d0..d{n-1}) -> (d0..d{n-1}) with intervals [0, sizes[i]-1]. */
 imap *imap_identity(hb_arena *a, ae_ctx *ctx, uint32_t ndims, const int64_t *sizes);
 /* Results (d_{perm[0]}, d_{perm[1]}, ...), dims intervals [0, sizes[i]-1]. */

@@ -28,11 +28,21 @@ static interval *size_ivs(hb_arena *a, int n, const int64_t *sizes) {
   return iv;
 }
 
-/* imap_simplify (replace-points mode) under a node budget. */
+/* Expression nodes of a map's text (as an analysis result's): a few levels
+ * of tiles whose sizes share no factor make the text of a 16-element
+ * array's map gigabytes. */
+#define TL_TEXT_NODES ((uint64_t)1 << 20)
+
+/* imap_simplify (replace-points mode) under a node budget; the result's
+ * text within TL_TEXT_NODES. */
 static imap *simplified(imap *m, tl_error *err) {
   if (imap_simplify_budgeted(m, SIMPLIFY_REPLACE_POINTS, TL_NODE_BUDGET) != SIMPLIFY_OK)
     return fail(err, TL_TOO_LARGE, "analysis too large for the layout map: simplifying it exceeds the budget of %zu expression nodes",
                 TL_NODE_BUDGET);
+  if (imap_text_nodes(m) > TL_TEXT_NODES)
+    return fail(err, TL_TOO_LARGE,
+                "analysis too large for the layout map: it would have more than %" PRIu64 " expression nodes as text",
+                TL_TEXT_NODES);
   return m;
 }
 
