@@ -189,9 +189,20 @@ typedef struct fctx fctx;
  * but for the flags of a large shape: calloc'd (fresh pages are zero
  * without being written, and a reference touches few of them) and adopted
  * by the arena, freed with it. */
-#define FNODE_ARENA_MAX 4096 /* bytes of flags */
+/* A set of element numbers (open addressing; -1 is empty). */
 typedef struct {
-  uint8_t *seen;
+  int64_t *slot;
+  size_t cap, n;
+} numset;
+
+#define FNODE_ARENA_MAX 4096 /* bytes of flags */
+/* Past this many elements the flags are a set of the elements flagged: a
+ * flag per element of a fused f32[5040,5040,5040,5040] is 2^49 bytes,
+ * which no calloc returns (a reference flags at most its work budget). */
+#define FNODE_DENSE_MAX ((int64_t)1 << 27)
+typedef struct {
+  uint8_t *seen; /* NULL: not reached yet, or a large shape (big) */
+  numset big;
   int64_t *touched;
   size_t n, cap;
 } fnode;
@@ -281,6 +292,37 @@ static uint64_t mix64(uint64_t x) { /* splitmix64's finaliser */
   x = (x ^ (x >> 27)) * 0x94d049bb133111ebu;
   return x ^ (x >> 31);
 }
+
+static bool numset_add(numset *h, int64_t v) {
+  if (2 * (h->n + 1) > h->cap) {
+    numset g = {NULL, h->cap ? 2 * h->cap : 64, 0};
+    g.slot = hb_malloc(g.cap * sizeof *g.slot);
+    memset(g.slot, 0xff, g.cap * sizeof *g.slot);
+    for (size_t i = 0; i < h->cap; i++)
+      if (h->slot[i] >= 0) numset_add(&g, h->slot[i]);
+    free(h->slot);
+    *h = g;
+  }
+  size_t i = mix64((uint64_t)v) & (h->cap - 1);
+  for (; h->slot[i] >= 0; i = (i + 1) & (h->cap - 1))
+    if (h->slot[i] == v) return false;
+  h->slot[i] = v;
+  h->n++;
+  return true;
+}
+
+static bool numset_has(const numset *h, int64_t v) {
+  if (!h->cap) return false;
+  for (size_t i = mix64((uint64_t)v) & (h->cap - 1); h->slot[i] >= 0; i = (i + 1) & (h->cap - 1))
+    if (h->slot[i] == v) return true;
+  return false;
+}
+
+static void numset_clear(numset *h) {
+  if (h->cap) memset(h->slot, 0xff, h->cap * sizeof *h->slot);
+  h->n = 0;
+}
+
 
 static uint64_t str_hash(const char *s) {
   uint64_t h = 1469598103934665603u;
@@ -835,6 +877,7 @@ static uint8_t *fnode_flags(fctx *f, const hlo_instr *x) {
 }
 
 static void fctx_free(fctx *f) {
+  for (int i = 0; i < f->comp->n_instrs; i++) free(f->node[i].big.slot);
   free(f->node);
   hb_arena_free(f->a);
   free(f->order);
@@ -852,9 +895,13 @@ typedef struct {
 
 static void mark(fctx *f, const hlo_instr *x, int64_t l) {
   fnode *nd = &f->node[x->index];
-  if (!nd->seen) nd->seen = fnode_flags(f, x); /* (only the instructions reached) */
-  if (nd->seen[l]) return;
-  nd->seen[l] = 1;
+  if (nelems(x->shape) > FNODE_DENSE_MAX) {
+    if (!numset_add(&nd->big, l)) return;
+  } else {
+    if (!nd->seen) nd->seen = fnode_flags(f, x); /* (only the instructions reached) */
+    if (nd->seen[l]) return;
+    nd->seen[l] = 1;
+  }
   if (nd->n == 0) { /* (first reached in this propagation) */
     f->reached[f->nreached++] = (uint32_t)x->index;
     u32_heap_push(f->heap, &f->nheap, f->pos[x->index]);
@@ -912,7 +959,9 @@ static void propagate(ref *R, fctx *f, const int64_t *o) {
 static void unmark(fctx *f) {
   for (uint32_t n = 0; n < f->nreached; n++) {
     fnode *nd = &f->node[f->reached[n]];
-    for (size_t t = 0; t < nd->n; t++) nd->seen[nd->touched[t]] = 0;
+    if (nd->seen)
+      for (size_t t = 0; t < nd->n; t++) nd->seen[nd->touched[t]] = 0;
+    numset_clear(&nd->big);
     nd->n = 0;
   }
   f->nreached = f->nheap = 0;
@@ -2607,37 +2656,6 @@ static void sorted_logical(points *P) {
   for (uint32_t t = 0; t < P->n; t++)
     if (P->lg[t] >= 0) P->logical[P->nlogical++] = P->lg[t];
   qsort(P->logical, P->nlogical, sizeof *P->logical, cmp_i64);
-}
-
-/* A set of element numbers (open addressing; -1 is empty). */
-typedef struct {
-  int64_t *slot;
-  size_t cap, n;
-} numset;
-
-static bool numset_add(numset *h, int64_t v) {
-  if (2 * (h->n + 1) > h->cap) {
-    numset g = {NULL, h->cap ? 2 * h->cap : 64, 0};
-    g.slot = hb_malloc(g.cap * sizeof *g.slot);
-    memset(g.slot, 0xff, g.cap * sizeof *g.slot);
-    for (size_t i = 0; i < h->cap; i++)
-      if (h->slot[i] >= 0) numset_add(&g, h->slot[i]);
-    free(h->slot);
-    *h = g;
-  }
-  size_t i = mix64((uint64_t)v) & (h->cap - 1);
-  for (; h->slot[i] >= 0; i = (i + 1) & (h->cap - 1))
-    if (h->slot[i] == v) return false;
-  h->slot[i] = v;
-  h->n++;
-  return true;
-}
-
-static bool numset_has(const numset *h, int64_t v) {
-  if (!h->cap) return false;
-  for (size_t i = mix64((uint64_t)v) & (h->cap - 1); h->slot[i] >= 0; i = (i + 1) & (h->cap - 1))
-    if (h->slot[i] == v) return true;
-  return false;
 }
 
 /* The reads of output element ol, as (operand, output) pairs. */
