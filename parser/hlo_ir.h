@@ -648,9 +648,10 @@ int hlo_parse_file_grammar_only(const char *data, size_t len, hlo_parse_result *
 /* The same, handing each module to EACH as soon as it is verified (so a
  * large file never holds more than one module). EACH owns the module and
  * must hlo_module_free it before it returns: the module may point to the
- * parser's own copies of shapes met in earlier modules, which live only
- * until a later module begins (its shapes are not copied into it, which
- * is faster). EACH returns 0 to continue; any other value stops the parse
+ * parser's own copies of shapes (one per shape text, kept for the modules
+ * after it), which live only until a later module begins (they are not
+ * copied into it, which is faster and holds each shape once).
+ * EACH returns 0 to continue; any other value stops the parse
  * and is returned. Returns 0, 1 on an input error (in *ERR), or EACH's
  * value. */
 int hlo_parse_file_each(const char *data, size_t len, int (*each)(hlo_module *m, void *ctx), void *ctx,
