@@ -182,26 +182,28 @@ typedef void (*emit_fn)(void *cl, const int64_t *idx);
 /* Per-computation state of the fusion propagation, reused across output
  * elements (only touched entries are cleared). */
 typedef struct fctx fctx;
-/* An instruction's elements in the propagation: a flag per element and the
- * elements flagged, in order, made when the instruction is first reached.
- * They are in the fctx's arena (a fusion of 10,000 instructions has as
- * many, most of a few elements: a malloc each cost more than they hold),
- * but for the flags of a large shape: calloc'd (fresh pages are zero
- * without being written, and a reference touches few of them) and adopted
- * by the arena, freed with it. */
+
 /* A set of element numbers (open addressing; -1 is empty). */
 typedef struct {
   int64_t *slot;
   size_t cap, n;
 } numset;
 
+/* An instruction's elements in the propagation: a flag per element and the
+ * elements flagged, in order, made when the instruction is first reached.
+ * They are in the fctx's arena (a fusion of 10,000 instructions has as
+ * many, most of a few elements: a malloc each cost more than they hold),
+ * but for the flags of a large shape: calloc'd (fresh pages are zero
+ * without being written, and a reference touches few of them) and adopted
+ * by the arena, freed with it. Past FNODE_DENSE_MAX elements the flags are
+ * a set of the elements flagged: a flag per element of a fused
+ * f32[5040,5040,5040,5040] is 2^49 bytes, which no calloc returns (a
+ * reference flags at most its work budget). */
 #define FNODE_ARENA_MAX 4096 /* bytes of flags */
-/* Past this many elements the flags are a set of the elements flagged: a
- * flag per element of a fused f32[5040,5040,5040,5040] is 2^49 bytes,
- * which no calloc returns (a reference flags at most its work budget). */
 #define FNODE_DENSE_MAX ((int64_t)1 << 27)
 typedef struct {
-  uint8_t *seen; /* NULL: not reached yet, or a large shape (big) */
+  uint8_t *seen; /* NULL: not reached yet, or sparse */
+  bool sparse;   /* a large shape: the flags are BIG */
   numset big;
   int64_t *touched;
   size_t n, cap;
@@ -322,7 +324,6 @@ static void numset_clear(numset *h) {
   if (h->cap) memset(h->slot, 0xff, h->cap * sizeof *h->slot);
   h->n = 0;
 }
-
 
 static uint64_t str_hash(const char *s) {
   uint64_t h = 1469598103934665603u;
@@ -895,10 +896,13 @@ typedef struct {
 
 static void mark(fctx *f, const hlo_instr *x, int64_t l) {
   fnode *nd = &f->node[x->index];
-  if (nelems(x->shape) > FNODE_DENSE_MAX) {
+  if (!nd->seen && !nd->sparse) { /* (only the instructions reached) */
+    if (nelems(x->shape) > FNODE_DENSE_MAX) nd->sparse = true;
+    else nd->seen = fnode_flags(f, x);
+  }
+  if (nd->sparse) {
     if (!numset_add(&nd->big, l)) return;
   } else {
-    if (!nd->seen) nd->seen = fnode_flags(f, x); /* (only the instructions reached) */
     if (nd->seen[l]) return;
     nd->seen[l] = 1;
   }
@@ -959,9 +963,9 @@ static void propagate(ref *R, fctx *f, const int64_t *o) {
 static void unmark(fctx *f) {
   for (uint32_t n = 0; n < f->nreached; n++) {
     fnode *nd = &f->node[f->reached[n]];
-    if (nd->seen)
+    if (nd->sparse) numset_clear(&nd->big);
+    else
       for (size_t t = 0; t < nd->n; t++) nd->seen[nd->touched[t]] = 0;
-    numset_clear(&nd->big);
     nd->n = 0;
   }
   f->nreached = f->nheap = 0;
