@@ -119,15 +119,60 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   else if ((tf_count)listed < cnt.valid) put_more(b, cnt.valid - (tf_count)listed, cnt.exact);
 }
 
+/* Bytes of listed lines held at once when the tilings of an output in
+ * parts are listed (tilings_by_parts): each part's tiles are derived once
+ * for as many lines as fit, not once per line. */
+#define TILINGS_LINES_BUDGET ((size_t)2 << 20)
+
+/* Lines FROM..TO of the listing (SEL: the candidates' indices in TB) a
+ * part at a time: each part's tiles derived once, instantiated at every
+ * line's sizes, each line's text held in LINES until the last part; one
+ * line alone is written as it goes. Returns the longest line's length. */
+static size_t list_lines(tile_parts *p, const tg_table *tb, const uint64_t *sel, uint32_t from, uint32_t to,
+                         hb_strbuf *lines, hb_arena *each) {
+  index_run *r = p->r;
+  uint32_t n = tile_parts_total(p), hi;
+  bool held = to - from > 1;
+  size_t start = r->out.len, flushed = 0;
+  for (uint32_t i = from; i < to; i++) hb_sb_reset(&lines[i - from]);
+  for (uint32_t lo = 0; lo < n; lo = hi) {
+    ft_tiling t;
+    if (!tile_parts_get(p, lo, &hi, &t)) break; /* (as it did not in the count) */
+    for (uint32_t i = from; i < to; i++) {
+      const int64_t *ts = &tb->ts[sel[i] * tb->rank];
+      hb_strbuf *b = held ? &lines[i - from] : &r->out;
+      hb_arena_reset_keep(each);
+      ft_instantiate_in(r->ctx, &t, ts, each);
+      if (lo == 0) put_sizes(b, tb->rank, ts, t.total_tiles);
+      put_operands(b, &t);
+    }
+    tile_parts_done(p);
+    if (!held) flushed += r->out.len - start, index_flush_block(r), start = r->out.len;
+  }
+  if (!held) {
+    hb_sb_putc(&r->out, '\n');
+    return flushed + r->out.len - start;
+  }
+  size_t longest = 0;
+  for (uint32_t i = from; i < to; i++) {
+    hb_sb_putn(&r->out, lines[i - from].data, lines[i - from].len);
+    hb_sb_putc(&r->out, '\n');
+    index_flush_block(r);
+    longest = lines[i - from].len > longest ? lines[i - from].len : longest;
+  }
+  return longest;
+}
+
 /* The tilings of output 0 a part at a time: the count from a table of the
- * candidate tilings that each part's tiles sift (tg_table), then each
- * listed tiling's line a part at a time, the parts' tiles derived again
- * for each line: memory for the maps of one part (in parts) or of the
- * block (held), not for every operand's tiles; the output of the whole
- * way. False, and nothing written, where the table cannot serve (more
- * than TG_TABLE_MAX candidates, or constrained tiles past TG_TABLE_STEPS)
- * or the first part fails: the output then goes the whole way
- * (tile_each_output). */
+ * candidate tilings that each part's tiles sift (tg_table), then the
+ * listed tilings' lines a batch at a time, as many as TILINGS_LINES_BUDGET
+ * holds (estimated at 48 bytes an operand for the first batch, then from
+ * the longest line so far): memory for the maps of one part (in parts) or
+ * of the block (held) and the batch's lines, not for every operand's
+ * tiles; the output of the whole way. False, and nothing written, where
+ * the table cannot serve (more than TG_TABLE_MAX candidates, or
+ * constrained tiles past TG_TABLE_STEPS) or the first part fails: the
+ * output then goes the whole way (tile_each_output). */
 static bool tilings_by_parts(tile_parts *p) {
   index_run *r = p->r;
   const hlo_instr *in = p->in;
@@ -159,26 +204,27 @@ static bool tilings_by_parts(tile_parts *p) {
   cnt.valid = tb.valid;
   cnt.total = tb.n;
   if (cnt.tileable) put_count(b, &cnt, rank, s->dims);
+  uint32_t nsel = 0; /* the listed candidates: at most TG_TABLE_MAX */
+  uint64_t *sel = hb_malloc((tb.valid ? tb.valid : 1) * sizeof *sel);
+  for (uint64_t j = 0; cnt.tileable && j < tb.n && nsel < r->o->max_tilings; j++)
+    if (tb.ok[j]) sel[nsel++] = j;
+  size_t line = (size_t)n * 48 + 1, longest = 0;
+  uint32_t cap = (uint32_t)(TILINGS_LINES_BUDGET / line > nsel ? nsel : TILINGS_LINES_BUDGET / line);
+  cap = cap ? cap : 1;
+  hb_strbuf *lines = hb_calloc(nsel ? nsel : 1, sizeof *lines);
   hb_arena *each = hb_arena_new();
-  long listed = 0;
-  for (uint64_t j = 0; cnt.tileable && j < tb.n && listed < r->o->max_tilings; j++) {
-    if (!tb.ok[j]) continue;
-    const int64_t *ts = &tb.ts[j * rank];
-    for (uint32_t lo = 0; lo < n; lo = hi) {
-      ft_tiling t;
-      if (!tile_parts_get(p, lo, &hi, &t)) break; /* (as it did not above) */
-      hb_arena_reset_keep(each);
-      ft_instantiate_in(r->ctx, &t, ts, each);
-      if (lo == 0) put_sizes(b, rank, ts, t.total_tiles);
-      put_operands(b, &t);
-      tile_parts_done(p);
-      index_flush_block(r);
-    }
-    hb_sb_putc(b, '\n');
-    listed++;
+  for (uint32_t from = 0, to; from < nsel; from = to) {
+    to = nsel - from > cap ? from + cap : nsel;
+    size_t l = list_lines(p, &tb, sel, from, to, lines, each);
+    longest = l > longest ? l : longest;
+    line = longest + 1;
+    cap = TILINGS_LINES_BUDGET / line ? (uint32_t)(TILINGS_LINES_BUDGET / line) : 1;
   }
+  for (uint32_t i = 0; i < nsel; i++) hb_sb_free(&lines[i]);
+  free(lines);
+  free(sel);
   hb_arena_free(each);
-  if (cnt.tileable && (tf_count)listed < cnt.valid) put_more(b, cnt.valid - (tf_count)listed, true);
+  if (cnt.tileable && (tf_count)nsel < cnt.valid) put_more(b, cnt.valid - (tf_count)nsel, true);
   tg_table_end(&tb);
   index_flush_block(r);
   return true;
