@@ -1051,7 +1051,7 @@ static int add_called(parse_ctx *P, hlo_instr *in, const pc_attr *a, hlo_call_ro
     *cap = nc;
   }
   for (int i = 0; i < a->n; i++) {
-    const pc_compref *c = &((const pc_compref *)a->ptr)[i];
+    const pc_compref *c = &HB_AT(P->comprefs, pc_compref, a->cref + (uint32_t)i);
     ((hlo_call_role *)x->called_role)[x->n_called] = role;
     /* an inline body, or one defined before (or open): what the module's
      * end would find; else the module's end resolves it */
@@ -1451,6 +1451,13 @@ static int unknown_attr(parse_ctx *P, const pc_attr *a, hlo_opcode op) {
   if (!hlo_parse_get_options()->allow_unknown) return pc_error(P, a->off, "unknown %s '%.64s'%s", what, nm, hint);
   pc_warn(P, a->off, "unknown %s '%.64s'%s (kept as written)", what, nm, hint);
   return 0;
+}
+
+bool pc_attrs_may_share(const hlo_instr *in, const pc_attr *attrs, int n) {
+  if (n == 0 || in->cold != &hlo_instr_cold_none || in->op == HLO_OP_UNKNOWN || is_async(in->op)) return false;
+  for (int i = 0; i < n; i++)
+    if (attrs[i].id < 0 || attrs[i].id == AT_METADATA || attrs[i].id == AT_CONTROL_PREDECESSORS) return false;
+  return true;
 }
 
 int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n) {

@@ -79,6 +79,7 @@ void pc_module_begin_if_needed(parse_ctx *P, size_t off) {
   hb_ptrmap_free(&P->comp_names); /* (back to its inline slots: clearing a grown one costs more) */
   hb_ptrmap_free(&P->anon_next);
   hb_ptrmap_free(&P->hints);
+  hb_ptrmap_free(&P->cold_shared);
   P->comps.n = 0;
   P->called_pending.n = 0;
   P->async_checks.n = 0;
@@ -97,6 +98,7 @@ void pc_module_name(parse_ctx *P, const pc_tok *t) {
 
 int pc_header_done(parse_ctx *P) {
   int rc = pc_header_apply(P, (const pc_attr *)P->attrs.p, (int)P->attrs.n);
+  pc_comprefs_drop(P, (const pc_attr *)P->attrs.p, (int)P->attrs.n);
   P->attrs.n = 0;
   return rc;
 }
@@ -813,7 +815,12 @@ int pc_instruction(parse_ctx *P, const pc_def *def, hlo_instr *in, pc_range attr
   }
   /* (no attributes: the vector may still be unallocated, and NULL + 0 is undefined) */
   const pc_attr *av = attrs.e > attrs.b ? &HB_AT(P->attrs, pc_attr, attrs.b) : NULL;
-  if (pc_attrs_apply(P, in, av, (int)(attrs.e - attrs.b)) < 0) return -1;
+  int n = (int)(attrs.e - attrs.b);
+  bool share = pc_attrs_may_share(in, av, n);
+  pc_cold_mark m = {hb_arena_mark_now(P->a), P->warnings.n, hlo_intern_count(P->in)};
+  if (pc_attrs_apply(P, in, av, n) < 0) return -1;
+  pc_comprefs_drop(P, av, n);
+  if (share) pc_cold_share(P, in, m);
   P->attrs.n = attrs.b;
   return finish_instr(P, in, def->shape);
 }
@@ -831,6 +838,7 @@ int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void
   a.n = n;
   a.ptr = ptr;
   a.shape2 = shape2;
+  a.cref = UINT32_MAX;
   HB_PUSH(P->attrs, pc_attr, a);
   if (r) *r = (pc_range){(uint32_t)P->attrs.n - 1, (uint32_t)P->attrs.n};
   return 0;
@@ -843,8 +851,16 @@ int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_co
   return 0;
 }
 
-const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r) {
-  return hb_vec_take(P->a, &P->comprefs, sizeof(pc_compref), r.b, r.e);
+int pc_attr_push_comps(parse_ctx *P, const pc_tok *name, pc_loc val, pc_range r) {
+  if (pc_attr_push(P, name, val, (int)(r.e - r.b), NULL, NULL, NULL) < 0) return -1;
+  HB_AT(P->attrs, pc_attr, P->attrs.n - 1).cref = r.b;
+  return 0;
+}
+
+void pc_comprefs_drop(parse_ctx *P, const pc_attr *attrs, int n) {
+  /* (an inline body's lines dropped theirs: the line's are the top) */
+  for (int i = 0; i < n; i++)
+    if (attrs[i].cref < P->comprefs.n) P->comprefs.n = attrs[i].cref;
 }
 
 /* ---- module completion ------------------------------------------------------------ */
@@ -1058,6 +1074,7 @@ static int parse_with(int (*parse)(parse_ctx *), const char *data, size_t len, s
   hb_ptrmap_free(&P->comp_names);
   hb_ptrmap_free(&P->anon_next);
   hb_ptrmap_free(&P->hints);
+  hb_ptrmap_free(&P->cold_shared);
   int result = P->stopped ? P->stopped : P->failed ? 1 : 0;
   *stopped = P->stopped;
   *chunk_start = P->chunk_start;

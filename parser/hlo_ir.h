@@ -317,7 +317,8 @@ typedef struct hlo_attr {
   const char *name;  /* interned, without the '=' */
   const char *value; /* raw value text (slice of the input buffer, not NUL-terminated) */
   uint32_t value_len; /* bytes of value (the input is under 2 GiB) */
-  uint32_t offset;    /* byte offset of the attribute name in the input */
+  uint32_t offset;    /* byte offset of the attribute name in the input: for an instruction's, of the
+                         first instruction written alike (they share one cold record, cold_share.c) */
 } hlo_attr;
 
 /* Which attribute a called computation came from. */
@@ -492,7 +493,11 @@ extern const hlo_instr_ext hlo_instr_ext_none;
  * opcode text when it is not the opcode's name. hlo_instr.cold points to
  * hlo_instr_cold_none, which holds the defaults, when the instruction has
  * none of them: a parameter or an elementwise op without attributes (a
- * module of 100,000 of them) then costs only its hlo_instr. */
+ * module of 100,000 of them) then costs only its hlo_instr. Instructions
+ * of a module whose opcode and attributes are written alike share one
+ * (cold_share.c; not those whose record is written after their line:
+ * control predecessors, a computation named before it is defined, an
+ * async op's thread). */
 typedef struct hlo_instr_cold {
   const char *opcode_text; /* as written, when it is not hlo_opcode_name(op) (unknown, async shorthand); else NULL */
   hlo_computation **called;     /* resolved called computations */

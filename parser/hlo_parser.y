@@ -372,9 +372,9 @@ attrs1
 
 /* The other attributes (pushed on P->attrs). */
 attribute
-  : A_COMP comp_ref                     { CHECK(pc_attr_push(P, &$1, $2, 1, pc_comprefs_take(P, last_compref(P)), NULL, NULL)); }
+  : A_COMP comp_ref                     { CHECK(pc_attr_push_comps(P, &$1, $2, last_compref(P))); }
   | A_COMP_LIST LBRACE comp_refs_opt RBRACE
-      { CHECK(pc_attr_push(P, &$1, tok_span(P, &$2, &$4), (int)($3.e - $3.b), pc_comprefs_take(P, $3), NULL, NULL)); }
+      { CHECK(pc_attr_push_comps(P, &$1, tok_span(P, &$2, &$4), $3)); }
   | A_SHARDING sharding                 { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
   | A_METADATA metadata                 { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }
   | A_FRONTEND fa_value                 { CHECK(pc_attr_push(P, &$1, $2, 0, NULL, NULL, NULL)); }

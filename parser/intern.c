@@ -68,6 +68,8 @@ void hlo_intern_reset(hlo_intern *t, hb_arena *a) {
   t->count = 0;
 }
 
+size_t hlo_intern_count(const hlo_intern *t) { return t->count; }
+
 static void grow(hlo_intern *t) {
   size_t old_n = t->mask + 1, n = old_n * 2;
   slot *old = t->slots, *nw = hb_calloc(n, sizeof(slot));

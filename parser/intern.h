@@ -49,6 +49,8 @@ void hlo_intern_reset(hlo_intern *t, hb_arena *a);
  * back (a large module, finished); false, and nothing done, for a small
  * one. */
 bool hlo_intern_shrink(hlo_intern *t);
+/* Strings interned since the last reset. */
+size_t hlo_intern_count(const hlo_intern *t);
 /* The unique copy of S[0..len) (inserted when new). */
 const char *hlo_intern_str(hlo_intern *t, const char *s, size_t len);
 /* The same, returning the header. */

@@ -71,10 +71,12 @@ static const char *const roles[] = {
     "branch_computations", "called_computations",
 };
 
+/* (An instruction's attributes without their place: instructions written
+ * alike share one list, cold_share.c, which holds the first one's.) */
 static void attrs(FILE *f, const hlo_attr *a, int n, dump_ctx *data, const char *indent) {
   for (int i = 0; i < n; i++) {
     fprintf(f, "%sattr %s", indent, a[i].name);
-    pos(f, data, a[i].offset);
+    if (data) pos(f, data, a[i].offset);
     fputs(" = ", f);
     text(f, a[i].value, a[i].value_len);
     fputc('\n', f);
@@ -248,7 +250,7 @@ static void instr(FILE *f, const hlo_instr *in, dump_ctx *data) {
   for (int i = 0; i < in->cold->n_called; i++)
     fprintf(f, "    %s %s\n", roles[in->cold->called_role[i]], in->cold->called[i]->name);
   ext(f, in->cold->ext);
-  attrs(f, in->cold->attrs, in->cold->n_attrs, data, "    ");
+  attrs(f, in->cold->attrs, in->cold->n_attrs, NULL, "    ");
 }
 
 void hlo_ir_dump(FILE *f, const hlo_module *m, const char *text) {

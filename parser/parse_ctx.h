@@ -131,7 +131,10 @@ typedef struct pc_attr {
   size_t vend;
   int n;            /* payload count */
   const void *ptr;  /* payload: hlo_shape* (A_SHAPE), hlo_shape** (A_SHAPE_LIST,
-                       A_HDR_LAYOUT params), pc_compref* (A_COMP, A_COMP_LIST) */
+                       A_HDR_LAYOUT params) */
+  uint32_t cref;    /* A_COMP, A_COMP_LIST: the first of its n pc_compref in
+                       P->comprefs (kept there until the attributes are applied:
+                       no copy in the module for a line's few names); else UINT32_MAX */
   const hlo_shape *shape2; /* A_HDR_LAYOUT: result shape */
 } pc_attr;
 
@@ -267,6 +270,7 @@ typedef struct parse_ctx {
   hb_ptrmap comp_names;      /* hlo_istr* -> the module's hlo_computation of that name */
   hb_ptrmap anon_next;       /* "<op>.anon" hlo_istr* -> the last numeric suffix handed out */
   hb_ptrmap hints;           /* pc_closest_name: unknown word hlo_istr* -> {its closest name, what} */
+  hb_ptrmap cold_shared;     /* cold_share.c: hash -> {a cold record of the module, its opcode} */
   hb_vec comps;              /* hlo_computation* of the module */
   hb_vec called_pending;     /* pc_pending (kind 2) for the module */
   hb_vec async_checks;       /* hlo_instr *: the module's async-update/-done (async_thread) */
@@ -375,7 +379,10 @@ int pc_attr_push(parse_ctx *P, const pc_tok *name, pc_loc val, int n, const void
                  const hlo_shape *shape2, pc_range *r);
 int pc_compref_push(parse_ctx *P, const pc_tok *name, hlo_computation *inline_comp, size_t off,
                     pc_range *r);
-const pc_compref *pc_comprefs_take(parse_ctx *P, pc_range r);
+/* An attribute naming the computations R of P->comprefs. */
+int pc_attr_push_comps(parse_ctx *P, const pc_tok *name, pc_loc val, pc_range r);
+/* The comprefs of ATTRS, applied, off P->comprefs. */
+void pc_comprefs_drop(parse_ctx *P, const pc_attr *attrs, int n);
 const hlo_shape **pc_shapes_take(parse_ctx *P, pc_range r);
 
 /* ---- attributes (hlo_attrs.c) ----------------------------------------- */
@@ -417,10 +424,28 @@ static inline int pc_attr_id(hlo_istr *name) {
 int pc_attr_class(int id);
 /* Interprets the attributes of a finished instruction. */
 int pc_attrs_apply(parse_ctx *P, hlo_instr *in, const pc_attr *attrs, int n);
+/* Whether IN (its cold record not made yet: no constant, no opcode text)
+ * may share the record its ATTRS make with an instruction written alike
+ * (cold_share.c): no unknown attribute, no metadata, no control
+ * predecessors, not an async op. */
+bool pc_attrs_may_share(const hlo_instr *in, const pc_attr *attrs, int n);
 /* Interprets the module header attributes. */
 int pc_header_apply(parse_ctx *P, const pc_attr *attrs, int n);
 /* Decodes a string token (with quotes) into the arena. */
 char *pc_decode_string(parse_ctx *P, const char *ptr, size_t len, size_t off);
+
+/* ---- shared cold records (cold_share.c) ------------------------------- */
+
+/* What the arena, the warnings and the names were before an
+ * instruction's attributes were applied. */
+typedef struct {
+  hb_arena_mark arena;
+  size_t warnings, names;
+} pc_cold_mark;
+/* IN's attributes applied since M (pc_attrs_may_share said yes): IN takes
+ * the cold record of an instruction of the module written alike, and the
+ * arena gives back what the apply made; else IN's record is remembered. */
+void pc_cold_share(parse_ctx *P, hlo_instr *in, pc_cold_mark m);
 
 /* ---- literals (hlo_literal.c) ----------------------------------------- */
 

@@ -608,6 +608,61 @@ static void test_operand_resolution(void) {
   check_rejected(bad, sizeof bad / sizeof bad[0]);
 }
 
+/* Instructions of a module written alike share one cold record
+ * (cold_share.c); one written otherwise, or whose record is written after
+ * its line, keeps its own, and each reads what it was written with. */
+static void test_shared_cold(void) {
+  hlo_parse_result r = parse_ok(
+      "HloModule share\n"
+      "add { x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] add(x, y) }\n"
+      "ENTRY e {\n"
+      "  p = f32[8,4] parameter(0)\n"
+      "  t1 = f32[4,8] transpose(p), dimensions={1,0}\n"
+      "  t2 = f32[4,8] transpose(p), dimensions={1,0}\n"
+      "  t3 = f32[4,8] transpose(p), dimensions={1, 0}\n" /* (other text: its own) */
+      "  b1 = f32[8,4,2] broadcast(p), dimensions={0,1}\n"
+      "  b2 = f32[8,4] reverse(p), dimensions={0,1}\n" /* (the same text, another opcode's: not b1's) */
+      "  s1 = f32[4,4] slice(p), slice={[0:8:2], [0:4]}\n"
+      "  s2 = f32[4,4] slice(p), slice={[0:8:2], [0:4]}\n"
+      "  z = f32[] constant(0)\n"
+      "  r1 = f32[8] reduce(p, z), dimensions={1}, to_apply=add\n"
+      "  r2 = f32[8] reduce(p, z), dimensions={1}, to_apply=add\n"
+      "  m1 = f32[8] reduce(p, z), dimensions={1}, to_apply=max\n" /* (named before it is defined) */
+      "  m2 = f32[8] reduce(p, z), dimensions={1}, to_apply=max\n"
+      "  c1 = f32[8,4] copy(p), control-predecessors={t1}\n"
+      "  c2 = f32[8,4] copy(p), control-predecessors={t2}\n"
+      "  i1 = f32[8] reduce(p, z), dimensions={1}, to_apply={ x = f32[] parameter(0)\n y = f32[] parameter(1)\n"
+      "    ROOT s = f32[] add(x, y) }\n"
+      "  i2 = f32[8] reduce(p, z), dimensions={1}, to_apply={ x = f32[] parameter(0)\n y = f32[] parameter(1)\n"
+      "    ROOT s = f32[] add(x, y) }\n"
+      "  ROOT t = (f32[4,8], f32[4,8], f32[4,8]) tuple(t1, t2, t3)\n"
+      "}\n"
+      "max { x = f32[] parameter(0)\n y = f32[] parameter(1)\n ROOT s = f32[] maximum(x, y) }\n");
+  const hlo_module *m = r.modules[0];
+  const hlo_instr *t1 = find(m, NULL, "t1"), *t2 = find(m, NULL, "t2"), *t3 = find(m, NULL, "t3");
+  static const int64_t d10[] = {1, 0}, d01[] = {0, 1}, d1[] = {1};
+  CHECK(t1->cold == t2->cold && t3->cold != t1->cold);
+  CHECK(ints_are(t2->cold->dimensions, 2, d10) && ints_are(t3->cold->dimensions, 2, d10));
+  const hlo_instr *b1 = find(m, NULL, "b1"), *b2 = find(m, NULL, "b2");
+  CHECK(b1->cold != b2->cold && ints_are(b1->cold->dimensions, 2, d01) && ints_are(b2->cold->dimensions, 2, d01));
+  const hlo_instr *s1 = find(m, NULL, "s1"), *s2 = find(m, NULL, "s2");
+  CHECK(s1->cold == s2->cold && s2->cold->ext->n_slice == 2 && s2->cold->ext->slice[0].stride == 2 &&
+        s2->cold->ext->slice[1].limit == 4);
+  const hlo_instr *r1 = find(m, NULL, "r1"), *r2 = find(m, NULL, "r2");
+  CHECK(r1->cold == r2->cold && r2->cold->n_called == 1 && r2->cold->called[0] == hlo_module_find_computation(m, "add") &&
+        ints_are(r2->cold->dimensions, 1, d1));
+  const hlo_instr *m1 = find(m, NULL, "m1"), *m2 = find(m, NULL, "m2");
+  CHECK(m1->cold != m2->cold && m1->cold->called[0] == hlo_module_find_computation(m, "max") &&
+        m2->cold->called[0] == m1->cold->called[0]);
+  const hlo_instr *c1 = find(m, NULL, "c1"), *c2 = find(m, NULL, "c2");
+  CHECK(c1->cold != c2->cold && c1->cold->ext->control_predecessors[0] == t1 &&
+        c2->cold->ext->control_predecessors[0] == t2);
+  const hlo_instr *i1 = find(m, NULL, "i1"), *i2 = find(m, NULL, "i2");
+  CHECK(i1->cold != i2->cold && i1->cold->called[0] != i2->cold->called[0] && i1->cold->called[0]->n_instrs == 3);
+  CHECK(find(m, NULL, "z")->cold->literal && !find(m, NULL, "p")->cold->n_attrs);
+  hlo_parse_result_free(&r);
+}
+
 /* A computation's parameters by number: when parameter(0..N-1) come first
  * and in order, params is the instruction list itself (no array of its
  * own); otherwise an array in number order. Errors as before. */
@@ -651,6 +706,7 @@ int main(void) {
   test_modules_and_errors();
   test_plain_values();
   test_operand_resolution();
+  test_shared_cold();
   test_params();
   if (failures) {
     fprintf(stderr, "%d check(s) failed\n", failures);

@@ -89,6 +89,21 @@ void hb_arena_reset_keep(hb_arena *a) {
 #endif
 }
 
+bool hb_arena_rollback(hb_arena *a, hb_arena_mark m) {
+#ifdef HLOIDX_ARENA_MALLOC
+  while (a->head && (const void *)a->head != m.head) { /* (a block per allocation, newest first) */
+    block *b = a->head;
+    a->head = b->next;
+    free(b);
+  }
+#else
+  if ((const void *)a->head != m.head) return false;
+  a->cur = m.cur;
+#endif
+  a->total = m.total;
+  return true;
+}
+
 void hb_arena_reset(hb_arena *a) {
   free_adopted(a);
   free_list(a->spare);

@@ -6,6 +6,7 @@
 #ifndef HB_ARENA_H
 #define HB_ARENA_H
 
+#include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
@@ -92,6 +93,20 @@ char *hb_arena_strndup(hb_arena *a, const char *s, size_t len);
 /* Grow an array allocated in this arena: returns a new block of new_count
  * elements holding the first old_count elements of old (old is abandoned). */
 void *hb_arena_grow(hb_arena *a, void *old, size_t old_count, size_t new_count, size_t elem_size);
+
+/* A point in an arena's allocations, to give back to (hb_arena_rollback). */
+typedef struct {
+  const void *head; /* the current block then */
+  char *cur;
+  size_t total;
+} hb_arena_mark;
+static inline hb_arena_mark hb_arena_mark_now(const hb_arena *a) { return (hb_arena_mark){a->head, a->cur, a->total}; }
+/* Gives back every allocation made since M; nothing may point into them
+ * any more. False, and nothing given back, when they did not all fit in
+ * the block M was taken in (a rare loss, not an error). With
+ * HLOIDX_ARENA_MALLOC the blocks made since M are freed, so that
+ * AddressSanitizer sees any later use of them. */
+bool hb_arena_rollback(hb_arena *a, hb_arena_mark m);
 
 /* Bytes handed out since creation / last reset (for benchmarks). */
 size_t hb_arena_used(const hb_arena *a);

@@ -6,7 +6,7 @@
  * or not the whole vector, handed over (hb_arena_adopt) when it is a large
  * whole vector, which then starts again empty; an adopted buffer is freed
  * by a reset, a reset that keeps the blocks and the arena's end (ASan's
- * leak check sees one left behind). */
+ * leak check sees one left behind). A rollback (check_rollback). */
 #include <stdbool.h>
 #include <stdint.h>
 #include <string.h>
@@ -63,8 +63,38 @@ static void check_take(hb_arena *a) {
   hb_vec_free(&v);
 }
 
+/* A rollback gives back what was allocated since its mark (the next
+ * allocation reuses the place, where the arena is not one block per
+ * allocation) and keeps what came before; across a new block it gives
+ * back nothing, or (one block per allocation) frees the blocks since. */
+static void check_rollback(hb_arena *a) {
+  char *keep = hb_arena_alloc_small(a, 16);
+  memset(keep, 7, 16);
+  size_t used = hb_arena_used(a);
+  hb_arena_mark m = hb_arena_mark_now(a);
+  char *gone = hb_arena_alloc_small(a, 40);
+  memset(gone, 9, 40);
+  CHECK(hb_arena_rollback(a, m) && hb_arena_used(a) == used);
+  char *next = hb_arena_alloc_small(a, 40);
+#ifndef HLOIDX_ARENA_MALLOC
+  CHECK(next == gone);
+#endif
+  memset(next, 5, 40);
+  CHECK(keep[0] == 7 && keep[15] == 7);
+  m = hb_arena_mark_now(a);
+  used = hb_arena_used(a);
+  (void)hb_arena_alloc_small(a, 1 << 20); /* (past any block so far: a new one) */
+#ifdef HLOIDX_ARENA_MALLOC
+  CHECK(hb_arena_rollback(a, m) && hb_arena_used(a) == used);
+#else
+  CHECK(!hb_arena_rollback(a, m) && hb_arena_used(a) > used);
+#endif
+  CHECK(keep[0] == 7 && next[39] == 5);
+}
+
 int main(void) {
   hb_arena *a = hb_arena_new();
+  check_rollback(a);
   check_take(a);
   hb_arena_reset(a);
   check_take(a);
