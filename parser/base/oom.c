@@ -1,6 +1,9 @@
 #include "oom.h"
 
 #include <stdio.h>
+#ifdef __GLIBC__
+#include <malloc.h>
+#endif
 
 _Thread_local const char *hb_oom_file;
 
@@ -13,4 +16,10 @@ _Noreturn void hb_oom(void) {
   }
   fputs("out of memory\n", stderr);
   exit(1);
+}
+
+void hb_trim(void) {
+#ifdef __GLIBC__
+  malloc_trim(0);
+#endif
 }

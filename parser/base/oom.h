@@ -22,9 +22,16 @@ static inline void *hb_calloc(size_t n, size_t size) {
   if (!p) hb_oom();
   return p;
 }
+/* Gives the whole free pages inside the heap back to the system: a list
+ * that grew past HB_TRIM_MIN by moving left its old buffer as a hole, which
+ * otherwise stays resident (the arenas' larger blocks never fit in it) --
+ * a few MB of a 100,000-instruction module's peak. */
+#define HB_TRIM_MIN ((size_t)1 << 20)
+void hb_trim(void);
 static inline void *hb_realloc(void *old, size_t n) {
   void *p = realloc(old, n ? n : 1);
   if (!p) hb_oom();
+  if (old && p != old && n >= HB_TRIM_MIN) hb_trim();
   return p;
 }
 
