@@ -106,7 +106,7 @@ ii_operand *ii_operand_copy(hb_arena *a, const ii_operand *o, const hlo_computat
   ii_operand *p = hb_arena_zalloc(a, sizeof *p);
   p->map = imap_copy(a, o->map);
   p->nrt = o->nrt;
-  p->rt = hb_arena_array(a, o->nrt ? o->nrt : 1, sizeof *p->rt);
+  p->rt = o->nrt ? hb_arena_array(a, o->nrt, sizeof *p->rt) : NULL; /* (most have none: held by the thousand) */
   for (uint32_t j = 0; j < o->nrt; j++) {
     const hlo_instr *in = o->rt[j].instr;
     p->rt[j] = o->rt[j];

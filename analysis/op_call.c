@@ -62,7 +62,7 @@ static ii_operand *when_index(ii_ctx *c, const hlo_instr *in, const hlo_shape *o
   ii_operand *r = ii_wrap(c, y);
   r->nrt = x->nrt + 1;
   r->rt = hb_arena_array(c->scratch, r->nrt, sizeof *r->rt);
-  memcpy(r->rt, x->rt, x->nrt * sizeof *r->rt);
+  if (x->nrt) memcpy(r->rt, x->rt, x->nrt * sizeof *r->rt);
   /* the branch's descriptions over y's symbols (one more at the end: rt_bind.c's form) */
   for (uint32_t j = 0; j < x->nrt; j++)
     if (!ii_desc_opaque(x->rt[j].map, m))
