@@ -149,13 +149,15 @@ static int64_t lkd_of(int kind, int64_t value, const ae *l, const ae *r) {
   return 1;
 }
 
+_Static_assert(sizeof(ae) == 56, "an expression node is 56 bytes: hundreds of thousands are held");
+
 static const ae *intern(ae_ctx *c, int kind, int64_t value, const ae *l, const ae *r) {
   uint64_t h = node_hash(kind, value, l, r);
   size_t i = (size_t)h & (c->cap - 1);
   for (ae *n; (n = c->table[i]); i = (i + 1) & (c->cap - 1)) {
     if (n->hash == h && n->kind == kind && n->value == value && n->lhs == l && n->rhs == r) return n;
   }
-  ae *n = hb_arena_alloc(c->arena, sizeof *n);
+  ae *n = hb_arena_alloc_small(c->arena, sizeof *n); /* (56 bytes, no 16-byte member: not rounded to 64) */
   memset(n, 0, sizeof *n);
   n->hash = h;
   n->kind = (uint8_t)kind;
@@ -166,9 +168,8 @@ static const ae *intern(ae_ctx *c, int kind, int64_t value, const ae *l, const a
   if (l) {
     n->flags = l->flags | r->flags | (kind >= AE_MAX ? AE_F_MINMAX : 0);
     n->depth = 1 + (l->depth > r->depth ? l->depth : r->depth);
-    uint64_t t = l->tree_size + r->tree_size + 1;
-    n->tree_size = (t < l->tree_size) ? UINT64_MAX : t; /* saturate */
-    if (n->tree_size == 0) n->tree_size = UINT64_MAX;
+    uint64_t t = (uint64_t)l->tree_size + r->tree_size + 1;
+    n->tree_size = t > UINT32_MAX ? UINT32_MAX : (uint32_t)t; /* saturate */
   } else {
     n->flags = kind == AE_DIM ? AE_F_DIM : kind == AE_SYM ? AE_F_SYM : 0;
     n->depth = 1;

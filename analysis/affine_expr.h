@@ -46,7 +46,8 @@ struct ae {
   const ae *lhs, *rhs;  /* binary nodes only */
   int64_t value;        /* AE_CONST: the value; AE_DIM / AE_SYM: the position */
   int64_t lkd;          /* largest known divisor (MLIR getLargestKnownDivisor) */
-  uint64_t tree_size;   /* node count when the DAG is walked as a tree (saturating) */
+  uint32_t tree_size;   /* node count when the DAG is walked as a tree (saturating at UINT32_MAX: the
+                           limits it is held to are far below) */
   uint32_t depth;       /* 1 for leaves */
   uint32_t id;          /* creation number within the context */
   uint8_t kind;         /* ae_kind */
