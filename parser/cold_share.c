@@ -19,6 +19,11 @@
 #include "intern.h"
 #include "parse_ctx.h"
 
+/* Records remembered per module: a line of its own (`call`s of 30,000
+ * computations, fusions) would otherwise cost a table slot each, about
+ * 30 bytes, for nothing; the records lines share are met early. */
+#define COLD_SHARED_MAX 4096
+
 static uint64_t mix(uint64_t h, uint64_t v) { return (h ^ v) * 0x100000001b3ull; }
 
 static uint64_t hash_of(const hlo_instr *in) {
@@ -48,7 +53,8 @@ void pc_cold_share(parse_ctx *P, hlo_instr *in, pc_cold_mark m) {
   uint64_t h = hash_of(in);
   hb_ptrmap_val *v = hb_ptrmap_get(&P->cold_shared, (const void *)(uintptr_t)h);
   if (!v) {
-    hb_ptrmap_put(&P->cold_shared, (const void *)(uintptr_t)h, (hb_ptrmap_val){(int64_t)(uintptr_t)c, in->op});
+    if (P->cold_shared.len < COLD_SHARED_MAX)
+      hb_ptrmap_put(&P->cold_shared, (const void *)(uintptr_t)h, (hb_ptrmap_val){(int64_t)(uintptr_t)c, in->op});
     return;
   }
   const hlo_instr_cold *old = (const hlo_instr_cold *)(uintptr_t)v->a;

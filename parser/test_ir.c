@@ -6,6 +6,7 @@
 #include <string.h>
 
 #include "base/arena.h"
+#include "base/strbuf.h"
 #include "hlo_ir.h"
 #include "intern.h"
 #include "test_check.h"
@@ -661,6 +662,20 @@ static void test_shared_cold(void) {
   CHECK(i1->cold != i2->cold && i1->cold->called[0] != i2->cold->called[0] && i1->cold->called[0]->n_instrs == 3);
   CHECK(find(m, NULL, "z")->cold->literal && !find(m, NULL, "p")->cold->n_attrs);
   hlo_parse_result_free(&r);
+
+  /* 5000 distinct slices, then the first and the last again: only the
+   * first 4096 records are remembered (COLD_SHARED_MAX) */
+  hb_strbuf b = HB_STRBUF_INIT;
+  hb_sb_puts(&b, "HloModule many\nENTRY e {\n  v = f32[5000] parameter(0)\n");
+  for (int k = 0; k < 5000; k++) hb_sb_printf(&b, "  s%d = f32[1] slice(v), slice={[%d:%d]}\n", k, k, k + 1);
+  hb_sb_puts(&b, "  a = f32[1] slice(v), slice={[0:1]}\n  z = f32[1] slice(v), slice={[4999:5000]}\n");
+  hb_sb_puts(&b, "  ROOT t = (f32[1], f32[1]) tuple(a, z)\n}\n");
+  r = parse_ok(b.data);
+  m = r.modules[0];
+  CHECK(find(m, NULL, "a")->cold == find(m, NULL, "s0")->cold);
+  CHECK(find(m, NULL, "z")->cold != find(m, NULL, "s4999")->cold && find(m, NULL, "z")->cold->ext->slice[0].start == 4999);
+  hlo_parse_result_free(&r);
+  hb_sb_free(&b);
 }
 
 /* A computation's parameters by number: when parameter(0..N-1) come first
