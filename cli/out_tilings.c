@@ -13,31 +13,44 @@
  * box loads, summed over all tiles and the operand's maps (tile_run.h);
  * `(estimate)` when a sum is not exact. */
 #include <stdio.h>
+#include <string.h>
 
 #include "../parser/base/arena.h"
 #include "../parser/base/oom.h"
 #include "tile_run.h"
 #include "tilings.h"
 
-static void operand_bytes(hb_strbuf *b, const ft_operand *op) {
-  if (!op->counted) {
+/* What operand_bytes prints of an operand: its flags and figures. */
+enum { OB_COUNTED = 1, OB_LAYOUT = 2, OB_PADDED = 4, OB_EXACT = 8 };
+
+/* `N bytes (layout tiles: M bytes)` and the other forms, from FLAGS, V
+ * (bytes, or elements without a layout) and TILES (the padded bytes). */
+static void put_bytes(hb_strbuf *b, unsigned flags, tf_count v, tf_count tiles) {
+  if (!(flags & OB_COUNTED)) {
     hb_sb_puts(b, "n/a");
     return;
   }
-  if (!op->layout_ok) {
-    hb_sb_put_u128(b, op->loaded);
+  hb_sb_put_u128(b, v);
+  if (!(flags & OB_LAYOUT)) {
     hb_sb_puts(b, " elements");
     return;
   }
-  hb_sb_put_u128(b, tf_bytes(op->loaded, op->layout.elem_bits));
   hb_sb_puts(b, " bytes (layout tiles: ");
-  if (op->layout.padded) {
-    hb_sb_put_u128(b, tf_bytes(op->tiles_loaded, op->layout.tile_bits));
+  if (flags & OB_PADDED) {
+    hb_sb_put_u128(b, tiles);
     hb_sb_puts(b, " bytes)");
   } else {
     hb_sb_puts(b, "n/a)");
   }
-  if (!op->exact) hb_sb_puts(b, " (estimate)");
+  if (!(flags & OB_EXACT)) hb_sb_puts(b, " (estimate)");
+}
+
+static unsigned flags_of(const ft_operand *op, tf_count *v, tf_count *tiles) {
+  unsigned f = (op->counted ? OB_COUNTED : 0) | (op->layout_ok ? OB_LAYOUT : 0) |
+               (op->layout.padded ? OB_PADDED : 0) | (op->exact ? OB_EXACT : 0);
+  *v = !op->counted ? 0 : op->layout_ok ? tf_bytes(op->loaded, op->layout.elem_bits) : op->loaded;
+  *tiles = op->counted && op->layout_ok && op->layout.padded ? tf_bytes(op->tiles_loaded, op->layout.tile_bits) : 0;
+  return f;
 }
 
 /* `  AxB: N tiles` */
@@ -53,8 +66,62 @@ static void put_sizes(hb_strbuf *b, uint32_t rank, const int64_t *ts, tf_count t
 /* `; operand K: BYTES` for each operand the output reads (T instantiated). */
 static void put_operands(hb_strbuf *b, const ft_tiling *t) {
   for (uint32_t k = 0; k < t->noperands; k++) {
+    tf_count v, tiles;
+    unsigned f = flags_of(&t->operands[k], &v, &tiles);
     hb_sb_printf(b, "; operand %u: ", t->operands[k].k);
-    operand_bytes(b, &t->operands[k]);
+    put_bytes(b, f, v, tiles);
+  }
+}
+
+/* The same, held in a batch (tilings_by_parts) as records of a few bytes
+ * an operand rather than its 50 bytes of text: the flags, the operand
+ * number's step from the one before (zigzag), the figures, as base-128
+ * varints. */
+static void put_varint(hb_strbuf *b, tf_count v) {
+  char buf[20];
+  size_t n = 0;
+  do {
+    buf[n++] = (char)((v & 0x7f) | (v > 0x7f ? 0x80 : 0));
+    v >>= 7;
+  } while (v);
+  hb_sb_putn(b, buf, n);
+}
+
+static tf_count get_varint(const unsigned char **p) {
+  tf_count v = 0;
+  for (unsigned sh = 0;; sh += 7) {
+    unsigned char c = *(*p)++;
+    v |= (tf_count)(c & 0x7f) << sh;
+    if (!(c & 0x80)) return v;
+  }
+}
+
+static void put_records(hb_strbuf *b, const ft_tiling *t, uint32_t *last) {
+  for (uint32_t k = 0; k < t->noperands; k++) {
+    tf_count v, tiles;
+    unsigned f = flags_of(&t->operands[k], &v, &tiles);
+    int64_t step = (int64_t)t->operands[k].k - (int64_t)*last;
+    *last = t->operands[k].k;
+    hb_sb_putc(b, (char)f);
+    put_varint(b, step >= 0 ? (tf_count)step * 2 : (tf_count)(-step) * 2 - 1);
+    if (f & OB_COUNTED) put_varint(b, v);
+    if ((f & (OB_COUNTED | OB_LAYOUT | OB_PADDED)) == (OB_COUNTED | OB_LAYOUT | OB_PADDED)) put_varint(b, tiles);
+  }
+}
+
+/* The records [P, END) as put_operands' text, to R's output a piece at a
+ * time. */
+static void put_from_records(index_run *r, const unsigned char *p, const unsigned char *end) {
+  int64_t k = 0;
+  for (uint32_t n = 1; p < end; n++) {
+    unsigned f = *p++;
+    tf_count z = get_varint(&p), v = 0, tiles = 0;
+    k += z & 1 ? -(int64_t)((z + 1) / 2) : (int64_t)(z / 2);
+    if (f & OB_COUNTED) v = get_varint(&p);
+    if ((f & (OB_COUNTED | OB_LAYOUT | OB_PADDED)) == (OB_COUNTED | OB_LAYOUT | OB_PADDED)) tiles = get_varint(&p);
+    hb_sb_printf(&r->out, "; operand %u: ", (unsigned)k);
+    put_bytes(&r->out, f, v, tiles);
+    if (n % INDEX_PART_ENTRIES == 0) index_flush_block(r); /* (a line of 100 000 operands: 5 MB of text) */
   }
 }
 
@@ -119,46 +186,49 @@ static void block(index_run *r, const hlo_instr *in, int64_t out, const tile_blo
   else if ((tf_count)listed < cnt.valid) put_more(b, cnt.valid - (tf_count)listed, cnt.exact);
 }
 
-/* Bytes of listed lines held at once when the tilings of an output in
- * parts are listed (tilings_by_parts): each part's tiles are derived once
- * for as many lines as fit, not once per line. */
+/* Bytes of listed lines held at once (as records) when the tilings of an
+ * output in parts are listed (tilings_by_parts): each part's tiles are
+ * derived once for as many lines as fit, not once per line. */
 #define TILINGS_LINES_BUDGET ((size_t)2 << 20)
 
 /* Lines FROM..TO of the listing (SEL: the candidates' indices in TB) a
  * part at a time: each part's tiles derived once, instantiated at every
- * line's sizes, each line's text held in LINES until the last part; one
- * line alone is written as it goes. Returns the longest line's length. */
+ * line's sizes, each line held in LINES until the last part (its sizes as
+ * text and a NUL, then its operands' records). Returns the longest line's
+ * bytes held. */
 static size_t list_lines(tile_parts *p, const tg_table *tb, const uint64_t *sel, uint32_t from, uint32_t to,
                          hb_strbuf *lines, hb_arena *each) {
   index_run *r = p->r;
-  uint32_t n = tile_parts_total(p), hi;
-  bool held = to - from > 1;
-  size_t start = r->out.len, flushed = 0;
+  uint32_t n = tile_parts_total(p), hi, *last = hb_calloc(to - from, sizeof *last);
   for (uint32_t i = from; i < to; i++) hb_sb_reset(&lines[i - from]);
   for (uint32_t lo = 0; lo < n; lo = hi) {
     ft_tiling t;
     if (!tile_parts_get(p, lo, &hi, &t)) break; /* (as it did not in the count) */
     for (uint32_t i = from; i < to; i++) {
       const int64_t *ts = &tb->ts[sel[i] * tb->rank];
-      hb_strbuf *b = held ? &lines[i - from] : &r->out;
+      hb_strbuf *b = &lines[i - from];
       hb_arena_reset_keep(each);
       ft_instantiate_in(r->ctx, &t, ts, each);
-      if (lo == 0) put_sizes(b, tb->rank, ts, t.total_tiles);
-      put_operands(b, &t);
+      if (lo == 0) {
+        put_sizes(b, tb->rank, ts, t.total_tiles);
+        hb_sb_putc(b, '\0');
+      }
+      put_records(b, &t, &last[i - from]);
     }
     tile_parts_done(p);
-    if (!held) flushed += r->out.len - start, index_flush_block(r), start = r->out.len;
   }
-  if (!held) {
-    hb_sb_putc(&r->out, '\n');
-    return flushed + r->out.len - start;
-  }
+  free(last);
   size_t longest = 0;
   for (uint32_t i = from; i < to; i++) {
-    hb_sb_putn(&r->out, lines[i - from].data, lines[i - from].len);
+    const hb_strbuf *b = &lines[i - from];
+    if (b->len) {
+      size_t head = strlen(b->data);
+      hb_sb_putn(&r->out, b->data, head);
+      put_from_records(r, (const unsigned char *)b->data + head + 1, (const unsigned char *)b->data + b->len);
+    }
     hb_sb_putc(&r->out, '\n');
     index_flush_block(r);
-    longest = lines[i - from].len > longest ? lines[i - from].len : longest;
+    longest = b->len > longest ? b->len : longest;
   }
   return longest;
 }
@@ -166,10 +236,11 @@ static size_t list_lines(tile_parts *p, const tg_table *tb, const uint64_t *sel,
 /* The tilings of output 0 a part at a time: the count from a table of the
  * candidate tilings that each part's tiles sift (tg_table), then the
  * listed tilings' lines a batch at a time, as many as TILINGS_LINES_BUDGET
- * holds (estimated at 48 bytes an operand for the first batch, then from
- * the longest line so far): memory for the maps of one part (in parts) or
- * of the block (held) and the batch's lines, not for every operand's
- * tiles; the output of the whole way. False, and nothing written, where
+ * holds (estimated at 6 bytes an operand for the first batch, then from
+ * the longest line so far; one line at least, a few bytes an operand):
+ * memory for the maps of one part (in parts) or of the block (held) and
+ * the batch's records, not for every operand's tiles; the output of the
+ * whole way. False, and nothing written, where
  * the table cannot serve (more than TG_TABLE_MAX candidates, or
  * constrained tiles past TG_TABLE_STEPS) or the first part fails: the
  * output then goes the whole way (tile_each_output). */
@@ -208,7 +279,7 @@ static bool tilings_by_parts(tile_parts *p) {
   uint64_t *sel = hb_malloc((tb.valid ? tb.valid : 1) * sizeof *sel);
   for (uint64_t j = 0; cnt.tileable && j < tb.n && nsel < r->o->max_tilings; j++)
     if (tb.ok[j]) sel[nsel++] = j;
-  size_t line = (size_t)n * 48 + 1, longest = 0;
+  size_t line = (size_t)n * 6 + 1, longest = 0;
   uint32_t cap = (uint32_t)(TILINGS_LINES_BUDGET / line > nsel ? nsel : TILINGS_LINES_BUDGET / line);
   cap = cap ? cap : 1;
   hb_strbuf *lines = hb_calloc(nsel ? nsel : 1, sizeof *lines);
