@@ -20,8 +20,11 @@
 #include "tile_run.h"
 #include "tilings.h"
 
-/* What operand_bytes prints of an operand: its flags and figures. */
+/* What put_bytes prints of an operand: its flags and figures. */
 enum { OB_COUNTED = 1, OB_LAYOUT = 2, OB_PADDED = 4, OB_EXACT = 8 };
+
+/* Whether the padded bytes are printed (and held in a record). */
+static bool has_tiles(unsigned f) { return (f & (OB_COUNTED | OB_LAYOUT | OB_PADDED)) == (OB_COUNTED | OB_LAYOUT | OB_PADDED); }
 
 /* `N bytes (layout tiles: M bytes)` and the other forms, from FLAGS, V
  * (bytes, or elements without a layout) and TILES (the padded bytes). */
@@ -36,7 +39,7 @@ static void put_bytes(hb_strbuf *b, unsigned flags, tf_count v, tf_count tiles) 
     return;
   }
   hb_sb_puts(b, " bytes (layout tiles: ");
-  if (flags & OB_PADDED) {
+  if (has_tiles(flags)) {
     hb_sb_put_u128(b, tiles);
     hb_sb_puts(b, " bytes)");
   } else {
@@ -49,7 +52,7 @@ static unsigned flags_of(const ft_operand *op, tf_count *v, tf_count *tiles) {
   unsigned f = (op->counted ? OB_COUNTED : 0) | (op->layout_ok ? OB_LAYOUT : 0) |
                (op->layout.padded ? OB_PADDED : 0) | (op->exact ? OB_EXACT : 0);
   *v = !op->counted ? 0 : op->layout_ok ? tf_bytes(op->loaded, op->layout.elem_bits) : op->loaded;
-  *tiles = op->counted && op->layout_ok && op->layout.padded ? tf_bytes(op->tiles_loaded, op->layout.tile_bits) : 0;
+  *tiles = has_tiles(f) ? tf_bytes(op->tiles_loaded, op->layout.tile_bits) : 0;
   return f;
 }
 
@@ -105,7 +108,7 @@ static void put_records(hb_strbuf *b, const ft_tiling *t, uint32_t *last) {
     hb_sb_putc(b, (char)f);
     put_varint(b, step >= 0 ? (tf_count)step * 2 : (tf_count)(-step) * 2 - 1);
     if (f & OB_COUNTED) put_varint(b, v);
-    if ((f & (OB_COUNTED | OB_LAYOUT | OB_PADDED)) == (OB_COUNTED | OB_LAYOUT | OB_PADDED)) put_varint(b, tiles);
+    if (has_tiles(f)) put_varint(b, tiles);
   }
 }
 
@@ -118,7 +121,7 @@ static void put_from_records(index_run *r, const unsigned char *p, const unsigne
     tf_count z = get_varint(&p), v = 0, tiles = 0;
     k += z & 1 ? -(int64_t)((z + 1) / 2) : (int64_t)(z / 2);
     if (f & OB_COUNTED) v = get_varint(&p);
-    if ((f & (OB_COUNTED | OB_LAYOUT | OB_PADDED)) == (OB_COUNTED | OB_LAYOUT | OB_PADDED)) tiles = get_varint(&p);
+    if (has_tiles(f)) tiles = get_varint(&p);
     hb_sb_printf(&r->out, "; operand %u: ", (unsigned)k);
     put_bytes(&r->out, f, v, tiles);
     if (n % INDEX_PART_ENTRIES == 0) index_flush_block(r); /* (a line of 100 000 operands: 5 MB of text) */

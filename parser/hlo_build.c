@@ -817,7 +817,8 @@ int pc_instruction(parse_ctx *P, const pc_def *def, hlo_instr *in, pc_range attr
   const pc_attr *av = attrs.e > attrs.b ? &HB_AT(P->attrs, pc_attr, attrs.b) : NULL;
   int n = (int)(attrs.e - attrs.b);
   bool share = pc_attrs_may_share(in, av, n);
-  pc_cold_mark m = {hb_arena_mark_now(P->a), P->warnings.n, hlo_intern_count(P->in)};
+  pc_cold_mark m = {0};
+  if (share) m = (pc_cold_mark){hb_arena_mark_now(P->a), P->warnings.n, hlo_intern_count(P->in)};
   if (pc_attrs_apply(P, in, av, n) < 0) return -1;
   pc_comprefs_drop(P, av, n);
   if (share) pc_cold_share(P, in, m);
