@@ -511,6 +511,7 @@ static bool several_modules(const char *data, size_t len) {
  * write error stops the parse (EACH's 2). */
 static int each_module(hlo_module *m, void *arg) {
   diag_module_warnings(((index_run *)arg)->src, m);
+  source_release(((index_run *)arg)->src, m->end);
   analyze(arg, m);
   hlo_module_free(m);
   return output_failed() ? 2 : 0;

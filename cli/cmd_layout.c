@@ -234,7 +234,7 @@ static bool render(hb_strbuf *b, const hlo_shape *s, const tl_layout *l, hb_aren
 
 typedef struct {
   const hloidx_options *o;
-  const source_file *src;
+  source_file *src;
   const hlo_module *module; /* the module being reported */
   ae_ctx *ctx;
   hb_arena *scratch;
@@ -612,6 +612,7 @@ typedef struct {
 static int each_module(hlo_module *m, void *arg) {
   file_run *f = arg;
   diag_module_warnings(f->r->src, m);
+  source_release(f->r->src, m->end);
   if (!f->first_file || f->index) hb_sb_putc(&f->r->out, '\n');
   report_module(f->r, m);
   f->index++;

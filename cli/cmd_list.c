@@ -20,7 +20,7 @@
 
 typedef struct {
   const hloidx_options *o;
-  const source_file *src;
+  source_file *src;
   const hlo_module *module;
   hb_strbuf out;
   int rc;
@@ -57,6 +57,7 @@ static int each_module(hlo_module *m, void *arg) {
   list_run *r = arg;
   static const select_visitor visit = {NULL, on_instr, on_missing};
   diag_module_warnings(r->src, m);
+  source_release(r->src, m->end);
   r->module = m;
   select_each(r->o, m, true, SELECT_EVERY, &visit, r);
   r->module = NULL;

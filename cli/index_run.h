@@ -36,7 +36,7 @@ struct index_run {
   void *state;               /* the report's own state */
   ii_ctx *ctx;               /* one analysis context for the whole run */
   hb_strbuf out;                /* pending standard output */
-  const source_file *src;    /* current file */
+  source_file *src;          /* current file */
   const hlo_module *module;  /* current module */
   bool several;              /* the run covers several modules: name each one */
   bool several_instrs;       /* --all, --match, --opcode or several --instr: analysis errors are

@@ -24,6 +24,8 @@
  * file is used instead. The padding after the data must read as zeros: the
  * kernel zero-fills the last page past the end of the file, and when that
  * is too short an anonymous (zero) page is mapped right after the file.
+ * The file's pages are mapped read-only: nothing writes the text, so a page
+ * given back (source_release) reads the same when it is touched again.
  * Small files and other inputs are read. */
 
 #define MAP_MIN ((size_t)256 * 1024)
@@ -39,13 +41,13 @@ static char *map_file(int fd, size_t len, size_t *span_out) {
   int flags = MAP_PRIVATE;
   char *p;
   if (span == file_span) {
-    p = mmap(NULL, len, PROT_READ | PROT_WRITE, flags, fd, 0);
+    p = mmap(NULL, len, PROT_READ, flags, fd, 0);
     if (p == MAP_FAILED) return NULL;
   } else {
 #ifdef MAP_ANONYMOUS
     p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     if (p == MAP_FAILED) return NULL;
-    if (mmap(p, len, PROT_READ | PROT_WRITE, flags | MAP_FIXED, fd, 0) == MAP_FAILED) {
+    if (mmap(p, len, PROT_READ, flags | MAP_FIXED, fd, 0) == MAP_FAILED) {
       munmap(p, span);
       return NULL;
     }
@@ -128,6 +130,7 @@ static int read_source(const char *path, source_file *out, bool quiet) {
   out->data = NULL;
   out->len = 0;
   out->mapped = 0;
+  out->released = 0;
   hb_oom_file = out->name;
   if (!f) {
     if (!quiet) file_error(path, "cannot open", errno);
@@ -192,6 +195,20 @@ int source_read(const char *path, source_file *out) { return read_source(path, o
 
 int source_read_quiet(const char *path, source_file *out) { return read_source(path, out, true); }
 
+void source_release(source_file *s, size_t upto) {
+#ifdef MADV_DONTNEED
+  long page = sysconf(_SC_PAGESIZE);
+  if (!s->mapped || page <= 0) return;
+  size_t to = upto >= s->len ? s->mapped : upto / (size_t)page * (size_t)page;
+  if (to <= s->released) return;
+  madvise(s->data + s->released, to - s->released, MADV_DONTNEED); /* (a hint: a failure keeps the pages) */
+  s->released = to;
+#else
+  (void)s;
+  (void)upto;
+#endif
+}
+
 void source_free(source_file *s) {
   if (s->mapped) munmap(s->data, s->mapped);
   else free(s->data);
@@ -202,6 +219,7 @@ void source_free(source_file *s) {
   s->data = NULL;
   s->len = 0;
   s->mapped = 0;
+  s->released = 0;
 }
 
 /* Whether a line ends at byte I: a '\n', or a '\r' not followed by one. */

@@ -18,6 +18,7 @@ typedef struct {
   char *data;       /* len bytes followed by SOURCE_PADDING NUL bytes */
   size_t len;
   size_t mapped;    /* bytes mapped (mmap) at data; 0 when data was allocated */
+  size_t released;  /* bytes at the start of the mapping given back (source_release) */
   /* The last position source_line_col computed: later positions are found
    * by scanning on from it, so many diagnostics in a large file cost one
    * pass over it (allocated by source_read; NULL = none). */
@@ -33,6 +34,13 @@ int source_read(const char *path, source_file *out);
 /* The same, printing nothing (for worker threads: the caller reports). */
 int source_read_quiet(const char *path, source_file *out);
 void source_free(source_file *s);
+/* The text before byte UPTO has been parsed: a mapped file's pages there
+ * (whole pages; all of them when UPTO >= len) are given back to the system,
+ * so a module's analysis does not hold its text as well as its IR. A later
+ * read of those bytes (a diagnostic's line, an attribute's text) faults
+ * them in again from the file, unchanged (source.c maps it read-only).
+ * Text that was read, not mapped, is kept. */
+void source_release(source_file *s, size_t upto);
 
 /* Prints "NAME:LINE:COL: error: MESSAGE", the source line and a caret under
  * the column, to stderr. Lines end at \n, \r\n or a bare \r; columns count

@@ -968,6 +968,7 @@ int pc_module_finish(parse_ctx *P) {
     m->warnings = hb_vec_take(P->a, &P->warnings, sizeof(hlo_warning), 0, n);
     m->n_warnings = (int)n;
   }
+  m->end = (size_t)(P->lx.cur - P->lx.base);
   P->mod = NULL;
   P->lex_pending |= PC_PEND_MODULE;
   P->n_done++;

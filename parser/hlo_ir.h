@@ -574,6 +574,8 @@ struct hlo_computation {
 struct hlo_module {
   const char *name;             /* interned; "module_<entry>" without a HloModule line */
   size_t offset;                /* byte offset of the module's first token */
+  size_t end;                   /* bytes the parser had read when the module was complete: its text,
+                                   what came before it, and at most the next token */
   int n_computations;           /* computation count */
   hlo_computation **computations; /* in textual order (inline { } bodies before their user's computation) */
   hlo_computation *entry;       /* the ENTRY computation, else the last one */
