@@ -189,7 +189,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(CALL,                     "call",                     NA,  0, CALL,      INV,     NONE,    NONE)     \
   X(CBRT,                     "cbrt",                     EW1, 0, EW,        EW,      EW,      EW)       \
   X(CEIL,                     "ceil",                     EW1, 0, EW,        EW,      EW,      EW)       \
-  X(CHOLESKY,                 "cholesky",                 NA,  0, CHOLESKY,  INV,     NONE,    NONE)     \
+  X(CHOLESKY,                 "cholesky",                 NA,  1, CHOLESKY,  INV,     NONE,    NONE)     \
   X(CLAMP,                    "clamp",                    NA,  0, EW,        EW,      EW,      EW)       \
   X(COLLECTIVE_BROADCAST,     "collective-broadcast",     NA,  0, PAIRED,    INV,     NONE,    NONE)     \
   X(COLLECTIVE_PERMUTE,       "collective-permute",       NA,  0, PAIRED,    INV,     NONE,    NONE)     \
@@ -247,7 +247,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(PARTITION_ID,             "partition-id",             NA,  0, NONE,      NONE,    NONE,    NONE)     \
   X(POPCNT,                   "popcnt",                   EW1, 0, EW,        EW,      EW,      EW)       \
   X(POWER,                    "power",                    EW2, 0, EW,        EW,      EW,      EW)       \
-  X(RAGGED_ALL_TO_ALL,        "ragged-all-to-all",        NA,  0, RAGGED,    INV,     NONE,    NONE)     \
+  X(RAGGED_ALL_TO_ALL,        "ragged-all-to-all",        NA,  2, RAGGED,    INV,     NONE,    NONE)     \
   X(RAGGED_DOT,               "ragged-dot",               NA,  0, NONE,      NONE,    NONE,    NONE)     \
   X(REAL,                     "real",                     EW1, 0, EW,        EW,      EW,      EW)       \
   X(RECV,                     "recv",                     NA,  0, NOREAD,    INV,     NONE,    NONE)     \
@@ -261,7 +261,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(RESHAPE,                  "reshape",                  NA,  1, RESHAPE,   RESHAPE, RESHAPE, RESHAPE)  \
   X(REVERSE,                  "reverse",                  NA,  1, REVERSE,   REVERSE, REVERSE, REVERSE)  \
   X(RNG,                      "rng",                      NA,  0, EW,        EW,      NONE,    NONE)     \
-  X(RNG_BIT_GENERATOR,        "rng-bit-generator",        NA,  0, RNGBIT,    INV,     NONE,    NONE)     \
+  X(RNG_BIT_GENERATOR,        "rng-bit-generator",        NA,  1, RNGBIT,    INV,     NONE,    NONE)     \
   X(RNG_GET_AND_UPDATE_STATE, "rng-get-and-update-state", NA,  0, NONE,      NONE,    NONE,    NONE)     \
   X(ROUND_NEAREST_AFZ,        "round-nearest-afz",        EW1, 0, EW,        EW,      EW,      EW)       \
   X(ROUND_NEAREST_EVEN,       "round-nearest-even",       EW1, 0, EW,        EW,      EW,      EW)       \
@@ -270,7 +270,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(SCAN,                     "scan",                     NA,  0, SCAN,      INV,     SCAN,    NONE)     \
   X(SCATTER,                  "scatter",                  NA,  3, SCATTER,   SCATTER, NONE,    NONE)     \
   X(SELECT,                   "select",                   NA,  0, EW,        EW,      EW,      EW)       \
-  X(SELECT_AND_SCATTER,       "select-and-scatter",       NA,  0, SELSCAT,   INV,     NONE,    NONE)     \
+  X(SELECT_AND_SCATTER,       "select-and-scatter",       NA,  2, SELSCAT,   INV,     NONE,    NONE)     \
   X(SEND,                     "send",                     NA,  0, FIRST,     INV,     NONE,    NONE)     \
   X(SEND_DONE,                "send-done",                NA,  0, NOREAD,    INV,     NONE,    NONE)     \
   X(SET_DIMENSION_SIZE,       "set-dimension-size",       NA,  0, EW,        EW,      NONE,    NONE)     \
@@ -290,7 +290,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(TANH,                     "tanh",                     EW1, 0, EW,        EW,      EW,      EW)       \
   X(TOPK,                     "topk",                     NA,  0, TOPK,      INV,     NONE,    NONE)     \
   X(TRANSPOSE,                "transpose",                NA,  1, TRANSP,    TRANSP,  TRANSP,  TRANSP)   \
-  X(TRIANGULAR_SOLVE,         "triangular-solve",         NA,  0, TRISOLVE,  INV,     NONE,    NONE)     \
+  X(TRIANGULAR_SOLVE,         "triangular-solve",         NA,  2, TRISOLVE,  INV,     NONE,    NONE)     \
   X(TUPLE,                    "tuple",                    NA,  0, TUPLE,     INV,     NONE,    TUPLE)    \
   X(WHILE,                    "while",                    NA,  0, WHILE,     INV,     NONE,    NONE)     \
   X(XOR,                      "xor",                      EW2, 0, EW,        EW,      EW,      EW)

@@ -928,6 +928,14 @@ static int check_instr(vctx *V, const hlo_instr *in) {
     return 0;
   case HLO_OP_CONDITIONAL:
     return check_conditional(V, in);
+  /* (XLA's builders: cholesky(a), triangular-solve(a, b), rng-bit-generator(state),
+   * ragged-all-to-all(input, output, input_offsets, send_sizes, output_offsets, recv_sizes)) */
+  case HLO_OP_CHOLESKY: case HLO_OP_RNG_BIT_GENERATOR:
+    return arity(V, in, 1, 1);
+  case HLO_OP_TRIANGULAR_SOLVE:
+    return arity(V, in, 2, 2);
+  case HLO_OP_RAGGED_ALL_TO_ALL:
+    return arity(V, in, 6, 6);
   case HLO_OP_INFEED:
     if (in->shape->type != HLO_TUPLE || in->shape->n_elems == 0)
       return fail(V, in->offset, "infeed '%s' must have a non-empty tuple shape (data, token[]), not %s", in->name,
