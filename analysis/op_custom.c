@@ -46,8 +46,13 @@ static hlo_instr *as_op(ii_ctx *c, const hlo_instr *in, hlo_opcode op, const hlo
 }
 
 static ii_status sharding(ii_ctx *c, const hlo_instr *in, ii_indexing *out) {
+  if (in->n_operands != 1) {
+    all_unknown(c, in, out, ii_why(c, "custom-call %s with %d operands, not one", in->cold->ext->custom_call_target,
+                                   in->n_operands));
+    return II_OK;
+  }
   const hlo_shape *x = in->operands[0]->shape, *o = in->shape;
-  if (in->n_operands != 1 || !ii_is_array(x) || !ii_is_array(o) || x->rank != o->rank) {
+  if (!ii_is_array(x) || !ii_is_array(o) || x->rank != o->rank) {
     all_unknown(c, in, out, ii_why(c, "custom-call %s whose operand and result differ in rank",
                                    in->cold->ext->custom_call_target));
     return II_OK;

@@ -165,18 +165,18 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(ADD_DEPENDENCY,           "add-dependency",           NA,  0, FIRST,     INV,     NONE,    NONE)     \
   X(AFTER_ALL,                "after-all",                NA,  0, NOREAD,    INV,     NONE,    NONE)     \
   X(ALL_GATHER,               "all-gather",               NA,  1, ALLGATHER, INV,     AGATHER, NONE)     \
-  X(ALL_GATHER_DONE,          "all-gather-done",          NA,  0, DONE1,     INV,     NONE,    NONE)     \
+  X(ALL_GATHER_DONE,          "all-gather-done",          NA,  1, DONE1,     INV,     NONE,    NONE)     \
   X(ALL_GATHER_START,         "all-gather-start",         NA,  1, ALLGATHER, INV,     AGATHER, NONE)     \
   X(ALL_REDUCE,               "all-reduce",               NA,  0, PAIRED,    INV,     NONE,    NONE)     \
-  X(ALL_REDUCE_DONE,          "all-reduce-done",          NA,  0, ELEM,      INV,     EW,      EW)       \
+  X(ALL_REDUCE_DONE,          "all-reduce-done",          NA,  1, ELEM,      INV,     EW,      EW)       \
   X(ALL_REDUCE_START,         "all-reduce-start",         NA,  0, PAIRED,    INV,     EW,      EW)       \
   X(ALL_TO_ALL,               "all-to-all",               NA,  0, ALLTOALL,  INV,     NONE,    NONE)     \
   X(AND,                      "and",                      EW2, 0, EW,        EW,      EW,      EW)       \
   X(ASIN,                     "asin",                     EW1, 0, EW,        EW,      NONE,    NONE)     \
   X(ASINH,                    "asinh",                    EW1, 0, EW,        EW,      NONE,    NONE)     \
-  X(ASYNC_DONE,               "async-done",               NA,  0, DONE1,     INV,     NONE,    NONE)     \
+  X(ASYNC_DONE,               "async-done",               NA,  1, DONE1,     INV,     NONE,    NONE)     \
   X(ASYNC_START,              "async-start",              NA,  0, ASYNC,     INV,     NONE,    NONE)     \
-  X(ASYNC_UPDATE,             "async-update",             NA,  0, ELEM,      INV,     NONE,    NONE)     \
+  X(ASYNC_UPDATE,             "async-update",             NA,  1, ELEM,      INV,     NONE,    NONE)     \
   X(ATAN,                     "atan",                     EW1, 0, EW,        EW,      NONE,    NONE)     \
   X(ATAN2,                    "atan2",                    EW2, 0, EW,        EW,      EW,      EW)       \
   X(ATANH,                    "atanh",                    EW1, 0, EW,        EW,      NONE,    NONE)     \
@@ -193,7 +193,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(CLAMP,                    "clamp",                    NA,  0, EW,        EW,      EW,      EW)       \
   X(COLLECTIVE_BROADCAST,     "collective-broadcast",     NA,  0, PAIRED,    INV,     NONE,    NONE)     \
   X(COLLECTIVE_PERMUTE,       "collective-permute",       NA,  0, PAIRED,    INV,     NONE,    NONE)     \
-  X(COLLECTIVE_PERMUTE_DONE,  "collective-permute-done",  NA,  0, DONE1,     INV,     NONE,    NONE)     \
+  X(COLLECTIVE_PERMUTE_DONE,  "collective-permute-done",  NA,  1, DONE1,     INV,     NONE,    NONE)     \
   X(COLLECTIVE_PERMUTE_START, "collective-permute-start", NA,  0, START,     INV,     NONE,    NONE)     \
   X(COLLECTIVE_REDUCE,        "collective-reduce",        NA,  0, NONE,      NONE,    NONE,    NONE)     \
   X(COMPARE,                  "compare",                  EW2, 0, EW,        EW,      EW,      EW)       \
@@ -204,7 +204,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(CONVERT,                  "convert",                  EW1, 0, EW,        EW,      EW,      EW)       \
   X(CONVOLUTION,              "convolution",              NA,  2, CONV,      INV,     CONV,    NONE)     \
   X(COPY,                     "copy",                     EW1, 0, EW,        EW,      EW,      EW)       \
-  X(COPY_DONE,                "copy-done",                NA,  0, DONE0,     INV,     NONE,    NONE)     \
+  X(COPY_DONE,                "copy-done",                NA,  1, DONE0,     INV,     NONE,    NONE)     \
   X(COPY_START,               "copy-start",               NA,  0, START,     INV,     NONE,    NONE)     \
   X(COSH,                     "cosh",                     EW1, 0, EW,        EW,      NONE,    NONE)     \
   X(COSINE,                   "cosine",                   EW1, 0, EW,        EW,      EW,      EW)       \
@@ -239,7 +239,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(MULTIPLY,                 "multiply",                 EW2, 0, EW,        EW,      EW,      EW)       \
   X(NEGATE,                   "negate",                   EW1, 0, EW,        EW,      EW,      EW)       \
   X(NOT,                      "not",                      EW1, 0, EW,        EW,      EW,      EW)       \
-  X(OPT_BARRIER,              "opt-barrier",              NA,  0, ELEM,      INV,     NONE,    NONE)     \
+  X(OPT_BARRIER,              "opt-barrier",              NA,  1, ELEM,      INV,     NONE,    NONE)     \
   X(OR,                       "or",                       EW2, 0, EW,        EW,      EW,      EW)       \
   X(OUTFEED,                  "outfeed",                  NA,  0, NOREAD,    INV,     NONE,    NONE)     \
   X(PAD,                      "pad",                      NA,  2, PAD,       INV,     PAD,     NONE)     \
@@ -251,7 +251,7 @@ size_t hlo_layout_format(const hlo_shape *s, char *buf, size_t cap); /* "{1,0:T(
   X(RAGGED_DOT,               "ragged-dot",               NA,  0, NONE,      NONE,    NONE,    NONE)     \
   X(REAL,                     "real",                     EW1, 0, EW,        EW,      EW,      EW)       \
   X(RECV,                     "recv",                     NA,  0, NOREAD,    INV,     NONE,    NONE)     \
-  X(RECV_DONE,                "recv-done",                NA,  0, DONE0,     INV,     NONE,    NONE)     \
+  X(RECV_DONE,                "recv-done",                NA,  1, DONE0,     INV,     NONE,    NONE)     \
   X(REDUCE,                   "reduce",                   NA,  2, REDUCE,    REDUCE,  REDUCE,  REDUCE)   \
   X(REDUCE_PRECISION,         "reduce-precision",         EW1, 0, EW,        EW,      EW,      EW)       \
   X(REDUCE_SCATTER,           "reduce-scatter",           NA,  0, RSCATTER,  INV,     NONE,    NONE)     \

@@ -929,8 +929,11 @@ static int check_instr(vctx *V, const hlo_instr *in) {
   case HLO_OP_CONDITIONAL:
     return check_conditional(V, in);
   /* (XLA's builders: cholesky(a), triangular-solve(a, b), rng-bit-generator(state),
-   * ragged-all-to-all(input, output, input_offsets, send_sizes, output_offsets, recv_sizes)) */
-  case HLO_OP_CHOLESKY: case HLO_OP_RNG_BIT_GENERATOR:
+   * ragged-all-to-all(input, output, input_offsets, send_sizes, output_offsets, recv_sizes);
+   * bitcast, opt-barrier, copy-start and each *-done take one) */
+  case HLO_OP_CHOLESKY: case HLO_OP_RNG_BIT_GENERATOR: case HLO_OP_BITCAST: case HLO_OP_OPT_BARRIER:
+  case HLO_OP_COPY_START: case HLO_OP_COPY_DONE: case HLO_OP_RECV_DONE: case HLO_OP_SEND_DONE:
+  case HLO_OP_ALL_GATHER_DONE: case HLO_OP_ALL_REDUCE_DONE: case HLO_OP_COLLECTIVE_PERMUTE_DONE:
     return arity(V, in, 1, 1);
   case HLO_OP_TRIANGULAR_SOLVE:
     return arity(V, in, 2, 2);
