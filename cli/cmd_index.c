@@ -510,9 +510,12 @@ static bool several_modules(const char *data, size_t len) {
 /* Modules are analysed as the parser hands them over, then freed; a
  * write error stops the parse (EACH's 2). */
 static int each_module(hlo_module *m, void *arg) {
-  diag_module_warnings(((index_run *)arg)->src, m);
-  source_release(((index_run *)arg)->src, m->end);
+  source_file *src = ((index_run *)arg)->src;
+  size_t from = src->released;
+  diag_module_warnings(src, m);
+  source_release(src, m->end);
   analyze(arg, m);
+  source_release_again(src, from);
   hlo_module_free(m);
   return output_failed() ? 2 : 0;
 }

@@ -111,7 +111,6 @@ static int too_large(const char *name, unsigned long long size, bool exact, bool
 
 struct source_memo {
   size_t off, line, start; /* a byte offset, its 1-based line, the offset of that line's start */
-  bool cr_known, has_cr;   /* whether the data holds a '\r' (else lines end at '\n' only) */
 };
 
 static struct source_memo *memo_new(void) {
@@ -196,17 +195,26 @@ int source_read(const char *path, source_file *out) { return read_source(path, o
 int source_read_quiet(const char *path, source_file *out) { return read_source(path, out, true); }
 
 void source_release(source_file *s, size_t upto) {
+  size_t from = s->released;
+  if (upto > s->released) s->released = upto;
 #ifdef MADV_DONTNEED
   long page = sysconf(_SC_PAGESIZE);
   if (!s->mapped || page <= 0) return;
-  size_t to = upto >= s->len ? s->mapped : upto / (size_t)page * (size_t)page;
-  if (to <= s->released) return;
-  madvise(s->data + s->released, to - s->released, MADV_DONTNEED); /* (a hint: a failure keeps the pages) */
-  s->released = to;
+  /* the pages the bytes [FROM, UPTO) are on: one that also holds text
+   * still to come is read again when it comes */
+  size_t pg = (size_t)page, lo = from / pg * pg, hi = upto >= s->len ? s->mapped : (upto + pg - 1) / pg * pg;
+  if (hi > s->mapped) hi = s->mapped;
+  if (lo < hi) madvise(s->data + lo, hi - lo, MADV_DONTNEED); /* (a hint: a failure keeps the pages) */
 #else
-  (void)s;
+  (void)from;
   (void)upto;
 #endif
+}
+
+void source_release_again(source_file *s, size_t from) {
+  size_t upto = s->released;
+  s->released = from;
+  source_release(s, upto);
 }
 
 void source_free(source_file *s) {
@@ -234,10 +242,6 @@ static bool break_at(const source_file *s, size_t i) {
 static void line_col(const source_file *s, struct source_memo *m, size_t offset, size_t *line, size_t *col) {
   if (offset > s->len) offset = s->len;
   size_t ln = 1, start = 0, from = 0;
-  if (m && !m->cr_known) {
-    m->has_cr = memchr(s->data, '\r', s->len) != NULL;
-    m->cr_known = true;
-  }
   if (m && m->line && offset < m->off && offset >= m->start) {
     ln = m->line; /* the memo's line */
     start = m->start;
@@ -253,9 +257,11 @@ static void line_col(const source_file *s, struct source_memo *m, size_t offset,
     start = m->start;
     from = m->off;
   }
-  if (m && !m->has_cr) {
-    /* only '\n' breaks lines: skip from one to the next */
-    const char *p = s->data + from, *end = s->data + offset;
+  const char *p = s->data + from, *end = s->data + offset;
+  /* Without a '\r' in the bytes scanned (not in the whole file: that read
+   * every page of it, given back or not) only '\n' breaks lines there:
+   * skip from one to the next. */
+  if (!memchr(p, '\r', (size_t)(end - p))) {
     while ((p = memchr(p, '\n', (size_t)(end - p))) != NULL) {
       ln++;
       start = (size_t)(++p - s->data);
