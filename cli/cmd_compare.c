@@ -913,7 +913,7 @@ static int open_side(const hloidx_options *o, const char *path, source_file *rea
     diag_error(&d->src, err.offset, err.message);
     return 1;
   }
-  source_release(&d->src, d->src.len); /* (both dumps' IR are held, not their text too) */
+  source_release(&d->src, d->src.len, true); /* (both dumps' IR are held, not their text too) */
   return 0;
 }
 

@@ -511,11 +511,10 @@ static bool several_modules(const char *data, size_t len) {
  * write error stops the parse (EACH's 2). */
 static int each_module(hlo_module *m, void *arg) {
   source_file *src = ((index_run *)arg)->src;
-  size_t from = src->released;
   diag_module_warnings(src, m);
-  source_release(src, m->end);
+  source_release(src, m->end, false);
   analyze(arg, m);
-  source_release_again(src, from);
+  source_release(src, m->end, true);
   hlo_module_free(m);
   return output_failed() ? 2 : 0;
 }

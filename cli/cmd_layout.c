@@ -611,12 +611,11 @@ typedef struct {
 
 static int each_module(hlo_module *m, void *arg) {
   file_run *f = arg;
-  size_t from = f->r->src->released;
   diag_module_warnings(f->r->src, m);
-  source_release(f->r->src, m->end);
+  source_release(f->r->src, m->end, false);
   if (!f->first_file || f->index) hb_sb_putc(&f->r->out, '\n');
   report_module(f->r, m);
-  source_release_again(f->r->src, from);
+  source_release(f->r->src, m->end, true);
   f->index++;
   hlo_module_free(m);
   return output_failed() ? 2 : 0; /* a write error stops the parse */

@@ -56,12 +56,11 @@ static void on_missing(void *arg, const char *name) {
 static int each_module(hlo_module *m, void *arg) {
   list_run *r = arg;
   static const select_visitor visit = {NULL, on_instr, on_missing};
-  size_t from = r->src->released;
   diag_module_warnings(r->src, m);
-  source_release(r->src, m->end);
+  source_release(r->src, m->end, false);
   r->module = m;
   select_each(r->o, m, true, SELECT_EVERY, &visit, r);
-  source_release_again(r->src, from);
+  source_release(r->src, m->end, true);
   r->module = NULL;
   hlo_module_free(m);
   return output_failed() ? 2 : 0; /* a write error stops the parse */

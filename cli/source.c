@@ -194,9 +194,9 @@ int source_read(const char *path, source_file *out) { return read_source(path, o
 
 int source_read_quiet(const char *path, source_file *out) { return read_source(path, out, true); }
 
-void source_release(source_file *s, size_t upto) {
+void source_release(source_file *s, size_t upto, bool done) {
   size_t from = s->released;
-  if (upto > s->released) s->released = upto;
+  if (done && upto > s->released) s->released = upto;
 #ifdef MADV_DONTNEED
   long page = sysconf(_SC_PAGESIZE);
   if (!s->mapped || page <= 0) return;
@@ -209,12 +209,6 @@ void source_release(source_file *s, size_t upto) {
   (void)from;
   (void)upto;
 #endif
-}
-
-void source_release_again(source_file *s, size_t from) {
-  size_t upto = s->released;
-  s->released = from;
-  source_release(s, upto);
 }
 
 void source_free(source_file *s) {

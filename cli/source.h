@@ -18,7 +18,7 @@ typedef struct {
   char *data;       /* len bytes followed by SOURCE_PADDING NUL bytes */
   size_t len;
   size_t mapped;    /* bytes mapped (mmap) at data; 0 when data was allocated */
-  size_t released;  /* bytes before this were given back (source_release) */
+  size_t released;  /* bytes before this were given back when done (source_release) */
   /* The last position source_line_col computed: later positions are found
    * by scanning on from it, so many diagnostics in a large file cost one
    * pass over it (allocated by source_read; NULL = none). */
@@ -35,17 +35,15 @@ int source_read(const char *path, source_file *out);
 int source_read_quiet(const char *path, source_file *out);
 void source_free(source_file *s);
 /* The text before byte UPTO has been parsed: a mapped file's pages holding
- * the bytes from where the last call ended to UPTO (every page to the end
- * when UPTO >= len) are given back to the system, so a module's analysis
- * does not hold its text as well as its IR. A later read of those bytes (a
- * diagnostic's line, an attribute's text, the next module's first bytes on
- * a shared page) faults them in again from the file, unchanged (source.c
- * maps it read-only). Text that was read, not mapped, is kept. */
-void source_release(source_file *s, size_t upto);
-/* Gives back again the pages of the bytes from FROM to where the last
- * call ended: what a module's analysis read back of its own text (its
- * attributes' values, the lines of its headers). */
-void source_release_again(source_file *s, size_t from);
+ * the bytes from where the last DONE call ended to UPTO (every page to the
+ * end when UPTO >= len) are given back to the system, so a module's
+ * analysis does not hold its text as well as its IR. A later read of those
+ * bytes (a diagnostic's line, an attribute's text, the next module's first
+ * bytes on a shared page) faults them in again from the file, unchanged
+ * (source.c maps it read-only). Text that was read, not mapped, is kept.
+ * Called before a module's analysis and again, DONE, after it: what the
+ * analysis read back of its own text goes too. */
+void source_release(source_file *s, size_t upto, bool done);
 
 /* Prints "NAME:LINE:COL: error: MESSAGE", the source line and a caret under
  * the column, to stderr. Lines end at \n, \r\n or a bare \r; columns count
