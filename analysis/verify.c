@@ -91,8 +91,8 @@ static void put_index(char *buf, size_t cap, const hlo_shape *s, int64_t l) {
  * pairs do), two int64_t from the first one that does not: a real dump's
  * reference holds millions of pairs, two relations at a time. */
 typedef struct {
-  void *v;       /* uint64_t keys, or (wide) int64_t from, to per pair */
-  size_t n, cap; /* pairs */
+  void *v;         /* uint64_t keys, or (wide) int64_t from, to per pair */
+  uint32_t n, cap; /* pairs (2^32 of them would be 32 GiB) */
   bool wide;
 } rel;
 
@@ -134,6 +134,7 @@ static void rel_widen(rel *r) {
 static void rel_add(rel *r, int64_t from, int64_t to) {
   if (!r->wide && !(key_fits(from) && key_fits(to))) rel_widen(r);
   if (r->n == r->cap) {
+    if (r->cap > UINT32_MAX / 2) hb_oom();
     r->cap = r->cap ? r->cap * 2 : 8; /* (a fusion of 10,000 operands has as many, most of a few pairs) */
     r->v = hb_realloc(r->v, r->cap * (r->wide ? 2 * sizeof(int64_t) : sizeof(uint64_t)));
   }
@@ -141,7 +142,7 @@ static void rel_add(rel *r, int64_t from, int64_t to) {
 }
 
 /* The first N pairs are kept. */
-static void rel_truncate(rel *r, size_t n) { r->n = n; }
+static void rel_truncate(rel *r, size_t n) { r->n = (uint32_t)n; } /* (n <= r->n) */
 
 static bool rel_has(const rel *r, int64_t from, int64_t to) {
   if (r->wide) return pair_find(r->v, r->n, from, to);
@@ -167,7 +168,7 @@ static void rel_norm(rel *r) {
     for (size_t i = 0; i < r->n; i++)
       if (!w || v[w - 1] != v[i]) v[w++] = v[i];
   }
-  r->n = w;
+  r->n = (uint32_t)w;
 }
 
 static void rel_free(rel *r) {
@@ -201,12 +202,11 @@ typedef struct {
  * reference flags at most its work budget). */
 #define FNODE_ARENA_MAX 4096 /* bytes of flags */
 #define FNODE_DENSE_MAX ((int64_t)1 << 27)
-typedef struct {
+typedef struct { /* (32 bytes: a fusion of 10,000 instructions has as many) */
   uint8_t *seen; /* NULL: not reached yet, or sparse */
-  bool sparse;   /* a large shape: the flags are BIG */
-  numset big;
+  numset *big;   /* a large shape: the elements flagged (in the arena), or NULL */
   int64_t *touched;
-  size_t n, cap;
+  uint32_t n, cap; /* (at most the work budget, far below 2^32) */
 } fnode;
 struct fctx {
   const hlo_computation *comp;
@@ -878,7 +878,8 @@ static uint8_t *fnode_flags(fctx *f, const hlo_instr *x) {
 }
 
 static void fctx_free(fctx *f) {
-  for (int i = 0; i < f->comp->n_instrs; i++) free(f->node[i].big.slot);
+  for (int i = 0; i < f->comp->n_instrs; i++)
+    if (f->node[i].big) free(f->node[i].big->slot);
   free(f->node);
   hb_arena_free(f->a);
   free(f->order);
@@ -896,12 +897,12 @@ typedef struct {
 
 static void mark(fctx *f, const hlo_instr *x, int64_t l) {
   fnode *nd = &f->node[x->index];
-  if (!nd->seen && !nd->sparse) { /* (only the instructions reached) */
-    if (nelems(x->shape) > FNODE_DENSE_MAX) nd->sparse = true;
+  if (!nd->seen && !nd->big) { /* (only the instructions reached) */
+    if (nelems(x->shape) > FNODE_DENSE_MAX) nd->big = hb_arena_zalloc(f->a, sizeof *nd->big);
     else nd->seen = fnode_flags(f, x);
   }
-  if (nd->sparse) {
-    if (!numset_add(&nd->big, l)) return;
+  if (nd->big) {
+    if (!numset_add(nd->big, l)) return;
   } else {
     if (nd->seen[l]) return;
     nd->seen[l] = 1;
@@ -911,7 +912,8 @@ static void mark(fctx *f, const hlo_instr *x, int64_t l) {
     u32_heap_push(f->heap, &f->nheap, f->pos[x->index]);
   }
   if (nd->n == nd->cap) { /* (the copies left behind hold less than the last) */
-    size_t cap = nd->cap ? nd->cap * 2 : 2;
+    if (nd->cap > UINT32_MAX / 2) hb_oom();
+    uint32_t cap = nd->cap ? nd->cap * 2 : 2;
     nd->touched = hb_arena_grow(f->a, nd->touched, nd->n, cap, sizeof *nd->touched);
     nd->cap = cap;
   }
@@ -963,7 +965,7 @@ static void propagate(ref *R, fctx *f, const int64_t *o) {
 static void unmark(fctx *f) {
   for (uint32_t n = 0; n < f->nreached; n++) {
     fnode *nd = &f->node[f->reached[n]];
-    if (nd->sparse) numset_clear(&nd->big);
+    if (nd->big) numset_clear(nd->big);
     else
       for (size_t t = 0; t < nd->n; t++) nd->seen[nd->touched[t]] = 0;
     nd->n = 0;
@@ -1004,67 +1006,29 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
  * does it once per operand too), and the result is kept in the analysis
  * context (c->vf_memo) for the instruction's other entries and blocks, so
  * that a fusion of N operands is propagated once per output, not N times. */
-/* A map from pointers to int64 for the memo's tables per output: most hold
- * a key or two, and a fusion of 10,000 outputs has 10,000 of them (an
- * hb_ptrmap is 400 bytes before its first key): the keys are searched in
- * an array until there are more than SMALL_KEYS. */
+/* Tables per output are sorted arrays, made once the output's walk is done
+ * (a fusion of 10,000 outputs has 10,000 of them, most of a key or two; a
+ * fusion of 10,000 operands an output of 10,000 keys). */
+static int cmp_u64(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return (x > y) - (x < y);
+}
+
+/* Of fedge bits, by index only. */
+static int cmp_index(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a >> 2, y = *(const uint64_t *)b >> 2;
+  return (x > y) - (x < y);
+}
+
+/* One operand's (output element, operand element) pairs, sorted. */
 typedef struct {
-  uint32_t n, cap;
-  const void **keys;
-  int64_t *vals;
-  hb_ptrmap *big; /* all the keys, once there are many */
-  hb_arena *a;    /* where the arrays are (the memo's: a record per output of thousands), or NULL: malloc'd */
-} smallmap;
-#define SMALL_KEYS 16
+  uint32_t k;
+  rel r;
+} frel;
 
-static int64_t *sm_get(const smallmap *s, const void *key) {
-  if (s->big) {
-    hb_ptrmap_val *v = hb_ptrmap_get(s->big, key);
-    return v ? &v->a : NULL;
-  }
-  for (uint32_t i = 0; i < s->n; i++)
-    if (s->keys[i] == key) return &s->vals[i];
-  return NULL;
-}
-
-static void sm_put(smallmap *s, const void *key, int64_t val) {
-  int64_t *v = sm_get(s, key);
-  if (v) {
-    *v = val;
-    return;
-  }
-  if (s->big) {
-    hb_ptrmap_put(s->big, key, (hb_ptrmap_val){val, 0});
-    return;
-  }
-  if (s->n == SMALL_KEYS) {
-    s->big = hb_malloc(sizeof *s->big);
-    hb_ptrmap_init(s->big);
-    for (uint32_t i = 0; i < s->n; i++) hb_ptrmap_put(s->big, s->keys[i], (hb_ptrmap_val){s->vals[i], 0});
-    hb_ptrmap_put(s->big, key, (hb_ptrmap_val){val, 0});
-    return;
-  }
-  if (s->n == s->cap) {
-    uint32_t cap = s->cap ? 2 * s->cap : 2;
-    if (s->a) {
-      const void **keys = hb_arena_array(s->a, cap, sizeof *keys);
-      int64_t *vals = hb_arena_array(s->a, cap, sizeof *vals);
-      if (s->n) memcpy(keys, s->keys, s->n * sizeof *keys), memcpy(vals, s->vals, s->n * sizeof *vals);
-      s->keys = keys, s->vals = vals;
-    } else {
-      s->keys = hb_realloc(s->keys, cap * sizeof *s->keys);
-      s->vals = hb_realloc(s->vals, cap * sizeof *s->vals);
-    }
-    s->cap = cap;
-  }
-  s->keys[s->n] = key;
-  s->vals[s->n++] = val;
-}
-
-static void sm_free(smallmap *s) {
-  if (!s->a) free(s->keys), free(s->vals);
-  if (s->big) hb_ptrmap_free(s->big);
-  free(s->big);
+static int cmp_frel(const void *a, const void *b) {
+  uint32_t x = ((const frel *)a)->k, y = ((const frel *)b)->k;
+  return (x > y) - (x < y);
 }
 
 typedef struct fref {
@@ -1072,28 +1036,28 @@ typedef struct fref {
   bool has_world;
   world w;
   bool over;    /* the work limit was reached */
-  smallmap at;  /* operand k + 1 -> its place in rels (the operands the output reads) */
-  rel *rels;    /* (output element, operand element) pairs, sorted */
+  frel *rels;    /* the operands the output reads, by k (malloc'd: a large one is mapped, and only its used pages count) */
   uint32_t nrels, caprels;
   struct fref *next;
 } fref;
 
 /* The pairs of operand K (NULL: none). */
 static const rel *fref_rel(const fref *f, int k) {
-  const int64_t *v = sm_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
-  return v ? &f->rels[*v] : NULL;
+  const frel key = {(uint32_t)k, {0}}, *r = bsearch(&key, f->rels, f->nrels, sizeof *f->rels, cmp_frel);
+  return r ? &r->r : NULL;
 }
 
-static rel *fref_rel_new(fref *f, int k) {
-  const int64_t *v = sm_get(&f->at, (const void *)(uintptr_t)((size_t)k + 1));
-  if (v) return &f->rels[*v];
+/* Operand K's pairs while F is made (AT: operand -> place + 1 in F's
+ * rels, 0: none yet). */
+static rel *fref_rel_new(fref *f, uint32_t *at, int k) {
+  if (at[k]) return &f->rels[at[k] - 1].r;
   if (f->nrels == f->caprels) {
     f->caprels = f->caprels ? 2 * f->caprels : 1; /* (most outputs read one operand) */
     f->rels = hb_realloc(f->rels, f->caprels * sizeof *f->rels);
   }
-  memset(&f->rels[f->nrels], 0, sizeof *f->rels);
-  sm_put(&f->at, (const void *)(uintptr_t)((size_t)k + 1), (int64_t)f->nrels);
-  return &f->rels[f->nrels++];
+  f->rels[f->nrels] = (frel){(uint32_t)k, {0}};
+  at[k] = ++f->nrels;
+  return &f->rels[f->nrels - 1].r;
 }
 
 /* A fusion's paths for one output (fusion_paths_of), and per operand the
@@ -1103,7 +1067,8 @@ typedef struct fedge {
   int64_t output_id;
   bool compat;
   edge fail;   /* fail.no_ref: no reference for this output */
-  smallmap bits; /* parameter reached -> 1 (covering) | 2 (clip) */
+  uint64_t *bits; /* per parameter reached: its index << 2 | 1 (covering) | 2 (clip), sorted */
+  uint32_t nbits;
   struct fedge *next;
 } fedge;
 
@@ -1118,6 +1083,7 @@ struct vf_memo {
   fedge *edges;
   hb_ptrmap ref_at, edge_at; /* refs and edges by key (memo_key): an instruction of thousands of outputs has as many */
   int *grp_first, *grp_next;
+  uint32_t *at; /* while a ref is made: operand -> its place + 1 in the ref's rels (0 between refs) */
   fctx *walk;
   uint32_t gen, *stamp; /* stamp[i] == gen: instruction i reached from the current target */
   int *next;
@@ -1142,11 +1108,10 @@ void vf_memo_free(ii_ctx *c) {
   if (!m) return;
   for (fref *f = m->refs, *next; f; f = next) {
     next = f->next;
-    for (uint32_t i = 0; i < f->nrels; i++) rel_free(&f->rels[i]);
+    for (uint32_t i = 0; i < f->nrels; i++) rel_free(&f->rels[i].r);
     free(f->rels);
-    sm_free(&f->at);
   }
-  for (fedge *e = m->edges; e; e = e->next) sm_free(&e->bits);
+  free(m->at);
   hb_ptrmap_free(&m->ref_at);
   hb_ptrmap_free(&m->edge_at);
   if (m->walk) fctx_free(m->walk);
@@ -1232,11 +1197,14 @@ static const void *memo_key(int64_t output_id, uint32_t tag) {
  * reached. */
 static void output_paths(struct vf_memo *m, const callee *ce, bool compat, fedge *f) {
   fctx *w = retarget(m, ce->comp, ce->target);
+  uint32_t np = 0;
+  for (int n = 0; n < w->norder; n++) np += w->order[n]->op == HLO_OP_PARAMETER;
+  f->bits = hb_arena_array(m->a, np ? np : 1, sizeof *f->bits);
   for (int n = w->norder; n-- > 0 && !f->fail.no_ref;) {
     const hlo_instr *x = w->order[n];
     int i = x->index;
     if (x->op == HLO_OP_PARAMETER) {
-      sm_put(&f->bits, x, m->cov[i] | m->clip[i] << 1);
+      f->bits[f->nbits++] = (uint64_t)i << 2 | m->cov[i] | m->clip[i] << 1;
       continue;
     }
     if (!rank_ok(x->shape)) {
@@ -1293,7 +1261,6 @@ static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
   bool has = fusion_callee(in, output_id, k, 0, &ce, &(edge){NULL, false, false});
   if (!f) {
     f = hb_arena_zalloc(m->a, sizeof *f);
-    f->bits.a = m->a;
     f->output_id = output_id;
     f->compat = compat;
     f->next = m->edges;
@@ -1301,11 +1268,13 @@ static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
     if (slot) *slot = f;
     else hb_ptrmap_put_ptr(&m->edge_at, memo_key(output_id, compat), f);
     if (fusion_callee(in, output_id, k, 0, &ce, &f->fail)) output_paths(m, &ce, compat, f);
+    qsort(f->bits, f->nbits, sizeof *f->bits, cmp_u64);
   }
   edge e = f->fail;
   if (e.no_ref || !has) return e;
   for (int q = m->grp_first[k]; q >= 0; q = m->grp_next[q]) { /* every parameter bound to operand k */
-    const int64_t *v = sm_get(&f->bits, ce.comp->params[q]);
+    uint64_t i = (uint64_t)ce.comp->params[q]->index << 2;
+    const uint64_t *v = bsearch(&i, f->bits, f->nbits, sizeof *f->bits, cmp_index);
     if (!v) continue;
     e.covering |= (*v & 1) != 0;
     e.clip |= (*v & 2) != 0;
@@ -1326,7 +1295,6 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
   for (const fref *f = slot ? NULL : hb_ptrmap_get_ptr(&m->ref_at, key, &found); f; f = f->next)
     if (f->output_id == output_id && same_world(f, R->w)) return f;
   fref *f = hb_arena_zalloc(m->a, sizeof *f);
-  f->at.a = m->a;
   f->output_id = output_id;
   f->has_world = R->w != NULL;
   if (R->w) f->w = *R->w;
@@ -1338,6 +1306,7 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
   callee ce;
   if (!callee_of(in, output_id, 0, &ce) || ce.comp->n_params != ce.nargs) return f;
   memo_groups(m, in); /* the operands bound to each parameter (fusion(p, p) reads p twice) */
+  if (!m->at) m->at = hb_calloc((size_t)nk + 1, sizeof *m->at);
   /* the work of every entry of this output, as each one took it alone */
   ref B = {0, R->max_work * (uint64_t)(nk ? nk : 1), false, R->fctxs, R->w, R->c};
   fctx *fc = retarget(m, ce.comp, ce.target);
@@ -1359,7 +1328,7 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
         int q = (int)p->parameter_number;
         if (q < 0 || q >= nk || ce.comp->params[q] != p) continue;
         for (int k = m->grp_first[q]; k >= 0 && !B.over; k = m->grp_next[k]) {
-          rel *r = fref_rel_new(f, k);
+          rel *r = fref_rel_new(f, m->at, k);
           for (size_t t = 0; t < fc->node[p->index].n && work(&B, 1); t++) {
             delin(p->shape, fc->node[p->index].touched[t], idx);
             rel_add(r, l, p->shape->rank ? lin(p->shape, idx) : 0);
@@ -1369,7 +1338,12 @@ static const fref *fusion_ref(ref *R, const hlo_instr *in, int64_t output_id) {
       unmark(fc);
     } while (!B.over && next_point(os->rank, o, lo, hi));
   R->fctxs = B.fctxs; /* (freed with R's) */
-  for (uint32_t i = 0; i < f->nrels; i++) rel_norm(&f->rels[i]);
+  for (uint32_t i = 0; i < f->nrels; i++) {
+    rel_norm(&f->rels[i].r);
+    m->at[f->rels[i].k] = 0; /* (clean for the next output) */
+  }
+  qsort(f->rels, f->nrels, sizeof *f->rels, cmp_frel);
+  if (f->nrels < f->caprels) f->rels = hb_realloc(f->rels, (f->nrels ? f->nrels : 1) * sizeof *f->rels);
   f->over = B.over;
   return f;
 }
@@ -2828,7 +2802,7 @@ static bool differ(const chk *C, const rel *r, size_t i, size_t n, const char *w
   put_index(a, sizeof a, C->from, rel_from(r, i));
   put_index(b, sizeof b, C->to, rel_to(r, i));
   C->res->status = VF_MISMATCH;
-  say(C->res, "%zu of the %zu pairs %s%s, e.g. %s -> %s", n, r->n, what, w, a, b);
+  say(C->res, "%zu of the %zu pairs %s%s, e.g. %s -> %s", n, (size_t)r->n, what, w, a, b);
   return false;
 }
 
