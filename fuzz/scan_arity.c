@@ -46,8 +46,8 @@ static const char *const attrs[] = {
     ", lhs_contracting_dims={1}, rhs_contracting_dims={0}",
     ", window={size=1x1}, dim_labels=b0f_0io->b0f",
     ", offset_dims={1}, collapsed_slice_dims={0}, start_index_map={0}, index_vector_dim=1, slice_sizes={1,4}",
-    ", update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
-    "to_apply=s",
+    (", update_window_dims={1}, inserted_window_dims={0}, scatter_dims_to_operand_dims={0}, index_vector_dim=1, "
+     "to_apply=s"),
     ", replica_groups={{0,1}}, to_apply=s",
     ", replica_groups={{0,1}}, dimensions={0}",
     ", replica_groups={{0,1}}, dimensions={0}, to_apply=s",
