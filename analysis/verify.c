@@ -1009,12 +1009,7 @@ static void ref_fusion(ref *R, const hlo_instr *in, int64_t output_id, int k, co
 /* Tables per output are sorted arrays, made once the output's walk is done
  * (a fusion of 10,000 outputs has 10,000 of them, most of a key or two; a
  * fusion of 10,000 operands an output of 10,000 keys). */
-static int cmp_u64(const void *a, const void *b) {
-  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
-  return (x > y) - (x < y);
-}
-
-/* Of fedge bits, by index only. */
+/* Of fedge bits (sorted with key_sort), by index only. */
 static int cmp_index(const void *a, const void *b) {
   uint64_t x = *(const uint64_t *)a >> 2, y = *(const uint64_t *)b >> 2;
   return (x > y) - (x < y);
@@ -1268,7 +1263,7 @@ static edge fusion_edge_memo(ii_ctx *c, const hlo_instr *in, int64_t output_id, 
     if (slot) *slot = f;
     else hb_ptrmap_put_ptr(&m->edge_at, memo_key(output_id, compat), f);
     if (fusion_callee(in, output_id, k, 0, &ce, &f->fail)) output_paths(m, &ce, compat, f);
-    qsort(f->bits, f->nbits, sizeof *f->bits, cmp_u64);
+    key_sort(f->bits, f->nbits);
   }
   edge e = f->fail;
   if (e.no_ref || !has) return e;
@@ -2339,7 +2334,8 @@ static bool reference(ref *R, const hlo_instr *in, int64_t output_id, int k, boo
     const fref *f = fusion_ref(R, in, output_id);
     if (f->over) R->over = true;
     static const rel none;
-    const rel *s = fref_rel(f, k) ? fref_rel(f, k) : &none;
+    const rel *s = fref_rel(f, k);
+    if (!s) s = &none;
     for (size_t i = 0; i < s->n && !R->over && work(R, 1); i++) {
       int64_t a = rel_from(s, i), b = rel_to(s, i);
       rel_add(out, swap ? b : a, swap ? a : b);
