@@ -97,6 +97,7 @@ struct ii_groups {
   hb_arena *live, *spare;
   size_t gc_at;
   hb_ptrmap shared; /* operand hash -> a map copied out to c->scratch (shared_copy) */
+  uint32_t epoch;   /* > 0: only the instructions marked for it (ii_fusion_o2i_range) */
 };
 
 #define GC_MIN_INSTRS 256
@@ -139,6 +140,15 @@ static uint32_t slot_of(const ii_groups *g, const hlo_instr *key) {
 /* Where KEY's sets and their members go. */
 static hb_arena *arena_of(ii_ctx *c, const ii_groups *g, const hlo_instr *key) {
   return g->live && is_inner(g, key) ? g->live : c->scratch;
+}
+
+/* Whether the walk composes into OP: every instruction, or in a part's
+ * walk (g->epoch) those marked for it (mark_part). */
+static bool wanted(const ii_groups *g, const hlo_instr *op) {
+  if (!g->epoch) return true;
+  const hlo_computation *comp = g->comp;
+  return op->parent == comp && op->index >= 0 && op->index < comp->n_instrs && comp->instrs[op->index] == op &&
+         g->po->mark[op->index] == g->epoch;
 }
 
 /* The set of KEY for element ELEM (-1: the whole value). */
@@ -337,6 +347,7 @@ static ii_status compose_operands(ii_ctx *c, const hlo_instr *at, const hlo_comp
   ii_status st = II_OK;
   for (uint32_t k = lo; k < hi && st == II_OK; k++) {
     const hlo_instr *op = x->operands[k], *key = op;
+    if (!wanted(g, op)) continue;
     if (op->op == HLO_OP_PARAMETER && op->parent == comp) {
       if (op->parameter_number < 0 || op->parameter_number >= nargs) continue;
       key = args[op->parameter_number];
@@ -360,9 +371,13 @@ static ii_status compose_in_parts(ii_ctx *c, const hlo_instr *at, const hlo_comp
                                   int64_t out, const ii_set *cur, ii_groups *g, const hlo_instr *const *args,
                                   int nargs, ii_error *err) {
   hb_arena *part = hb_arena_new(), *scratch = c->scratch;
-  uint32_t n = (uint32_t)x->n_operands;
+  uint32_t n = (uint32_t)x->n_operands, from = 0;
+  if (g->epoch) { /* (a part's walk: only the operand positions marked) */
+    from = g->po->pmin[x->index];
+    n = g->po->pmax[x->index] + 1;
+  }
   ii_status st = II_OK;
-  for (uint32_t lo = 0; lo < n && st == II_OK; lo += COMPOSE_PART) {
+  for (uint32_t lo = from; lo < n && st == II_OK; lo += COMPOSE_PART) {
     uint32_t hi = n - lo > COMPOSE_PART ? lo + COMPOSE_PART : n;
     ii_indexing p;
     c->scratch = part;
@@ -377,9 +392,11 @@ static ii_status compose_in_parts(ii_ctx *c, const hlo_instr *at, const hlo_comp
   return st;
 }
 
-ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp,
-                                 const hlo_instr *const *args, int nargs, int64_t output_id, bool keep_inner,
-                                 ii_groups **res, ii_error *err) {
+/* ii_compose_computation; with EPOCH > 0 only through the instructions
+ * marked for it (mark_part). */
+static ii_status compose(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp, const hlo_instr *const *args,
+                         int nargs, int64_t output_id, bool keep_inner, uint32_t epoch, ii_groups **res,
+                         ii_error *err) {
   *res = NULL;
   if (comp->n_params != nargs)
     return ii_fail(err, at, "%s '%s' has %d operands, but '%s' has %d parameters", hlo_instr_opcode_text(at), at->name,
@@ -417,7 +434,11 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   ii_groups *g = hb_arena_zalloc(c->scratch, sizeof *g);
   hb_ptrmap_init(&g->index);
   hb_ptrmap_init(&g->shared);
+  g->comp = comp;
+  g->po = po;
+  g->epoch = epoch;
   *res = g;
+  if (!wanted(g, target)) return II_OK; /* (a part's walk: the target reaches none of its operands) */
 
   /* 2. a parameter root */
   if (target->op == HLO_OP_PARAMETER) {
@@ -427,8 +448,6 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   }
 
   /* 3. groups[target] = {identity} */
-  g->comp = comp;
-  g->po = po;
   if (comp->n_instrs >= GC_MIN_INSTRS && !po->slots_busy) { /* (busy: a composition of it is running, a call cycle) */
     ii_postorder *w = (ii_postorder *)po;
     if (!w->slots) {
@@ -485,6 +504,12 @@ ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_compu
   }
   c->nest--;
   return st;
+}
+
+ii_status ii_compose_computation(ii_ctx *c, const hlo_instr *at, const hlo_computation *comp,
+                                 const hlo_instr *const *args, int nargs, int64_t output_id, bool keep_inner,
+                                 ii_groups **res, ii_error *err) {
+  return compose(c, at, comp, args, nargs, output_id, keep_inner, 0, res, err);
 }
 
 void ii_groups_free(ii_groups *g) {
@@ -599,6 +624,189 @@ ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_in
      * blocks of one, find the others' results */
     bool cheap = ii_num_outputs(in) > II_FUSION_CACHE_MANY && c->composed - composed < FUSION_CACHE_MIN_STEPS;
     if (cacheable && !cheap && !c->over && ii_budget_status(c) == II_OK) ii_fusion_cache_put(c, in, comp, output_id, out);
+  }
+  ii_groups_free(g);
+  return st;
+}
+
+/* ---- a part of a fusion's operands ------------------------------------------------------------ */
+
+/* The users of each instruction of COMP, with the operand positions, and
+ * the part marks (once per computation, in c->keep). */
+static ii_postorder *users_of(ii_ctx *c, const hlo_computation *comp, const ii_postorder *cpo) {
+  ii_postorder *po = (ii_postorder *)cpo;
+  if (po->ustart) return po;
+  uint32_t n = (uint32_t)comp->n_instrs;
+  uint32_t *start = hb_arena_zalloc(c->keep, ((size_t)n + 2) * sizeof *start);
+  for (uint32_t i = 0; i < n; i++) {
+    const hlo_instr *x = comp->instrs[i];
+    for (int k = 0; k < x->n_operands; k++) {
+      const hlo_instr *op = x->operands[k];
+      if (op->parent == comp && op->index >= 0 && (uint32_t)op->index < n) start[op->index + 2]++;
+    }
+  }
+  for (uint32_t i = 0; i < n; i++) start[i + 2] += start[i + 1];
+  size_t nedges = start[n + 1];
+  po->users = hb_arena_array(c->keep, nedges + 1, sizeof *po->users);
+  po->upos = hb_arena_array(c->keep, nedges + 1, sizeof *po->upos);
+  for (uint32_t i = 0; i < n; i++) { /* (start[op + 1] fills, then is op's start) */
+    const hlo_instr *x = comp->instrs[i];
+    for (int k = 0; k < x->n_operands; k++) {
+      const hlo_instr *op = x->operands[k];
+      if (op->parent != comp || op->index < 0 || (uint32_t)op->index >= n) continue;
+      uint32_t at = start[op->index + 1]++;
+      po->users[at] = i;
+      po->upos[at] = (uint32_t)k;
+    }
+  }
+  po->mark = hb_arena_zalloc(c->keep, (n ? n : 1) * sizeof *po->mark);
+  po->pmin = hb_arena_array(c->keep, n ? n : 1, sizeof *po->pmin);
+  po->pmax = hb_arena_array(c->keep, n ? n : 1, sizeof *po->pmax);
+  po->ustart = start;
+  return po;
+}
+
+/* Work a part's walk may take per operand of the part, and once: beyond
+ * it the operands share too much of the computation (a sum of them all)
+ * and the whole composition is cheaper than one per part. */
+#define PART_WORK_PER_OPERAND 8
+#define PART_WORK_BASE 256
+
+/* Marks the instructions of COMP that reach the parameters bound to IN's
+ * operands [LO, HI) (and to any other position with the same operand:
+ * their maps are one set), each with the range of its operand positions
+ * that do; the epoch of the marks, or 0 when the walk would cost more than
+ * the part's budget. */
+static uint32_t mark_part(ii_ctx *c, const hlo_computation *comp, ii_postorder *po, const hlo_instr *in,
+                          const arg_index *ai, uint32_t lo, uint32_t hi) {
+  if (++po->epoch == 0) { /* (wrapped: every mark is stale) */
+    memset(po->mark, 0, (size_t)comp->n_instrs * sizeof *po->mark);
+    po->epoch = 1;
+  }
+  uint32_t e = po->epoch, n = (uint32_t)comp->n_instrs;
+  uint64_t work = 0, budget = (uint64_t)(hi - lo) * PART_WORK_PER_OPERAND + PART_WORK_BASE;
+  uint32_t *stack = NULL, sp = 0, cap = 0;
+  bool ok = true;
+  for (uint32_t k = lo; k < hi && ok; k++) {
+    uint32_t at = arg_slot(ai, in->operands[k]);
+    for (int32_t q = ai->first[at]; q >= 0 && ok; q = ai->next[q]) {
+      const hlo_instr *p = q < comp->n_params ? comp->params[q] : NULL;
+      ok = ++work <= budget;
+      if (!p || p->parent != comp || p->index < 0 || (uint32_t)p->index >= n || po->mark[p->index] == e) continue;
+      po->mark[p->index] = e;
+      if (sp == cap) stack = hb_realloc(stack, (cap = cap ? 2 * cap : 64) * sizeof *stack);
+      stack[sp++] = (uint32_t)p->index;
+    }
+  }
+  while (sp && ok) {
+    uint32_t v = stack[--sp];
+    for (uint32_t u = po->ustart[v]; u < po->ustart[v + 1] && ok; u++) {
+      uint32_t x = po->users[u], pos = po->upos[u];
+      ok = ++work <= budget;
+      if (po->mark[x] == e) {
+        if (pos < po->pmin[x]) po->pmin[x] = pos;
+        if (pos > po->pmax[x]) po->pmax[x] = pos;
+        continue;
+      }
+      po->mark[x] = e;
+      po->pmin[x] = po->pmax[x] = pos;
+      /* what composing X costs the part: its operands scanned, and its
+       * whole out2in result unless it comes a part at a time */
+      const hlo_instr *xi = comp->instrs[x];
+      if (xi->n_operands < COMPOSE_PARTS_FROM || !ii_o2i_part_rule(c, xi)) work += (uint64_t)xi->n_operands;
+      if (sp == cap) stack = hb_realloc(stack, (cap = cap ? 2 * cap : 64) * sizeof *stack);
+      stack[sp++] = x;
+    }
+  }
+  free(stack);
+  return ok ? e : 0;
+}
+
+/* c->fusion_parts's bits */
+enum { PARTS_KNOWN = 1, PARTS = 2, READS_KNOWN = 4, READS_ALL = 8 };
+
+bool ii_fusion_in_parts(ii_ctx *c, const hlo_instr *in) {
+  uint32_t n = (uint32_t)in->n_operands;
+  /* (an instruction made up, not the module's: whole, its answer is not memoised) */
+  if (n < II_PARTS_FROM || ii_num_outputs(in) > II_PARTS_OUTPUTS || !ii_in_module(in)) return false;
+  hb_ptrmap_val *v = hb_ptrmap_get(&c->fusion_parts, in);
+  if (v) return v->a & PARTS;
+  /* every part's walk within its budget: at most a few instructions per
+   * operand in all (this check included), or stopped at the first part
+   * beyond */
+  const hlo_computation *comp = ii_called(in, HLO_CALL_CALLS);
+  bool ok = comp && comp->root && comp->n_params == in->n_operands;
+  const ii_postorder *cpo = ok ? ii_computation_postorder(c, comp) : NULL;
+  ok = ok && !cpo->cyclic;
+  if (ok) {
+    ii_postorder *po = users_of(c, comp, cpo);
+    const arg_index *ai = args_of(c, in);
+    for (uint32_t lo = 0; lo < n && ok; lo += II_PART) ok = mark_part(c, comp, po, in, ai, lo, n - lo > II_PART ? lo + II_PART : n) != 0;
+  }
+  hb_ptrmap_put(&c->fusion_parts, in, (hb_ptrmap_val){PARTS_KNOWN | (ok ? PARTS : 0), 0});
+  return ok;
+}
+
+bool ii_fusion_reads_all(ii_ctx *c, const hlo_instr *in) {
+  if (!ii_fusion_in_parts(c, in)) return false;
+  hb_ptrmap_val *v = hb_ptrmap_get(&c->fusion_parts, in);
+  if (v->a & READS_KNOWN) return v->a & READS_ALL;
+  /* every part of every output composed, each in an expression scope and
+   * an arena of its own, memoising nothing (it keeps only the answer) */
+  uint32_t n = (uint32_t)in->n_operands, nout = (uint32_t)ii_num_outputs(in);
+  const hlo_computation *comp = ii_called(in, HLO_CALL_CALLS);
+  ii_postorder *po = (ii_postorder *)ii_computation_postorder(c, comp);
+  const arg_index *ai = args_of(c, in);
+  hb_arena *part = hb_arena_new(), *scratch = c->scratch;
+  uint64_t composed = c->composed;
+  bool all = true;
+  for (uint32_t out = 0; out < nout && all; out++) {
+    for (uint32_t lo = 0; lo < n && all; lo += II_PART) {
+      uint32_t hi = n - lo > II_PART ? lo + II_PART : n, epoch = mark_part(c, comp, po, in, ai, lo, hi);
+      ae_ctx_scope_begin(c->ae);
+      c->scratch = part;
+      c->no_memo++;
+      c->composed = 0;
+      ii_groups *g = NULL;
+      ii_error err;
+      all = epoch && compose(c, in, comp, (const hlo_instr *const *)in->operands, (int)n, out, false, epoch, &g,
+                             &err) == II_OK;
+      for (uint32_t k = lo; k < hi && all; k++) all = slot_of(g, in->operands[k]) != 0;
+      ii_groups_free(g);
+      c->no_memo--;
+      c->scratch = scratch;
+      ae_ctx_scope_end(c->ae);
+      hb_arena_reset_keep(part);
+    }
+  }
+  hb_arena_free(part);
+  c->composed = composed;
+  all = all && !c->over && ae_ctx_status(c->ae) == AE_STATUS_OK;
+  v = hb_ptrmap_get(&c->fusion_parts, in); /* (the map may have grown meanwhile) */
+  v->a |= READS_KNOWN | (all ? READS_ALL : 0);
+  return all;
+}
+
+ii_status ii_fusion_o2i_range(ii_ctx *c, const hlo_instr *in, int64_t output_id, uint32_t lo, uint32_t hi,
+                              ii_indexing *out, bool *parted, ii_error *err) {
+  memset(out, 0, sizeof *out);
+  *parted = false;
+  uint32_t n = (uint32_t)in->n_operands;
+  if (lo % II_PART || hi != (n - lo > II_PART ? lo + II_PART : n) || !ii_fusion_in_parts(c, in)) return II_OK;
+  const hlo_computation *comp = ii_called(in, HLO_CALL_CALLS);
+  ii_postorder *po = (ii_postorder *)ii_computation_postorder(c, comp);
+  uint32_t epoch = mark_part(c, comp, po, in, args_of(c, in), lo, hi);
+  if (!epoch) return II_OK; /* (the walk ii_fusion_in_parts took already: within its budget) */
+  *parted = true;
+  ii_groups *g;
+  ii_status st = compose(c, in, comp, (const hlo_instr *const *)in->operands, in->n_operands, output_id, false, epoch,
+                         &g, err);
+  if (st == II_OK) { /* (as ii_fusion_o2i's: the operands reached) */
+    uint32_t nids = 0, *ids = hb_arena_array(c->scratch, hi - lo, sizeof *ids);
+    for (uint32_t k = lo; k < hi; k++)
+      if (slot_of(g, in->operands[k])) ids[nids++] = k;
+    ii_indexing_init_sparse(c, out, (uint32_t)in->n_operands, nids, ids);
+    for (uint32_t i = 0; i < nids; i++) ii_groups_entry(c, g, in->operands[ids[i]], &out->sets[i]);
   }
   ii_groups_free(g);
   return st;

@@ -180,10 +180,24 @@ ii_status ii_o2i_part_logical(ii_ctx *c, const hlo_instr *in, int64_t id, uint32
                               ii_indexing *out, ii_error *err) {
   memset(out, 0, sizeof *out);
   ii_part_rule rule = ii_o2i_part_rule(c, in);
+  if (!rule) { /* a fusion in parts (ii_fusion_in_parts) */
+    bool parted;
+    ii_status st = ii_o2i_range_logical(c, in, id, lo, hi, out, &parted, err);
+    if (parted || st != II_OK) return st;
+  }
   if (!rule || lo > hi || hi > (uint32_t)in->n_operands)
     return ii_fail(err, in, "internal error: '%s' has no out2in entries [%u, %u) of their own", in->name, lo, hi);
   if (checked(c, in, err) != II_OK) return II_ERROR;
   return rule(c, in, id, lo, hi, out, err);
+}
+
+ii_status ii_o2i_range_logical(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi,
+                               ii_indexing *out, bool *parted, ii_error *err) {
+  memset(out, 0, sizeof *out);
+  *parted = false;
+  if (ii_o2i_family(in->op, c->xla_compat) != II_FAM_FUSION) return II_OK;
+  if (checked(c, in, err) != II_OK) return II_ERROR;
+  return ii_fusion_o2i_range(c, in, id, lo, hi, out, parted, err);
 }
 
 ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err) {

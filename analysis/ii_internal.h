@@ -56,9 +56,11 @@ struct ii_ctx {
    * stay on it */
   hb_arena *inst;
   struct ii_inst_memo *inst_memo;
+  const hlo_instr *inst_whole; /* the last fusion found not to compose in parts (ii_invert.c) */
   hb_ptrmap concat_offsets; /* op_shape.c: hlo_instr* -> the offsets of a concatenate's operands (in keep) */
   hb_ptrmap fusion_args;    /* fusion.c: hlo_instr* -> its operand positions by instruction (in keep) */
   hb_ptrmap fusion_alias;   /* fusion_cache.c: fusion -> a fusion with a cached result whose operands match */
+  hb_ptrmap fusion_parts;   /* fusion.c: fusion -> whether it is in parts and reads every operand (bits) */
   struct vf_memo *vf_memo; /* verify.c: whole-fusion references of the instruction being checked */
 };
 
@@ -80,6 +82,14 @@ typedef struct {
    * composition of a large computation asks; busy while one uses it */
   uint32_t *slots;
   bool slots_busy;
+  /* fusion.c: a composition of some of a fusion's operands
+   * (ii_fusion_o2i_range) walks only the instructions that reach them,
+   * marked from the parameters through their users: users of instruction
+   * i are users[ustart[i], ustart[i + 1]), at operand positions upos; an
+   * instruction marked for the current part has mark == epoch, and the
+   * operand positions marked of it in [pmin, pmax]. NULL until asked. */
+  uint32_t *ustart, *users, *upos;
+  uint32_t *mark, *pmin, *pmax, epoch;
 } ii_postorder;
 
 /* ---- helpers every rule shares (ii_build.c) ---------------------------------------------------- */
@@ -215,6 +225,11 @@ ii_part_rule ii_o2i_part_rule(ii_ctx *c, const hlo_instr *in);
  * every rule first). */
 ii_status ii_o2i_part_logical(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi,
                               ii_indexing *out, ii_error *err);
+/* Entries [LO, HI) of a fusion's out2in result (ii_fusion_o2i_range) after
+ * the checks of every rule, when the fusion composes in parts (*PARTED);
+ * else nothing (or the checks' error), for the whole query to answer. */
+ii_status ii_o2i_range_logical(ii_ctx *c, const hlo_instr *in, int64_t id, uint32_t lo, uint32_t hi,
+                               ii_indexing *out, bool *parted, ii_error *err);
 ii_status ii_o2i_logical(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
 ii_status ii_i2o_logical(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 
@@ -375,6 +390,24 @@ void ii_groups_free(ii_groups *g);
 
 /* FUSION */
 ii_status ii_fusion_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing *out, ii_error *err);
+/* Fusions of II_PARTS_FROM operands or more, and at most II_PARTS_OUTPUTS
+ * outputs (each composed again per part), whose operands in every part of
+ * II_PART (from 0) reach only a few instructions of the fused computation
+ * each (not a sum of them all): their out2in entries come a part at a time
+ * (ii_o2i_part, ii_fusion_o2i_range). */
+#define II_PARTS_OUTPUTS 16
+bool ii_fusion_in_parts(ii_ctx *c, const hlo_instr *in);
+/* Whether every output of fusion IN in parts reads every operand (then a
+ * block in parts lists them all before its first part; the first call
+ * composes every part once). */
+bool ii_fusion_reads_all(ii_ctx *c, const hlo_instr *in);
+/* Entries [LO, HI) of fusion IN's out2in result for OUTPUT_ID (the others
+ * empty), composed only through the instructions that reach those
+ * operands: *PARTED false (and nothing done) when the fusion is not in
+ * parts (ii_fusion_in_parts) or [LO, HI) is not one of its parts. Not the
+ * fusion cache's. */
+ii_status ii_fusion_o2i_range(ii_ctx *c, const hlo_instr *in, int64_t output_id, uint32_t lo, uint32_t hi,
+                              ii_indexing *out, bool *parted, ii_error *err);
 /* Post-order of a computation (cached for the context's lifetime). */
 const ii_postorder *ii_computation_postorder(ii_ctx *c, const hlo_computation *comp);
 

@@ -479,13 +479,14 @@ ii_status ii_invert(ii_ctx *c, const ii_operand *o, const hlo_shape *xs, ii_oper
  * maps they invert, not N * M entries (a tuple of 10,000). */
 struct ii_inst_memo {
   const hlo_instr *in;
+  uint32_t lo, hi;    /* the operands it answers: all, or a part (II_PART) */
   ii_status st;       /* II_OK, or the first status that stops every in2out query (then err) */
   ii_error err;
   ii_indexing **o2i;  /* per output, in c->inst (NULL: not analyzed, see failed, or not kept, see again) */
   bool *failed;       /* per output: its out2in query failed with an input error */
   bool *again;        /* per output: not kept, its one map is computed again by its one reader */
   uint32_t *only;     /* per output with again: the operand that map reads (nops: none) */
-  uint32_t *start;    /* per operand k: its outputs are readers[start[k], start[k + 1]) */
+  uint32_t *start;    /* per operand k: its outputs are readers[start[k - lo], start[k - lo + 1]) */
   uint32_t *readers;  /* output ids, increasing: those whose maps read k, and the failed ones */
 };
 
@@ -494,19 +495,67 @@ void ii_inst_memo_clear(ii_ctx *c) {
   hb_arena_reset(c->inst);
 }
 
-static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
-  if (c->inst_memo && c->inst_memo->in == in) return c->inst_memo;
-  ii_inst_memo_clear(c);
+/* Output N's out2in entries [M->lo, M->hi) of fusion IN into c->inst;
+ * *PARTED false when the fusion does not compose in parts. The in2out
+ * queries of a fusion in parts (ii_fusion_in_parts) invert the entries of
+ * the part that holds theirs, composed alone (ii_fusion_o2i_range): the
+ * queries come in order, each part is composed once, and the memo holds
+ * one part, not the maps of every operand (a fusion of 10,000 parameters
+ * held 6 MB through its in2out blocks). */
+static ii_status part_o2i(ii_ctx *c, const hlo_instr *in, uint32_t n, struct ii_inst_memo *m, const ii_indexing **res,
+                          bool *parted) {
+  hb_arena *scratch = c->scratch;
+  c->scratch = c->inst;
+  ii_indexing *p = hb_arena_zalloc(c->inst, sizeof *p);
+  ii_status st = ii_o2i_range_logical(c, in, n, m->lo, m->hi, p, parted, &m->err);
+  c->scratch = scratch;
+  hb_ptrmap_clear(&c->memo_o2i); /* (what the composition memoised is in c->inst) */
+  *res = p;
+  return st;
+}
+
+static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in, uint32_t input_id) {
   uint32_t nout = (uint32_t)ii_num_outputs(in), nops = (uint32_t)in->n_operands;
+  bool parts = in->op == HLO_OP_FUSION && c->inst_whole != in && ii_fusion_in_parts(c, in);
+  uint32_t lo = parts ? input_id / II_PART * II_PART : 0, hi = parts && nops - lo > II_PART ? lo + II_PART : nops;
+  if (c->inst_memo && c->inst_memo->in == in && c->inst_memo->lo == lo && c->inst_memo->hi == hi)
+    return c->inst_memo;
+  ii_inst_memo_clear(c);
   struct ii_inst_memo *m = hb_arena_zalloc(c->inst, sizeof *m);
   m->in = in;
+  m->lo = lo;
+  m->hi = hi;
   m->o2i = hb_arena_zalloc(c->inst, (nout ? nout : 1) * sizeof *m->o2i);
   m->failed = hb_arena_zalloc(c->inst, nout ? nout : 1);
   m->again = hb_arena_zalloc(c->inst, nout ? nout : 1);
   m->only = hb_arena_array(c->inst, nout ? nout : 1, sizeof *m->only);
-  m->start = hb_arena_zalloc(c->inst, ((size_t)nops + 1) * sizeof *m->start);
+  m->start = hb_arena_zalloc(c->inst, ((size_t)(hi - lo) + 1) * sizeof *m->start);
   uint32_t nfailed = 0;
   for (uint32_t n = 0; n < nout && m->st == II_OK; n++) {
+    if (parts) {
+      const ii_indexing *x;
+      bool parted;
+      ii_status st = part_o2i(c, in, n, m, &x, &parted);
+      if (!parted) { /* (answered whole from now on) */
+        c->inst_whole = in;
+        ii_inst_memo_clear(c);
+        return inst_memo(c, in, input_id);
+      }
+      if (st == II_ERROR) {
+        m->failed[n] = true;
+        nfailed++;
+      } else if (st != II_OK) {
+        m->st = st;
+      } else {
+        m->o2i[n] = (ii_indexing *)x;
+        for (uint32_t i = 0; i < ii_nstored(x); i++) {
+          uint32_t k = ii_stored_id(x, i);
+          if (x->sets[i].n && k >= lo && k < hi) m->start[k - lo + 1]++;
+        }
+      }
+      ii_ctx_reset(c);
+      continue;
+    }
     const ii_indexing *x = ii_o2i_memo_peek(c, in, n);
     /* The one output of an instruction, not memoised (its out2in block
      * was larger than the scratch arena keeps): computed into c->inst,
@@ -550,14 +599,15 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
      * in it yet), so that memory holds the results once, not twice */
     ii_ctx_reset(c);
   }
-  for (uint32_t k = 0; k < nops; k++) m->start[k + 1] += m->start[k] + nfailed;
-  m->readers = hb_arena_array(c->inst, m->start[nops] + 1, sizeof *m->readers);
-  uint32_t *fill = hb_arena_array(c->scratch, nops + 1, sizeof *fill);
-  memcpy(fill, m->start, nops * sizeof *fill);
+  uint32_t w = hi - lo; /* (the operands answered: k at k - lo) */
+  for (uint32_t k = 0; k < w; k++) m->start[k + 1] += m->start[k] + nfailed;
+  m->readers = hb_arena_array(c->inst, m->start[w] + 1, sizeof *m->readers);
+  uint32_t *fill = hb_arena_array(c->scratch, w + 1, sizeof *fill);
+  memcpy(fill, m->start, w * sizeof *fill);
   /* outputs in increasing order: each operand's list comes out sorted */
   for (uint32_t n = 0; n < nout && m->st == II_OK; n++) {
     if (m->failed[n]) {
-      for (uint32_t k = 0; k < nops; k++) m->readers[fill[k]++] = n;
+      for (uint32_t k = 0; k < w; k++) m->readers[fill[k]++] = n;
       continue;
     }
     if (m->again[n]) {
@@ -565,8 +615,10 @@ static const struct ii_inst_memo *inst_memo(ii_ctx *c, const hlo_instr *in) {
       continue;
     }
     const ii_indexing *x = m->o2i[n];
-    for (uint32_t i = 0; i < ii_nstored(x); i++)
-      if (x->sets[i].n && ii_stored_id(x, i) < nops) m->readers[fill[ii_stored_id(x, i)]++] = n;
+    for (uint32_t i = 0; i < ii_nstored(x); i++) {
+      uint32_t k = ii_stored_id(x, i);
+      if (x->sets[i].n && k >= lo && k < hi) m->readers[fill[k - lo]++] = n;
+    }
   }
   /* a result that crossed the limits is not kept: a later query computes
    * it again and fails alike */
@@ -586,12 +638,12 @@ ii_status ii_invert_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_ind
   const hlo_computation *comp = in->op == HLO_OP_FUSION ? ii_called(in, HLO_CALL_CALLS) : NULL;
   bool cacheable = comp && c->fusion_cache && c->nest == 0 && in->n_operands <= II_FUSION_CACHE_MANY;
   if (cacheable && ii_fusion_cache_get(c, in, comp, -1 - input_id, out)) return II_OK;
-  const struct ii_inst_memo *m = inst_memo(c, in);
+  const struct ii_inst_memo *m = inst_memo(c, in, (uint32_t)input_id);
   if (m->st != II_OK) {
     if (err) *err = m->err;
     return m->st;
   }
-  uint32_t lo = m->start[input_id], hi = m->start[input_id + 1];
+  uint32_t lo = m->start[input_id - m->lo], hi = m->start[input_id - m->lo + 1];
   ii_indexing_init_sparse(c, out, (uint32_t)ii_num_outputs(in), hi - lo, m->readers + lo);
   for (uint32_t r = lo; r < hi; r++) {
     uint32_t n = m->readers[r];

@@ -23,6 +23,7 @@ ii_ctx *ii_ctx_new(void) {
   hb_ptrmap_init(&c->concat_offsets);
   hb_ptrmap_init(&c->fusion_args);
   hb_ptrmap_init(&c->fusion_alias);
+  hb_ptrmap_init(&c->fusion_parts);
   hb_ptrmap_init(&c->checked);
   hb_ptrmap_init(&c->params_used);
   hb_ptrmap_init(&c->reduce_deps);
@@ -43,6 +44,7 @@ void ii_ctx_free(ii_ctx *c) {
   hb_ptrmap_free(&c->concat_offsets);
   hb_ptrmap_free(&c->fusion_args);
   hb_ptrmap_free(&c->fusion_alias);
+  hb_ptrmap_free(&c->fusion_parts);
   hb_ptrmap_free(&c->checked);
   hb_ptrmap_free(&c->params_used);
   hb_ptrmap_free(&c->reduce_deps);
@@ -80,6 +82,7 @@ void ii_ctx_end_module(ii_ctx *c) {
   hb_ptrmap_clear(&c->concat_offsets);
   hb_ptrmap_clear(&c->fusion_args);
   hb_ptrmap_clear(&c->fusion_alias);
+  hb_ptrmap_clear(&c->fusion_parts);
   hb_ptrmap_clear(&c->checked);
   hb_ptrmap_clear(&c->params_used);
   hb_ptrmap_clear(&c->reduce_deps);
@@ -88,6 +91,7 @@ void ii_ctx_end_module(ii_ctx *c) {
   c->fusion_cache_bytes = 0;
   hb_arena_reset(c->keep);
   ii_inst_memo_clear(c);
+  c->inst_whole = NULL;
   vf_memo_free(c);
 }
 
@@ -95,6 +99,7 @@ void ii_ctx_set_fusion_cache(ii_ctx *c, bool enabled) { c->fusion_cache = enable
 void ii_ctx_set_xla_compat(ii_ctx *c, bool xla_compat) {
   c->xla_compat = xla_compat;
   ii_inst_memo_clear(c);
+  hb_ptrmap_clear(&c->fusion_parts);
   vf_memo_free(c);
 }
 bool ii_ctx_xla_compat(const ii_ctx *c) { return c->xla_compat; }
@@ -210,7 +215,14 @@ ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *
   return query(c, in, input_id, false, LOGICAL, out, err);
 }
 
-bool ii_o2i_in_parts(ii_ctx *c, const hlo_instr *in) { return ii_o2i_part_rule(c, in) != NULL; }
+bool ii_o2i_in_parts(ii_ctx *c, const hlo_instr *in) {
+  if (ii_o2i_part_rule(c, in)) return true;
+  if (ii_o2i_family(in->op, c->xla_compat) != II_FAM_FUSION || !ii_fusion_in_parts(c, in)) return false;
+  /* (under a query's budget, as the parts will be: one beyond it is not in parts) */
+  enter(c);
+  bool all = ii_fusion_reads_all(c, in);
+  return leave(c, II_OK, in, NULL) == II_OK && all;
+}
 
 ii_status ii_o2i_part(ii_ctx *c, const hlo_instr *in, int64_t output_id, uint32_t lo, uint32_t hi, ii_indexing *out,
                       ii_error *err) {

@@ -168,9 +168,14 @@ ii_status ii_o2i(ii_ctx *c, const hlo_instr *in, int64_t output_id, ii_indexing 
 /* XLA's ComputeInputToOutputIndexing(in, input_id): one set per output. */
 ii_status ii_i2o(ii_ctx *c, const hlo_instr *in, int64_t input_id, ii_indexing *out, ii_error *err);
 /* Out2in in parts: an instruction whose out2in entries are computed
- * each alone (a concatenate's) can be asked for entries [LO, HI) of an
- * output at a time (a sparse result), so that a block of 100,000 entries
- * is never held whole. */
+ * each alone (a concatenate's), or a fusion of II_PARTS_FROM operands or
+ * more whose operands each reach a few of its instructions, can be asked
+ * for entries [LO, HI) of an output at a time (a sparse result), so that
+ * a block of 100,000 entries is never held whole. A fusion's parts are
+ * [k * II_PART, (k + 1) * II_PART) (its in2out queries memoise the out2in
+ * entries of one of them: asked in order, each part's composed once). */
+#define II_PARTS_FROM 4096 /* operands */
+#define II_PART 256
 bool ii_o2i_in_parts(ii_ctx *c, const hlo_instr *in);
 ii_status ii_o2i_part(ii_ctx *c, const hlo_instr *in, int64_t output_id, uint32_t lo, uint32_t hi, ii_indexing *out,
                       ii_error *err);

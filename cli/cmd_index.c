@@ -309,9 +309,11 @@ static bool dir_blocks(index_run *r, const hlo_instr *in, bool o2i, long wlo, lo
   if (hi > whi) hi = whi;
   for (long id = lo; id < hi; id++) {
     if (scoped && o2i && block_in_parts(r, in, id, block, bs)) continue; /* (each part in its own scope) */
-    if (scoped) ii_ctx_block_begin(r->ctx);
+    /* in2out: a scope per part of the operands (a fusion's in2out queries
+     * memoise their part's out2in entries until it ends) */
+    if (scoped && (o2i || id == lo || id % INDEX_PART_ENTRIES == 0)) ii_ctx_block_begin(r->ctx);
     one_block(r, in, o2i, id, block, bs);
-    if (scoped) ii_ctx_block_end(r->ctx);
+    if (scoped && (o2i || id + 1 == hi || (id + 1) % INDEX_PART_ENTRIES == 0)) ii_ctx_block_end(r->ctx);
   }
   return true;
 }

@@ -141,13 +141,13 @@ typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);
 bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
 /* The same for a block function that takes parts (r->part): the out2in
  * block of an instruction of many operands whose entries are computed
- * each alone (ii_o2i_in_parts: a concatenate) comes in parts of
- * INDEX_PART_ENTRIES, every part and in2out block of it in an expression
- * scope of its own (its memory that of one part). Its header lists every
- * operand (each one is read). */
+ * each alone (ii_o2i_in_parts: a concatenate, a fusion of one) comes in
+ * parts of INDEX_PART_ENTRIES, every part, and the in2out blocks of each
+ * part of its operands, in an expression scope of its own (its memory
+ * that of one part). Its header lists every operand (each one is read). */
 bool index_each_block_parts(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
-#define INDEX_PARTS_FROM 4096 /* operands */
-#define INDEX_PART_ENTRIES 256
+#define INDEX_PARTS_FROM II_PARTS_FROM /* operands */
+#define INDEX_PART_ENTRIES II_PART
 /* The blocks of one direction a window at a time (dump-mode --compare
  * walks two dumps' instructions side by side, a window of each): those
  * of IN with ids in [LO, HI), as index_each_block_parts hands them but
