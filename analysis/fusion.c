@@ -692,7 +692,10 @@ static uint32_t mark_part(ii_ctx *c, const hlo_computation *comp, ii_postorder *
     for (int32_t q = ai->first[at]; q >= 0 && ok; q = ai->next[q]) {
       const hlo_instr *p = q < comp->n_params ? comp->params[q] : NULL;
       ok = ++work <= budget;
-      if (!p || p->parent != comp || p->index < 0 || (uint32_t)p->index >= n || po->mark[p->index] == e) continue;
+      if (!p) continue; /* (no such parameter: the entry is empty, whole or in parts) */
+      /* (a parameter the walk cannot start from: whole) */
+      ok = ok && p->parent == comp && p->index >= 0 && (uint32_t)p->index < n && comp->instrs[p->index] == p;
+      if (!ok || po->mark[p->index] == e) continue;
       po->mark[p->index] = e;
       if (sp == cap) stack = hb_realloc(stack, (cap = cap ? 2 * cap : 64) * sizeof *stack);
       stack[sp++] = (uint32_t)p->index;
@@ -741,7 +744,8 @@ bool ii_fusion_in_parts(ii_ctx *c, const hlo_instr *in) {
   if (ok) {
     ii_postorder *po = users_of(c, comp, cpo);
     const arg_index *ai = args_of(c, in);
-    for (uint32_t lo = 0; lo < n && ok; lo += II_PART) ok = mark_part(c, comp, po, in, ai, lo, n - lo > II_PART ? lo + II_PART : n) != 0;
+    for (uint32_t lo = 0; lo < n && ok; lo += II_PART)
+      ok = mark_part(c, comp, po, in, ai, lo, n - lo > II_PART ? lo + II_PART : n) != 0;
   }
   hb_ptrmap_put(&c->fusion_parts, in, (hb_ptrmap_val){PARTS_KNOWN | (ok ? PARTS : 0), 0});
   return ok;
