@@ -141,7 +141,7 @@ typedef void (*index_none_fn)(index_run *r, const hlo_instr *in, bool o2i);
 bool index_each_block(index_run *r, const hlo_instr *in, index_block_fn block, index_none_fn none);
 /* The same for a block function that takes parts (r->part): the out2in
  * block of an instruction of many operands whose entries are computed
- * each alone (ii_o2i_in_parts: a concatenate, a fusion of one) comes in
+ * each alone (ii_o2i_in_parts: a concatenate, a fusion in parts) comes in
  * parts of INDEX_PART_ENTRIES, every part, and the in2out blocks of each
  * part of its operands, in an expression scope of its own (its memory
  * that of one part). Its header lists every operand (each one is read). */
