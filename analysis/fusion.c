@@ -677,6 +677,11 @@ static ii_postorder *users_of(ii_ctx *c, const hlo_computation *comp, const ii_p
  * their maps are one set), each with the range of its operand positions
  * that do; the epoch of the marks, or 0 when the walk would cost more than
  * the part's budget. */
+static void push(uint32_t **stack, uint32_t *sp, uint32_t *cap, uint32_t v) {
+  if (*sp == *cap) *stack = hb_realloc(*stack, (*cap = *cap ? 2 * *cap : 64) * sizeof **stack);
+  (*stack)[(*sp)++] = v;
+}
+
 static uint32_t mark_part(ii_ctx *c, const hlo_computation *comp, ii_postorder *po, const hlo_instr *in,
                           const arg_index *ai, uint32_t lo, uint32_t hi) {
   if (++po->epoch == 0) { /* (wrapped: every mark is stale) */
@@ -697,8 +702,7 @@ static uint32_t mark_part(ii_ctx *c, const hlo_computation *comp, ii_postorder *
       ok = ok && p->parent == comp && p->index >= 0 && (uint32_t)p->index < n && comp->instrs[p->index] == p;
       if (!ok || po->mark[p->index] == e) continue;
       po->mark[p->index] = e;
-      if (sp == cap) stack = hb_realloc(stack, (cap = cap ? 2 * cap : 64) * sizeof *stack);
-      stack[sp++] = (uint32_t)p->index;
+      push(&stack, &sp, &cap, (uint32_t)p->index);
     }
   }
   while (sp && ok) {
@@ -717,8 +721,7 @@ static uint32_t mark_part(ii_ctx *c, const hlo_computation *comp, ii_postorder *
        * whole out2in result unless it comes a part at a time */
       const hlo_instr *xi = comp->instrs[x];
       if (xi->n_operands < COMPOSE_PARTS_FROM || !ii_o2i_part_rule(c, xi)) work += (uint64_t)xi->n_operands;
-      if (sp == cap) stack = hb_realloc(stack, (cap = cap ? 2 * cap : 64) * sizeof *stack);
-      stack[sp++] = x;
+      push(&stack, &sp, &cap, x);
     }
   }
   free(stack);
@@ -758,25 +761,22 @@ bool ii_fusion_reads_all(ii_ctx *c, const hlo_instr *in) {
   /* every part of every output composed, each in an expression scope and
    * an arena of its own, memoising nothing (it keeps only the answer) */
   uint32_t n = (uint32_t)in->n_operands, nout = (uint32_t)ii_num_outputs(in);
-  const hlo_computation *comp = ii_called(in, HLO_CALL_CALLS);
-  ii_postorder *po = (ii_postorder *)ii_computation_postorder(c, comp);
-  const arg_index *ai = args_of(c, in);
   hb_arena *part = hb_arena_new(), *scratch = c->scratch;
   uint64_t composed = c->composed;
   bool all = true;
   for (uint32_t out = 0; out < nout && all; out++) {
     for (uint32_t lo = 0; lo < n && all; lo += II_PART) {
-      uint32_t hi = n - lo > II_PART ? lo + II_PART : n, epoch = mark_part(c, comp, po, in, ai, lo, hi);
+      uint32_t hi = n - lo > II_PART ? lo + II_PART : n;
       ae_ctx_scope_begin(c->ae);
       c->scratch = part;
       c->no_memo++;
       c->composed = 0;
-      ii_groups *g = NULL;
+      ii_indexing x;
       ii_error err;
-      all = epoch && compose(c, in, comp, (const hlo_instr *const *)in->operands, (int)n, out, false, epoch, &g,
-                             &err) == II_OK;
-      for (uint32_t k = lo; k < hi && all; k++) all = slot_of(g, in->operands[k]) != 0;
-      ii_groups_free(g);
+      bool parted;
+      /* (every entry of the part stored: every operand read) */
+      all = ii_fusion_o2i_range(c, in, out, lo, hi, &x, &parted, &err) == II_OK && parted &&
+            ii_nstored(&x) == hi - lo;
       c->no_memo--;
       c->scratch = scratch;
       ae_ctx_scope_end(c->ae);
