@@ -102,7 +102,9 @@ def main():
     for p in hlo:
         shapes.update(m.group(0) for m in SHAPE.finditer(read(p)))
     for s in sorted(shapes):
-        write("layout", "shape_" + hashlib.sha1(s).hexdigest()[:12], s)
+        name = "shape_" + hashlib.sha1(s).hexdigest()[:12]
+        write("layout", name, s)
+        write("shape_stride", name, s + b"\n")  # read as an XLA shape: tl_analyze and ss_from_xla
     for p in files("", ".ss"):
         for i, line in enumerate(read(p).split(b"\n")):
             if line.strip() and not line.strip().startswith(b"//"):
