@@ -340,10 +340,14 @@ static uint64_t enum_cost(const side *a, const side *b, uint32_t ndims, interval
 }
 
 /* Whether TUPLE (dims, then results) is in side S: 1 yes, 0 no, -1 cannot
- * tell (a symbol box too large to enumerate, or overflow). */
-static int member(const side *s, const int64_t *tuple) {
+ * tell (a symbol box too large to enumerate, or overflow; or *BUDGET spent).
+ * Each map tried and each point evaluated is a step taken from *BUDGET; a
+ * symbol box larger than what is left spends it all. */
+static int member(const side *s, const int64_t *tuple, uint64_t *budget) {
   int answer = 0;
   for (uint32_t i = 0; i < s->n && answer != 1; i++) {
+    if (!*budget) return -1;
+    --*budget;
     const imap *m = s->maps[i];
     bool in_box = true;
     for (uint32_t k = 0; in_box && k < m->ndims; k++) in_box = iv_contains(m->dim_iv[k], tuple[k]);
@@ -354,6 +358,10 @@ static int member(const side *s, const int64_t *tuple) {
       answer = -1;
       continue;
     }
+    if (pts > *budget) {
+      *budget = 0;
+      return -1;
+    }
     uint32_t nsyms = imap_nsyms(m);
     int64_t *syms = hb_malloc((nsyms + 1) * sizeof *syms), *res = hb_malloc((m->nresults + 1) * sizeof *res),
             *vals = hb_malloc((m->ndims + nsyms + 1) * sizeof *vals);
@@ -361,6 +369,7 @@ static int member(const side *s, const int64_t *tuple) {
     for (uint32_t k = 0; k < nsyms; k++) vals[m->ndims + k] = m->sym_iv[k].lo;
     do {
       memcpy(syms, vals + m->ndims, nsyms * sizeof *syms);
+      --*budget;
       int r = eval_at(m, vals, syms, res);
       if (r < 0) answer = -1;
       if (r > 0 && !memcmp(res, tuple + m->ndims, m->nresults * sizeof *res)) answer = 1;
@@ -431,24 +440,28 @@ static int64_t sample_in(uint64_t *seed, interval iv) {
   return (int64_t)((uint64_t)iv.lo + (span ? r % span : r));
 }
 
-/* Step 4: points of FROM (side WHICH) looked up in TO. Returns true with a
- * witness in *out; *tested counts the points tested. */
-static bool sample_side(const side *from, const side *to, int which, uint32_t *tested, mrel_result *out) {
+/* Step 4: points of FROM (side WHICH) looked up in TO, while *BUDGET
+ * (steps, both sides together) lasts: without it, each of the thousands
+ * of points could enumerate 2^16 symbol points per map of TO.
+ * Returns true with a witness in *out; *tested counts the points tested. */
+static bool sample_side(const side *from, const side *to, int which, uint64_t *budget, uint32_t *tested,
+                        mrel_result *out) {
   uint64_t seed = 0x243f6a8885a308d3ULL;
-  for (uint32_t i = 0; i < from->n; i++) {
+  for (uint32_t i = 0; i < from->n && *budget; i++) {
     const imap *m = from->maps[i];
     if (box_points(m, false) == 0) continue;
     uint32_t nvars = m->ndims + imap_nsyms(m), w = m->ndims + m->nresults;
     int64_t *vals = hb_malloc((nvars + 1) * sizeof *vals), *tuple = hb_malloc((w + 1) * sizeof *tuple);
     bool found = false;
-    for (uint32_t k = 0; k < MREL_SAMPLES / from->n + 2 && !found; k++) {
+    for (uint32_t k = 0; k < MREL_SAMPLES / from->n + 2 && !found && *budget; k++) {
+      --*budget;
       for (uint32_t v = 0; v < nvars; v++) {
         interval iv = var_iv(m, v);
         vals[v] = k == 0 ? iv.lo : k == 1 ? iv.hi : sample_in(&seed, iv);
       }
       if (eval_at(m, vals, vals + m->ndims, tuple + m->ndims) <= 0) continue;
       memcpy(tuple, vals, m->ndims * sizeof *tuple);
-      int r = member(to, tuple);
+      int r = member(to, tuple, budget);
       if (r >= 0) ++*tested;
       if (r == 0) {
         set_witness(out, which, tuple, m->ndims, m->nresults);
@@ -501,17 +514,22 @@ void mrel_compare(mrel_ctx *c, const mrel_text *a, size_t na, const mrel_text *b
   }
   if (cost <= c->enum_limit && compare_enumerated(&sa, &sb, ndims, nres, hull, out)) return;
   uint32_t tested = 0;
-  if (sample_side(&sa, &sb, 0, &tested, out) || sample_side(&sb, &sa, 1, &tested, out)) return;
+  uint64_t budget = c->enum_limit;
+  if (sample_side(&sa, &sb, 0, &budget, &tested, out) || sample_side(&sb, &sa, 1, &budget, &tested, out)) return;
   out->verdict = MREL_UNDECIDED;
+  char stop[96] = "";
+  if (!budget)
+    snprintf(stop, sizeof stop, " (sampling stopped after %llu steps)", (unsigned long long)c->enum_limit);
   if (cost <= c->enum_limit)
-    snprintf(out->why, sizeof out->why, "evaluating the maps overflows int64; no difference at %u sampled points",
-             tested);
+    snprintf(out->why, sizeof out->why, "evaluating the maps overflows int64; no difference at %u sampled points%s",
+             tested, stop);
   else if (cost == UINT64_MAX)
     snprintf(out->why, sizeof out->why,
-             "canonical forms differ, the domain is too large to enumerate; no difference at %u sampled points", tested);
+             "canonical forms differ, the domain is too large to enumerate; no difference at %u sampled points%s",
+             tested, stop);
   else
     snprintf(out->why, sizeof out->why,
              "canonical forms differ, enumerating takes %llu evaluations (more than %llu); no difference at %u sampled "
-             "points",
-             (unsigned long long)cost, (unsigned long long)c->enum_limit, tested);
+             "points%s",
+             (unsigned long long)cost, (unsigned long long)c->enum_limit, tested, stop);
 }

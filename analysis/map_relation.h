@@ -30,8 +30,10 @@
  *  4. otherwise sampling: points of each side (the box's corners, then
  *     pseudo-random points, a fixed seed) are tested for membership in the
  *     other side, which enumerates its symbols for the point's d; a point
- *     missing there is a witness. Finding none leaves the answer
- *     undecided: nothing is claimed equal without a proof.
+ *     missing there is a witness. At most the enumeration budget in steps
+ *     (a map tried, a point evaluated), both sides together. Finding none
+ *     leaves the answer undecided: nothing is claimed equal without a
+ *     proof.
  * Structural differences are reported without a point: unknown indexing
  * on one side only, or maps of different dimension or result counts.
  *
@@ -85,8 +87,8 @@ typedef struct {
 typedef struct mrel_ctx mrel_ctx;
 mrel_ctx *mrel_ctx_new(void);
 void mrel_ctx_free(mrel_ctx *c);
-/* Lowers the enumeration budget (default MREL_ENUM_MAX_EVALS): the fuzzer
- * keeps each input fast with it. */
+/* Lowers the enumeration budget, which is also sampling's (default
+ * MREL_ENUM_MAX_EVALS): the fuzzer keeps each input fast with it. */
 void mrel_ctx_set_enum_limit(mrel_ctx *c, uint64_t evals);
 
 /* Compares the entry A (NA maps) with the entry B (NB maps). */

@@ -243,9 +243,37 @@ static void randomised(mrel_ctx *c) {
   hb_arena_free(a);
 }
 
+/* Sampling spends at most the enumeration limit in steps. Both entries are
+ * one relation (the two symbols swapped over a square box), too large to
+ * enumerate: each sampled point is found in the other side only after
+ * enumerating about half its 65536 symbol points, so the 4100 points of
+ * MREL_SAMPLES would take about 134M evaluations. */
+static void sampling_budget(mrel_ctx *c) {
+  static const char a[] = "(d0)[s0, s1] -> (d0, s1, s0), domain: d0 in [0, 8191], s0 in [0, 255], s1 in [0, 255]",
+                    b[] = "(d0)[s0, s1] -> (d0, s0, s1), domain: d0 in [0, 8191], s0 in [0, 255], s1 in [0, 255]";
+  static const struct {
+    uint64_t limit;
+    unsigned lo, hi; /* sampled points: at most limit / 2 steps each (a point and a map tried) */
+  } cases[] = {{1 << 12, 0, 1 << 11}, {1 << 20, 1, 1 << 19}};
+  for (size_t i = 0; i < sizeof cases / sizeof *cases; i++) {
+    mrel_ctx_set_enum_limit(c, cases[i].limit);
+    mrel_result r;
+    run(c, a, b, &r);
+    char stop[96];
+    snprintf(stop, sizeof stop, "(sampling stopped after %llu steps)", (unsigned long long)cases[i].limit);
+    const char *at = strstr(r.why, "no difference at ");
+    unsigned n = at ? (unsigned)strtoul(at + 17, NULL, 10) : ~0u;
+    CHECK(r.verdict == MREL_UNDECIDED && strstr(r.why, stop) && n >= cases[i].lo && n <= cases[i].hi,
+          "limit %llu: %s (%s)", (unsigned long long)cases[i].limit, verdict_name(r.verdict), r.why);
+    mrel_result_free(&r);
+  }
+  mrel_ctx_set_enum_limit(c, MREL_ENUM_MAX_EVALS);
+}
+
 int main(void) {
   mrel_ctx *c = mrel_ctx_new();
   table(c);
+  sampling_budget(c);
   randomised(c);
   mrel_ctx_free(c);
   return t_finish("map_relation");
