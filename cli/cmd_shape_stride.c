@@ -86,12 +86,23 @@ static void put_injective(hb_strbuf *b, const ss_layout *l) {
   }
 }
 
+/* "layout " and the line as written, its control bytes escaped (\xNN): an
+ * XLA shape may hold any blank the HLO lexer skips (\v, \f). */
+static void put_heading(hb_strbuf *b, const char *text, size_t len) {
+  hb_sb_puts(b, "layout ");
+  for (size_t i = 0; i < len; i++) {
+    unsigned char c = (unsigned char)text[i];
+    if (c < 0x20 || c == 0x7f) hb_sb_printf(b, "\\x%02x", c);
+    else hb_sb_putc(b, (char)c);
+  }
+}
+
 /* The report of a shape:stride layout; false with msg on an error. */
 static bool report_ss(run *r, const char *text, size_t len, const ss_read_result *res, ss_error *err) {
   hb_strbuf *b = &r->out;
   const ss_layout *l = res->layout;
   hb_arena *a = r->scratch;
-  hb_sb_printf(b, "layout %.*s", (int)len, text);
+  put_heading(b, text, len);
   hb_strbuf p = HB_STRBUF_INIT;
   ss_print(&p, l);
   if (p.len != len || memcmp(p.data, text, len) != 0) hb_sb_printf(b, " = %s", hb_sb_str(&p));
@@ -147,7 +158,8 @@ static bool report_xla(run *r, const char *text, size_t len, lq_xla *x, ss_error
   hb_strbuf *b = &r->out;
   hb_arena *a = r->scratch;
   const tl_layout *tl = &x->layout;
-  hb_sb_printf(b, "layout %.*s\n", (int)len, text);
+  put_heading(b, text, len);
+  hb_sb_putc(b, '\n');
   hb_sb_printf(b, "    elements:      %" PRId64 " logical, %" PRId64 " physical, %" PRId64 " padding\n", tl->logical_elems,
             tl->physical_elems, tl->physical_elems - tl->logical_elems);
   hb_sb_puts(b, "    tiled shape:   [");
