@@ -14,7 +14,11 @@ layout    the .hlo files of testdata/layout, plus every distinct shape text
           written in a testdata .hlo file, one per seed (fuzz_layout wraps a
           one-line input into a module as the parameter's shape)
 shape_stride  every line of every testdata/**/*.ss file (layout expressions), one
-          per seed, and the shape texts of the layout seeds
+          per seed, the shape texts of the layout seeds, and every distinct
+          word of the testdata .hlo files (split at blanks and punctuation)
+          inside a shape's brackets, "f32[WORD]", 64 lines per seed: an XLA
+          shape is read by the HLO lexer, whose words the fuzzer would
+          otherwise find one DFA state at a time
 compare   the goldens of testdata/compare (.maps and .json files)
 
 The corpus is generated, never committed: CTest builds it in the build
@@ -34,6 +38,8 @@ CORPUS = None  # the output folder (main)
 SHAPE = re.compile(
     rb"\b(?:pred|[suf](?:1|2|4|8|16|32|64)|bf16|f8e\w+|f6e\w+|f4e\w+|c64|c128)"
     rb"\[[0-9<=?, ]*\](?:\{[^{}\n]*\})?")
+
+WORD_SPLIT = re.compile(rb"[ \t\n\r,()\[\]{}=]+")
 
 
 def files(sub, ext):
@@ -105,6 +111,12 @@ def main():
         name = "shape_" + hashlib.sha1(s).hexdigest()[:12]
         write("layout", name, s)
         write("shape_stride", name, s + b"\n")  # read as an XLA shape: tl_analyze and ss_from_xla
+    words = set()
+    for p in hlo:
+        words.update(w[:48] for w in WORD_SPLIT.split(read(p)) if w and b"\x00" not in w)
+    words = sorted(words)
+    for i in range(0, len(words), 64):
+        write("shape_stride", "words_%04d" % (i // 64), b"".join(b"f32[" + w + b"]\n" for w in words[i:i + 64]))
     for p in files("", ".ss"):
         for i, line in enumerate(read(p).split(b"\n")):
             if line.strip() and not line.strip().startswith(b"//"):
