@@ -137,8 +137,11 @@ one() {
     outcome=differs
   elif [ "$rc" -eq 1 ]; then
     outcome=rejected
-    if ! grep -E "^$name:[0-9]+:[0-9]+: [a-z]+: " "$dir/stderr" | grep -vE "^$name:[0-9]+:[0-9]+: warning: " |
-      head -n 1 | grep -qE "^$name:[0-9]+:[0-9]+: error: "; then
+    # the first diagnostic but warnings; sed reads to the end (under pipefail,
+    # head would end the pipe early and fail the grep before it: SIGPIPE)
+    local first
+    first=$(grep -E "^$name:[0-9]+:[0-9]+: [a-z]+: " "$dir/stderr" | grep -vE "^$name:[0-9]+:[0-9]+: warning: " | sed -n 1p)
+    if ! grep -qE "^$name:[0-9]+:[0-9]+: error: " <<<"$first"; then
       outcome=failure why="exit 1 without a FILE:LINE:COL: error: line"
     fi
   elif [ "$rc" -ne 0 ]; then
