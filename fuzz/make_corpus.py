@@ -104,16 +104,15 @@ def main():
             write("map", seed_name(p, "_%d" % i), chunk)
     for p in files("compare", ".maps") + files("compare", ".json"):
         write("compare", seed_name(p), read(p))
-    shapes = set()
+    shapes, words = set(), set()
     for p in hlo:
-        shapes.update(m.group(0) for m in SHAPE.finditer(read(p)))
+        text = read(p)
+        shapes.update(m.group(0) for m in SHAPE.finditer(text))
+        words.update(w[:48] for w in WORD_SPLIT.split(text) if w and b"\x00" not in w)
     for s in sorted(shapes):
         name = "shape_" + hashlib.sha1(s).hexdigest()[:12]
         write("layout", name, s)
         write("shape_stride", name, s + b"\n")  # read as an XLA shape: tl_analyze and ss_from_xla
-    words = set()
-    for p in hlo:
-        words.update(w[:48] for w in WORD_SPLIT.split(read(p)) if w and b"\x00" not in w)
     words = sorted(words)
     for i in range(0, len(words), 64):
         write("shape_stride", "words_%04d" % (i // 64), b"".join(b"f32[" + w + b"]\n" for w in words[i:i + 64]))
